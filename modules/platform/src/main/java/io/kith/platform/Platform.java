@@ -1,0 +1,170 @@
+package io.kith.platform;
+
+import io.kith.platform.config.KithConfig;
+import io.kith.platform.events.EventLog;
+import io.kith.platform.events.EventLogOptions;
+import io.kith.platform.id.IdGenerator;
+import io.kith.platform.store.Stores;
+import io.kith.platform.token.AccessTokens;
+import io.kith.platform.token.Sessions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * What every module of a node shares: the Vert.x instance, the configuration, the store clients, the id generator,
+ * the event log and the token services. Built once per node by the app (or by the test kit) and handed to each
+ * {@link KithModule}.
+ */
+public final class Platform {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Platform.class);
+  /** Redis key of the generated token secret when none is configured. */
+  static final String SECRET_KEY = "kith:tokens:secret";
+
+  private final Vertx vertx;
+  private final KithConfig config;
+  private final Redis redis;
+  private final MongoClient mongo;
+  private final IdGenerator ids;
+  private final EventLog events;
+  private final Sessions sessions;
+
+  private Platform(Vertx vertx, KithConfig config, Redis redis, MongoClient mongo, IdGenerator ids, EventLog events,
+                   Sessions sessions) {
+    this.vertx = vertx;
+    this.config = config;
+    this.redis = redis;
+    this.mongo = mongo;
+    this.ids = ids;
+    this.events = events;
+    this.sessions = sessions;
+  }
+
+  /**
+   * Connects to Redis at {@code redisUrl} and MongoDB at {@code mongoUrl}, checks both answer, leases an id node
+   * number and prepares the token services.
+   */
+  public static Future<Platform> start(Vertx vertx, KithConfig config, String redisUrl, String mongoUrl) {
+    JsonObject redisSection = config.section("redis");
+    JsonObject mongoSection = config.section("mongo");
+    JsonObject tokens = config.section("tokens");
+    Redis redis = Stores.redis(vertx, redisUrl, redisSection);
+    MongoClient mongo = Stores.mongo(vertx, mongoUrl, mongoSection.getString("database", "kith"), mongoSection);
+    RedisAPI api = RedisAPI.api(redis);
+    return Stores.pingRedis(redis)
+        .recover(e -> Future.failedFuture(new IllegalStateException(
+            "cannot reach Redis at " + redact(redisUrl) + " (" + e.getMessage() + "): check redis.url / KITH_REDIS_URL")))
+        .compose(v -> Stores.pingMongo(mongo)
+            .recover(e -> Future.failedFuture(new IllegalStateException("cannot reach MongoDB at " + redact(mongoUrl)
+                + " (" + firstLine(e.getMessage()) + "): check mongo.url / KITH_MONGO_URL"))))
+        .compose(v -> secret(api, tokens.getString("secret", "")))
+        .compose(secret -> IdGenerator.lease(vertx, api, config.section("ids").getInteger("lease-seconds", 30))
+            .map(ids -> {
+              AccessTokens access = new AccessTokens(vertx, secret, tokens.getString("issuer", "kith"),
+                  tokens.getString("audience", "kith-api"), tokens.getInteger("access-ttl", 900));
+              Sessions sessions = new Sessions(vertx, redis, access, tokens.getInteger("refresh-ttl", 2_592_000));
+              EventLog events = new EventLog(vertx, redis, ids, EventLogOptions.from(config.section("eventlog")));
+              return new Platform(vertx, config, redis, mongo, ids, events, sessions);
+            }))
+        .onFailure(e -> {
+          redis.close();
+          mongo.close();
+        });
+  }
+
+  private static Future<String> secret(RedisAPI api, String configured) {
+    if (configured != null && !configured.isBlank()) {
+      return Future.succeededFuture(configured);
+    }
+    byte[] bytes = new byte[48];
+    new SecureRandom().nextBytes(bytes);
+    String candidate = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return api.set(List.of(SECRET_KEY, candidate, "NX"))
+        .compose(r -> api.get(SECRET_KEY))
+        .map(r -> {
+          LOG.warn("tokens.secret is not set: using a generated signing secret kept in Redis ({}). "
+              + "Set KITH_TOKENS_SECRET in production.", SECRET_KEY);
+          return r.toString();
+        });
+  }
+
+  /** A URL without its credentials, for messages. */
+  public static String redact(String url) {
+    return url == null ? "" : url.replaceAll("//[^@/]*@", "//***@");
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    String line = nl < 0 ? s : s.substring(0, nl);
+    return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+  }
+
+  /** The Vert.x instance. */
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  /** The node's configuration. */
+  public KithConfig config() {
+    return config;
+  }
+
+  /** The pooled Redis client. */
+  public Redis redis() {
+    return redis;
+  }
+
+  /** The Redis command API over the pooled client. */
+  public RedisAPI redisApi() {
+    return RedisAPI.api(redis);
+  }
+
+  /** The shared MongoDB client. */
+  public MongoClient mongo() {
+    return mongo;
+  }
+
+  /** The id generator. */
+  public IdGenerator ids() {
+    return ids;
+  }
+
+  /** The event log. */
+  public EventLog events() {
+    return events;
+  }
+
+  /** Sessions and refresh tokens. */
+  public Sessions sessions() {
+    return sessions;
+  }
+
+  /** Access-token signing and verification. */
+  public AccessTokens accessTokens() {
+    return sessions.accessTokens();
+  }
+
+  /** Releases the id lease and closes the store clients. */
+  public Future<Void> close() {
+    return ids.close()
+        .eventually(sessions::close)
+        .eventually(() -> {
+          mongo.close();
+          redis.close();
+          return Future.succeededFuture();
+        });
+  }
+}

@@ -1,0 +1,263 @@
+package io.kith.platform.events;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * One consumer of a domain stream within a consumer group; see {@link EventLog#consume}.
+ *
+ * <p>It reads new entries on a connection of its own (the read blocks), handles them one by one and acknowledges each
+ * after its handler succeeds. A timer looks for entries of the group left pending longer than the claim timeout by any
+ * consumer (including this one, when a handler failed) and claims them; entries delivered more than
+ * {@link EventLogOptions#maxDeliveries()} times go to the dead-letter stream {@code events:<domain>:dead:<group>}
+ * so that one poisoned event cannot block the group forever.
+ */
+public final class EventConsumer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventConsumer.class);
+
+  private final Vertx vertx;
+  private final Redis redis;
+  private final RedisAPI api;
+  private final String stream;
+  private final String domain;
+  private final String group;
+  private final String name;
+  private final Function<DomainEvent, Future<?>> handler;
+  private final EventLogOptions options;
+
+  private RedisConnection reader;
+  private long claimTimer = -1;
+  private boolean claiming;
+  private volatile boolean stopped;
+  private Future<Void> loopDone = Future.succeededFuture();
+
+  EventConsumer(Vertx vertx, Redis redis, RedisAPI api, String stream, String domain, String group, String name,
+                Function<DomainEvent, Future<?>> handler, EventLogOptions options) {
+    this.vertx = vertx;
+    this.redis = redis;
+    this.api = api;
+    this.stream = stream;
+    this.domain = domain;
+    this.group = group;
+    this.name = name;
+    this.handler = handler;
+    this.options = options;
+  }
+
+  /** This consumer's name within its group. */
+  public String name() {
+    return name;
+  }
+
+  Future<Void> start() {
+    return api.xgroup(List.of("CREATE", stream, group, "$", "MKSTREAM"))
+        .recover(e -> isBusyGroup(e) ? Future.succeededFuture() : Future.failedFuture(e))
+        .compose(v -> redis.connect())
+        .map(conn -> {
+          reader = conn;
+          long every = Math.max(100, options.claimAfterMillis() / 2);
+          claimTimer = vertx.setPeriodic(every, every, id -> claim());
+          Promise<Void> done = Promise.promise();
+          loopDone = done.future();
+          read(done);
+          return null;
+        });
+  }
+
+  // Redis answers XGROUP CREATE on an existing group with an error whose code word is BUSYGROUP.
+  private static boolean isBusyGroup(Throwable e) {
+    return e.getMessage() != null && e.getMessage().startsWith("BUSYGROUP");
+  }
+
+  private void read(Promise<Void> done) {
+    if (stopped) {
+      done.tryComplete();
+      return;
+    }
+    Request xread = Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(name)
+        .arg("COUNT").arg(options.batchSize())
+        .arg("BLOCK").arg(options.blockMillis())
+        .arg("STREAMS").arg(stream).arg(">");
+    reader.send(xread)
+        .compose(r -> handleAll(entriesOfRead(r)))
+        .onComplete(ar -> {
+          if (ar.failed() && !stopped) {
+            LOG.warn("Reading {} as {}/{} failed, retrying: {}", stream, group, name, ar.cause().getMessage());
+            vertx.setTimer(1000, t -> reconnect(done));
+          } else {
+            read(done);
+          }
+        });
+  }
+
+  private void reconnect(Promise<Void> done) {
+    if (stopped) {
+      done.tryComplete();
+      return;
+    }
+    if (reader != null) {
+      reader.close();
+    }
+    redis.connect().onComplete(ar -> {
+      if (ar.succeeded()) {
+        reader = ar.result();
+        read(done);
+      } else {
+        vertx.setTimer(1000, t -> reconnect(done));
+      }
+    });
+  }
+
+  private void claim() {
+    if (stopped || claiming) {
+      return;
+    }
+    claiming = true;
+    api.xpending(List.of(stream, group, "IDLE", Long.toString(options.claimAfterMillis()), "-", "+",
+            Integer.toString(options.batchSize())))
+        .compose(pending -> {
+          List<String> toClaim = new ArrayList<>();
+          List<Future<?>> dead = new ArrayList<>();
+          if (pending != null) {
+            for (Response p : pending) {
+              String id = p.get(0).toString();
+              long deliveries = p.get(3).toLong();
+              if (deliveries >= options.maxDeliveries()) {
+                dead.add(deadLetter(id));
+              } else {
+                toClaim.add(id);
+              }
+            }
+          }
+          if (toClaim.isEmpty()) {
+            return Future.all(dead).mapEmpty();
+          }
+          List<String> args = new ArrayList<>(List.of(stream, group, name, Long.toString(options.claimAfterMillis())));
+          args.addAll(toClaim);
+          return api.xclaim(args).compose(claimed -> handleAll(entries(claimed)));
+        })
+        .onComplete(ar -> {
+          claiming = false;
+          if (ar.failed() && !stopped) {
+            LOG.warn("Claiming pending entries of {}/{} failed: {}", stream, group, ar.cause().getMessage());
+          }
+        });
+  }
+
+  private Future<Void> deadLetter(String entryId) {
+    return api.xrange(List.of(stream, entryId, entryId)).compose(r -> {
+      List<Request> batch = new ArrayList<>();
+      for (Entry e : entries(r)) {
+        Request add = Request.cmd(Command.XADD).arg(stream + ":dead:" + group).arg("MAXLEN").arg("~").arg(10_000)
+            .arg("*").arg("entry").arg(entryId);
+        e.fields.forEach(kv -> add.arg(kv.getKey()).arg(String.valueOf(kv.getValue())));
+        batch.add(add);
+      }
+      batch.add(Request.cmd(Command.XACK).arg(stream).arg(group).arg(entryId));
+      LOG.error("Event {} of {} failed {} times in group {}; moved to the dead-letter stream", entryId, stream,
+          options.maxDeliveries(), group);
+      return redis.batch(batch).mapEmpty();
+    });
+  }
+
+  private Future<Void> handleAll(List<Entry> entries) {
+    Future<Void> chain = Future.succeededFuture();
+    for (Entry entry : entries) {
+      chain = chain.compose(v -> handleOne(entry));
+    }
+    return chain;
+  }
+
+  private Future<Void> handleOne(Entry entry) {
+    if (stopped) {
+      return Future.succeededFuture();
+    }
+    DomainEvent event;
+    try {
+      event = new DomainEvent(Long.parseLong(entry.fields.getString("id")), domain, entry.fields.getString("type"),
+          Long.parseLong(entry.fields.getString("time")), new JsonObject(entry.fields.getString("payload")));
+    } catch (RuntimeException e) {
+      LOG.error("Malformed entry {} in {}; acknowledging it to skip it", entry.id, stream, e);
+      return ack(entry.id);
+    }
+    Future<?> handled;
+    try {
+      handled = handler.apply(event);
+    } catch (RuntimeException e) {
+      handled = Future.failedFuture(e);
+    }
+    return handled.transform(ar -> {
+      if (ar.succeeded()) {
+        return ack(entry.id);
+      }
+      LOG.warn("Handler of group {} failed on {} {} (will be retried): {}", group, event.type(), event.id(),
+          String.valueOf(ar.cause()));
+      return Future.succeededFuture();
+    });
+  }
+
+  private Future<Void> ack(String entryId) {
+    return api.xack(List.of(stream, group, entryId)).mapEmpty();
+  }
+
+  /** Stops reading and claiming; entries being handled finish, unacknowledged ones are claimed by others later. */
+  public Future<Void> stop() {
+    if (stopped) {
+      return loopDone;
+    }
+    stopped = true;
+    if (claimTimer >= 0) {
+      vertx.cancelTimer(claimTimer);
+    }
+    if (reader != null) {
+      // closing the connection ends a blocked XREADGROUP at once
+      reader.close();
+    }
+    return loopDone.otherwise((Void) null);
+  }
+
+  private List<Entry> entriesOfRead(Response r) {
+    // RESP2: [[stream, [[id, [field, value, ...]], ...]]] or null when the block timed out
+    if (r == null || r.size() == 0) {
+      return List.of();
+    }
+    return entries(r.get(0).get(1));
+  }
+
+  private static List<Entry> entries(Response list) {
+    List<Entry> out = new ArrayList<>();
+    if (list == null) {
+      return out;
+    }
+    for (Response item : list) {
+      if (item == null || item.get(1) == null) {
+        continue; // an entry trimmed from the stream while pending
+      }
+      JsonObject fields = new JsonObject();
+      Response kv = item.get(1);
+      for (int i = 0; i + 1 < kv.size(); i += 2) {
+        fields.put(kv.get(i).toString(), kv.get(i + 1).toString());
+      }
+      out.add(new Entry(item.get(0).toString(), fields));
+    }
+    return out;
+  }
+
+  private record Entry(String id, JsonObject fields) {
+  }
+}

@@ -1,0 +1,214 @@
+package io.kith.platform.id;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.RedisAPI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
+
+/**
+ * Cluster-unique, time-ordered ids that are positive and below 2^53 (safe in JSON and JavaScript).
+ *
+ * <p>Layout, most significant first: 40 bits of milliseconds since {@link #EPOCH} (about 34 years), 8 bits of node
+ * number, 5 bits of sequence (32 ids per millisecond per node; past that the generator borrows the next millisecond,
+ * so ids stay unique and increasing and the clock catches up).
+ *
+ * <p>The node number is leased from Redis ({@code ids:{n<k>}:lease}, SET NX with an expiry) and renewed every third
+ * of the lease. A generator stops handing out ids (it throws) once its lease could have expired without a
+ * successful renewal, so two live generators never share a number. A high-water mark kept next to the lease
+ * ({@code ids:{n<k>}:hw}) makes the next holder of a number start after the last time its previous holder could have
+ * used, which protects uniqueness from clock differences between machines.
+ */
+public final class IdGenerator {
+
+  /** 2026-01-01T00:00:00Z in epoch milliseconds. */
+  public static final long EPOCH = 1767225600000L;
+  /** Number of node numbers available. */
+  public static final int NODES = 256;
+  static final int NODE_BITS = 8;
+  static final int SEQ_BITS = 5;
+  static final long MAX_SEQ = (1L << SEQ_BITS) - 1;
+  static final long MAX_TIME = (1L << 40) - 1;
+
+  private static final Logger LOG = LoggerFactory.getLogger(IdGenerator.class);
+
+  private static final String ACQUIRE =
+      "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
+          + "return tonumber(redis.call('get', KEYS[2]) or '0') else return -1 end";
+  private static final String RENEW =
+      "if redis.call('get', KEYS[1]) == ARGV[1] then "
+          + "redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[2], ARGV[3]); return 1 "
+          + "else return 0 end";
+  private static final String RELEASE =
+      "if redis.call('get', KEYS[1]) == ARGV[1] then "
+          + "redis.call('set', KEYS[2], ARGV[2]); return redis.call('del', KEYS[1]) else return 0 end";
+
+  private final Vertx vertx;
+  private final RedisAPI redis;
+  private final long leaseMillis;
+  private final String owner = UUID.randomUUID().toString();
+  private final LongSupplier clock;
+
+  private int node = -1;
+  private long validUntil;
+  private long lastMillis;
+  private long sequence;
+  private long timer = -1;
+  private boolean closed;
+
+  private IdGenerator(Vertx vertx, RedisAPI redis, long leaseMillis, LongSupplier clock) {
+    this.vertx = vertx;
+    this.redis = redis;
+    this.leaseMillis = leaseMillis;
+    this.clock = clock;
+  }
+
+  /** Leases a node number from Redis and returns a generator that keeps renewing it until {@link #close()}. */
+  public static Future<IdGenerator> lease(Vertx vertx, RedisAPI redis, int leaseSeconds) {
+    if (leaseSeconds < 3) {
+      return Future.failedFuture(new IllegalArgumentException("ids.lease-seconds must be at least 3"));
+    }
+    IdGenerator generator = new IdGenerator(vertx, redis, leaseSeconds * 1000L, System::currentTimeMillis);
+    return generator.acquire(ThreadLocalRandom.current().nextInt(NODES), 0).map(v -> {
+      generator.timer = vertx.setPeriodic(generator.leaseMillis / 3, id -> generator.renew());
+      return generator;
+    });
+  }
+
+  private static String leaseKey(int node) {
+    return "ids:{n" + node + "}:lease";
+  }
+
+  private static String highWaterKey(int node) {
+    return "ids:{n" + node + "}:hw";
+  }
+
+  private Future<Void> acquire(int candidate, int tried) {
+    if (tried >= NODES) {
+      return Future.failedFuture(new IllegalStateException(
+          "all " + NODES + " id node numbers are leased in Redis; is another cluster sharing this Redis?"));
+    }
+    long sentAt = clock.getAsLong();
+    return redis.eval(List.of(ACQUIRE, "2", leaseKey(candidate), highWaterKey(candidate), owner,
+            Long.toString(leaseMillis)))
+        .compose(r -> {
+          long highWater = r.toLong();
+          if (highWater < 0) {
+            return acquire((candidate + 1) % NODES, tried + 1);
+          }
+          synchronized (this) {
+            node = candidate;
+            validUntil = sentAt + leaseMillis * 2 / 3;
+            lastMillis = Math.max(lastMillis, highWater);
+            sequence = MAX_SEQ;
+          }
+          LOG.info("Leased id node number {}", candidate);
+          return Future.succeededFuture();
+        });
+  }
+
+  private void renew() {
+    int leased;
+    long highWater;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      leased = node;
+      highWater = Math.max(lastMillis, validUntil) + 1;
+    }
+    long sentAt = clock.getAsLong();
+    redis.eval(List.of(RENEW, "2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(leaseMillis),
+            Long.toString(Math.max(highWater, sentAt + leaseMillis))))
+        .onSuccess(r -> {
+          if (r.toInteger() == 1) {
+            synchronized (this) {
+              validUntil = sentAt + leaseMillis * 2 / 3;
+            }
+          } else {
+            LOG.error("Lost the lease on id node number {}; leasing another", leased);
+            synchronized (this) {
+              validUntil = 0;
+            }
+            acquire(ThreadLocalRandom.current().nextInt(NODES), 0)
+                .onFailure(e -> LOG.error("Cannot lease an id node number: {}", e.getMessage()));
+          }
+        })
+        .onFailure(e -> LOG.warn("Renewing id node lease failed (will retry): {}", e.getMessage()));
+  }
+
+  /**
+   * The next id: unique across every generator sharing this Redis, and greater than every id this generator gave
+   * before.
+   *
+   * @throws IllegalStateException when the node lease could not be renewed in time (Redis unreachable)
+   */
+  public synchronized long next() {
+    long now = clock.getAsLong();
+    if (closed || now > validUntil) {
+      throw new IllegalStateException(closed ? "id generator is closed" : "id node lease expired; Redis unreachable?");
+    }
+    if (now > lastMillis) {
+      lastMillis = now;
+      sequence = 0;
+    } else if (sequence < MAX_SEQ) {
+      sequence++;
+    } else {
+      lastMillis++;
+      sequence = 0;
+    }
+    long time = lastMillis - EPOCH;
+    if (time < 0 || time > MAX_TIME) {
+      throw new IllegalStateException("clock outside the id range: " + now);
+    }
+    return (time << (NODE_BITS + SEQ_BITS)) | ((long) node << SEQ_BITS) | sequence;
+  }
+
+  /** The leased node number. */
+  public synchronized int node() {
+    return node;
+  }
+
+  /** Epoch milliseconds at which {@code id} was made. */
+  public static long timeOf(long id) {
+    return (id >>> (NODE_BITS + SEQ_BITS)) + EPOCH;
+  }
+
+  /** The smallest id that could have been made at {@code epochMillis}, for time-based cursors. */
+  public static long minIdAt(long epochMillis) {
+    return Math.max(0, epochMillis - EPOCH) << (NODE_BITS + SEQ_BITS);
+  }
+
+  /** The node number encoded in {@code id}. */
+  public static int nodeOf(long id) {
+    return (int) ((id >>> SEQ_BITS) & ((1 << NODE_BITS) - 1));
+  }
+
+  /** Stops renewing and releases the node number. */
+  public Future<Void> close() {
+    int leased;
+    long highWater;
+    synchronized (this) {
+      if (closed) {
+        return Future.succeededFuture();
+      }
+      closed = true;
+      leased = node;
+      highWater = lastMillis + 1;
+    }
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    if (leased < 0) {
+      return Future.succeededFuture();
+    }
+    return redis.eval(List.of(RELEASE, "2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(highWater)))
+        .<Void>mapEmpty()
+        .recover(e -> Future.succeededFuture());
+  }
+}

@@ -1,0 +1,62 @@
+package io.kith.platform.store;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.redis.client.ProtocolVersion;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.RedisOptions;
+
+import java.util.List;
+
+/**
+ * Factories for the Redis and MongoDB clients every module shares, built from the {@code redis} and {@code mongo}
+ * configuration sections once their {@code url} is known (given, or that of an embedded store).
+ */
+public final class Stores {
+
+  /** Name under which the shared MongoDB client pool is registered. */
+  public static final String MONGO_POOL = "kith";
+
+  private Stores() {
+  }
+
+  /** Options for a pooled Redis client. */
+  public static RedisOptions redisOptions(String url, JsonObject redisSection) {
+    return new RedisOptions()
+        .setConnectionString(url)
+        // RESP2 replies have one shape on every Redis version Kith supports (6.2 embedded, 7.x servers).
+        .setPreferredProtocolVersion(ProtocolVersion.RESP2)
+        .setMaxPoolSize(redisSection.getInteger("max-pool-size", 16))
+        .setMaxPoolWaiting(redisSection.getInteger("max-pool-waiting", 512))
+        .setMaxWaitingHandlers(redisSection.getInteger("max-waiting-handlers", 4096));
+  }
+
+  /** A pooled Redis client. */
+  public static Redis redis(Vertx vertx, String url, JsonObject redisSection) {
+    return Redis.createClient(vertx, redisOptions(url, redisSection));
+  }
+
+  /** A MongoDB client on the shared pool for {@code url} and {@code database}. */
+  public static MongoClient mongo(Vertx vertx, String url, String database, JsonObject mongoSection) {
+    JsonObject config = new JsonObject()
+        .put("connection_string", url)
+        .put("db_name", database)
+        .put("maxPoolSize", mongoSection.getInteger("max-pool-size", 32))
+        .put("serverSelectionTimeoutMS", mongoSection.getInteger("server-selection-timeout-ms", 5000))
+        .put("connectTimeoutMS", 5000);
+    return MongoClient.createShared(vertx, config, MONGO_POOL + ":" + url + "/" + database);
+  }
+
+  /** Succeeds when Redis answers PING. */
+  public static Future<Void> pingRedis(Redis redis) {
+    return RedisAPI.api(redis).ping(List.of()).mapEmpty();
+  }
+
+  /** Succeeds when MongoDB answers ping. */
+  public static Future<Void> pingMongo(MongoClient mongo) {
+    return mongo.runCommand("ping", new JsonObject().put("ping", 1)).mapEmpty();
+  }
+}

@@ -1,0 +1,311 @@
+package io.kith.platform.token;
+
+import io.kith.platform.bus.Addresses;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Response;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Login sessions and their refresh tokens, kept in Redis.
+ *
+ * <p>A refresh token reads {@code <userId>.<sessionId>.<secret>}; Redis keeps only the SHA-256 of the secret. Each
+ * refresh rotates the secret. Presenting the previous secret again (a stolen token replayed after its owner
+ * refreshed, or the reverse) revokes the whole session. Sessions expire after {@code tokens.refresh-ttl} without a
+ * refresh; a user keeps at most {@link #MAX_SESSIONS_PER_USER}, the oldest being dropped.
+ *
+ * <p>Keys, all hash-tagged by user so that the scripts touch one slot:
+ * {@code sess:{u:<id>}:<sid>} (hash: device, created, last_used, hash, prev; expires with the session) and
+ * {@code sess:{u:<id>}:index} (sorted set of session ids by creation time).
+ *
+ * <p>Revocations are published on {@link Addresses#SESSIONS_REVOKED} so every node drops its cached "session alive"
+ * answer and closes bridge connections of the session at once.
+ */
+public final class Sessions {
+
+  /** Most concurrent sessions a user keeps. */
+  public static final int MAX_SESSIONS_PER_USER = 50;
+  /** Longest accepted device label. */
+  public static final int MAX_DEVICE_LENGTH = 100;
+  private static final long ALIVE_CACHE_MILLIS = 5_000;
+  private static final int ALIVE_CACHE_MAX = 100_000;
+
+  private static final String OPEN =
+      "redis.call('hset', KEYS[1], 'device', ARGV[1], 'created', ARGV[2], 'last_used', ARGV[2], 'hash', ARGV[3]) "
+          + "redis.call('pexpire', KEYS[1], ARGV[4]) "
+          + "redis.call('zadd', KEYS[2], ARGV[2], ARGV[5]) "
+          + "redis.call('pexpire', KEYS[2], ARGV[4]) "
+          + "local n = redis.call('zcard', KEYS[2]) - tonumber(ARGV[6]) "
+          + "if n > 0 then "
+          + "  local old = redis.call('zpopmin', KEYS[2], n) "
+          + "  for i = 1, #old, 2 do redis.call('del', ARGV[7] .. old[i]) end "
+          + "  return old "
+          + "end "
+          + "return {}";
+  private static final String REFRESH =
+      "local cur = redis.call('hget', KEYS[1], 'hash') "
+          + "if not cur then return 0 end "
+          + "if cur == ARGV[1] then "
+          + "  redis.call('hset', KEYS[1], 'hash', ARGV[2], 'prev', ARGV[1], 'last_used', ARGV[3]) "
+          + "  redis.call('pexpire', KEYS[1], ARGV[4]) "
+          + "  redis.call('pexpire', KEYS[2], ARGV[4]) "
+          + "  return 1 "
+          + "end "
+          + "if redis.call('hget', KEYS[1], 'prev') == ARGV[1] then "
+          + "  redis.call('del', KEYS[1]) redis.call('zrem', KEYS[2], ARGV[5]) return -1 "
+          + "end "
+          + "return 0";
+  private static final String REVOKE_ALL =
+      "local sids = redis.call('zrange', KEYS[1], 0, -1) "
+          + "for _, s in ipairs(sids) do redis.call('del', ARGV[1] .. s) end "
+          + "redis.call('del', KEYS[1]) "
+          + "return sids";
+
+  private final Vertx vertx;
+  private final RedisAPI redis;
+  private final Redis client;
+  private final AccessTokens tokens;
+  private final long refreshTtlMillis;
+  private final SecureRandom random = new SecureRandom();
+  private final Map<String, Long> aliveUntil = new ConcurrentHashMap<>();
+  private final MessageConsumer<JsonObject> revocations;
+
+  /** Creates the store and subscribes to revocation notices. */
+  public Sessions(Vertx vertx, Redis client, AccessTokens tokens, int refreshTtlSeconds) {
+    this.vertx = vertx;
+    this.client = client;
+    this.redis = RedisAPI.api(client);
+    this.tokens = tokens;
+    this.refreshTtlMillis = refreshTtlSeconds * 1000L;
+    this.revocations = vertx.eventBus().consumer(Addresses.SESSIONS_REVOKED, msg -> {
+      JsonObject body = msg.body();
+      long user = body.getLong("user", 0L);
+      JsonArray sids = body.getJsonArray("sessions", new JsonArray());
+      sids.forEach(s -> aliveUntil.remove(user + ":" + s));
+    });
+  }
+
+  /** The access-token signer used for new pairs. */
+  public AccessTokens accessTokens() {
+    return tokens;
+  }
+
+  /** Opens a session for {@code userId} (after the caller verified the credentials) and returns its first tokens. */
+  public Future<TokenPair> open(long userId, String device) {
+    if (userId <= 0) {
+      return Failures.fail(KithErrors.VALIDATION_FAILED, "user id must be positive");
+    }
+    String label = device == null || device.isBlank() ? "unknown device" : device.strip();
+    if (label.length() > MAX_DEVICE_LENGTH) {
+      label = label.substring(0, MAX_DEVICE_LENGTH);
+    }
+    String sid = randomToken(16);
+    String secret = randomToken(32);
+    long now = System.currentTimeMillis();
+    return redis.eval(List.of(OPEN, "2", sessionKey(userId, sid), indexKey(userId), label, Long.toString(now),
+            sha256(secret), Long.toString(refreshTtlMillis), sid, Integer.toString(MAX_SESSIONS_PER_USER),
+            prefix(userId)))
+        .map(evicted -> {
+          if (evicted != null && evicted.size() > 0) {
+            List<String> dropped = new ArrayList<>();
+            for (int i = 0; i < evicted.size(); i += 2) {
+              dropped.add(evicted.get(i).toString());
+            }
+            announce(userId, dropped);
+          }
+          return pair(userId, sid, secret);
+        });
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair (the presented token stops working). Reusing a token that was already
+   * exchanged revokes its session.
+   */
+  public Future<TokenPair> refresh(String refreshToken) {
+    ParsedRefresh parsed = ParsedRefresh.parse(refreshToken);
+    if (parsed == null) {
+      return Failures.fail(KithErrors.REFRESH_INVALID, "the refresh token is malformed");
+    }
+    String next = randomToken(32);
+    return redis.eval(List.of(REFRESH, "2", sessionKey(parsed.userId, parsed.sessionId), indexKey(parsed.userId),
+            sha256(parsed.secret), sha256(next), Long.toString(System.currentTimeMillis()),
+            Long.toString(refreshTtlMillis), parsed.sessionId))
+        .compose(r -> {
+          int outcome = r.toInteger();
+          if (outcome == 1) {
+            return Future.succeededFuture(pair(parsed.userId, parsed.sessionId, next));
+          }
+          if (outcome == -1) {
+            announce(parsed.userId, List.of(parsed.sessionId));
+            return Failures.fail(KithErrors.REFRESH_INVALID,
+                "the refresh token was already used; the session has been revoked, log in again");
+          }
+          return Failures.fail(KithErrors.REFRESH_INVALID, "the refresh token is unknown or expired; log in again");
+        });
+  }
+
+  /** Whether the session is alive (cached for a few seconds; revocations clear the cache cluster-wide). */
+  public Future<Boolean> isActive(long userId, String sessionId) {
+    String cacheKey = userId + ":" + sessionId;
+    Long until = aliveUntil.get(cacheKey);
+    long now = System.currentTimeMillis();
+    if (until != null && until > now) {
+      return Future.succeededFuture(true);
+    }
+    return redis.exists(List.of(sessionKey(userId, sessionId))).map(r -> {
+      boolean alive = r.toInteger() > 0;
+      if (alive) {
+        if (aliveUntil.size() >= ALIVE_CACHE_MAX) {
+          aliveUntil.clear();
+        }
+        aliveUntil.put(cacheKey, now + ALIVE_CACHE_MILLIS);
+      } else {
+        aliveUntil.remove(cacheKey);
+      }
+      return alive;
+    });
+  }
+
+  /** Revokes one session of {@code userId}; revoking an unknown session is a 404. */
+  public Future<Void> revoke(long userId, String sessionId) {
+    if (sessionId == null || sessionId.length() > 64) {
+      return Failures.fail(KithErrors.NOT_FOUND, "no such session");
+    }
+    return client.batch(List.of(
+            Request.cmd(Command.DEL).arg(sessionKey(userId, sessionId)),
+            Request.cmd(Command.ZREM).arg(indexKey(userId)).arg(sessionId)))
+        .compose(r -> {
+          announce(userId, List.of(sessionId));
+          return r.get(0).toInteger() > 0 ? Future.<Void>succeededFuture()
+              : Failures.fail(KithErrors.NOT_FOUND, "no such session");
+        });
+  }
+
+  /** Revokes every session of {@code userId} (log out everywhere, password change). */
+  public Future<Void> revokeAll(long userId) {
+    return redis.eval(List.of(REVOKE_ALL, "1", indexKey(userId), prefix(userId))).map(r -> {
+      List<String> sids = new ArrayList<>();
+      r.forEach(s -> sids.add(s.toString()));
+      announce(userId, sids);
+      return null;
+    });
+  }
+
+  /** The user's live sessions, newest first. */
+  public Future<List<SessionInfo>> list(long userId) {
+    return redis.zrange(List.of(indexKey(userId), "0", "-1")).compose(ids -> {
+      List<String> sids = new ArrayList<>();
+      ids.forEach(s -> sids.add(s.toString()));
+      if (sids.isEmpty()) {
+        return Future.succeededFuture(List.<SessionInfo>of());
+      }
+      List<Request> reads = new ArrayList<>();
+      for (String sid : sids) {
+        reads.add(Request.cmd(Command.HMGET).arg(sessionKey(userId, sid)).arg("device").arg("created").arg("last_used"));
+      }
+      return client.batch(reads).compose(rows -> {
+        List<SessionInfo> live = new ArrayList<>();
+        List<String> stale = new ArrayList<>();
+        for (int i = 0; i < sids.size(); i++) {
+          Response row = rows.get(i);
+          if (row.get(1) == null) {
+            stale.add(sids.get(i));
+          } else {
+            live.add(new SessionInfo(sids.get(i), row.get(0).toString(), row.get(1).toLong(), row.get(2).toLong()));
+          }
+        }
+        live.sort((a, b) -> Long.compare(b.created(), a.created()));
+        if (stale.isEmpty()) {
+          return Future.succeededFuture(live);
+        }
+        List<String> args = new ArrayList<>();
+        args.add(indexKey(userId));
+        args.addAll(stale);
+        return redis.zrem(args).map(x -> live);
+      });
+    });
+  }
+
+  /** Stops listening to revocation notices. */
+  public Future<Void> close() {
+    return revocations.unregister();
+  }
+
+  private void announce(long userId, List<String> sessionIds) {
+    if (sessionIds.isEmpty()) {
+      return;
+    }
+    sessionIds.forEach(s -> aliveUntil.remove(userId + ":" + s));
+    vertx.eventBus().publish(Addresses.SESSIONS_REVOKED,
+        new JsonObject().put("user", userId).put("sessions", new JsonArray(sessionIds)));
+  }
+
+  private TokenPair pair(long userId, String sid, String secret) {
+    return new TokenPair(tokens.issue(userId, sid), userId + "." + sid + "." + secret, tokens.ttlSeconds(), sid,
+        userId);
+  }
+
+  private static String prefix(long userId) {
+    return "sess:{u:" + userId + "}:";
+  }
+
+  private static String sessionKey(long userId, String sid) {
+    return prefix(userId) + sid;
+  }
+
+  private static String indexKey(long userId) {
+    return prefix(userId) + "index";
+  }
+
+  private String randomToken(int bytes) {
+    byte[] b = new byte[bytes];
+    random.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  static String sha256(String s) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private record ParsedRefresh(long userId, String sessionId, String secret) {
+    static ParsedRefresh parse(String token) {
+      if (token == null || token.length() > 200) {
+        return null;
+      }
+      String[] parts = token.split("\\.", -1);
+      if (parts.length != 3 || parts[1].isEmpty() || parts[2].isEmpty()
+          || !parts[1].matches("[A-Za-z0-9_-]{1,64}")) {
+        return null;
+      }
+      try {
+        long uid = Long.parseLong(parts[0]);
+        return uid > 0 ? new ParsedRefresh(uid, parts[1], parts[2]) : null;
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package io.kith.platform.testkit;
+
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.kith.platform.Platform;
+import io.kith.platform.config.KithConfig;
+import io.kith.platform.store.EmbeddedMongo;
+import io.kith.platform.store.EmbeddedRedis;
+import io.kith.platform.token.TokenPair;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The test kit: a JUnit 5 extension that starts one Redis (the {@code redis-server} on PATH if there is one, else the
+ * embedded binary) and one in-memory MongoDB-wire server per test JVM, on free ports, and helpers to build a
+ * {@link Platform} on them and to make users and tokens.
+ *
+ * <p>Use it with {@code @ExtendWith({VertxExtension.class, KithTestKit.class})}. Tests isolate by fresh ids, never by
+ * cleaning the stores.
+ */
+public final class KithTestKit implements BeforeAllCallback {
+
+  private static final AtomicLong USER_IDS = new AtomicLong(System.currentTimeMillis() * 1000);
+  private static EmbeddedRedis redis;
+  private static EmbeddedMongo mongo;
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    ensureStarted();
+  }
+
+  /** Starts the stores once per JVM (stopped by a shutdown hook). */
+  public static synchronized void ensureStarted() {
+    if (redis != null) {
+      return;
+    }
+    redis = EmbeddedRedis.start(null, 0, true);
+    mongo = EmbeddedMongo.start(MemoryBackend::new, 0);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      mongo.close();
+      redis.close();
+    }, "kith-testkit-stores"));
+  }
+
+  /** URL of the test Redis. */
+  public static String redisUrl() {
+    ensureStarted();
+    return redis.url();
+  }
+
+  /** URL of the test MongoDB-wire server. */
+  public static String mongoUrl() {
+    ensureStarted();
+    return mongo.url();
+  }
+
+  /** Configuration pointing at the test stores, with {@code overrides} merged over the defaults. */
+  public static KithConfig config(JsonObject overrides) {
+    JsonObject tree = new JsonObject()
+        .put("redis", new JsonObject().put("url", redisUrl()))
+        .put("mongo", new JsonObject().put("url", mongoUrl()).put("database", "kith-test"))
+        .put("http", new JsonObject().put("port", 0).put("access-log", false))
+        .put("bridge", new JsonObject().put("tcp-port", 0));
+    deepMerge(tree, overrides);
+    return KithConfig.of(tree);
+  }
+
+  /** A platform on the test stores. Close it (or the Vert.x instance) after the test. */
+  public static Future<Platform> platform(Vertx vertx) {
+    return platform(vertx, new JsonObject());
+  }
+
+  /** A platform on the test stores with configuration overrides. */
+  public static Future<Platform> platform(Vertx vertx, JsonObject overrides) {
+    return Platform.start(vertx, config(overrides), redisUrl(), mongoUrl());
+  }
+
+  /** A user id no other test uses. */
+  public static long newUserId() {
+    return USER_IDS.incrementAndGet();
+  }
+
+  /** Opens a session for a fresh user id and returns its tokens. */
+  public static Future<TokenPair> newSession(Platform platform) {
+    return platform.sessions().open(newUserId(), "test device");
+  }
+
+  private static void deepMerge(JsonObject target, JsonObject overlay) {
+    for (String key : overlay.fieldNames()) {
+      Object over = overlay.getValue(key);
+      Object base = target.getValue(key);
+      if (over instanceof JsonObject && base instanceof JsonObject) {
+        deepMerge((JsonObject) base, (JsonObject) over);
+      } else {
+        target.put(key, over);
+      }
+    }
+  }
+}

@@ -18,7 +18,11 @@ import org.slf4j.LoggerFactory;
 
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What every module of a node shares: the Vert.x instance, the configuration, the store clients, the id generator,
@@ -38,6 +42,7 @@ public final class Platform {
   private final IdGenerator ids;
   private final EventLog events;
   private final Sessions sessions;
+  private final Map<String, Supplier<Future<?>>> readiness = Collections.synchronizedMap(new LinkedHashMap<>());
 
   private Platform(Vertx vertx, KithConfig config, Redis redis, MongoClient mongo, IdGenerator ids, EventLog events,
                    Sessions sessions) {
@@ -48,6 +53,23 @@ public final class Platform {
     this.ids = ids;
     this.events = events;
     this.sessions = sessions;
+    addReadinessCheck("redis", () -> Stores.pingRedis(redis));
+    addReadinessCheck("mongo", () -> Stores.pingMongo(mongo));
+  }
+
+  /**
+   * Adds a check that {@code /ready} runs: the node is ready when every check's future succeeds in time.
+   * The app adds cluster membership; a module may add its own.
+   */
+  public void addReadinessCheck(String name, Supplier<Future<?>> check) {
+    readiness.put(name, check);
+  }
+
+  /** The readiness checks by name, in registration order. */
+  public Map<String, Supplier<Future<?>>> readinessChecks() {
+    synchronized (readiness) {
+      return new LinkedHashMap<>(readiness);
+    }
   }
 
   /**

@@ -23,7 +23,8 @@ import java.util.Objects;
  *
  * <p>An environment variable {@code KITH_A_B} overrides the key whose dotted path, upper-cased with dots and dashes
  * turned into underscores, reads {@code A_B} (so {@code KITH_HTTP_PORT} sets {@code http.port} and
- * {@code KITH_CLUSTER_MEMBERS} sets {@code cluster.members}). Only keys that exist in the defaults can be set this way,
+ * {@code KITH_CLUSTER_MEMBERS} sets {@code cluster.members}; keys of the {@code kith} section need no repeated
+ * prefix: {@code KITH_MODULES} sets {@code kith.modules}). Only keys that exist in the defaults can be set this way,
  * and the value is converted to the type of the default (number, boolean, comma-separated list). A variable that
  * matches no key is reported by {@link #unknownEnvironment()} so the operator learns about a typo.
  */
@@ -183,7 +184,12 @@ public final class KithConfig {
   private static void collectKeys(JsonObject node, String prefix, Map<String, String> out) {
     for (String key : node.fieldNames()) {
       String path = prefix.isEmpty() ? key : prefix + "." + key;
-      out.put(path.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_'), path);
+      String name = path.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+      out.put(name, path);
+      // keys of the "kith" section also answer without repeating the prefix: KITH_DATA_DIR = kith.data-dir
+      if (name.startsWith("KITH_")) {
+        out.putIfAbsent(name.substring("KITH_".length()), path);
+      }
       Object v = node.getValue(key);
       if (v instanceof JsonObject) {
         collectKeys((JsonObject) v, path, out);

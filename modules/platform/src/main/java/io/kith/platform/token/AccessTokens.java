@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.auth.JWTOptions;
 import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.User;
 import io.vertx.ext.auth.authentication.TokenCredentials;
 import io.vertx.ext.auth.jwt.JWTAuth;
 import io.vertx.ext.auth.jwt.JWTAuthOptions;
@@ -89,26 +90,35 @@ public final class AccessTokens {
     if (dot < 0 || !pinnedAlgorithm(token.substring(0, dot))) {
       return Failures.fail(KithErrors.TOKEN_INVALID, "the access token is malformed or not signed with " + ALGORITHM);
     }
-    return jwt.authenticate(new TokenCredentials(token))
+    Future<User> authenticated;
+    try {
+      authenticated = jwt.authenticate(new TokenCredentials(token));
+    } catch (RuntimeException e) {
+      // vertx-auth-jwt throws (instead of failing) on some signed payloads, e.g. "aud": null or "exp": null
+      authenticated = Future.failedFuture(e);
+    }
+    return authenticated
         .recover(e -> Failures.fail(KithErrors.TOKEN_INVALID, "the access token is not valid"))
         .compose(user -> {
-          JsonObject p = user.principal();
-          long exp = p.getLong("exp", 0L);
-          String sub = p.getString("sub");
-          String sid = p.getString("sid");
+          // Vert.x 5 moves exp, iat, nbf and sub out of the principal; the whole payload is the accessToken attribute
+          JsonObject p = user.attributes().getJsonObject("accessToken", user.principal());
+          Object expClaim = p.getValue("exp");
+          Object sub = p.getValue("sub");
+          Object sid = p.getValue("sid");
+          long exp = expClaim instanceof Number ? ((Number) expClaim).longValue() : 0L;
           long uid;
           try {
-            uid = Long.parseLong(sub);
-          } catch (NumberFormatException | NullPointerException e) {
+            uid = Long.parseLong((String) sub);
+          } catch (NumberFormatException | NullPointerException | ClassCastException e) {
             return Failures.fail(KithErrors.TOKEN_INVALID, "the access token has no valid subject");
           }
-          if (sid == null || exp == 0) {
+          if (!(sid instanceof String) || exp == 0) {
             return Failures.fail(KithErrors.TOKEN_INVALID, "the access token lacks required claims");
           }
           if (exp <= System.currentTimeMillis() / 1000) {
             return Failures.fail(KithErrors.TOKEN_EXPIRED, "the access token has expired; refresh it");
           }
-          return Future.succeededFuture(new AccessClaims(uid, sid, exp));
+          return Future.succeededFuture(new AccessClaims(uid, (String) sid, exp));
         });
   }
 

@@ -63,7 +63,7 @@ public final class KithTestKit implements BeforeAllCallback {
     JsonObject tree = new JsonObject()
         .put("redis", new JsonObject().put("url", redisUrl()))
         .put("mongo", new JsonObject().put("url", mongoUrl()).put("database", "kith-test"))
-        .put("http", new JsonObject().put("port", 0).put("access-log", false))
+        .put("http", new JsonObject().put("port", 0).put("access-log", false).put("instances", 1))
         .put("bridge", new JsonObject().put("tcp-port", 0));
     deepMerge(tree, overrides);
     return KithConfig.of(tree);

@@ -1,0 +1,77 @@
+package io.kith.app;
+
+import com.hazelcast.config.ClasspathXmlConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.FileSystemXmlConfig;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+import io.kith.platform.config.ConfigException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+
+import java.io.FileNotFoundException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the Hazelcast cluster manager from {@code conf/cluster.xml} (or {@code cluster.config-file}) and the
+ * {@code cluster} section: cluster name, this node's host and port, and the TCP/IP member list. Multicast and
+ * auto-detection are always off: members are named, never discovered.
+ */
+final class Cluster {
+
+  private Cluster() {
+  }
+
+  static HazelcastClusterManager manager(JsonObject cluster) {
+    Config hz = base(cluster.getString("config-file", ""));
+    hz.setClusterName(cluster.getString("name", "kith"));
+    hz.setProperty("hazelcast.logging.type", "slf4j");
+    hz.setProperty("hazelcast.phone.home.enabled", "false");
+    hz.setProperty("hazelcast.shutdownhook.enabled", "false");
+    hz.setProperty("hazelcast.wait.seconds.before.join", String.valueOf(cluster.getInteger("join-wait-seconds", 5)));
+    String host = cluster.getString("host", "127.0.0.1");
+    int port = cluster.getInteger("port", 5701);
+    NetworkConfig net = hz.getNetworkConfig();
+    net.setPort(port).setPortAutoIncrement(false);
+    if (!"0.0.0.0".equals(host)) {
+      net.getInterfaces().setEnabled(true).setInterfaces(List.of(host));
+      net.setPublicAddress(host + ":" + port);
+    }
+    JoinConfig join = net.getJoin();
+    join.getMulticastConfig().setEnabled(false);
+    join.getAutoDetectionConfig().setEnabled(false);
+    join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster.getJsonArray("members", new JsonArray())));
+    return new HazelcastClusterManager(hz);
+  }
+
+  private static Config base(String file) {
+    if (file == null || file.isBlank()) {
+      return new ClasspathXmlConfig("cluster.xml");
+    }
+    try {
+      return new FileSystemXmlConfig(file);
+    } catch (FileNotFoundException e) {
+      throw new ConfigException("cluster.config-file " + file + " does not exist");
+    }
+  }
+
+  private static List<String> members(JsonArray configured) {
+    List<String> out = new ArrayList<>();
+    for (Object m : configured) {
+      String member = String.valueOf(m).trim();
+      if (member.isEmpty()) {
+        continue;
+      }
+      if (member.contains("-") && member.matches(".*:\\d+-\\d+")) {
+        throw new ConfigException("cluster.members: port ranges are not supported (" + member + ")");
+      }
+      out.add(member);
+    }
+    if (out.isEmpty()) {
+      throw new ConfigException("cluster.members is empty: list at least this node (KITH_CLUSTER_MEMBERS)");
+    }
+    return out;
+  }
+}

@@ -1,0 +1,200 @@
+package io.kith.bench;
+
+import io.kith.bench.load.LoadRunner;
+import io.kith.bench.load.LoadSettings;
+import io.kith.bench.load.ProgressListener;
+import io.kith.bench.report.Report;
+import io.kith.bench.report.RunInfo;
+import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.Scenarios;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The {@code kith-bench} command: parses the command line, starts Kith in-process unless a target is given, runs the
+ * scenario on the client's own Vert.x instance, and prints the report (table on stdout, progress on stderr, JSON to a
+ * file on request). Printing is this tool's user interface, hence {@code System.out} here.
+ */
+public final class Bench {
+
+  /** Exit status of a run where every recorded request succeeded. */
+  public static final int EXIT_OK = 0;
+  /** Exit status when the run could not be carried out. */
+  public static final int EXIT_FAILED = 1;
+  /** Exit status of a refused command line. */
+  public static final int EXIT_USAGE = 2;
+  /** Exit status of a completed run in which some requests failed, timed out or were dropped. */
+  public static final int EXIT_REQUEST_FAILURES = 3;
+
+  private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
+  private static final long STOP_SECONDS = 30;
+
+  private final PrintStream out;
+  private final PrintStream err;
+  private final boolean console;
+  private final Scenarios scenarios;
+
+  /**
+   * @param out       where the report goes
+   * @param err       where messages and the progress bar go
+   * @param console   whether a terminal is attached (enables the progress bar)
+   * @param scenarios the scenarios the command line knows
+   */
+  public Bench(PrintStream out, PrintStream err, boolean console, Scenarios scenarios) {
+    this.out = out;
+    this.err = err;
+    this.console = console;
+    this.scenarios = scenarios;
+  }
+
+  /** Entry point; exits the JVM with the run's status (lingering non-daemon threads must not keep it alive). */
+  public static void main(String[] args) {
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", "kith-bench-logback.xml");
+    }
+    int status = new Bench(System.out, System.err, System.console() != null, Scenarios.builtIn())
+        .run(List.of(args));
+    System.out.flush();
+    System.exit(status);
+  }
+
+  /** Runs a command line and returns the exit status. */
+  public int run(List<String> args) {
+    BenchArgs parsed;
+    try {
+      parsed = BenchArgs.parse(args, scenarios);
+    } catch (UsageException e) {
+      err.println("kith-bench: " + e.getMessage());
+      err.println("Try 'java -jar kith-bench.jar --help'.");
+      return EXIT_USAGE;
+    }
+    switch (parsed.command()) {
+      case HELP -> {
+        out.print(BenchArgs.usage(scenarios));
+        return EXIT_OK;
+      }
+      case LIST -> {
+        scenarios.all().forEach(s -> out.printf("%-18s %s%n", s.name(), s.description()));
+        return EXIT_OK;
+      }
+      default -> {
+        return runScenario(parsed);
+      }
+    }
+  }
+
+  private int runScenario(BenchArgs args) {
+    Scenario scenario = args.scenario();
+    Instant startedAt = Instant.now();
+    Vertx vertx = Vertx.vertx();
+    AtomicReference<BenchEnvironment> environment = new AtomicReference<>();
+    Thread hook = new Thread(() -> stop(environment.getAndSet(null)), "kith-bench-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      BenchEnvironment env = args.target().isPresent()
+          ? BenchEnvironment.remote(args.target().get(), args.token())
+          : InProcessKith.start().await();
+      environment.set(env);
+      LOG.info("running {} against {}", scenario.name(), env.target().baseUrl());
+      Context context = vertx.getOrCreateContext();
+      ProgressListener progress = args.progress() && console ? new TerminalProgress(err) : ProgressListener.NONE;
+      LoadRunner runner = new LoadRunner(vertx, context, args.settings(), progress);
+      ScenarioContext scenarioContext = new ScenarioContext(vertx, env.target(), env.token(), env.userId(), runner);
+      ScenarioResult result = onContext(context,
+          () -> scenario.run(scenarioContext).eventually(scenarioContext::close)).await();
+      Report report = new Report(runInfo(args, env, startedAt), result);
+      out.print(report.toTable());
+      out.flush();
+      if (args.jsonReport() != null && !writeJson(report, args)) {
+        return EXIT_FAILED;
+      }
+      return report.clean() ? EXIT_OK : EXIT_REQUEST_FAILURES;
+    } catch (Exception e) {
+      LOG.debug("run failed", e);
+      err.println("kith-bench: " + scenario.name() + " failed: " + message(e));
+      return EXIT_FAILED;
+    } finally {
+      stop(environment.getAndSet(null));
+      closeQuietly(vertx);
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // the hook is running or has run
+      }
+    }
+  }
+
+  private boolean writeJson(Report report, BenchArgs args) {
+    try {
+      Files.writeString(args.jsonReport(), report.toJson().encodePrettily() + "\n", StandardCharsets.UTF_8);
+      err.println("kith-bench: JSON report written to " + args.jsonReport());
+      return true;
+    } catch (IOException e) {
+      err.println("kith-bench: cannot write the JSON report to " + args.jsonReport() + ": " + e.getMessage());
+      return false;
+    }
+  }
+
+  private static RunInfo runInfo(BenchArgs args, BenchEnvironment env, Instant startedAt) {
+    LoadSettings s = args.settings();
+    return new RunInfo(args.scenario().name(), args.scenario().description(), env.target().baseUrl(),
+        env.inProcess(), s.closedLoop(), s.rate(), s.warmup(), s.duration(), s.connections(), s.timeout(), startedAt);
+  }
+
+  /** Runs {@code work} on {@code context} (where the scenario's clients must live) and hands back its outcome. */
+  private static <T> Future<T> onContext(Context context, java.util.function.Supplier<Future<T>> work) {
+    Promise<T> promise = Promise.promise();
+    context.runOnContext(v -> {
+      try {
+        work.get().onComplete(promise);
+      } catch (RuntimeException e) {
+        promise.fail(e);
+      }
+    });
+    return promise.future();
+  }
+
+  private void stop(BenchEnvironment env) {
+    if (env == null) {
+      return;
+    }
+    try {
+      env.close().await(STOP_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      err.println("kith-bench: stopping the in-process Kith failed: " + message(e));
+    }
+  }
+
+  private static void closeQuietly(Vertx vertx) {
+    try {
+      vertx.close().await(STOP_SECONDS, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.debug("closing the client Vert.x failed", e);
+    }
+  }
+
+  private static String message(Throwable e) {
+    Throwable t = e;
+    // Future.await wraps failures; the innermost message with text is what the user needs.
+    while (t.getCause() != null && t.getCause() != t
+        && (t.getMessage() == null || t instanceof java.util.concurrent.CompletionException)) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+}

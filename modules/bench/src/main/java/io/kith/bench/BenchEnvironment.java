@@ -1,0 +1,28 @@
+package io.kith.bench;
+
+import io.kith.bench.client.Target;
+import io.vertx.core.Future;
+
+import java.util.function.Supplier;
+
+/**
+ * The Kith a run measures: a remote one given on the command line, or one started in-process.
+ *
+ * @param target    where to send requests
+ * @param token     an access token (null if none)
+ * @param userId    the token's user if known, else 0
+ * @param inProcess whether Kith runs inside the bench process
+ * @param closer    stops what the environment started
+ */
+record BenchEnvironment(Target target, String token, long userId, boolean inProcess, Supplier<Future<Void>> closer) {
+
+  /** A remote Kith; nothing to stop. */
+  static BenchEnvironment remote(Target target, String token) {
+    return new BenchEnvironment(target, token, 0, false, Future::succeededFuture);
+  }
+
+  /** Stops what the environment started. */
+  Future<Void> close() {
+    return closer.get();
+  }
+}

@@ -1,0 +1,61 @@
+package io.kith.bench.client;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A keep-alive HTTP/1.1 client with a fixed pool of connections to the target. Requests beyond the pool size wait in
+ * the client's queue, and that wait is part of the measured latency.
+ */
+public final class BenchHttpClient {
+
+  private final HttpClientAgent client;
+  private final Target target;
+
+  /** Creates the client; call it on the context the load runner uses. */
+  public BenchHttpClient(Vertx vertx, Target target, int connections) {
+    this.target = target;
+    this.client = vertx.createHttpClient(
+        new HttpClientOptions().setKeepAlive(true).setSsl(target.ssl()).setDefaultHost(target.host())
+            .setDefaultPort(target.port()),
+        new PoolOptions().setHttp1MaxSize(connections));
+  }
+
+  /**
+   * Sends {@code GET path}, with {@code Authorization: Bearer <token>} when {@code bearerToken} is not null, and
+   * completes with the JSON object body of a 200 response. Any other status fails with {@code HTTP <status>}.
+   */
+  public Future<JsonObject> getJson(String path, String bearerToken) {
+    RequestOptions options = new RequestOptions()
+        .setMethod(HttpMethod.GET)
+        .setHost(target.host())
+        .setPort(target.port())
+        .setSsl(target.ssl())
+        .setURI(path)
+        .putHeader(HttpHeaders.ACCEPT, "application/json");
+    if (bearerToken != null) {
+      options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + bearerToken);
+    }
+    return client.request(options)
+        .compose(HttpClientRequest::send)
+        .compose(response -> response.body().map(body -> {
+          if (response.statusCode() != 200) {
+            throw new IllegalStateException("HTTP " + response.statusCode());
+          }
+          return body.toJsonObject();
+        }));
+  }
+
+  /** Closes the connections. */
+  public Future<Void> close() {
+    return client.close();
+  }
+}

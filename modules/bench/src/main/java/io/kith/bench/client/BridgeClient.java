@@ -1,0 +1,249 @@
+package io.kith.bench.client;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetSocket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * Request/reply over Kith's event-bus bridge, on a fixed set of connections used round-robin.
+ *
+ * <p>Each request is a {@code send} frame with a fresh reply address and the bearer token in its headers (the first
+ * such frame binds a connection to the user, as with the official JavaScript client's default headers); the future
+ * completes with the body of the {@code rec} frame sent to that reply address, or fails on an {@code err} frame.
+ * An {@code err} that names no address fails the oldest outstanding request of its connection. Connections send a
+ * {@code ping} every few seconds so the bridge keeps them open.
+ */
+public final class BridgeClient {
+
+  /** How the bridge is reached. */
+  public enum Transport {
+    /** SockJS's raw WebSocket endpoint, {@code /eventbus/websocket} on the HTTP port. */
+    WEBSOCKET,
+    /** The TCP bridge: length-prefixed JSON frames on the bridge's own port. */
+    TCP
+  }
+
+  /** SockJS raw WebSocket path of the bridge. */
+  public static final String WEBSOCKET_PATH = "/eventbus/websocket";
+  private static final Logger LOG = LoggerFactory.getLogger(BridgeClient.class);
+  private static final long PING_MILLIS = 5_000;
+
+  private final List<Connection> connections;
+  private final Runnable closeClient;
+  private int next;
+
+  private BridgeClient(List<Connection> connections, Runnable closeClient) {
+    this.connections = connections;
+    this.closeClient = closeClient;
+  }
+
+  /**
+   * Opens {@code count} connections to the bridge of {@code target}; call it on the context the load runner uses.
+   * Fails if any connection cannot be opened (the ones that were are closed).
+   */
+  public static Future<BridgeClient> connect(Vertx vertx, Target target, Transport transport, int count,
+                                             String bearerToken) {
+    List<Future<Connection>> opening = new ArrayList<>();
+    Runnable closeClient;
+    if (transport == Transport.WEBSOCKET) {
+      WebSocketClient client = vertx.createWebSocketClient(new WebSocketClientOptions()
+          .setSsl(target.ssl()).setMaxConnections(count));
+      WebSocketConnectOptions options = new WebSocketConnectOptions()
+          .setHost(target.host()).setPort(target.port()).setSsl(target.ssl()).setURI(WEBSOCKET_PATH);
+      for (int i = 0; i < count; i++) {
+        opening.add(client.connect(options).map(ws -> new WebSocketConnection(vertx, ws, bearerToken)));
+      }
+      closeClient = client::close;
+    } else {
+      if (target.tcpBridgePort() <= 0) {
+        return Future.failedFuture(new IllegalArgumentException("the TCP bridge port of the target is not known"));
+      }
+      NetClient client = vertx.createNetClient(new NetClientOptions().setSsl(target.ssl()).setTcpNoDelay(true));
+      for (int i = 0; i < count; i++) {
+        opening.add(client.connect(target.tcpBridgePort(), target.host())
+            .map(socket -> new TcpConnection(vertx, socket, bearerToken)));
+      }
+      closeClient = client::close;
+    }
+    return Future.join(opening)
+        .map(done -> new BridgeClient(opening.stream().map(Future::result).toList(), closeClient))
+        .recover(failure -> {
+          opening.stream().filter(Future::succeeded).forEach(f -> f.result().close());
+          closeClient.run();
+          return Future.failedFuture(new IllegalStateException("cannot open " + transport.name().toLowerCase()
+              + " bridge connections to " + target.baseUrl() + ": " + failure.getMessage(), failure));
+        });
+  }
+
+  /** Sends {@code body} to {@code address} and completes with the reply's body. */
+  public Future<JsonObject> request(String address, JsonObject body) {
+    Connection connection = connections.get(next);
+    next = (next + 1) % connections.size();
+    return connection.request(address, body);
+  }
+
+  /** Closes every connection. */
+  public Future<Void> close() {
+    connections.forEach(Connection::close);
+    closeClient.run();
+    return Future.succeededFuture();
+  }
+
+  /** One bridge connection: frame I/O is left to the transport. */
+  private abstract static class Connection {
+    private final Vertx vertx;
+    private final String token;
+    private final String replyPrefix = "bench." + UUID.randomUUID() + ".";
+    // Insertion-ordered so that an err frame without an address can fail the oldest request.
+    private final Map<String, Promise<JsonObject>> pending = new LinkedHashMap<>();
+    private final long pingTimer;
+    private long sequence;
+    private String closedReason;
+
+    Connection(Vertx vertx, String token) {
+      this.vertx = vertx;
+      this.token = token;
+      this.pingTimer = vertx.setPeriodic(PING_MILLIS, id -> {
+        if (closedReason == null) {
+          write(BridgeFrames.ping());
+        }
+      });
+    }
+
+    abstract void write(JsonObject frame);
+
+    abstract void closeTransport();
+
+    Future<JsonObject> request(String address, JsonObject body) {
+      if (closedReason != null) {
+        return Future.failedFuture(closedReason);
+      }
+      String replyAddress = replyPrefix + (sequence++);
+      Promise<JsonObject> promise = Promise.promise();
+      pending.put(replyAddress, promise);
+      write(BridgeFrames.send(address, replyAddress, token, body));
+      return promise.future();
+    }
+
+    void onFrame(JsonObject frame) {
+      String type = frame.getString("type", "");
+      String address = frame.getString("address");
+      if (type.equals("rec") || type.equals("send") || type.equals("publish")) {
+        Promise<JsonObject> promise = address == null ? null : pending.remove(address);
+        if (promise != null) {
+          Object body = frame.getValue("body");
+          promise.complete(body instanceof JsonObject ? (JsonObject) body : new JsonObject().put("value", body));
+        }
+      } else if (type.equals("err")) {
+        Promise<JsonObject> promise = address == null ? null : pending.remove(address);
+        if (promise == null) {
+          Iterator<Promise<JsonObject>> oldest = pending.values().iterator();
+          if (oldest.hasNext()) {
+            promise = oldest.next();
+            oldest.remove();
+          }
+        }
+        String message = "bridge error: " + frame.getValue("message", frame.getValue("body", "unknown"))
+            + (frame.containsKey("failureCode") ? " (code " + frame.getValue("failureCode") + ")" : "");
+        if (promise != null) {
+          promise.fail(message);
+        } else {
+          LOG.warn("{} with no request outstanding", message);
+        }
+      }
+    }
+
+    void onClosed(String reason) {
+      if (closedReason != null) {
+        return;
+      }
+      closedReason = reason;
+      vertx.cancelTimer(pingTimer);
+      List<Promise<JsonObject>> failed = new ArrayList<>(pending.values());
+      pending.clear();
+      failed.forEach(p -> p.fail(reason));
+    }
+
+    void close() {
+      onClosed("bridge connection closed by the bench");
+      closeTransport();
+    }
+  }
+
+  /** A SockJS raw WebSocket connection: one JSON frame per text message. */
+  private static final class WebSocketConnection extends Connection {
+    private final WebSocket socket;
+
+    WebSocketConnection(Vertx vertx, WebSocket socket, String token) {
+      super(vertx, token);
+      this.socket = socket;
+      socket.textMessageHandler(text -> parse(text, this::onFrame));
+      socket.closeHandler(v -> onClosed("bridge WebSocket closed by the server"));
+      socket.exceptionHandler(e -> onClosed("bridge WebSocket failed: " + e.getMessage()));
+    }
+
+    @Override
+    void write(JsonObject frame) {
+      socket.writeTextMessage(frame.encode());
+    }
+
+    @Override
+    void closeTransport() {
+      socket.close();
+    }
+
+    private static void parse(String text, Consumer<JsonObject> onFrame) {
+      try {
+        onFrame.accept(new JsonObject(text));
+      } catch (RuntimeException e) {
+        LOG.warn("ignoring a bridge message that is not a JSON object: {}", e.getMessage());
+      }
+    }
+  }
+
+  /** A TCP bridge connection: length-prefixed JSON frames. */
+  private static final class TcpConnection extends Connection {
+    private final NetSocket socket;
+
+    TcpConnection(Vertx vertx, NetSocket socket, String token) {
+      super(vertx, token);
+      this.socket = socket;
+      socket.handler(BridgeFrames.tcpDecoder(this::onFrame, e -> {
+        onClosed(e.getMessage());
+        socket.close();
+      }));
+      socket.closeHandler(v -> onClosed("TCP bridge connection closed by the server"));
+      socket.exceptionHandler(e -> onClosed("TCP bridge connection failed: " + e.getMessage()));
+    }
+
+    @Override
+    void write(JsonObject frame) {
+      Buffer bytes = BridgeFrames.tcp(frame);
+      socket.write(bytes);
+    }
+
+    @Override
+    void closeTransport() {
+      socket.close();
+    }
+  }
+}

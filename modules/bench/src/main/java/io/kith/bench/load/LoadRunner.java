@@ -1,0 +1,333 @@
+package io.kith.bench.load;
+
+import io.kith.bench.report.OperationStats;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Drives operations at a fixed rate (open loop) or as fast as a fixed concurrency allows (closed loop) and records
+ * their latencies in HdrHistograms.
+ *
+ * <p>Open loop: the operations of a phase are interleaved on one schedule ({@link OpenLoopSchedule}) at
+ * {@code rate × operations} requests per second, so operation {@code k} gets every request whose index is
+ * {@code k} modulo the number of operations and each operation sees {@code rate} requests per second under the same
+ * conditions as the others. A timer checks the schedule every millisecond and sends whatever is due, including a
+ * backlog after a pause; each latency runs from the intended send time, not the actual one. The send lag (actual minus
+ * intended) is recorded too, so a saturated generator is visible in the report.
+ *
+ * <p>Closed loop: {@code connections} requests are kept in flight, round-robin over the operations; latency runs from
+ * the actual send. This finds the maximum throughput but hides queueing delay, so it is not what ratios should be taken
+ * from unless the report says so.
+ *
+ * <p>Everything runs on one Vert.x context, which makes the histograms single-threaded. Clients used by the
+ * operations should be created on the same context (the {@code ScenarioContext} does that); results delivered on
+ * another thread are handed back to the context before they are recorded.
+ */
+public final class LoadRunner {
+
+  /** Largest latency the histograms track; longer ones are recorded as this value. */
+  static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(10);
+  private static final int SIGNIFICANT_DIGITS = 3;
+  private static final int MAX_ERROR_KINDS = 8;
+  private static final long PROGRESS_MILLIS = 250;
+
+  private final Vertx vertx;
+  private final Context context;
+  private final LoadSettings settings;
+  private final ProgressListener progress;
+
+  /**
+   * @param vertx    the client-side Vert.x instance
+   * @param context  the event-loop context the runner and the operations' clients run on
+   * @param settings rate, durations, limits
+   * @param progress receives progress snapshots
+   */
+  public LoadRunner(Vertx vertx, Context context, LoadSettings settings, ProgressListener progress) {
+    this.vertx = vertx;
+    this.context = context;
+    this.settings = settings;
+    this.progress = progress;
+  }
+
+  /** The settings every phase of this runner uses. */
+  public LoadSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Runs one phase: warm-up then measurement, all {@code operations} interleaved, and completes with one
+   * {@link OperationStats} per operation in the same order once every request was answered or timed out.
+   */
+  public Future<List<OperationStats>> run(String phase, List<Operation> operations) {
+    if (operations.isEmpty()) {
+      return Future.failedFuture(new IllegalArgumentException("a phase needs at least one operation"));
+    }
+    Promise<List<OperationStats>> promise = Promise.promise();
+    context.runOnContext(v -> new Phase(phase, List.copyOf(operations), promise).start());
+    return promise.future();
+  }
+
+  static Histogram newHistogram() {
+    return new Histogram(HIGHEST_MICROS, SIGNIFICANT_DIGITS);
+  }
+
+  static void record(Histogram histogram, long nanos) {
+    long micros = Math.max(0, nanos) / 1000;
+    histogram.recordValue(Math.min(HIGHEST_MICROS, micros));
+  }
+
+  static String describe(Throwable failure) {
+    String message = failure.getMessage();
+    String text = message == null || message.isBlank() ? failure.getClass().getSimpleName() : message.strip();
+    int nl = text.indexOf('\n');
+    if (nl >= 0) {
+      text = text.substring(0, nl);
+    }
+    return text.length() > 120 ? text.substring(0, 120) + "..." : text;
+  }
+
+  /** One request awaiting its response. */
+  private static final class Pending {
+    final int op;
+    final long intendedNanos;
+    final boolean warmup;
+    boolean done;
+
+    Pending(int op, long intendedNanos, boolean warmup) {
+      this.op = op;
+      this.intendedNanos = intendedNanos;
+      this.warmup = warmup;
+    }
+  }
+
+  /** Counters of one operation (recorded window only). */
+  private static final class Tally {
+    final Histogram latency = newHistogram();
+    final Histogram lag = newHistogram();
+    final Map<String, Long> errorKinds = new LinkedHashMap<>();
+    long sent;
+    long errors;
+    long timeouts;
+    long dropped;
+    long lastCompletionNanos;
+
+    void error(String kind) {
+      errors++;
+      String key = errorKinds.containsKey(kind) || errorKinds.size() < MAX_ERROR_KINDS ? kind : "other errors";
+      errorKinds.merge(key, 1L, Long::sum);
+    }
+  }
+
+  /** The state of one running phase; touched only on the runner's context. */
+  private final class Phase {
+    private final String name;
+    private final List<Operation> operations;
+    private final Promise<List<OperationStats>> promise;
+    private final Tally[] tallies;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private final long timeoutNanos = settings.timeout().toNanos();
+    private OpenLoopSchedule schedule;
+    private long startNanos;
+    private long measureStartNanos;
+    private long endNanos;
+    private long next;
+    private long inFlight;
+    private long sentAll;
+    private long completedAll;
+    private boolean sending = true;
+    private boolean finished;
+    private long tickTimer = -1;
+    private long progressTimer = -1;
+
+    Phase(String name, List<Operation> operations, Promise<List<OperationStats>> promise) {
+      this.name = name;
+      this.operations = operations;
+      this.promise = promise;
+      this.tallies = new Tally[operations.size()];
+      for (int i = 0; i < tallies.length; i++) {
+        tallies[i] = new Tally();
+      }
+    }
+
+    void start() {
+      startNanos = System.nanoTime();
+      long warmup = settings.warmup().toNanos();
+      measureStartNanos = startNanos + warmup;
+      endNanos = measureStartNanos + settings.duration().toNanos();
+      if (!settings.closedLoop()) {
+        schedule = new OpenLoopSchedule(startNanos, settings.rate() * operations.size(), warmup,
+            settings.duration().toNanos());
+      }
+      tickTimer = vertx.setPeriodic(1, id -> tick());
+      if (progress != ProgressListener.NONE) {
+        progressTimer = vertx.setPeriodic(PROGRESS_MILLIS, id -> progress.update(snapshot(System.nanoTime())));
+      }
+      if (settings.closedLoop()) {
+        for (int i = 0; i < settings.connections(); i++) {
+          issueClosed();
+        }
+      }
+      tick();
+    }
+
+    private void tick() {
+      if (finished) {
+        return;
+      }
+      long now = System.nanoTime();
+      if (sending) {
+        if (schedule != null) {
+          long due = schedule.dueCount(now);
+          while (next < due) {
+            fire(next++);
+          }
+          sending = next < schedule.total();
+        } else if (now >= endNanos) {
+          sending = false;
+        }
+      }
+      sweep(System.nanoTime());
+      finishIfDrained();
+    }
+
+    private void fire(long index) {
+      int op = (int) (index % operations.size());
+      boolean warmup = schedule.isWarmup(index);
+      if (inFlight >= settings.maxInFlight()) {
+        if (!warmup) {
+          tallies[op].dropped++;
+        }
+        return;
+      }
+      send(op, schedule.intendedNanos(index), warmup);
+    }
+
+    private void issueClosed() {
+      if (!sending || finished) {
+        return;
+      }
+      long now = System.nanoTime();
+      if (now >= endNanos) {
+        sending = false;
+        return;
+      }
+      int op = (int) (next++ % operations.size());
+      send(op, now, now < measureStartNanos);
+    }
+
+    private void send(int op, long intendedNanos, boolean warmup) {
+      Pending request = new Pending(op, intendedNanos, warmup);
+      pending.addLast(request);
+      inFlight++;
+      sentAll++;
+      if (!warmup) {
+        Tally tally = tallies[op];
+        tally.sent++;
+        record(tally.lag, System.nanoTime() - intendedNanos);
+      }
+      Future<?> response;
+      try {
+        response = operations.get(op).call().get();
+        if (response == null) {
+          response = Future.failedFuture("the operation returned no future");
+        }
+      } catch (RuntimeException e) {
+        response = Future.failedFuture(e);
+      }
+      response.onComplete(ar -> {
+        if (Vertx.currentContext() == context) {
+          complete(request, ar);
+        } else {
+          context.runOnContext(v -> complete(request, ar));
+        }
+      });
+    }
+
+    private void complete(Pending request, AsyncResult<?> result) {
+      if (request.done) {
+        return; // already counted as a timeout
+      }
+      long now = System.nanoTime();
+      request.done = true;
+      inFlight--;
+      completedAll++;
+      if (!request.warmup) {
+        Tally tally = tallies[request.op];
+        if (result.succeeded()) {
+          record(tally.latency, now - request.intendedNanos);
+        } else {
+          tally.error(describe(result.cause()));
+        }
+        tally.lastCompletionNanos = now;
+      }
+      if (settings.closedLoop()) {
+        // Through the context, so that operations failing synchronously cannot recurse without bound.
+        context.runOnContext(v -> issueClosed());
+      }
+      finishIfDrained();
+    }
+
+    /** Requests are queued in intended-time order, so the expired ones are at the head. */
+    private void sweep(long now) {
+      while (!pending.isEmpty()) {
+        Pending head = pending.peekFirst();
+        if (head.done) {
+          pending.pollFirst();
+        } else if (now - head.intendedNanos >= timeoutNanos) {
+          pending.pollFirst();
+          head.done = true;
+          inFlight--;
+          if (!head.warmup) {
+            tallies[head.op].timeouts++;
+          }
+          if (settings.closedLoop()) {
+            issueClosed();
+          }
+        } else {
+          return;
+        }
+      }
+    }
+
+    private void finishIfDrained() {
+      if (finished || sending || inFlight > 0) {
+        return;
+      }
+      finished = true;
+      vertx.cancelTimer(tickTimer);
+      if (progressTimer >= 0) {
+        vertx.cancelTimer(progressTimer);
+      }
+      progress.finished(snapshot(System.nanoTime()));
+      List<OperationStats> stats = new ArrayList<>(operations.size());
+      for (int i = 0; i < operations.size(); i++) {
+        Operation op = operations.get(i);
+        Tally t = tallies[i];
+        long window = Math.max(endNanos, t.lastCompletionNanos) - measureStartNanos;
+        stats.add(new OperationStats(op.name(), op.description(), t.sent, t.errors, t.timeouts, t.dropped,
+            t.errorKinds, t.latency, t.lag, window));
+      }
+      promise.complete(stats);
+    }
+
+    private ProgressListener.Snapshot snapshot(long now) {
+      long failed = 0;
+      for (Tally t : tallies) {
+        failed += t.errors + t.timeouts + t.dropped;
+      }
+      return new ProgressListener.Snapshot(name, now - startNanos, endNanos - startNanos, now < measureStartNanos,
+          sentAll, completedAll, failed, inFlight);
+    }
+  }
+}

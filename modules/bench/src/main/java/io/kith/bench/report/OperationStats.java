@@ -1,0 +1,181 @@
+package io.kith.bench.report;
+
+import io.vertx.core.json.JsonObject;
+import org.HdrHistogram.Histogram;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the load runner measured for one operation during the recorded part of a phase.
+ *
+ * <p>Latencies are in microseconds in the histogram and reported in milliseconds. The histogram holds every request
+ * that got a correct response, however late; requests that failed, timed out or were dropped are counted apart and
+ * are not in it, which is why a report with failures marks its ratios as not valid.
+ */
+public final class OperationStats {
+
+  /** Percentiles every report shows, in this order. */
+  public static final double[] PERCENTILES = {50.0, 90.0, 99.0, 99.9};
+
+  private final String name;
+  private final String description;
+  private final long sent;
+  private final long errors;
+  private final long timeouts;
+  private final long dropped;
+  private final Map<String, Long> errorKinds;
+  private final Histogram latencyMicros;
+  private final Histogram sendLagMicros;
+  private final long windowNanos;
+
+  /**
+   * @param name          operation name
+   * @param description   what it sends
+   * @param sent          requests sent during the recorded part
+   * @param errors        failed responses (wrong status, bad body, connection errors)
+   * @param timeouts      requests without a response within the timeout
+   * @param dropped       due requests not sent because too many were in flight
+   * @param errorKinds    a few error messages with their counts
+   * @param latencyMicros latency of the correct responses (copied)
+   * @param sendLagMicros how late the generator sent each request compared to its schedule (copied)
+   * @param windowNanos   length of the recorded window, used for the throughput
+   */
+  public OperationStats(String name, String description, long sent, long errors, long timeouts, long dropped,
+                        Map<String, Long> errorKinds, Histogram latencyMicros, Histogram sendLagMicros,
+                        long windowNanos) {
+    this.name = Objects.requireNonNull(name);
+    this.description = Objects.requireNonNull(description);
+    this.sent = sent;
+    this.errors = errors;
+    this.timeouts = timeouts;
+    this.dropped = dropped;
+    this.errorKinds = Map.copyOf(errorKinds);
+    this.latencyMicros = latencyMicros.copy();
+    this.sendLagMicros = sendLagMicros.copy();
+    this.windowNanos = windowNanos;
+  }
+
+  /** The operation's name. */
+  public String name() {
+    return name;
+  }
+
+  /** What the operation sends. */
+  public String description() {
+    return description;
+  }
+
+  /** Requests sent in the recorded window. */
+  public long sent() {
+    return sent;
+  }
+
+  /** Correct responses (the histogram's count). */
+  public long ok() {
+    return latencyMicros.getTotalCount();
+  }
+
+  /** Failed responses. */
+  public long errors() {
+    return errors;
+  }
+
+  /** Requests that got no response in time. */
+  public long timeouts() {
+    return timeouts;
+  }
+
+  /** Due requests that were not sent because too many were in flight. */
+  public long dropped() {
+    return dropped;
+  }
+
+  /** Errors, timeouts and drops together. */
+  public long failed() {
+    return errors + timeouts + dropped;
+  }
+
+  /** A few error messages and how often each occurred. */
+  public Map<String, Long> errorKinds() {
+    return errorKinds;
+  }
+
+  /** Correct responses per second over the recorded window. */
+  public double throughput() {
+    return windowNanos <= 0 ? 0.0 : ok() * 1e9 / windowNanos;
+  }
+
+  /** Length of the recorded window in seconds. */
+  public double windowSeconds() {
+    return windowNanos / 1e9;
+  }
+
+  /** The latency at {@code percentile} (0 to 100) in milliseconds, or NaN when nothing succeeded. */
+  public double percentileMillis(double percentile) {
+    return ok() == 0 ? Double.NaN : latencyMicros.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  /** The largest latency in milliseconds, or NaN when nothing succeeded. */
+  public double maxMillis() {
+    return ok() == 0 ? Double.NaN : latencyMicros.getMaxValue() / 1000.0;
+  }
+
+  /** The mean latency in milliseconds, or NaN when nothing succeeded. */
+  public double meanMillis() {
+    return ok() == 0 ? Double.NaN : latencyMicros.getMean() / 1000.0;
+  }
+
+  /** How late the generator sent requests at {@code percentile}, in milliseconds (NaN when none were sent). */
+  public double sendLagMillis(double percentile) {
+    return sendLagMicros.getTotalCount() == 0 ? Double.NaN : sendLagMicros.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  /** The latency histogram in microseconds (a copy). */
+  public Histogram latencyMicros() {
+    return latencyMicros.copy();
+  }
+
+  /** The JSON form used in the report file. Milliseconds; NaN (nothing measured) becomes null. */
+  public JsonObject toJson() {
+    JsonObject latency = new JsonObject();
+    for (double p : PERCENTILES) {
+      latency.put(percentileKey(p), number(percentileMillis(p)));
+    }
+    latency.put("max", number(maxMillis())).put("mean", number(meanMillis()));
+    Map<String, Object> kinds = new LinkedHashMap<>(errorKinds);
+    return new JsonObject()
+        .put("name", name)
+        .put("description", description)
+        .put("sent", sent)
+        .put("ok", ok())
+        .put("errors", errors)
+        .put("timeouts", timeouts)
+        .put("dropped", dropped)
+        .put("error_kinds", new JsonObject(kinds))
+        .put("throughput_per_second", round3(throughput()))
+        .put("window_seconds", round3(windowSeconds()))
+        .put("latency_ms", latency)
+        .put("send_lag_ms", new JsonObject()
+            .put("p50", number(sendLagMillis(50)))
+            .put("p99", number(sendLagMillis(99)))
+            .put("max", number(sendLagMicros.getTotalCount() == 0 ? Double.NaN : sendLagMicros.getMaxValue() / 1000.0)));
+  }
+
+  /** The JSON key of a percentile: 50 becomes "p50", 99.9 becomes "p99_9". */
+  public static String percentileKey(double percentile) {
+    String text = percentile == Math.rint(percentile)
+        ? Long.toString((long) percentile)
+        : Double.toString(percentile).replace('.', '_');
+    return "p" + text;
+  }
+
+  static Double number(double value) {
+    return Double.isNaN(value) || Double.isInfinite(value) ? null : round3(value);
+  }
+
+  static double round3(double value) {
+    return Math.round(value * 1000.0) / 1000.0;
+  }
+}

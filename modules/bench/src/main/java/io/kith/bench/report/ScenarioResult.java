@@ -1,0 +1,21 @@
+package io.kith.bench.report;
+
+import java.util.List;
+
+/**
+ * What a scenario hands back: its measured operations, the ratios to compute between them, and remarks for the
+ * reader (for example which clients were skipped).
+ *
+ * @param operations stats per operation, in report order
+ * @param ratios     ratios to compute, each against a baseline among {@code operations}
+ * @param notes      free-text remarks
+ */
+public record ScenarioResult(List<OperationStats> operations, List<RatioSpec> ratios, List<String> notes) {
+
+  /** Copies the lists. */
+  public ScenarioResult {
+    operations = List.copyOf(operations);
+    ratios = List.copyOf(ratios);
+    notes = List.copyOf(notes);
+  }
+}

@@ -1,0 +1,30 @@
+package io.kith.bench.scenario;
+
+import io.vertx.core.json.JsonObject;
+
+/** Checks on response bodies, so that a fast wrong answer never counts as a success. */
+final class Replies {
+
+  private Replies() {
+  }
+
+  /** The body of {@code GET /api/v1/ping}: {@code {"pong":true,...}}. */
+  static JsonObject pong(JsonObject body) {
+    if (!Boolean.TRUE.equals(body.getValue("pong"))) {
+      throw new IllegalStateException("unexpected ping body");
+    }
+    return body;
+  }
+
+  /** A whoami body {@code {"user_id":<id>}}; when {@code expected} is known (not 0) the id must match. */
+  static JsonObject whoami(JsonObject body, long expected) {
+    Object id = body.getValue("user_id");
+    if (!(id instanceof Number) || ((Number) id).longValue() <= 0) {
+      throw new IllegalStateException("whoami reply has no user_id");
+    }
+    if (expected != 0 && ((Number) id).longValue() != expected) {
+      throw new IllegalStateException("whoami answered user " + id + " instead of " + expected);
+    }
+    return body;
+  }
+}

@@ -1,0 +1,31 @@
+package io.kith.bench.scenario;
+
+import io.kith.bench.report.ScenarioResult;
+import io.vertx.core.Future;
+
+/**
+ * A benchmark the {@code kith-bench} command can run. A new scenario is a class implementing this interface plus one
+ * line in {@link Scenarios#builtIn()}.
+ *
+ * <p>A scenario measures one or more operations with the context's load runner and names the ratios to report, each
+ * against a baseline measured in the same run: speed targets in Kith are ratios, never absolute timings.
+ */
+public interface Scenario {
+
+  /** The command-line name: lower case, digits and dashes. */
+  String name();
+
+  /** One line on what is measured against what. */
+  String description();
+
+  /** Whether the scenario needs an access token (with {@code --target}, the user must pass {@code --token}). */
+  default boolean needsToken() {
+    return true;
+  }
+
+  /**
+   * Runs the scenario. Called on the load runner's event-loop context; clients come from {@code context}, which
+   * closes them afterwards.
+   */
+  Future<ScenarioResult> run(ScenarioContext context);
+}

@@ -1,0 +1,113 @@
+package io.kith.bench.scenario;
+
+import io.kith.bench.client.BenchHttpClient;
+import io.kith.bench.client.BridgeClient;
+import io.kith.bench.client.Target;
+import io.kith.bench.load.LoadRunner;
+import io.kith.bench.load.LoadSettings;
+import io.kith.bench.load.Operation;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * What a scenario gets to work with: the target, a user's access token, the load runner, and clients that are closed
+ * when the scenario ends. Use it on the load runner's context (where {@link Scenario#run} is called).
+ */
+public final class ScenarioContext {
+
+  private final Vertx vertx;
+  private final Target target;
+  private final String token;
+  private final long userId;
+  private final LoadRunner runner;
+  private final List<Supplier<Future<Void>>> closers = new ArrayList<>();
+  private BenchHttpClient http;
+
+  /**
+   * @param vertx  the client-side Vert.x instance
+   * @param target where to send requests
+   * @param token  an access token, or null when none was given
+   * @param userId the token's user when known, else 0
+   * @param runner the load runner
+   */
+  public ScenarioContext(Vertx vertx, Target target, String token, long userId, LoadRunner runner) {
+    this.vertx = vertx;
+    this.target = target;
+    this.token = token;
+    this.userId = userId;
+    this.runner = runner;
+  }
+
+  /** The client-side Vert.x instance. */
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  /** Where to send requests. */
+  public Target target() {
+    return target;
+  }
+
+  /** The access token, or null when the run has none. */
+  public String token() {
+    return token;
+  }
+
+  /** The token's user id when the bench minted the token itself, else 0 (unknown). */
+  public long userId() {
+    return userId;
+  }
+
+  /** The load runner. */
+  public LoadRunner runner() {
+    return runner;
+  }
+
+  /** The run's load settings. */
+  public LoadSettings settings() {
+    return runner.settings();
+  }
+
+  /** The shared HTTP client (created on first use, {@code connections} connections). */
+  public BenchHttpClient http() {
+    if (http == null) {
+      http = new BenchHttpClient(vertx, target, settings().connections());
+      BenchHttpClient created = http;
+      closers.add(created::close);
+    }
+    return http;
+  }
+
+  /** Opens {@code connections} bridge connections over {@code transport}, authenticated with the token. */
+  public Future<BridgeClient> bridge(BridgeClient.Transport transport) {
+    return BridgeClient.connect(vertx, target, transport, settings().connections(), token)
+        .onSuccess(client -> closers.add(client::close));
+  }
+
+  /**
+   * Sends each operation once, in order, and fails with a readable message naming the first one that does not
+   * succeed, so that a wrong token or target stops the run before the load starts.
+   */
+  public Future<Void> preflight(List<Operation> operations) {
+    Future<Void> chain = Future.succeededFuture();
+    for (Operation op : operations) {
+      chain = chain.compose(v -> op.call().get()
+          .<Void>mapEmpty()
+          .recover(e -> Future.failedFuture(new IllegalStateException(
+              "pre-flight request " + op.name() + " (" + op.description() + ") failed: " + e.getMessage(), e))));
+    }
+    return chain;
+  }
+
+  /** Closes every client this context created. */
+  public Future<Void> close() {
+    List<Future<Void>> closing = new ArrayList<>();
+    closers.forEach(c -> closing.add(c.get()));
+    closers.clear();
+    return Future.join(closing).mapEmpty();
+  }
+}

@@ -1,0 +1,59 @@
+package io.kith.bench.scenario;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** The scenarios the command line knows, by name. */
+public final class Scenarios {
+
+  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
+
+  private final List<Scenario> all;
+
+  /**
+   * A registry of {@code scenarios}, listed in this order.
+   *
+   * @throws IllegalArgumentException when a name is malformed, reserved or used twice
+   */
+  public Scenarios(List<Scenario> scenarios) {
+    Set<String> seen = new HashSet<>();
+    for (Scenario s : scenarios) {
+      if (!NAME.matcher(s.name()).matches()) {
+        throw new IllegalArgumentException("scenario name '" + s.name() + "' must be lower case, digits and dashes");
+      }
+      if (s.name().equals("list") || s.name().equals("help")) {
+        throw new IllegalArgumentException("scenario name '" + s.name() + "' is a command");
+      }
+      if (!seen.add(s.name())) {
+        throw new IllegalArgumentException("two scenarios are named '" + s.name() + "'");
+      }
+    }
+    this.all = List.copyOf(scenarios);
+  }
+
+  /** Every scenario shipped with the bench. Add new ones here. */
+  public static Scenarios builtIn() {
+    return new Scenarios(List.of(
+        new AuthOverheadScenario(),
+        new BridgeRoundtripScenario()));
+  }
+
+  /** All scenarios in listing order. */
+  public List<Scenario> all() {
+    return all;
+  }
+
+  /** The scenario called {@code name}. */
+  public Optional<Scenario> find(String name) {
+    return all.stream().filter(s -> s.name().equals(name)).findFirst();
+  }
+
+  /** The names, comma-separated, for messages. */
+  public String names() {
+    return all.stream().map(Scenario::name).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,217 @@
+package io.kith.gateway.bridge;
+
+import io.kith.gateway.http.BearerAuth;
+import io.kith.platform.bus.Addresses;
+import io.kith.platform.token.AccessClaims;
+import io.kith.platform.token.AccessTokens;
+import io.kith.platform.token.Sessions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.bridge.BaseBridgeEvent;
+import io.vertx.ext.bridge.BridgeEventType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * The rules of both event-bus bridges (SockJS and TCP), decided per frame:
+ *
+ * <ul>
+ *   <li>A connection is anonymous until a frame carries {@code headers.authorization = "Bearer <access token>"}
+ *   (or the SockJS URL carries {@code ?access_token=}); the token must verify and its session be alive. The first
+ *   valid token binds the connection to that user; a token of another user on the same connection is refused.
+ *   Authorization headers are stripped before anything is forwarded.</li>
+ *   <li>Anonymous frames are refused. A refused frame gets an {@code access_denied} error; the connection stays
+ *   open and usable.</li>
+ *   <li>REGISTER is allowed only on the caller's own {@code kith.user.<id>} address, or on a room address that a
+ *   {@link RoomAccess} grants.</li>
+ *   <li>SEND and PUBLISH are allowed only to the inbound allow list ({@code bridge.inbound}). The verified user id is
+ *   stamped in the {@value Addresses#SENDER_HEADER} header, replacing anything the client put there, and a
+ *   {@code sender} member of a JSON body is overwritten with it too.</li>
+ *   <li>When a session is revoked (logout, password change, refresh-token reuse), its connections are closed.</li>
+ * </ul>
+ */
+public final class BridgeGuard {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BridgeGuard.class);
+  private static final String BEARER = "bearer ";
+
+  private final AccessTokens tokens;
+  private final Sessions sessions;
+  private final List<Pattern> inbound;
+  private final RoomAccess rooms;
+  private final Map<Object, Connection> connections = new ConcurrentHashMap<>();
+  private final MessageConsumer<JsonObject> revocations;
+
+  /** A bridge connection: who it belongs to and how to close it. */
+  private static final class Connection {
+    final Runnable closer;
+    volatile AccessClaims caller;
+
+    Connection(Runnable closer) {
+      this.closer = closer;
+    }
+  }
+
+  /**
+   * @param inboundPatterns anchored regular expressions of addresses clients may send or publish to
+   */
+  public BridgeGuard(Vertx vertx, Sessions sessions, List<String> inboundPatterns, RoomAccess rooms) {
+    this.tokens = sessions.accessTokens();
+    this.sessions = sessions;
+    this.inbound = inboundPatterns.stream().map(Pattern::compile).toList();
+    this.rooms = rooms;
+    this.revocations = vertx.eventBus().consumer(Addresses.SESSIONS_REVOKED, msg -> closeRevoked(msg.body()));
+  }
+
+  /** The inbound allow list, for the bridges' own permitted-address options. */
+  public List<Pattern> inbound() {
+    return inbound;
+  }
+
+  /** Number of open bridge connections handled by this guard. */
+  public int connectionCount() {
+    return connections.size();
+  }
+
+  /** Stops listening for revocations. */
+  public Future<Void> close() {
+    return revocations.unregister();
+  }
+
+  /**
+   * Decides one bridge event.
+   *
+   * @param key        identity of the connection (the socket)
+   * @param closer     closes the connection
+   * @param queryToken token from the connection URL, or null
+   */
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken) {
+    BridgeEventType type = event.type();
+    switch (type) {
+      case SOCKET_CREATED:
+        Connection created = new Connection(closer);
+        connections.put(key, created);
+        if (queryToken == null) {
+          event.complete(true);
+        } else {
+          BearerAuth.authenticate(tokens, sessions, queryToken).onComplete(ar -> {
+            if (ar.succeeded()) {
+              created.caller = ar.result();
+            }
+            // a bad URL token leaves the connection anonymous; its frames are refused until a good token comes
+            event.complete(true);
+          });
+        }
+        return;
+      case SOCKET_CLOSED:
+        connections.remove(key);
+        event.complete(true);
+        return;
+      case SEND:
+      case PUBLISH:
+      case REGISTER:
+      case UNREGISTER:
+        Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer));
+        authorize(event, conn).onComplete(ar -> event.tryComplete(ar.succeeded() && ar.result()));
+        return;
+      default:
+        event.complete(true);
+    }
+  }
+
+  private Future<Boolean> authorize(BaseBridgeEvent event, Connection conn) {
+    JsonObject raw = event.getRawMessage();
+    if (raw == null) {
+      return Future.succeededFuture(false);
+    }
+    JsonObject headers = raw.getJsonObject("headers");
+    String token = null;
+    if (headers != null) {
+      token = bearer(headers.getString("authorization", headers.getString("Authorization")));
+      headers.remove("authorization");
+      headers.remove("Authorization");
+    }
+    Future<AccessClaims> who;
+    if (token != null) {
+      who = BearerAuth.authenticate(tokens, sessions, token).compose(claims -> {
+        AccessClaims bound = conn.caller;
+        if (bound != null && bound.userId() != claims.userId()) {
+          return Future.failedFuture("connection belongs to another user");
+        }
+        conn.caller = claims;
+        return Future.succeededFuture(claims);
+      });
+    } else if (conn.caller != null && conn.caller.expiresAt() > System.currentTimeMillis() / 1000) {
+      who = Future.succeededFuture(conn.caller);
+    } else {
+      who = Future.failedFuture("anonymous");
+    }
+    return who.compose(caller -> decide(event, raw, headers, caller)).otherwise(false);
+  }
+
+  private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller) {
+    String address = raw.getString("address");
+    if (address == null) {
+      return Future.succeededFuture(false);
+    }
+    switch (event.type()) {
+      case REGISTER:
+        if (address.equals(Addresses.user(caller.userId()))) {
+          return Future.succeededFuture(true);
+        }
+        if (address.startsWith(Addresses.ROOM_PREFIX)) {
+          return rooms.mayListen(caller.userId(), address.substring(Addresses.ROOM_PREFIX.length()));
+        }
+        return Future.succeededFuture(false);
+      case UNREGISTER:
+        return Future.succeededFuture(true);
+      case SEND:
+      case PUBLISH:
+        if (inbound.stream().noneMatch(p -> p.matcher(address).matches())) {
+          return Future.succeededFuture(false);
+        }
+        JsonObject stamped = headers == null ? new JsonObject() : headers;
+        stamped.put(Addresses.SENDER_HEADER, Long.toString(caller.userId()));
+        raw.put("headers", stamped);
+        Object body = raw.getValue("body");
+        if (body instanceof JsonObject && ((JsonObject) body).containsKey("sender")) {
+          ((JsonObject) body).put("sender", caller.userId());
+        }
+        event.setRawMessage(raw);
+        return Future.succeededFuture(true);
+      default:
+        return Future.succeededFuture(false);
+    }
+  }
+
+  private static String bearer(String header) {
+    if (header == null || header.length() <= BEARER.length()
+        || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      return null;
+    }
+    return header.substring(BEARER.length()).trim();
+  }
+
+  private void closeRevoked(JsonObject notice) {
+    long user = notice.getLong("user", 0L);
+    JsonArray list = notice.getJsonArray("sessions", new JsonArray());
+    Set<Object> sids = Set.copyOf(list.getList());
+    connections.forEach((key, conn) -> {
+      AccessClaims caller = conn.caller;
+      if (caller != null && caller.userId() == user && sids.contains(caller.sessionId())) {
+        LOG.debug("Closing bridge connection of user {}: session revoked", user);
+        connections.remove(key);
+        conn.closer.run();
+      }
+    });
+  }
+}

@@ -1,0 +1,83 @@
+package io.kith.gateway.bridge;
+
+import io.kith.platform.bus.Addresses;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.ext.bridge.BridgeOptions;
+import io.vertx.ext.bridge.PermittedOptions;
+import io.vertx.ext.eventbus.bridge.tcp.TcpEventBusBridge;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.sockjs.SockJSBridgeOptions;
+import io.vertx.ext.web.handler.sockjs.SockJSHandler;
+import io.vertx.ext.web.handler.sockjs.SockJSHandlerOptions;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/** Wires the SockJS bridge ({@code /eventbus}) and the TCP bridge to one {@link BridgeGuard}. */
+public final class Bridges {
+
+  /** Path of the SockJS bridge. */
+  public static final String SOCKJS_PATH = "/eventbus/*";
+  private static final String USER_ADDRESSES = Pattern.quote(Addresses.USER_PREFIX) + "[0-9]+";
+  private static final String ROOM_ADDRESSES = Pattern.quote(Addresses.ROOM_PREFIX) + "[A-Za-z0-9_.:-]{1,128}";
+
+  private Bridges() {
+  }
+
+  private static <T extends BridgeOptions> T permissions(T options, BridgeGuard guard) {
+    guard.inbound().forEach(p -> options.addInboundPermitted(new PermittedOptions().setAddressRegex(p.pattern())));
+    options.addOutboundPermitted(new PermittedOptions().setAddressRegex(USER_ADDRESSES));
+    options.addOutboundPermitted(new PermittedOptions().setAddressRegex(ROOM_ADDRESSES));
+    return options;
+  }
+
+  /** Mounts the SockJS bridge on {@code router}. */
+  public static void mountSockJs(Vertx vertx, Router router, BridgeGuard guard, JsonObject bridgeSection) {
+    SockJSBridgeOptions options = permissions(new SockJSBridgeOptions(), guard)
+        .setMaxHandlersPerSocket(bridgeSection.getInteger("max-handlers", 200))
+        .setMaxAddressLength(200)
+        .setPingTimeout(bridgeSection.getLong("ping-timeout-ms", 60_000L))
+        .setReplyTimeout(bridgeSection.getLong("reply-timeout-ms", 30_000L));
+    SockJSHandlerOptions handlerOptions = new SockJSHandlerOptions()
+        .setRegisterWriteHandler(false)
+        .setMaxBytesStreaming(bridgeSection.getInteger("max-frame", 65_536));
+    Router sockjs = SockJSHandler.create(vertx, handlerOptions).bridge(options, event ->
+        guard.handle(event, event.socket(), () -> event.socket().close(), queryToken(event.socket().uri())));
+    router.route(SOCKJS_PATH).subRouter(sockjs);
+  }
+
+  /** Starts the TCP bridge on {@code bridge.tcp-port} (0 = off). */
+  public static Future<TcpEventBusBridge> startTcp(Vertx vertx, BridgeGuard guard, JsonObject bridgeSection) {
+    int port = bridgeSection.getInteger("tcp-port", 0);
+    if (port <= 0) {
+      return Future.succeededFuture();
+    }
+    BridgeOptions options = permissions(new BridgeOptions(), guard);
+    NetServerOptions server = new NetServerOptions().setIdleTimeout(bridgeSection.getInteger("idle-seconds", 300))
+        .setTcpKeepAlive(true);
+    return TcpEventBusBridge.create(vertx, options, server,
+            event -> guard.handle(event, event.socket(), () -> event.socket().close(), null))
+        .listen(port, bridgeSection.getString("tcp-host", "0.0.0.0"));
+  }
+
+  static String queryToken(String uri) {
+    if (uri == null) {
+      return null;
+    }
+    int q = uri.indexOf('?');
+    if (q < 0) {
+      return null;
+    }
+    for (String pair : uri.substring(q + 1).split("&")) {
+      if (pair.startsWith("access_token=")) {
+        String value = URLDecoder.decode(pair.substring("access_token=".length()), StandardCharsets.UTF_8);
+        return value.isEmpty() ? null : value;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,76 @@
+package io.kith.gateway.http;
+
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.kith.platform.token.AccessClaims;
+import io.kith.platform.token.AccessTokens;
+import io.kith.platform.token.Sessions;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.openapi.contract.OpenAPIContract;
+import io.vertx.openapi.contract.Operation;
+
+/**
+ * Authenticates operations that the contract marks with {@code bearerAuth}, before their input is validated, so that
+ * an unauthenticated caller learns nothing about the operation's input rules. The verified claims are put on the
+ * routing context under {@link Http#CALLER}; route handlers take the acting user from there and nowhere else.
+ *
+ * <p>A token is accepted when its signature, algorithm, issuer, audience and expiry verify, and its session is
+ * still alive (a logout or "log out everywhere" takes effect at once).
+ */
+public final class BearerAuth implements Handler<RoutingContext> {
+
+  private static final String PREFIX = "bearer ";
+  private final OpenAPIContract contract;
+  private final AccessTokens tokens;
+  private final Sessions sessions;
+
+  /** Creates the handler over the contract it consults. */
+  public BearerAuth(OpenAPIContract contract, Sessions sessions) {
+    this.contract = contract;
+    this.tokens = sessions.accessTokens();
+    this.sessions = sessions;
+  }
+
+  @Override
+  public void handle(RoutingContext rc) {
+    Operation op = contract.findOperation(rc.normalizedPath(), rc.request().method());
+    if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()) {
+      rc.next();
+      return;
+    }
+    String header = rc.request().getHeader("Authorization");
+    if (header == null || header.isBlank()) {
+      rc.response().putHeader("WWW-Authenticate", "Bearer");
+      rc.fail(Failures.of(KithErrors.UNAUTHENTICATED, "this operation needs an Authorization: Bearer access token"));
+      return;
+    }
+    if (header.length() <= PREFIX.length() || !header.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
+      rc.response().putHeader("WWW-Authenticate", "Bearer error=\"invalid_request\"");
+      rc.fail(Failures.of(KithErrors.TOKEN_INVALID, "the Authorization header must read: Bearer <access token>"));
+      return;
+    }
+    authenticate(header.substring(PREFIX.length()).trim()).onComplete(ar -> {
+      if (ar.succeeded()) {
+        rc.put(Http.CALLER, ar.result());
+        rc.next();
+      } else {
+        rc.response().putHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
+        rc.fail(ar.cause());
+      }
+    });
+  }
+
+  /** Verifies a token and its session; shared with the bridges. */
+  public static Future<AccessClaims> authenticate(AccessTokens tokens, Sessions sessions, String token) {
+    return tokens.verify(token).compose(claims -> sessions.isActive(claims.userId(), claims.sessionId())
+        .recover(e -> Failures.fail(KithErrors.UNAVAILABLE, "cannot check the session right now; retry"))
+        .compose(alive -> alive ? Future.succeededFuture(claims)
+            : Failures.fail(KithErrors.SESSION_REVOKED, "the session has ended; log in again")));
+  }
+
+  private Future<AccessClaims> authenticate(String token) {
+    return authenticate(tokens, sessions, token);
+  }
+}

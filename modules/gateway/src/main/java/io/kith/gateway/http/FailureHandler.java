@@ -1,0 +1,176 @@
+package io.kith.gateway.http;
+
+import io.kith.platform.error.KithErrors;
+import io.kith.platform.error.Problem;
+import io.vertx.core.Handler;
+import io.vertx.core.json.DecodeException;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
+import io.vertx.json.schema.OutputUnit;
+import io.vertx.openapi.validation.SchemaValidationException;
+import io.vertx.openapi.validation.ValidatorErrorType;
+import io.vertx.openapi.validation.ValidatorException;
+import io.vertx.serviceproxy.ServiceException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single place where failures become HTTP responses: every failure, whether a service's coded
+ * {@code ServiceException}, a contract validation error, a body over the limit, an unknown route, or a bug, is
+ * answered as {@code application/problem+json} with a stable code. Bugs are logged with their stack trace and
+ * answered with a 500 that says nothing about internals.
+ */
+public final class FailureHandler implements Handler<RoutingContext> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FailureHandler.class);
+  private static final java.util.regex.Pattern REQUIRED = java.util.regex.Pattern.compile("property \"([^\"]+)\"");
+
+  @Override
+  public void handle(RoutingContext rc) {
+    if (rc.response().ended()) {
+      return;
+    }
+    Problem problem = toProblem(rc.failure(), rc.statusCode());
+    if (problem.isInternal()) {
+      LOG.error("Unexpected failure on {} {}", rc.request().method(), rc.request().path(), rc.failure());
+    }
+    if (rc.response().headWritten()) {
+      rc.response().reset();
+      return;
+    }
+    rc.response()
+        .setStatusCode(problem.status())
+        .putHeader("Content-Type", Problem.MEDIA_TYPE)
+        .putHeader("Cache-Control", "no-store");
+    if (problem.extra() != null && problem.extra().containsKey("retry_after")) {
+      rc.response().putHeader("Retry-After", String.valueOf(problem.extra().getValue("retry_after")));
+    }
+    rc.response().end(problem.toJson(rc.request().path()).toBuffer());
+  }
+
+  static Problem toProblem(Throwable failure, int status) {
+    if (failure instanceof HttpException) {
+      HttpException he = (HttpException) failure;
+      if (he.getCause() != null) {
+        return toProblem(he.getCause(), he.getStatusCode());
+      }
+      return byStatus(he.getStatusCode());
+    }
+    if (failure instanceof ServiceException) {
+      return Problem.from(failure);
+    }
+    if (failure instanceof SchemaValidationException) {
+      return schemaProblem((SchemaValidationException) failure);
+    }
+    if (failure instanceof ValidatorException) {
+      return validatorProblem((ValidatorException) failure);
+    }
+    if (failure instanceof DecodeException) {
+      return Problem.of(KithErrors.MALFORMED_JSON, "the request body is not valid JSON");
+    }
+    if (failure == null) {
+      return byStatus(status);
+    }
+    return Problem.from(failure);
+  }
+
+  private static Problem schemaProblem(SchemaValidationException e) {
+    OutputUnit unit = deepest(e.getOutputUnit());
+    String field = unit == null ? null : fieldOf(unit.getInstanceLocation());
+    if (unit != null && unit.getKeywordLocation() != null && unit.getKeywordLocation().endsWith("required")) {
+      // "required" fails on the parent object; its error text quotes the missing member
+      java.util.regex.Matcher m = REQUIRED.matcher(String.valueOf(unit.getError()));
+      if (m.find()) {
+        field = field == null ? m.group(1) : field + "." + m.group(1);
+        return Problem.of(KithErrors.VALIDATION_FAILED, field, field + " is required");
+      }
+    }
+    String reason = unit == null || unit.getError() == null ? e.getMessage() : unit.getError();
+    if (field == null) {
+      // a parameter's schema failed: the validator names it in its message
+      return Problem.of(KithErrors.VALIDATION_FAILED, null, sanitize(e.getMessage()));
+    }
+    return Problem.of(KithErrors.VALIDATION_FAILED, field, sanitize(field + ": " + reason));
+  }
+
+  private static Problem validatorProblem(ValidatorException e) {
+    if (e.type() == ValidatorErrorType.MISSING_OPERATION) {
+      return Problem.of(KithErrors.NOT_FOUND, "no such operation");
+    }
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    if (message.toLowerCase(java.util.Locale.ROOT).contains("decode")
+        || message.toLowerCase(java.util.Locale.ROOT).contains("json")) {
+      return Problem.of(KithErrors.MALFORMED_JSON, "the request body is not valid JSON");
+    }
+    if (message.contains("content type") || message.contains("Content-Type")) {
+      return Problem.of(KithErrors.UNSUPPORTED_MEDIA_TYPE, sanitize(message));
+    }
+    return Problem.of(KithErrors.VALIDATION_FAILED, null, sanitize(message));
+  }
+
+  private static OutputUnit deepest(OutputUnit unit) {
+    if (unit == null) {
+      return null;
+    }
+    OutputUnit best = unit.getError() != null ? unit : null;
+    if (unit.getErrors() != null) {
+      for (OutputUnit child : unit.getErrors()) {
+        OutputUnit d = deepest(child);
+        if (d != null && (best == null || depth(d) > depth(best))) {
+          best = d;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static int depth(OutputUnit u) {
+    String loc = u.getInstanceLocation();
+    return loc == null ? 0 : loc.split("/").length;
+  }
+
+  private static String fieldOf(String instanceLocation) {
+    if (instanceLocation == null) {
+      return null;
+    }
+    String loc = instanceLocation.startsWith("#") ? instanceLocation.substring(1) : instanceLocation;
+    if (loc.startsWith("/")) {
+      loc = loc.substring(1);
+    }
+    return loc.isEmpty() ? null : loc.replace('/', '.');
+  }
+
+  // validator messages quote the contract, not internals; keep them bounded and single-line
+  private static String sanitize(String message) {
+    if (message == null) {
+      return "the request is invalid";
+    }
+    String line = message.replace('\n', ' ');
+    return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+  }
+
+  private static Problem byStatus(int status) {
+    switch (status) {
+      case 400:
+        return Problem.of(KithErrors.VALIDATION_FAILED, "the request is invalid");
+      case 401:
+        return Problem.of(KithErrors.UNAUTHENTICATED, "authentication is required");
+      case 403:
+        return Problem.of(KithErrors.FORBIDDEN, "not allowed");
+      case 404:
+        return Problem.of(KithErrors.NOT_FOUND, "no such resource");
+      case 405:
+        return Problem.of(KithErrors.METHOD_NOT_ALLOWED, "this method is not supported on this path");
+      case 413:
+        return Problem.of(KithErrors.PAYLOAD_TOO_LARGE, "the request body is larger than allowed");
+      case 415:
+        return Problem.of(KithErrors.UNSUPPORTED_MEDIA_TYPE, "send the body as application/json");
+      case 429:
+        return Problem.of(KithErrors.RATE_LIMITED, "too many requests");
+      case 503:
+        return Problem.of(KithErrors.UNAVAILABLE, "the service is unavailable; retry later");
+      default:
+        return Problem.of(KithErrors.INTERNAL, "an unexpected error occurred; it has been logged");
+    }
+  }
+}

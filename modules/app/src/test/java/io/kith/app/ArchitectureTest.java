@@ -1,0 +1,74 @@
+package io.kith.app;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The module contract of ARCHITECTURE.md, checked on the product classes: a domain is {@code io.kith.<domain>.api}
+ * (what others may see) and {@code io.kith.<domain>.service} (its own business). No module reaches into another
+ * domain's service; the gateway sees only api packages and the platform; the platform sees nothing of Kith.
+ */
+class ArchitectureTest {
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        // test jars (the platform test kit) are not product code
+        .withImportOption(location -> !location.contains("-tests.jar") && !location.contains("/test-classes/"))
+        .importPackages("io.kith");
+  }
+
+  @Test
+  @DisplayName("the product classes of platform, gateway and app are all checked")
+  void importsTheModules() {
+    assertTrue(classes.containPackage("io.kith.platform"), "platform classes imported");
+    assertTrue(classes.containPackage("io.kith.gateway"), "gateway classes imported");
+    assertTrue(classes.containPackage("io.kith.app"), "app classes imported");
+  }
+
+  @Test
+  @DisplayName("the platform depends on no other Kith module")
+  void platformIsTheKernel() {
+    noClasses().that().resideInAPackage("io.kith.platform..")
+        .should().dependOnClassesThat().resideOutsideOfPackages("io.kith.platform..", "java..", "javax..",
+            "io.vertx..", "io.netty..", "org.slf4j..", "org.yaml..", "de.bwaldvogel..", "redis.embedded..",
+            "com.fasterxml..", "org.bson..", "com.mongodb..")
+        .check(classes);
+  }
+
+  @Test
+  @DisplayName("no domain service uses another domain's service classes")
+  void servicesAreIndependent() {
+    slices().matching("io.kith.(*).service..").should().notDependOnEachOther()
+        .allowEmptyShould(true)
+        .check(classes);
+  }
+
+  @Test
+  @DisplayName("the gateway and api artifacts never use service classes")
+  void gatewaySeesOnlyApis() {
+    noClasses().that().resideInAnyPackage("io.kith.gateway..", "io.kith.*.api..")
+        .should().dependOnClassesThat().resideInAPackage("io.kith.*.service..")
+        .allowEmptyShould(true)
+        .check(classes);
+  }
+
+  @Test
+  @DisplayName("nothing but the app depends on the app")
+  void appIsTheTop() {
+    noClasses().that().resideOutsideOfPackage("io.kith.app..")
+        .should().dependOnClassesThat().resideInAPackage("io.kith.app..")
+        .check(classes);
+  }
+}

@@ -1,0 +1,142 @@
+package io.kith.app;
+
+import io.kith.platform.config.ConfigException;
+import io.kith.platform.config.KithConfig;
+import io.kith.platform.store.FreePorts;
+import io.kith.platform.testkit.KithTestKit;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Starting a node: embedded stores, data-directory lock, and the one-line refusals of starts that cannot work. */
+@ExtendWith(KithTestKit.class)
+class KithStartTest {
+
+  private static <T> T await(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
+  }
+
+  private static String failureOf(Future<?> f) throws Exception {
+    ExecutionException e = assertThrows(ExecutionException.class, () -> await(f));
+    return e.getCause().getMessage();
+  }
+
+  private static JsonObject embedded(Path dir) {
+    return new JsonObject()
+        .put("kith", new JsonObject().put("data-dir", dir.toString()).put("modules", new JsonArray().add("gateway")))
+        .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
+        .put("bridge", new JsonObject().put("tcp-port", 0))
+        .put("redis", new JsonObject().put("url", ""))
+        .put("mongo", new JsonObject().put("url", ""));
+  }
+
+  @Test
+  @DisplayName("with no store URLs a node starts embedded Redis (append-only file on) and MongoDB under its data dir")
+  void embeddedStores(@TempDir Path dir) throws Exception {
+    Kith kith = await(Kith.start(KithConfig.of(embedded(dir))));
+    try {
+      assertTrue(kith.httpPort() > 0);
+      assertTrue(Files.isRegularFile(dir.resolve("kith.pid")), "pidfile written");
+      assertTrue(Files.isRegularFile(dir.resolve("redis").resolve("redis.pid")), "redis pidfile written");
+      assertTrue(Files.isRegularFile(dir.resolve("mongo").resolve("kith.mv")), "H2 file created");
+      assertTrue(Files.list(dir.resolve("redis")).anyMatch(p -> p.getFileName().toString().startsWith("appendonly")),
+          "append-only file on");
+      await(kith.platform().redisApi().set(java.util.List.of("kith:test:persist", "kept")));
+    } finally {
+      await(kith.stop());
+    }
+    assertFalse(Files.exists(dir.resolve("kith.pid")), "pidfile removed on clean stop");
+    Kith again = await(Kith.start(KithConfig.of(embedded(dir))));
+    try {
+      assertEquals("kept", await(again.platform().redisApi().get("kith:test:persist")).toString(),
+          "Redis data survives a restart");
+    } finally {
+      await(again.stop());
+    }
+  }
+
+  @Test
+  @DisplayName("a second node on the same data directory is refused with a line naming the directory")
+  void dataDirLocked(@TempDir Path dir) throws Exception {
+    Kith first = await(Kith.start(KithConfig.of(embedded(dir))));
+    try {
+      String message = failureOf(Kith.start(KithConfig.of(embedded(dir))));
+      assertTrue(message.contains("in use by another Kith"), message);
+      assertTrue(message.contains("kith.data-dir"), message);
+    } finally {
+      await(first.stop());
+    }
+  }
+
+  @Test
+  @DisplayName("a taken HTTP port is refused with a line saying how to choose another")
+  void httpPortTaken() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("0.0.0.0"))) {
+      JsonObject overrides = new JsonObject()
+          .put("kith", new JsonObject().put("modules", new JsonArray().add("gateway")))
+          .put("http", new JsonObject().put("port", taken.getLocalPort()));
+      String message = failureOf(Kith.start(KithTestKit.config(overrides)));
+      assertTrue(message.contains("HTTP port " + taken.getLocalPort()), message);
+      assertTrue(message.contains("KITH_HTTP_PORT"), message);
+    }
+  }
+
+  @Test
+  @DisplayName("an unreachable external Redis is refused with a line naming redis.url")
+  void unreachableRedis() throws Exception {
+    JsonObject overrides = new JsonObject()
+        .put("redis", new JsonObject().put("url", "redis://127.0.0.1:" + FreePorts.pick()))
+        .put("kith", new JsonObject().put("modules", new JsonArray().add("gateway")));
+    String message = failureOf(Kith.start(KithTestKit.config(overrides)));
+    assertTrue(message.contains("cannot reach Redis"), message);
+    assertTrue(message.contains("KITH_REDIS_URL"), message);
+  }
+
+  @Test
+  @DisplayName("an unreachable external MongoDB is refused with a line naming mongo.url")
+  void unreachableMongo() throws Exception {
+    JsonObject overrides = new JsonObject()
+        .put("mongo", new JsonObject().put("url", "mongodb://127.0.0.1:" + FreePorts.pick())
+            .put("server-selection-timeout-ms", 500))
+        .put("kith", new JsonObject().put("modules", new JsonArray().add("gateway")));
+    String message = failureOf(Kith.start(KithTestKit.config(overrides)));
+    assertTrue(message.contains("cannot reach MongoDB"), message);
+    assertTrue(message.contains("KITH_MONGO_URL"), message);
+  }
+
+  @Test
+  @DisplayName("an unknown module name is refused and the known ones are listed")
+  void unknownModule() {
+    KithConfig config = KithTestKit.config(new JsonObject()
+        .put("kith", new JsonObject().put("modules", new JsonArray().add("gateway").add("fedds"))));
+    ConfigException e = assertThrows(ConfigException.class, () -> Kith.chooseModules(config));
+    assertTrue(e.getMessage().contains("fedds"), e.getMessage());
+    assertTrue(e.getMessage().contains("gateway"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("modules start in order: domain services before the gateway")
+  void moduleOrder() {
+    KithConfig config = KithTestKit.config(new JsonObject()
+        .put("kith", new JsonObject().put("modules", new JsonArray().add("all"))));
+    var names = Kith.chooseModules(config).stream().map(m -> m.name()).toList();
+    assertEquals("gateway", names.get(names.size() - 1), names.toString());
+    assertTrue(names.contains("echo"));
+  }
+}

@@ -1,0 +1,143 @@
+package io.kith.app;
+
+import io.kith.platform.config.KithConfig;
+import io.kith.platform.store.FreePorts;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real {@code Main} in a child JVM: it serves /health on embedded stores, shuts down cleanly on SIGTERM, leaves
+ * nothing behind that blocks the next start after SIGKILL, and refuses a start that cannot work with one line and
+ * exit status 1.
+ */
+class ProcessLifecycleTest {
+
+  private static Process launch(Path dataDir, int httpPort, Path log) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        Main.class.getName());
+    Map<String, String> env = pb.environment();
+    env.keySet().removeIf(k -> k.startsWith("KITH_"));
+    env.put("KITH_DATA_DIR", dataDir.toString());
+    env.put("KITH_HTTP_PORT", Integer.toString(httpPort));
+    env.put("KITH_HTTP_INSTANCES", "1");
+    env.put("KITH_BRIDGE_TCP_PORT", "0");
+    env.put("KITH_MODULES", "gateway");
+    pb.redirectErrorStream(true).redirectOutput(log.toFile());
+    return pb.start();
+  }
+
+  private static boolean healthy(int port) {
+    try {
+      HttpResponse<String> r = HttpClient.newHttpClient().send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+              .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200 && r.body().contains("\"UP\"");
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static void awaitHealthy(Process p, int port, Path log) throws Exception {
+    long deadline = System.currentTimeMillis() + 90_000;
+    while (!healthy(port)) {
+      if (!p.isAlive()) {
+        throw new AssertionError("Kith exited early:\n" + Files.readString(log));
+      }
+      if (System.currentTimeMillis() > deadline) {
+        p.destroyForcibly();
+        throw new AssertionError("Kith did not become healthy:\n" + Files.readString(log));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static long redisPid(Path dataDir) throws IOException {
+    return Long.parseLong(Files.readString(dataDir.resolve("redis").resolve("redis.pid"), StandardCharsets.US_ASCII)
+        .trim());
+  }
+
+  @Test
+  @DisplayName("SIGTERM drains and stops everything: exit, embedded Redis gone, pidfile removed")
+  void sigtermShutsDownCleanly(@TempDir Path dir) throws Exception {
+    int port = FreePorts.pick();
+    Path log = dir.resolve("kith.log");
+    Process kith = launch(dir.resolve("data"), port, log);
+    awaitHealthy(kith, port, log);
+    long redis = redisPid(dir.resolve("data"));
+    assertTrue(ProcessHandle.of(redis).map(ProcessHandle::isAlive).orElse(false), "embedded redis runs");
+
+    kith.destroy(); // SIGTERM
+    assertTrue(kith.waitFor(60, TimeUnit.SECONDS), "exits after SIGTERM");
+    assertFalse(ProcessHandle.of(redis).map(ProcessHandle::isAlive).orElse(false), "embedded redis stopped");
+    assertFalse(Files.exists(dir.resolve("data").resolve("kith.pid")), "pidfile removed");
+    String output = Files.readString(log);
+    assertTrue(output.contains("Stopped"), output);
+  }
+
+  @Test
+  @DisplayName("after SIGKILL the orphaned embedded Redis is stopped by the next start, which then succeeds")
+  void sigkillLeftoversAreCleanedUp(@TempDir Path dir) throws Exception {
+    int port = FreePorts.pick();
+    Path data = dir.resolve("data");
+    Path log = dir.resolve("kith.log");
+    Process kith = launch(data, port, log);
+    awaitHealthy(kith, port, log);
+    long orphan = redisPid(data);
+    kith.destroyForcibly(); // SIGKILL: no shutdown hook runs
+    assertTrue(kith.waitFor(30, TimeUnit.SECONDS));
+    assertTrue(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false),
+        "the killed JVM could not stop its redis-server child");
+
+    JsonObject config = new JsonObject()
+        .put("kith", new JsonObject().put("data-dir", data.toString()).put("modules", new JsonArray().add("gateway")))
+        .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
+        .put("bridge", new JsonObject().put("tcp-port", 0));
+    Kith again = Kith.start(KithConfig.of(config)).toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
+    try {
+      ProcessHandle.of(orphan).ifPresent(p -> p.onExit().orTimeout(10, TimeUnit.SECONDS).join());
+      assertFalse(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false), "orphan stopped");
+      assertTrue(again.httpPort() > 0);
+    } finally {
+      again.stop().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  @DisplayName("a start that cannot succeed exits with status 1 and one line saying what to fix")
+  void failedStartExitsNonZero(@TempDir Path dir) throws Exception {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0)) {
+      Path log = dir.resolve("kith.log");
+      Process kith = launch(dir.resolve("data"), taken.getLocalPort(), log);
+      assertTrue(kith.waitFor(90, TimeUnit.SECONDS), "exits");
+      assertEquals(1, kith.exitValue());
+      List<String> lines = Files.readAllLines(log);
+      String last = lines.get(lines.size() - 1);
+      assertTrue(last.startsWith("kith: cannot start: HTTP port " + taken.getLocalPort()), last);
+      assertFalse(Files.readString(log).contains("\tat "), "no stack trace");
+    }
+  }
+}

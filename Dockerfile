@@ -24,5 +24,5 @@ EXPOSE 8080 7000 5701
 VOLUME ["/data"]
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s \
-  CMD ["sh", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /health HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q UP <&3"]
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /health HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q UP <&3"]
 ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -jar /opt/kith/kith.jar \"$@\"", "kith"]

@@ -90,10 +90,11 @@ public final class Platform {
             .recover(e -> Future.failedFuture(new IllegalStateException("cannot reach MongoDB at " + redact(mongoUrl)
                 + " (" + firstLine(e.getMessage()) + "): check mongo.url / KITH_MONGO_URL"))))
         .compose(v -> secret(api, tokens.getString("secret", "")))
-        .compose(secret -> IdGenerator.lease(vertx, api, config.section("ids").getInteger("lease-seconds", 30))
+        .map(secret -> new AccessTokens(vertx, secret, tokens.getString("issuer", "kith"),
+            tokens.getString("audience", "kith-api"), tokens.getInteger("access-ttl", 900)))
+        // tokens are checked before the lease: a refused configuration must not leave a lease being renewed
+        .compose(access -> IdGenerator.lease(vertx, api, config.section("ids").getInteger("lease-seconds", 30))
             .map(ids -> {
-              AccessTokens access = new AccessTokens(vertx, secret, tokens.getString("issuer", "kith"),
-                  tokens.getString("audience", "kith-api"), tokens.getInteger("access-ttl", 900));
               Sessions sessions = new Sessions(vertx, redis, access, tokens.getInteger("refresh-ttl", 2_592_000));
               EventLog events = new EventLog(vertx, redis, ids, EventLogOptions.from(config.section("eventlog")));
               return new Platform(vertx, config, redis, mongo, ids, events, sessions);

@@ -79,8 +79,11 @@ public final class KithConfig {
 
   /** A top-level section such as {@code http} or {@code redis} (a copy; empty when absent). */
   public JsonObject section(String name) {
-    JsonObject s = root.getJsonObject(name);
-    return s == null ? new JsonObject() : s.copy();
+    Object s = root.getValue(name);
+    if (s != null && !(s instanceof JsonObject)) {
+      throw new ConfigException("configuration key '" + name + "' must be a section (a mapping), not a value");
+    }
+    return s == null ? new JsonObject() : ((JsonObject) s).copy();
   }
 
   /** Environment variables with the {@code KITH_} prefix that matched no configuration key. */

@@ -41,6 +41,10 @@ public final class EventConsumer {
   private final EventLogOptions options;
 
   private RedisConnection reader;
+  // CLIENT ID of the reader's connection, to unblock its read when stopping
+  private volatile String readerId;
+  // an XREADGROUP is outstanding on the reader
+  private volatile boolean reading;
   private long claimTimer = -1;
   private boolean claiming;
   private volatile boolean stopped;
@@ -67,9 +71,8 @@ public final class EventConsumer {
   Future<Void> start() {
     return api.xgroup(List.of("CREATE", stream, group, "$", "MKSTREAM"))
         .recover(e -> isBusyGroup(e) ? Future.succeededFuture() : Future.failedFuture(e))
-        .compose(v -> redis.connect())
-        .map(conn -> {
-          reader = conn;
+        .compose(v -> openReader())
+        .map(v -> {
           long every = Math.max(100, options.claimAfterMillis() / 2);
           claimTimer = vertx.setPeriodic(every, every, id -> claim());
           Promise<Void> done = Promise.promise();
@@ -79,13 +82,26 @@ public final class EventConsumer {
         });
   }
 
+  private Future<Void> openReader() {
+    return redis.connect().compose(conn -> conn.send(Request.cmd(Command.CLIENT).arg("ID"))
+        .<Void>map(id -> {
+          reader = conn;
+          readerId = id.toString();
+          return null;
+        })
+        .onFailure(e -> conn.close()));
+  }
+
   // Redis answers XGROUP CREATE on an existing group with an error whose code word is BUSYGROUP.
   private static boolean isBusyGroup(Throwable e) {
     return e.getMessage() != null && e.getMessage().startsWith("BUSYGROUP");
   }
 
   private void read(Promise<Void> done) {
+    // set before checking stopped, which stop() sets before checking reading: one of the two sees the other
+    reading = true;
     if (stopped) {
+      reading = false;
       done.tryComplete();
       return;
     }
@@ -94,6 +110,7 @@ public final class EventConsumer {
         .arg("BLOCK").arg(options.blockMillis())
         .arg("STREAMS").arg(stream).arg(">");
     reader.send(xread)
+        .andThen(ar -> reading = false)
         .compose(r -> handleAll(entriesOfRead(r)))
         .onComplete(ar -> {
           if (ar.failed() && !stopped) {
@@ -113,9 +130,8 @@ public final class EventConsumer {
     if (reader != null) {
       reader.close();
     }
-    redis.connect().onComplete(ar -> {
+    openReader().onComplete(ar -> {
       if (ar.succeeded()) {
-        reader = ar.result();
         read(done);
       } else {
         vertx.setTimer(1000, t -> reconnect(done));
@@ -224,11 +240,31 @@ public final class EventConsumer {
     if (claimTimer >= 0) {
       vertx.cancelTimer(claimTimer);
     }
-    if (reader != null) {
-      // closing the connection ends a blocked XREADGROUP at once
-      reader.close();
+    // Closing a pooled connection only returns it to the pool, still blocked in XREADGROUP: that read would still
+    // take entries for this stopped consumer, and the pool would queue other commands behind it. Unblock it first.
+    return unblockReader().compose(v -> {
+      if (reader != null) {
+        reader.close();
+      }
+      return loopDone.otherwise((Void) null);
+    });
+  }
+
+  // CLIENT UNBLOCK travels on another connection and may overtake a read just sent, so it is repeated until the
+  // read has ended (at worst when its block time runs out).
+  private Future<Void> unblockReader() {
+    String id = readerId;
+    if (id == null || !reading) {
+      return Future.succeededFuture();
     }
-    return loopDone.otherwise((Void) null);
+    return api.client(List.of("UNBLOCK", id)).transform(ar -> {
+      if ((ar.succeeded() && ar.result() != null && ar.result().toInteger() == 1) || !reading) {
+        return Future.succeededFuture();
+      }
+      Promise<Void> retried = Promise.promise();
+      vertx.setTimer(10, t -> unblockReader().onComplete(retried));
+      return retried.future();
+    });
   }
 
   private List<Entry> entriesOfRead(Response r) {

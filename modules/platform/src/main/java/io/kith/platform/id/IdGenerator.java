@@ -22,7 +22,10 @@ import java.util.function.LongSupplier;
  * of the lease. A generator stops handing out ids (it throws) once its lease could have expired without a
  * successful renewal, so two live generators never share a number. A high-water mark kept next to the lease
  * ({@code ids:{n<k>}:hw}) makes the next holder of a number start after the last time its previous holder could have
- * used, which protects uniqueness from clock differences between machines.
+ * used, which protects uniqueness from clock differences between machines. The holder writes the mark ahead of use
+ * (at lease and at each renewal, a lease period past the later of the clock and its last id) and never issues an id
+ * past it, so a holder that vanishes without releasing, even in a burst that ran ahead of the clock, cannot collide
+ * with the next one.
  */
 public final class IdGenerator {
 
@@ -39,7 +42,9 @@ public final class IdGenerator {
 
   private static final String ACQUIRE =
       "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
-          + "return tonumber(redis.call('get', KEYS[2]) or '0') else return -1 end";
+          + "local hw = tonumber(redis.call('get', KEYS[2]) or '0') "
+          + "redis.call('set', KEYS[2], string.format('%d', math.max(hw, tonumber(ARGV[3])) + tonumber(ARGV[2]))) "
+          + "return hw else return -1 end";
   private static final String RENEW =
       "if redis.call('get', KEYS[1]) == ARGV[1] then "
           + "redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[2], ARGV[3]); return 1 "
@@ -56,6 +61,8 @@ public final class IdGenerator {
 
   private int node = -1;
   private long validUntil;
+  // the high-water mark this holder wrote for its number: no id of this holder has a later time
+  private long coveredUntil;
   private long lastMillis;
   private long sequence;
   private long timer = -1;
@@ -70,11 +77,16 @@ public final class IdGenerator {
 
   /** Leases a node number from Redis and returns a generator that keeps renewing it until {@link #close()}. */
   public static Future<IdGenerator> lease(Vertx vertx, RedisAPI redis, int leaseSeconds) {
+    return lease(vertx, redis, leaseSeconds, ThreadLocalRandom.current().nextInt(NODES));
+  }
+
+  /** Like {@link #lease(Vertx, RedisAPI, int)}, trying node number {@code firstCandidate} first (for tests). */
+  static Future<IdGenerator> lease(Vertx vertx, RedisAPI redis, int leaseSeconds, int firstCandidate) {
     if (leaseSeconds < 3) {
       return Future.failedFuture(new IllegalArgumentException("ids.lease-seconds must be at least 3"));
     }
     IdGenerator generator = new IdGenerator(vertx, redis, leaseSeconds * 1000L, System::currentTimeMillis);
-    return generator.acquire(ThreadLocalRandom.current().nextInt(NODES), 0).map(v -> {
+    return generator.acquire(Math.floorMod(firstCandidate, NODES), 0).map(v -> {
       generator.timer = vertx.setPeriodic(generator.leaseMillis / 3, id -> generator.renew());
       return generator;
     });
@@ -94,8 +106,12 @@ public final class IdGenerator {
           "all " + NODES + " id node numbers are leased in Redis; is another cluster sharing this Redis?"));
     }
     long sentAt = clock.getAsLong();
+    long base;
+    synchronized (this) {
+      base = Math.max(sentAt, lastMillis);
+    }
     return redis.eval(List.of(ACQUIRE, "2", leaseKey(candidate), highWaterKey(candidate), owner,
-            Long.toString(leaseMillis)))
+            Long.toString(leaseMillis), Long.toString(base)))
         .compose(r -> {
           long highWater = r.toLong();
           if (highWater < 0) {
@@ -104,6 +120,7 @@ public final class IdGenerator {
           synchronized (this) {
             node = candidate;
             validUntil = sentAt + leaseMillis * 2 / 3;
+            coveredUntil = Math.max(highWater, base) + leaseMillis;
             lastMillis = Math.max(lastMillis, highWater);
             sequence = MAX_SEQ;
           }
@@ -114,21 +131,25 @@ public final class IdGenerator {
 
   private void renew() {
     int leased;
+    long sentAt = clock.getAsLong();
     long highWater;
     synchronized (this) {
       if (closed) {
         return;
       }
       leased = node;
-      highWater = Math.max(lastMillis, validUntil) + 1;
+      // never below the mark written before, even if the wall clock stepped back
+      highWater = Math.max(coveredUntil, Math.max(lastMillis, sentAt) + leaseMillis);
     }
-    long sentAt = clock.getAsLong();
     redis.eval(List.of(RENEW, "2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(leaseMillis),
-            Long.toString(Math.max(highWater, sentAt + leaseMillis))))
+            Long.toString(highWater)))
         .onSuccess(r -> {
           if (r.toInteger() == 1) {
             synchronized (this) {
-              validUntil = sentAt + leaseMillis * 2 / 3;
+              if (node == leased) {
+                validUntil = sentAt + leaseMillis * 2 / 3;
+                coveredUntil = Math.max(coveredUntil, highWater);
+              }
             }
           } else {
             LOG.error("Lost the lease on id node number {}; leasing another", leased);
@@ -146,22 +167,31 @@ public final class IdGenerator {
    * The next id: unique across every generator sharing this Redis, and greater than every id this generator gave
    * before.
    *
-   * @throws IllegalStateException when the node lease could not be renewed in time (Redis unreachable)
+   * @throws IllegalStateException when the node lease could not be renewed in time (Redis unreachable), or when ids
+   *                               are drawn so fast that they would run more than a lease period ahead of the clock
    */
   public synchronized long next() {
     long now = clock.getAsLong();
     if (closed || now > validUntil) {
       throw new IllegalStateException(closed ? "id generator is closed" : "id node lease expired; Redis unreachable?");
     }
+    long millis;
+    long seq;
     if (now > lastMillis) {
-      lastMillis = now;
-      sequence = 0;
+      millis = now;
+      seq = 0;
     } else if (sequence < MAX_SEQ) {
-      sequence++;
+      millis = lastMillis;
+      seq = sequence + 1;
     } else {
-      lastMillis++;
-      sequence = 0;
+      millis = lastMillis + 1;
+      seq = 0;
     }
+    if (millis > coveredUntil) {
+      throw new IllegalStateException("ids are drawn faster than id node " + node + " can cover; retry shortly");
+    }
+    lastMillis = millis;
+    sequence = seq;
     long time = lastMillis - EPOCH;
     if (time < 0 || time > MAX_TIME) {
       throw new IllegalStateException("clock outside the id range: " + now);

@@ -20,6 +20,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -29,13 +30,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * Login sessions and their refresh tokens, kept in Redis.
  *
  * <p>A refresh token reads {@code <userId>.<sessionId>.<secret>}; Redis keeps only the SHA-256 of the secret. Each
- * refresh rotates the secret. Presenting the previous secret again (a stolen token replayed after its owner
- * refreshed, or the reverse) revokes the whole session. Sessions expire after {@code tokens.refresh-ttl} without a
+ * refresh rotates the secret. Presenting any of the last {@link #PREVIOUS_KEPT} secrets again (a stolen token
+ * replayed after its owner refreshed, or the reverse) revokes the whole session. Sessions expire after {@code tokens.refresh-ttl} without a
  * refresh; a user keeps at most {@link #MAX_SESSIONS_PER_USER}, the oldest being dropped.
  *
  * <p>Keys, all hash-tagged by user so that the scripts touch one slot:
  * {@code sess:{u:<id>}:<sid>} (hash: device, created, last_used, hash, prev; expires with the session) and
- * {@code sess:{u:<id>}:index} (sorted set of session ids by creation time).
+ * {@code sess:{u:<id>}:index} (sorted set of session ids in creation order: scored by creation time, made strictly
+ * increasing).
  *
  * <p>Revocations are published on {@link Addresses#SESSIONS_REVOKED} so every node drops its cached "session alive"
  * answer and closes bridge connections of the session at once.
@@ -46,13 +48,23 @@ public final class Sessions {
   public static final int MAX_SESSIONS_PER_USER = 50;
   /** Longest accepted device label. */
   public static final int MAX_DEVICE_LENGTH = 100;
+  /**
+   * How many earlier refresh secrets of a session are remembered: presenting any of them (a stolen token replayed
+   * after up to this many rotations) revokes the session.
+   */
+  public static final int PREVIOUS_KEPT = 16;
   private static final long ALIVE_CACHE_MILLIS = 5_000;
   private static final int ALIVE_CACHE_MAX = 100_000;
 
   private static final String OPEN =
       "redis.call('hset', KEYS[1], 'device', ARGV[1], 'created', ARGV[2], 'last_used', ARGV[2], 'hash', ARGV[3]) "
           + "redis.call('pexpire', KEYS[1], ARGV[4]) "
-          + "redis.call('zadd', KEYS[2], ARGV[2], ARGV[5]) "
+          // the index score orders sessions by creation: keep it strictly increasing so that sessions opened in the
+          // same millisecond (or on a node whose clock lags) still rank newest, and the oldest is the one dropped
+          + "local score = tonumber(ARGV[2]) "
+          + "local top = redis.call('zrevrange', KEYS[2], 0, 0, 'WITHSCORES') "
+          + "if top[2] and tonumber(top[2]) >= score then score = tonumber(top[2]) + 1 end "
+          + "redis.call('zadd', KEYS[2], string.format('%d', score), ARGV[5]) "
           + "redis.call('pexpire', KEYS[2], ARGV[4]) "
           + "local n = redis.call('zcard', KEYS[2]) - tonumber(ARGV[6]) "
           + "if n > 0 then "
@@ -61,17 +73,27 @@ public final class Sessions {
           + "  return old "
           + "end "
           + "return {}";
+  // 'prev' holds the hashes of up to PREVIOUS_KEPT earlier secrets, newest first, comma-separated (hex never has commas)
   private static final String REFRESH =
       "local cur = redis.call('hget', KEYS[1], 'hash') "
           + "if not cur then return 0 end "
+          + "local prev = redis.call('hget', KEYS[1], 'prev') or '' "
           + "if cur == ARGV[1] then "
-          + "  redis.call('hset', KEYS[1], 'hash', ARGV[2], 'prev', ARGV[1], 'last_used', ARGV[3]) "
+          + "  local kept = ARGV[1] "
+          + "  local n = 1 "
+          + "  for h in string.gmatch(prev, '[^,]+') do "
+          + "    if n >= tonumber(ARGV[6]) then break end "
+          + "    kept = kept .. ',' .. h n = n + 1 "
+          + "  end "
+          + "  redis.call('hset', KEYS[1], 'hash', ARGV[2], 'prev', kept, 'last_used', ARGV[3]) "
           + "  redis.call('pexpire', KEYS[1], ARGV[4]) "
           + "  redis.call('pexpire', KEYS[2], ARGV[4]) "
           + "  return 1 "
           + "end "
-          + "if redis.call('hget', KEYS[1], 'prev') == ARGV[1] then "
-          + "  redis.call('del', KEYS[1]) redis.call('zrem', KEYS[2], ARGV[5]) return -1 "
+          + "for h in string.gmatch(prev, '[^,]+') do "
+          + "  if h == ARGV[1] then "
+          + "    redis.call('del', KEYS[1]) redis.call('zrem', KEYS[2], ARGV[5]) return -1 "
+          + "  end "
           + "end "
           + "return 0";
   private static final String REVOKE_ALL =
@@ -148,7 +170,7 @@ public final class Sessions {
     String next = randomToken(32);
     return redis.eval(List.of(REFRESH, "2", sessionKey(parsed.userId, parsed.sessionId), indexKey(parsed.userId),
             sha256(parsed.secret), sha256(next), Long.toString(System.currentTimeMillis()),
-            Long.toString(refreshTtlMillis), parsed.sessionId))
+            Long.toString(refreshTtlMillis), parsed.sessionId, Integer.toString(PREVIOUS_KEPT)))
         .compose(r -> {
           int outcome = r.toInteger();
           if (outcome == 1) {
@@ -233,7 +255,8 @@ public final class Sessions {
             live.add(new SessionInfo(sids.get(i), row.get(0).toString(), row.get(1).toLong(), row.get(2).toLong()));
           }
         }
-        live.sort((a, b) -> Long.compare(b.created(), a.created()));
+        // the index is in creation order (its scores never tie), so newest first is its reverse
+        Collections.reverse(live);
         if (stale.isEmpty()) {
           return Future.succeededFuture(live);
         }

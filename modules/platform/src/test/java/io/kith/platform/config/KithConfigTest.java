@@ -47,6 +47,14 @@ class KithConfigTest {
   }
 
   @Test
+  @DisplayName("a file that puts a plain value where a section belongs is refused with a line naming the key")
+  void scalarInPlaceOfSection() throws IOException {
+    KithConfig config = KithConfig.load(yaml("http: 5\n"), Map.of());
+    ConfigException e = assertThrows(ConfigException.class, () -> config.section("http"));
+    assertTrue(e.getMessage().contains("'http'"), e.getMessage());
+  }
+
+  @Test
   @DisplayName("a YAML file overrides the keys it names and keeps every other default of the same section")
   void fileOverrides() throws IOException {
     Path file = yaml("http:\n  port: 9000\ntokens:\n  issuer: example\n");

@@ -1,6 +1,7 @@
 package io.kith.platform.testkit;
 
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.store.EmbeddedMongo;
@@ -77,6 +78,25 @@ public final class KithTestKit implements BeforeAllCallback {
   /** A platform on the test stores with configuration overrides. */
   public static Future<Platform> platform(Vertx vertx, JsonObject overrides) {
     return Platform.start(vertx, config(overrides), redisUrl(), mongoUrl());
+  }
+
+  /**
+   * Deploys {@code modules} on {@code platform} in their start order (domain services before the gateway), as the
+   * app does, and completes when all are ready.
+   */
+  public static Future<Void> deploy(Platform platform, KithModule... modules) {
+    Future<Void> chain = Future.succeededFuture();
+    for (KithModule module : java.util.Arrays.stream(modules)
+        .sorted(java.util.Comparator.comparingInt(KithModule::order)).toList()) {
+      chain = chain.compose(v -> module.deploy(platform).mapEmpty());
+    }
+    return chain;
+  }
+
+  /** The HTTP port of a gateway deployed on {@code platform}'s Vert.x (0 when none). */
+  public static int httpPort(Platform platform) {
+    Object port = platform.vertx().sharedData().getLocalMap("kith.gateway.ports").get("http");
+    return port instanceof Integer ? (Integer) port : 0;
   }
 
   /** A user id no other test uses. */

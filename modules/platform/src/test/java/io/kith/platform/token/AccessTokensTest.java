@@ -144,7 +144,8 @@ class AccessTokensTest {
   void tamperedSignature() {
     String token = tokens.issue(42, "s1");
     char last = token.charAt(token.length() - 2);
-    String changed = token.substring(0, token.length() - 2) + (last == 'A' ? 'B' : 'A') + token.charAt(token.length() - 1);
+    String changed = token.substring(0, token.length() - 2) + (last == 'A' ? 'B' : 'A')
+        + token.charAt(token.length() - 1);
 
     assertRefused(changed, "token_invalid");
   }

@@ -1,0 +1,39 @@
+package io.kith.accounts.api;
+
+import io.kith.platform.error.ErrorCode;
+
+/** Failure codes of the accounts domain (beyond the shared {@code KithErrors}). */
+public final class AccountsErrors {
+
+  /** The username is taken (compared case-insensitively); {@code field} is {@code username}. */
+  public static final ErrorCode USERNAME_TAKEN = ErrorCode.of(409, "username_taken", "Username taken");
+  /** The email belongs to another account; {@code field} is {@code email}. */
+  public static final ErrorCode EMAIL_TAKEN = ErrorCode.of(409, "email_taken", "Email taken");
+  /** The phone (after normalisation) belongs to another account; {@code field} is {@code phone}. */
+  public static final ErrorCode PHONE_TAKEN = ErrorCode.of(409, "phone_taken", "Phone taken");
+  /** The password is too short, too long, equal to the username or too common. */
+  public static final ErrorCode WEAK_PASSWORD = ErrorCode.of(400, "weak_password", "Password not accepted");
+  /** Login or password is wrong (the same answer whether or not the account exists). */
+  public static final ErrorCode INVALID_CREDENTIALS =
+      ErrorCode.of(401, "invalid_credentials", "Invalid login or password");
+  /** Too many failed logins for this account or from this address; see {@code retry_after}. */
+  public static final ErrorCode LOGIN_THROTTLED = ErrorCode.of(429, "login_throttled", "Too many failed logins");
+  /** Too many registrations from this address; see {@code retry_after}. */
+  public static final ErrorCode REGISTRATION_THROTTLED =
+      ErrorCode.of(429, "registration_throttled", "Too many registrations");
+  /** Too many position reports; see {@code retry_after}. */
+  public static final ErrorCode POSITION_THROTTLED = ErrorCode.of(429, "position_throttled", "Too many position reports");
+  /** The user does not exist or is not visible to the caller. */
+  public static final ErrorCode USER_NOT_FOUND = ErrorCode.of(404, "user_not_found", "User not found");
+  /** A PATCH names a field the server owns (id, counts, created, role, username, email, ...). */
+  public static final ErrorCode READ_ONLY_FIELD = ErrorCode.of(400, "read_only_field", "Field is not editable");
+  /** A PATCH names a field that does not exist. */
+  public static final ErrorCode UNKNOWN_FIELD = ErrorCode.of(400, "unknown_field", "Unknown field");
+  /** The actor has not opted in to "nearby". */
+  public static final ErrorCode NEARBY_DISABLED = ErrorCode.of(403, "nearby_disabled", "Nearby is turned off");
+  /** Too many password hashings are queued on this node; retry shortly. */
+  public static final ErrorCode BUSY = ErrorCode.of(503, "busy", "Busy, retry shortly");
+
+  private AccountsErrors() {
+  }
+}

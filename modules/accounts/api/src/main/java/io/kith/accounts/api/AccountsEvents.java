@@ -1,0 +1,25 @@
+package io.kith.accounts.api;
+
+/**
+ * Events the accounts domain appends to the event log stream {@code events:accounts}.
+ *
+ * <ul>
+ *   <li>{@value #USER_REGISTERED}: {@code {user_id, username}}</li>
+ *   <li>{@value #PROFILE_UPDATED}: {@code {user_id, fields: [names of changed fields]}}</li>
+ *   <li>{@value #PRESENCE_CHANGED}: {@code {user_id, online, mode}}</li>
+ * </ul>
+ */
+public final class AccountsEvents {
+
+  /** The domain (stream) name. */
+  public static final String DOMAIN = "accounts";
+  /** An account was created. */
+  public static final String USER_REGISTERED = "UserRegistered";
+  /** Profile fields or settings changed. */
+  public static final String PROFILE_UPDATED = "ProfileUpdated";
+  /** The user came online, went offline, or changed presence mode. */
+  public static final String PRESENCE_CHANGED = "PresenceChanged";
+
+  private AccountsEvents() {
+  }
+}

@@ -1,0 +1,129 @@
+package io.kith.accounts.api;
+
+import io.vertx.codegen.annotations.GenIgnore;
+import io.vertx.codegen.annotations.ProxyGen;
+import io.vertx.codegen.annotations.VertxGen;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceProxyBuilder;
+
+import java.util.List;
+
+/**
+ * Who you are, how others find you, whether you are around.
+ *
+ * <p>Every method that acts for a user takes that user's id ({@code actor} or {@code viewer}) as its first argument,
+ * filled by the gateway from a verified token, never from a request body; the service decides what that user may do
+ * and see. Failures are {@code ServiceException}s with the codes in {@link AccountsErrors} and
+ * {@code io.kith.platform.error.KithErrors}.
+ *
+ * <p>Profiles travel as JSON objects with snake_case members: {@code id, username, nickname, gender, birthday,
+ * zodiac, signature, photo_url, school, job, phone, email, interests, location, created, last_active, settings}
+ * (the owner's view) or the public subset the owner's settings allow (anyone else's view).
+ */
+@ProxyGen
+@VertxGen
+public interface AccountsService {
+
+  /** Event-bus address of the service. */
+  String ADDRESS = "kith.accounts";
+
+  /** A proxy to the service (on any node of the cluster). */
+  @GenIgnore
+  static AccountsService proxy(Vertx vertx) {
+    return new ServiceProxyBuilder(vertx).setAddress(ADDRESS)
+        .setOptions(new DeliveryOptions().setSendTimeout(15_000)).build(AccountsService.class);
+  }
+
+  /**
+   * Registers an account and logs it in.
+   *
+   * @param request       {@code {username, password, email?, phone?, device?}}
+   * @param clientAddress the caller's network address, for the per-address registration limit
+   * @return {@code {user: <own profile>, tokens: <token pair>}}
+   */
+  Future<JsonObject> register(JsonObject request, String clientAddress);
+
+  /**
+   * Logs in by username, email or phone.
+   *
+   * @param request       {@code {login, password, device?}}
+   * @param clientAddress the caller's network address, for throttling
+   * @return the token pair ({@code access_token, refresh_token, token_type, expires_in, session_id, user_id})
+   */
+  Future<JsonObject> login(JsonObject request, String clientAddress);
+
+  /** Changes the actor's password after checking the current one; every session of the actor is revoked. */
+  Future<Void> changePassword(long actor, String currentPassword, String newPassword);
+
+  /** The actor's own profile (everything) or another user's public view. */
+  Future<JsonObject> profile(long actor, long userId);
+
+  /**
+   * Updates editable profile fields and settings of the actor (a member set to null clears it).
+   *
+   * @return the updated own profile
+   */
+  Future<JsonObject> updateProfile(long actor, JsonObject changes);
+
+  /** The public view of the user with this exact username (any case), or not found. */
+  Future<JsonObject> findByUsername(long actor, String username);
+
+  /**
+   * Address-book lookup: accounts whose owners allow being found by that email or phone.
+   *
+   * @param request {@code {emails: [...], phones: [...]}}, at most 500 entries in all
+   * @return {@code {items: [{email|phone: <as given>, user: <summary>}]}}; entries that match nobody visible are absent
+   */
+  Future<JsonObject> findByContacts(long actor, JsonObject request);
+
+  /**
+   * Users whose nickname starts with {@code prefix} (case-insensitive), ordered by nickname.
+   *
+   * @param after the {@code next} cursor of the previous page, or null
+   * @return {@code {items: [<summary>], next: <cursor or null>}}
+   */
+  Future<JsonObject> searchByNickname(long actor, String prefix, int limit, String after);
+
+  /**
+   * Profile summaries for other domains and list screens ({@code id, username, nickname, photo_url}), keyed by id;
+   * unknown ids are absent. At most 1,000 ids.
+   */
+  Future<JsonObject> summaries(long viewer, List<Long> userIds);
+
+  /** Sets the actor's presence mode: {@code online}, {@code friends} or {@code invisible}. Returns the actor's presence. */
+  Future<JsonObject> setPresenceMode(long actor, String mode);
+
+  /**
+   * What {@code viewer} may see of the presence of up to 1,000 users:
+   * {@code {"<id>": {online: bool, last_active: ms or null}}}.
+   */
+  Future<JsonObject> presence(long viewer, List<Long> userIds);
+
+  /**
+   * Called by the gateway when a bridge connection of {@code userId} is authenticated ({@code open} true) or closed.
+   * Connections are counted in Redis with a heartbeat expiry, so a crashed node leaves no ghost.
+   */
+  Future<Void> connectionChanged(long userId, String connectionId, boolean open);
+
+  /**
+   * Called by the gateway periodically with the connections it holds: {@code {"<userId>": ["<connectionId>", ...]}}.
+   */
+  Future<Void> connectionsAlive(JsonObject connections);
+
+  /**
+   * Reports the actor's position for "nearby" (only when the actor opted in). Stored rounded to about 100 m and kept
+   * for {@code accounts.nearby-ttl-seconds}.
+   */
+  Future<Void> reportPosition(long actor, double latitude, double longitude);
+
+  /**
+   * People near a position, nearest first.
+   *
+   * @param query {@code {lat, lon, radius_km (<= 50), limit (1..100), offset?, interests?: [..]}}
+   * @return {@code {items: [{user: <summary>, distance_m, shared_interests}], next_offset: n or null}}
+   */
+  Future<JsonObject> nearby(long actor, JsonObject query);
+}

@@ -1,0 +1,184 @@
+package io.kith.accounts.service;
+
+import io.kith.accounts.api.AccountsErrors;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.kith.platform.store.MongoErrors;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.FindOptions;
+import io.vertx.ext.mongo.IndexOptions;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.ext.mongo.UpdateOptions;
+import io.vertx.serviceproxy.ServiceException;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The {@value #COLLECTION} collection, the record of accounts. One document per user, {@code _id} = user id, with
+ * the profile fields at top level, {@code password} (Argon2id PHC string) and lower-cased lookup keys
+ * ({@code username_lc}, {@code email_lc}, {@code nickname_lc}). Uniqueness is enforced by unique indexes; a
+ * duplicate-key failure is turned into a 409 naming the field.
+ */
+final class AccountStore {
+
+  static final String COLLECTION = "accounts";
+  private static final JsonObject NO_PASSWORD = new JsonObject().put("password", 0);
+
+  private final MongoClient mongo;
+
+  AccountStore(MongoClient mongo) {
+    this.mongo = mongo;
+  }
+
+  Future<Void> ensureIndexes() {
+    return mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("username_lc", 1),
+            new IndexOptions().name("username_lc_unique").unique(true))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("email_lc", 1),
+            new IndexOptions().name("email_lc_unique").unique(true).sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("phone", 1),
+            new IndexOptions().name("phone_unique").unique(true).sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("nickname_lc", 1).put("_id", 1),
+            new IndexOptions().name("nickname_prefix")));
+  }
+
+  /** Inserts a new account; a clash on username, email or phone fails with the matching 409. */
+  Future<Void> insert(JsonObject account) {
+    return mongo.insert(COLLECTION, account)
+        .<Void>mapEmpty()
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? conflictOf(account, null) : Future.failedFuture(e));
+  }
+
+  /** Which unique field of {@code candidate} another account already holds, as a failed future. */
+  <T> Future<T> conflictOf(JsonObject candidate, Long exceptId) {
+    return findConflict(candidate, exceptId).compose(conflict -> conflict != null ? Future.failedFuture(conflict)
+        : Failures.fail(KithErrors.CONFLICT, "the account changed concurrently; retry"));
+  }
+
+  /** The 409 for the first unique field of {@code candidate} another account holds, or null when none. */
+  Future<ServiceException> findConflict(JsonObject candidate, Long exceptId) {
+    JsonArray or = new JsonArray();
+    if (candidate.getString("username_lc") != null) {
+      or.add(new JsonObject().put("username_lc", candidate.getString("username_lc")));
+    }
+    if (candidate.getString("email_lc") != null) {
+      or.add(new JsonObject().put("email_lc", candidate.getString("email_lc")));
+    }
+    if (candidate.getString("phone") != null) {
+      or.add(new JsonObject().put("phone", candidate.getString("phone")));
+    }
+    if (or.isEmpty()) {
+      return Future.succeededFuture(null);
+    }
+    JsonObject query = new JsonObject().put("$or", or);
+    if (exceptId != null) {
+      query.put("_id", new JsonObject().put("$ne", exceptId));
+    }
+    return mongo.find(COLLECTION, query).compose(found -> {
+      for (JsonObject other : found) {
+        if (candidate.getString("username_lc") != null
+            && candidate.getString("username_lc").equals(other.getString("username_lc"))) {
+          return Future.succeededFuture(
+              Failures.field(AccountsErrors.USERNAME_TAKEN, "username", "this username is taken"));
+        }
+        if (candidate.getString("email_lc") != null
+            && candidate.getString("email_lc").equals(other.getString("email_lc"))) {
+          return Future.succeededFuture(
+              Failures.field(AccountsErrors.EMAIL_TAKEN, "email", "this email belongs to another account"));
+        }
+        if (candidate.getString("phone") != null && candidate.getString("phone").equals(other.getString("phone"))) {
+          return Future.succeededFuture(
+              Failures.field(AccountsErrors.PHONE_TAKEN, "phone", "this phone belongs to another account"));
+        }
+      }
+      return Future.succeededFuture((ServiceException) null);
+    });
+  }
+
+  /** The account without its password hash, or null. */
+  Future<JsonObject> byId(long id) {
+    return mongo.findOne(COLLECTION, new JsonObject().put("_id", id), NO_PASSWORD);
+  }
+
+  /** Accounts (without password hashes) by ids; unknown ids are absent. */
+  Future<List<JsonObject>> byIds(Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return mongo.findWithOptions(COLLECTION,
+        new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(ids)))),
+        new FindOptions().setFields(NO_PASSWORD));
+  }
+
+  /** The account with its password hash by a login key ({@code username_lc}, {@code email_lc} or {@code phone}). */
+  Future<JsonObject> forLogin(String key, String value) {
+    return mongo.findOne(COLLECTION, new JsonObject().put(key, value), null);
+  }
+
+  /** The password hash of an account, or null. */
+  Future<String> passwordOf(long id) {
+    return mongo.findOne(COLLECTION, new JsonObject().put("_id", id), new JsonObject().put("password", 1))
+        .map(doc -> doc == null ? null : doc.getString("password"));
+  }
+
+  Future<Void> setPassword(long id, String hash) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id),
+        new JsonObject().put("$set", new JsonObject().put("password", hash))).mapEmpty();
+  }
+
+  /** Accounts whose {@code key} is one of {@code values} (without password hashes). */
+  Future<List<JsonObject>> byAny(String key, Collection<String> values) {
+    if (values.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return mongo.findWithOptions(COLLECTION,
+        new JsonObject().put(key, new JsonObject().put("$in", new JsonArray(List.copyOf(values)))),
+        new FindOptions().setFields(NO_PASSWORD).setLimit(values.size() * 2));
+  }
+
+  /**
+   * Accounts whose {@code nickname_lc} starts with {@code prefix}, ordered by (nickname_lc, _id), after the given
+   * position.
+   */
+  Future<List<JsonObject>> nicknamePrefix(String prefix, String afterNickname, Long afterId, int limit) {
+    JsonObject range = new JsonObject().put("$gte", prefix).put("$lt", prefix + "\uffff");
+    JsonObject query = new JsonObject().put("nickname_lc", range);
+    if (afterNickname != null) {
+      query = new JsonObject().put("$and", new JsonArray()
+          .add(new JsonObject().put("nickname_lc", range))
+          .add(new JsonObject().put("$or", new JsonArray()
+              .add(new JsonObject().put("nickname_lc", new JsonObject().put("$gt", afterNickname)))
+              .add(new JsonObject().put("nickname_lc", afterNickname).put("_id", new JsonObject().put("$gt", afterId))))));
+    }
+    return mongo.findWithOptions(COLLECTION, query, new FindOptions()
+        .setFields(NO_PASSWORD)
+        .setSort(new JsonObject().put("nickname_lc", 1).put("_id", 1))
+        .setLimit(limit));
+  }
+
+  /**
+   * Applies a validated change set and returns the updated account (without password hash). A phone that another
+   * account holds fails with 409 {@code phone_taken}.
+   */
+  Future<JsonObject> update(long id, JsonObject set, JsonArray unset) {
+    JsonObject update = new JsonObject();
+    if (!set.isEmpty()) {
+      update.put("$set", set);
+    }
+    if (!unset.isEmpty()) {
+      JsonObject u = new JsonObject();
+      unset.forEach(f -> u.put(String.valueOf(f), ""));
+      update.put("$unset", u);
+    }
+    return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id), update,
+            new FindOptions().setFields(NO_PASSWORD), new UpdateOptions().setReturningNewDocument(true))
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? conflictOf(set, id) : Future.failedFuture(e));
+  }
+
+  Future<Void> touchLastActive(long id, long when) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id),
+        new JsonObject().put("$max", new JsonObject().put("last_active", when))).mapEmpty();
+  }
+}

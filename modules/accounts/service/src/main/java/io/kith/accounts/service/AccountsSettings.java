@@ -1,0 +1,41 @@
+package io.kith.accounts.service;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The {@code accounts} configuration section.
+ *
+ * @param argon2Threads              worker threads for password hashing
+ * @param argon2MaxQueued            hashings in flight or queued before new ones are refused (busy)
+ * @param loginMaxFailuresPerAccount failed logins per account per window before 429
+ * @param loginMaxFailuresPerAddress failed logins per client address per window before 429
+ * @param loginWindowSeconds         the failed-login window
+ * @param registerMaxPerAddress      registrations per client address per window
+ * @param registerWindowSeconds      the registration window
+ * @param profileCacheTtlSeconds     lifetime of cached profiles
+ * @param nearbyTtlSeconds           how long a reported position counts
+ * @param nearbyMaxRadiusKm          largest search radius
+ * @param positionIntervalSeconds    minimum time between two position reports of a user
+ * @param presenceExpirySeconds      how long a connection counts without a heartbeat
+ */
+record AccountsSettings(int argon2Threads, int argon2MaxQueued, int loginMaxFailuresPerAccount,
+                        int loginMaxFailuresPerAddress, int loginWindowSeconds, int registerMaxPerAddress,
+                        int registerWindowSeconds, int profileCacheTtlSeconds, int nearbyTtlSeconds,
+                        double nearbyMaxRadiusKm, int positionIntervalSeconds, int presenceExpirySeconds) {
+
+  static AccountsSettings from(JsonObject s) {
+    return new AccountsSettings(
+        s.getInteger("argon2-threads", 2),
+        s.getInteger("argon2-max-queued", 64),
+        s.getInteger("login-max-failures-per-account", 5),
+        s.getInteger("login-max-failures-per-address", 20),
+        s.getInteger("login-window-seconds", 900),
+        s.getInteger("register-max-per-address", 10),
+        s.getInteger("register-window-seconds", 3600),
+        s.getInteger("profile-cache-ttl-seconds", 3600),
+        s.getInteger("nearby-ttl-seconds", 7200),
+        s.getDouble("nearby-max-radius-km", 50.0),
+        s.getInteger("position-interval-seconds", 10),
+        s.getInteger("presence-expiry-seconds", 60));
+  }
+}

@@ -1,0 +1,57 @@
+package io.kith.accounts.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.platform.Platform;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceBinder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Wires the accounts stores and service and binds the service on {@link AccountsService#ADDRESS}. */
+public final class AccountsVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AccountsVerticle.class);
+
+  private final Platform platform;
+  private MessageConsumer<JsonObject> binding;
+  private Passwords passwords;
+  private long sweeper = -1;
+
+  /** Creates the verticle on a node's platform. */
+  public AccountsVerticle(Platform platform) {
+    this.platform = platform;
+  }
+
+  @Override
+  public Future<?> start() {
+    AccountsSettings settings = AccountsSettings.from(platform.config().section("accounts"));
+    AccountStore store = new AccountStore(platform.mongo());
+    ProfileCache cache = new ProfileCache(platform.redis(), store, settings.profileCacheTtlSeconds());
+    PresenceStore presence = new PresenceStore(platform.redis(), settings.presenceExpirySeconds() * 1000L);
+    NearbyStore nearby = new NearbyStore(platform.redis(), settings.nearbyTtlSeconds() * 1000L);
+    passwords = new Passwords(vertx, settings.argon2Threads(), settings.argon2MaxQueued());
+    AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
+        Relationships.NONE);
+    return store.ensureIndexes().compose(v -> {
+      binding = new ServiceBinder(vertx).setAddress(AccountsService.ADDRESS)
+          .register(AccountsService.class, service);
+      sweeper = vertx.setPeriodic(60_000, id -> nearby.sweep()
+          .onFailure(e -> LOG.warn("Sweeping expired nearby positions failed: {}", e.toString())));
+      return binding.completion();
+    });
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (sweeper >= 0) {
+      vertx.cancelTimer(sweeper);
+    }
+    if (passwords != null) {
+      passwords.close();
+    }
+    return binding == null ? Future.succeededFuture() : binding.unregister();
+  }
+}

@@ -1,0 +1,93 @@
+package io.kith.accounts.service;
+
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Positions for "nearby people" in Redis GEO: {@code geo:{nearby}} (members are user ids) and
+ * {@code geo:{nearby}:exp} (sorted set of the same ids by expiry time). Positions are rounded to three decimals
+ * (about 110 m) before storing, so nobody's exact location is kept. Expired members are ignored by searches and
+ * removed by {@link #sweep}.
+ */
+final class NearbyStore {
+
+  static final String GEO = "geo:{nearby}";
+  static final String EXPIRY = "geo:{nearby}:exp";
+
+  private final Redis redis;
+  private final long ttlMillis;
+
+  NearbyStore(Redis redis, long ttlMillis) {
+    this.redis = redis;
+    this.ttlMillis = ttlMillis;
+  }
+
+  /** A candidate from a search: user id and distance in metres. */
+  record Hit(long userId, double distanceMeters) {
+  }
+
+  static double round(double degrees) {
+    return Math.round(degrees * 1000.0) / 1000.0;
+  }
+
+  Future<Void> report(long userId, double lat, double lon) {
+    return redis.batch(List.of(
+        Request.cmd(Command.GEOADD).arg(GEO).arg(round(lon)).arg(round(lat)).arg(userId),
+        Request.cmd(Command.ZADD).arg(EXPIRY).arg(System.currentTimeMillis() + ttlMillis).arg(userId))).mapEmpty();
+  }
+
+  Future<Void> remove(long userId) {
+    return redis.batch(List.of(
+        Request.cmd(Command.ZREM).arg(GEO).arg(userId),
+        Request.cmd(Command.ZREM).arg(EXPIRY).arg(userId))).mapEmpty();
+  }
+
+  /** Up to {@code count} unexpired members within {@code radiusKm}, nearest first. */
+  Future<List<Hit>> search(double lat, double lon, double radiusKm, int count) {
+    Request geosearch = Request.cmd(Command.GEOSEARCH).arg(GEO)
+        .arg("FROMLONLAT").arg(lon).arg(lat)
+        .arg("BYRADIUS").arg(radiusKm).arg("km")
+        .arg("ASC").arg("COUNT").arg(count).arg("WITHDIST");
+    return redis.send(geosearch).compose(r -> {
+      List<Hit> hits = new ArrayList<>();
+      if (r != null) {
+        for (Response item : r) {
+          hits.add(new Hit(Long.parseLong(item.get(0).toString()), Double.parseDouble(item.get(1).toString()) * 1000));
+        }
+      }
+      if (hits.isEmpty()) {
+        return Future.succeededFuture(hits);
+      }
+      Request scores = Request.cmd(Command.ZMSCORE).arg(EXPIRY);
+      hits.forEach(h -> scores.arg(h.userId()));
+      long now = System.currentTimeMillis();
+      return redis.send(scores).map(s -> {
+        List<Hit> live = new ArrayList<>();
+        for (int i = 0; i < hits.size(); i++) {
+          Response score = s.get(i);
+          if (score != null && Double.parseDouble(score.toString()) > now) {
+            live.add(hits.get(i));
+          }
+        }
+        return live;
+      });
+    });
+  }
+
+  private static final String SWEEP =
+      "local m = redis.call('zrangebyscore', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000) "
+          + "for _, id in ipairs(m) do redis.call('zrem', KEYS[1], id) redis.call('zrem', KEYS[2], id) end "
+          + "return #m";
+
+  /** Removes up to 1,000 expired members (atomically, so a fresh report is never swept); returns how many. */
+  Future<Integer> sweep() {
+    return redis.send(Request.cmd(Command.EVAL).arg(SWEEP).arg(2).arg(GEO).arg(EXPIRY)
+        .arg(System.currentTimeMillis())).map(Response::toInteger);
+  }
+}

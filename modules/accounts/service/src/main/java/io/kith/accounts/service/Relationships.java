@@ -1,0 +1,34 @@
+package io.kith.accounts.service;
+
+import io.vertx.core.Future;
+
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * What accounts needs to know about the social graph: who among some users is the viewer's friend (for "friends"
+ * audiences and friends-only presence) and who blocked the viewer or is blocked by them (never shown in lookups,
+ * nearby or presence). The relations domain provides the real answer; until it exists, {@link #NONE} treats everyone
+ * as a non-friend and nobody as blocked.
+ */
+interface Relationships {
+
+  /** No graph: no friends, no blocks. */
+  Relationships NONE = new Relationships() {
+    @Override
+    public Future<Set<Long>> friendsAmong(long viewer, Collection<Long> userIds) {
+      return Future.succeededFuture(Set.of());
+    }
+
+    @Override
+    public Future<Set<Long>> blockedEitherWay(long viewer, Collection<Long> userIds) {
+      return Future.succeededFuture(Set.of());
+    }
+  };
+
+  /** The subset of {@code userIds} who are friends of {@code viewer}. */
+  Future<Set<Long>> friendsAmong(long viewer, Collection<Long> userIds);
+
+  /** The subset of {@code userIds} who blocked {@code viewer} or whom {@code viewer} blocked. */
+  Future<Set<Long>> blockedEitherWay(long viewer, Collection<Long> userIds);
+}

@@ -1,0 +1,438 @@
+package io.kith.platform.events;
+
+import io.kith.platform.Platform;
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Poll;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Response;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@ExtendWith({VertxExtension.class, KithTestKit.class})
+@Timeout(120)
+class EventLogTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  private Vertx vertx;
+  private Platform platform;
+  private RedisAPI redis;
+  private final List<EventConsumer> consumers = new ArrayList<>();
+  private final List<Vertx> others = new ArrayList<>();
+
+  @BeforeEach
+  void setUp(Vertx vertx) {
+    this.vertx = vertx;
+    platform = Await.result(KithTestKit.platform(vertx));
+    redis = platform.redisApi();
+  }
+
+  @AfterEach
+  void tearDown() {
+    for (EventConsumer c : consumers) {
+      c.stop();
+    }
+    for (Vertx v : others) {
+      Await.result(v.close());
+    }
+    Await.result(platform.close());
+  }
+
+  private static String fresh(String what) {
+    return what + "-" + UUID.randomUUID().toString().substring(0, 13);
+  }
+
+  /** Options with a short claim timeout and read block, so that claims and stops happen quickly. */
+  private static EventLogOptions quick() {
+    return EventLogOptions.from(new JsonObject()).withClaimAfter(300).withBlock(500);
+  }
+
+  private EventLog log(EventLogOptions options) {
+    return new EventLog(vertx, platform.redis(), platform.ids(), options);
+  }
+
+  private EventConsumer consume(EventLog log, String domain, String group, Function<DomainEvent, Future<?>> handler) {
+    EventConsumer c = Await.result(log.consume(domain, group, handler));
+    consumers.add(c);
+    return c;
+  }
+
+  private List<DomainEvent> append(EventLog log, String domain, int count) {
+    List<DomainEvent> appended = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      appended.add(Await.result(log.append(domain, "ThingHappened", new JsonObject().put("n", i))));
+    }
+    return appended;
+  }
+
+  private void await(String what, Supplier<Boolean> condition) {
+    Await.result(Poll.until(vertx, WAIT, what, () -> Future.succeededFuture(condition.get())));
+  }
+
+  private void awaitNothingPending(String domain, String group) {
+    Await.result(Poll.until(vertx, WAIT, "no pending entries in " + group,
+        () -> redis.xpending(List.of(EventLog.stream(domain), group)).map(r -> r.get(0).toLong() == 0)));
+  }
+
+  private static List<Long> ids(List<DomainEvent> events) {
+    return events.stream().map(DomainEvent::id).collect(Collectors.toList());
+  }
+
+  @Test
+  @DisplayName("an appended event reaches one consumer of every group, once, with its domain, type, time and payload")
+  void eachGroupGetsEveryEventOnce() {
+    EventLog log = log(quick());
+    String domain = fresh("dom");
+    List<DomainEvent> seenByFeeds = new CopyOnWriteArrayList<>();
+    List<DomainEvent> seenByNotifications = new CopyOnWriteArrayList<>();
+    consume(log, domain, "feeds", e -> {
+      seenByFeeds.add(e);
+      return Future.succeededFuture();
+    });
+    consume(log, domain, "notifications", e -> {
+      seenByNotifications.add(e);
+      return Future.succeededFuture();
+    });
+
+    List<DomainEvent> appended = append(log, domain, 20);
+
+    await("both groups to see 20 events", () -> seenByFeeds.size() >= 20 && seenByNotifications.size() >= 20);
+    awaitNothingPending(domain, "feeds");
+    awaitNothingPending(domain, "notifications");
+    assertEquals(ids(appended), ids(seenByFeeds), "every event once, in stream order");
+    assertEquals(ids(appended), ids(seenByNotifications), "every event once, in stream order");
+    DomainEvent first = seenByFeeds.get(0);
+    assertEquals(domain, first.domain());
+    assertEquals("ThingHappened", first.type());
+    assertEquals(appended.get(0).time(), first.time());
+    assertEquals(new JsonObject().put("n", 0), first.payload());
+  }
+
+  @Test
+  @DisplayName("a consumer group created now reads the events appended from now on")
+  void groupStartsAtTheEnd() {
+    EventLog log = log(quick());
+    String domain = fresh("dom");
+    append(log, domain, 3);
+    List<DomainEvent> seen = new CopyOnWriteArrayList<>();
+    consume(log, domain, "late", e -> {
+      seen.add(e);
+      return Future.succeededFuture();
+    });
+
+    List<DomainEvent> after = append(log, domain, 2);
+
+    await("the new events", () -> seen.size() >= 2);
+    awaitNothingPending(domain, "late");
+    assertEquals(ids(after), ids(seen));
+  }
+
+  @Test
+  @DisplayName("two consumers of one group share the events, and no event is handled by both")
+  void consumersOfAGroupShare() {
+    EventLog log = log(quick().withClaimAfter(60_000));
+    String domain = fresh("dom");
+    List<Long> byA = new CopyOnWriteArrayList<>();
+    List<Long> byB = new CopyOnWriteArrayList<>();
+    consume(log, domain, "counters", e -> {
+      byA.add(e.id());
+      return Future.succeededFuture();
+    });
+    consume(log, domain, "counters", e -> {
+      byB.add(e.id());
+      return Future.succeededFuture();
+    });
+
+    List<DomainEvent> appended = append(log, domain, 100);
+
+    await("all 100 events to be handled", () -> byA.size() + byB.size() >= 100);
+    awaitNothingPending(domain, "counters");
+    Set<Long> handled = new HashSet<>(byA);
+    handled.retainAll(byB);
+    assertTrue(handled.isEmpty(), "handled by both consumers: " + handled);
+    assertEquals(100, byA.size() + byB.size());
+    Set<Long> union = new HashSet<>(byA);
+    union.addAll(byB);
+    assertEquals(new HashSet<>(ids(appended)), union);
+    assertFalse(byA.isEmpty(), "the first consumer got no event");
+    assertFalse(byB.isEmpty(), "the second consumer got no event");
+  }
+
+  @Test
+  @DisplayName("events left unacknowledged by a consumer whose node died mid-batch are handled by another consumer")
+  void deadConsumersEventsAreClaimed() {
+    String domain = fresh("dom");
+    String group = "fanout";
+    Vertx doomed = Vertx.vertx();
+    others.add(doomed);
+    Platform doomedPlatform = Await.result(KithTestKit.platform(doomed));
+    EventLog doomedLog = new EventLog(doomed, doomedPlatform.redis(), doomedPlatform.ids(), quick());
+    List<Long> startedByDoomed = new CopyOnWriteArrayList<>();
+    Await.result(doomedLog.consume(domain, group, e -> {
+      startedByDoomed.add(e.id());
+      return Promise.promise().future(); // hangs: the node dies before finishing
+    }));
+    EventLog log = log(quick());
+
+    List<DomainEvent> appended = new ArrayList<>();
+    List<Future<DomainEvent>> appending = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      appending.add(log.append(domain, "PostPublished", new JsonObject().put("n", i)));
+    }
+    Await.result(Future.all(appending));
+    appending.forEach(f -> appended.add(f.result()));
+    await("the doomed consumer to start on an event", () -> !startedByDoomed.isEmpty());
+    Await.result(doomed.close());
+    Map<Long, AtomicInteger> handledBySurvivor = new ConcurrentHashMap<>();
+    consume(log, domain, group, e -> {
+      handledBySurvivor.computeIfAbsent(e.id(), k -> new AtomicInteger()).incrementAndGet();
+      return Future.succeededFuture();
+    });
+
+    await("the survivor to handle every event", () -> handledBySurvivor.keySet().containsAll(ids(appended)));
+    awaitNothingPending(domain, group);
+    assertTrue(handledBySurvivor.keySet().containsAll(startedByDoomed));
+    handledBySurvivor.forEach((id, count) -> assertEquals(1, count.get(), "event " + id + " handled twice"));
+  }
+
+  @Test
+  @DisplayName("events held by a stopped consumer whose handler never finished are claimed by the rest of its group")
+  void stoppedConsumersEventsAreClaimed() {
+    EventLog log = log(quick());
+    String domain = fresh("dom");
+    String group = "search";
+    List<Long> startedByStopped = new CopyOnWriteArrayList<>();
+    EventConsumer stuck = Await.result(log.consume(domain, group, e -> {
+      startedByStopped.add(e.id());
+      return Promise.promise().future();
+    }));
+    List<DomainEvent> appended = append(log, domain, 3);
+    await("the stuck consumer to start on an event", () -> !startedByStopped.isEmpty());
+    stuck.stop(); // does not complete: its handler never finishes; it must not hold the events anyway
+
+    Map<Long, AtomicInteger> handled = new ConcurrentHashMap<>();
+    consume(log, domain, group, e -> {
+      handled.computeIfAbsent(e.id(), k -> new AtomicInteger()).incrementAndGet();
+      return Future.succeededFuture();
+    });
+
+    await("the rest of the group to handle every event", () -> handled.keySet().containsAll(ids(appended)));
+    awaitNothingPending(domain, group);
+    handled.forEach((id, count) -> assertEquals(1, count.get(), "event " + id + " handled twice"));
+  }
+
+  @Test
+  @DisplayName("a consumer blocked in a long read stops at once, and new events then go to the rest of its group")
+  void stoppedConsumerGetsNoNewEvents() {
+    // claims are far away and reads block far longer than a test waits: stopping must end the blocked read itself
+    EventLog log = log(quick().withClaimAfter(600_000).withBlock(120_000));
+    String domain = fresh("dom");
+    String group = "mentions";
+    List<Long> byStopped = new CopyOnWriteArrayList<>();
+    List<Long> byRemaining = new CopyOnWriteArrayList<>();
+    EventConsumer stopped = Await.result(log.consume(domain, group, e -> {
+      byStopped.add(e.id());
+      return Future.succeededFuture();
+    }));
+    consume(log, domain, group, e -> {
+      byRemaining.add(e.id());
+      return Future.succeededFuture();
+    });
+
+    Await.result(stopped.stop());
+    List<DomainEvent> appended = append(log, domain, 3);
+
+    Await.result(Poll.until(vertx, Duration.ofSeconds(10), "the remaining consumer to handle the new events",
+        () -> Future.succeededFuture(byRemaining.containsAll(ids(appended)))));
+    assertTrue(byStopped.isEmpty(), "the stopped consumer handled " + byStopped);
+    awaitNothingPending(domain, group);
+  }
+
+  @Test
+  @DisplayName("a handler that fails is retried until it succeeds, and the event is then acknowledged")
+  void failingHandlerRetried() {
+    EventLog log = log(quick());
+    String domain = fresh("dom");
+    AtomicInteger attempts = new AtomicInteger();
+    List<Long> succeeded = new CopyOnWriteArrayList<>();
+    consume(log, domain, "flaky", e -> {
+      if (attempts.incrementAndGet() <= 2) {
+        return Future.failedFuture(new IllegalStateException("downstream not ready"));
+      }
+      succeeded.add(e.id());
+      return Future.succeededFuture();
+    });
+
+    DomainEvent event = Await.result(log.append(domain, "CommentAdded", new JsonObject()));
+
+    await("the third attempt to succeed", () -> !succeeded.isEmpty());
+    awaitNothingPending(domain, "flaky");
+    assertEquals(List.of(event.id()), succeeded);
+    assertEquals(3, attempts.get());
+  }
+
+  @Test
+  @DisplayName("a handler that throws instead of failing its future is retried the same way")
+  void throwingHandlerRetried() {
+    EventLog log = log(quick());
+    String domain = fresh("dom");
+    AtomicInteger attempts = new AtomicInteger();
+    consume(log, domain, "thrower", e -> {
+      if (attempts.incrementAndGet() == 1) {
+        throw new IllegalStateException("boom");
+      }
+      return Future.succeededFuture();
+    });
+
+    Await.result(log.append(domain, "CommentAdded", new JsonObject()));
+
+    await("a second attempt", () -> attempts.get() >= 2);
+    awaitNothingPending(domain, "thrower");
+    assertEquals(2, attempts.get());
+  }
+
+  @Test
+  @DisplayName("an event that keeps failing goes to the group's dead-letter stream after maxDeliveries and stops")
+  void poisonedEventDeadLettered() {
+    EventLogOptions base = quick();
+    EventLog log = log(new EventLogOptions(base.maxLength(), base.claimAfterMillis(), base.batchSize(),
+        base.blockMillis(), 3, base.processedTtlSeconds()));
+    String domain = fresh("dom");
+    String group = "notifier";
+    AtomicInteger poisonAttempts = new AtomicInteger();
+    List<Long> handled = new CopyOnWriteArrayList<>();
+    consume(log, domain, group, e -> {
+      if (e.payload().getBoolean("poison", false)) {
+        poisonAttempts.incrementAndGet();
+        return Future.failedFuture(new IllegalArgumentException("cannot handle this one"));
+      }
+      handled.add(e.id());
+      return Future.succeededFuture();
+    });
+
+    DomainEvent poison = Await.result(log.append(domain, "UserFollowed", new JsonObject().put("poison", true)));
+    DomainEvent good = Await.result(log.append(domain, "UserFollowed", new JsonObject().put("poison", false)));
+
+    String dead = EventLog.stream(domain) + ":dead:" + group;
+    await("the good event, behind the poisoned one", () -> handled.contains(good.id()));
+    Await.result(Poll.until(vertx, WAIT, "the poisoned event in " + dead,
+        () -> redis.xlen(dead).map(r -> r.toLong() == 1)));
+    awaitNothingPending(domain, group);
+    assertEquals(3, poisonAttempts.get(), "delivered exactly maxDeliveries times");
+    Response entries = Await.result(redis.xrange(List.of(dead, "-", "+")));
+    Map<String, String> fields = new java.util.HashMap<>();
+    Response kv = entries.get(0).get(1);
+    for (int i = 0; i + 1 < kv.size(); i += 2) {
+      fields.put(kv.get(i).toString(), kv.get(i + 1).toString());
+    }
+    assertEquals(Long.toString(poison.id()), fields.get("id"));
+    assertEquals("UserFollowed", fields.get("type"));
+    assertEquals(new JsonObject().put("poison", true), new JsonObject(fields.get("payload")));
+    assertTrue(fields.containsKey("entry"), "the dead letter names the original stream entry");
+
+    // the group moved on: a later event is handled and the poisoned one is not tried again
+    DomainEvent later = Await.result(log.append(domain, "UserFollowed", new JsonObject()));
+    await("a later event", () -> handled.contains(later.id()));
+    awaitNothingPending(domain, group);
+    assertEquals(3, poisonAttempts.get());
+  }
+
+  @Test
+  @DisplayName("once() runs the handler once per event id and group, and again after a failure")
+  void onceGuard() {
+    EventLog log = log(quick());
+    String group = fresh("grp");
+    AtomicInteger runs = new AtomicInteger();
+    AtomicInteger failuresLeft = new AtomicInteger(1);
+    Function<DomainEvent, Future<?>> guarded = log.once(group, e -> {
+      runs.incrementAndGet();
+      return failuresLeft.getAndDecrement() > 0 ? Future.failedFuture("transient") : Future.succeededFuture();
+    });
+    DomainEvent event = new DomainEvent(platform.ids().next(), "dom", "PostLiked", System.currentTimeMillis(),
+        new JsonObject());
+
+    Await.failure(guarded.apply(event));
+    Await.result(guarded.apply(event));
+    Await.result(guarded.apply(event));
+    Await.result(guarded.apply(event));
+
+    assertEquals(2, runs.get(), "one failed run, one successful run, then skipped");
+    AtomicInteger otherGroupRuns = new AtomicInteger();
+    Await.result(log.once(fresh("grp"), e -> {
+      otherGroupRuns.incrementAndGet();
+      return Future.succeededFuture();
+    }).apply(event));
+    assertEquals(1, otherGroupRuns.get(), "another group keeps its own record");
+    DomainEvent another = new DomainEvent(platform.ids().next(), "dom", "PostLiked", System.currentTimeMillis(),
+        new JsonObject());
+    Await.result(guarded.apply(another));
+    assertEquals(3, runs.get(), "another event id runs the handler");
+  }
+
+  @Test
+  @DisplayName("once() keeps a redelivered event from being handled twice by a consumer")
+  void onceWithRedelivery() {
+    EventLog log = log(quick());
+    String domain = fresh("dom");
+    String group = "counter";
+    AtomicInteger effects = new AtomicInteger();
+    AtomicInteger deliveries = new AtomicInteger();
+    Function<DomainEvent, Future<?>> counted = log.once(group, e -> {
+      effects.incrementAndGet();
+      return Future.succeededFuture();
+    });
+    // the effect is applied, but the first acknowledgement is lost (the handler fails after the guard wrote)
+    consume(log, domain, group, e -> counted.apply(e).compose(x ->
+        deliveries.incrementAndGet() == 1 ? Future.failedFuture("lost ack") : Future.succeededFuture()));
+
+    Await.result(log.append(domain, "PostLiked", new JsonObject()));
+
+    await("the redelivery", () -> deliveries.get() >= 2);
+    awaitNothingPending(domain, group);
+    assertEquals(1, effects.get());
+  }
+
+  @Test
+  @DisplayName("invalid domain, type and group names are refused")
+  void invalidNamesRefused() {
+    EventLog log = log(quick());
+
+    assertThrows(IllegalArgumentException.class, () -> log.append("bad domain", "T", new JsonObject()));
+    assertThrows(IllegalArgumentException.class, () -> log.append("dom", "", new JsonObject()));
+    assertThrows(IllegalArgumentException.class, () -> log.append(null, "T", new JsonObject()));
+    assertThrows(IllegalArgumentException.class, () -> log.append("1dom", "T", new JsonObject()));
+    assertThrows(IllegalArgumentException.class,
+        () -> log.consume("dom", "group:with:colons", e -> Future.succeededFuture()));
+    assertThrows(IllegalArgumentException.class,
+        () -> log.consume("x".repeat(65), "g", e -> Future.succeededFuture()));
+  }
+}

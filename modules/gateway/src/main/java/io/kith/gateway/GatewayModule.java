@@ -1,7 +1,11 @@
 package io.kith.gateway;
 
+import io.kith.gateway.bridge.AccountsPresence;
 import io.kith.gateway.bridge.RoomAccess;
+import io.kith.accounts.api.AccountsService;
+import io.kith.gateway.http.AccountsRoutes;
 import io.kith.gateway.http.ApiRoutes;
+import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.AuthRoutes;
 import io.kith.gateway.http.SystemRoutes;
 import io.kith.platform.KithModule;
@@ -9,7 +13,11 @@ import io.kith.platform.Platform;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 
+import io.vertx.core.json.JsonArray;
+
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** The gateway module: HTTP API and event-bus bridges. Starts after every domain service of its node. */
 public final class GatewayModule implements KithModule {
@@ -28,8 +36,16 @@ public final class GatewayModule implements KithModule {
   public Future<String> deploy(Platform platform) {
     int configured = platform.config().section("http").getInteger("instances", 0);
     int instances = configured > 0 ? configured : Math.max(1, Runtime.getRuntime().availableProcessors());
-    List<ApiRoutes> routes = List.of(new SystemRoutes(), new AuthRoutes(platform.sessions()));
-    return platform.vertx().deployVerticle(() -> new GatewayVerticle(platform, routes, RoomAccess.NONE),
-        new DeploymentOptions().setInstances(instances));
+    Set<String> trusted = new HashSet<>();
+    platform.config().section("http").getJsonArray("trusted-proxies", new JsonArray())
+        .forEach(p -> trusted.add(String.valueOf(p)));
+    List<ApiRoutes> routes = List.of(
+        new SystemRoutes(),
+        new AuthRoutes(platform.sessions()),
+        new AccountsRoutes(AccountsService.proxy(platform.vertx()), new ClientAddress(trusted)));
+    AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
+    return GatewayVerticle.loadContract(platform.vertx()).compose(contract -> platform.vertx().deployVerticle(
+        () -> new GatewayVerticle(platform, routes, RoomAccess.NONE, presence, contract),
+        new DeploymentOptions().setInstances(instances)));
   }
 }

@@ -2,6 +2,7 @@ package io.kith.gateway;
 
 import io.kith.gateway.bridge.BridgeGuard;
 import io.kith.gateway.bridge.Bridges;
+import io.kith.gateway.bridge.ConnectionListener;
 import io.kith.gateway.bridge.RoomAccess;
 import io.kith.gateway.http.ApiRouter;
 import io.kith.gateway.http.ApiRoutes;
@@ -10,6 +11,8 @@ import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -24,7 +27,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The gateway verticle: wires the contract router, the operational endpoints and both event-bus bridges, then
- * listens. On undeploy the HTTP server drains in-flight requests for {@code kith.shutdown-grace-seconds}.
+ * listens. On undeploy the bridge connections are closed (clients reconnect to another node) and the HTTP server
+ * drains in-flight requests for up to {@code kith.shutdown-grace-seconds}.
  */
 public final class GatewayVerticle extends VerticleBase {
 
@@ -36,16 +40,42 @@ public final class GatewayVerticle extends VerticleBase {
   private final Platform platform;
   private final List<ApiRoutes> routes;
   private final RoomAccess rooms;
+  private final ConnectionListener listener;
+  private final Contract preloaded;
   private HttpServer server;
+  private long heartbeat = -1;
   private TcpEventBusBridge tcp;
   private BridgeGuard guard;
   private MessageConsumer<Object> whoami;
 
-  /** Creates the verticle with the route groups it mounts. */
+  /** The parsed API contract and its text (parsed once per node, shared by the verticle instances). */
+  public record Contract(Buffer text, OpenAPIContract contract) {
+  }
+
+  /** Reads and parses the API contract. */
+  public static Future<Contract> loadContract(Vertx vertx) {
+    return vertx.fileSystem().readFile(CONTRACT)
+        .compose(text -> OpenAPIContract.from(vertx, CONTRACT).map(c -> new Contract(text, c)));
+  }
+
+  /** Creates the verticle with the route groups it mounts; it loads the contract itself and reports no presence. */
   public GatewayVerticle(Platform platform, List<ApiRoutes> routes, RoomAccess rooms) {
+    this(platform, routes, rooms, ConnectionListener.NONE, null);
+  }
+
+  /**
+   * Creates the verticle.
+   *
+   * @param listener  told about bridge connections (presence)
+   * @param preloaded the parsed contract, or null to load it at start
+   */
+  public GatewayVerticle(Platform platform, List<ApiRoutes> routes, RoomAccess rooms, ConnectionListener listener,
+                         Contract preloaded) {
     this.platform = platform;
     this.routes = routes;
     this.rooms = rooms;
+    this.listener = listener;
+    this.preloaded = preloaded;
   }
 
   @Override
@@ -53,21 +83,24 @@ public final class GatewayVerticle extends VerticleBase {
     JsonObject http = platform.config().section("http");
     JsonObject bridge = platform.config().section("bridge");
     List<String> inbound = bridge.getJsonArray("inbound", new JsonArray()).stream().map(String::valueOf).toList();
-    guard = new BridgeGuard(vertx, platform.sessions(), inbound, rooms);
+    guard = new BridgeGuard(vertx, platform.sessions(), inbound, rooms, listener);
+    long every = bridge.getLong("presence-heartbeat-seconds", 20L) * 1000;
+    heartbeat = vertx.setPeriodic(every, every, id -> guard.heartbeat());
     whoami = vertx.eventBus().consumer(Addresses.BRIDGE_WHOAMI, msg -> {
       String sender = msg.headers().get(Addresses.SENDER_HEADER);
       msg.reply(new JsonObject().put("user_id", sender == null ? null : Long.parseLong(sender)));
     });
-    return vertx.fileSystem().readFile(CONTRACT)
-        .compose(contractText -> OpenAPIContract.from(vertx, CONTRACT).map(contract -> {
-          Router router = ApiRouter.create(vertx, contract, platform, routes);
+    Future<Contract> contract = preloaded != null ? Future.succeededFuture(preloaded) : loadContract(vertx);
+    return contract
+        .map(loaded -> {
+          Router router = ApiRouter.create(vertx, loaded.contract(), platform, routes);
           router.get("/api/v1/openapi.yaml").handler(rc -> rc.response()
               .putHeader("Content-Type", "application/yaml; charset=utf-8")
-              .end(contractText));
+              .end(loaded.text()));
           HealthRoutes.mount(router, platform);
           Bridges.mountSockJs(vertx, router, guard, bridge);
           return router;
-        }))
+        })
         .compose(router -> {
           HttpServerOptions options = new HttpServerOptions()
               .setCompressionSupported(true)
@@ -93,6 +126,13 @@ public final class GatewayVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     long grace = platform.config().section("kith").getLong("shutdown-grace-seconds", 10L);
+    if (heartbeat >= 0) {
+      vertx.cancelTimer(heartbeat);
+    }
+    if (guard != null) {
+      // bridge connections are not in-flight requests: left open, they would hold the drain for the whole grace
+      guard.closeAll();
+    }
     Future<Void> http = server == null ? Future.succeededFuture() : server.shutdown(grace, TimeUnit.SECONDS);
     return http
         .eventually(() -> tcp == null ? Future.succeededFuture() : tcp.close())

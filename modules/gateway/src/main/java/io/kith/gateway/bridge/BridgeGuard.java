@@ -15,9 +15,12 @@ import io.vertx.ext.bridge.BridgeEventType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -38,6 +41,10 @@ import java.util.regex.Pattern;
  *   {@code sender} member of a JSON body is overwritten with it too.</li>
  *   <li>When a session is revoked (logout, password change, refresh-token reuse), its connections are closed.</li>
  * </ul>
+ *
+ * <p>The frames of one connection are decided one after the other, in the order they arrived: a token check of one
+ * frame may take a Redis round trip, and a frame must neither overtake it (a tokenless frame right after the
+ * authenticating one would be refused as anonymous) nor be delivered out of order.
  */
 public final class BridgeGuard {
 
@@ -50,11 +57,15 @@ public final class BridgeGuard {
   private final RoomAccess rooms;
   private final Map<Object, Connection> connections = new ConcurrentHashMap<>();
   private final MessageConsumer<JsonObject> revocations;
+  private final ConnectionListener listener;
 
   /** A bridge connection: who it belongs to and how to close it. */
   private static final class Connection {
     final Runnable closer;
+    final String id = UUID.randomUUID().toString();
     volatile AccessClaims caller;
+    /** The decision of the previous frame (or the URL token check); the next frame is decided after it. */
+    Future<?> last = Future.succeededFuture();
 
     Connection(Runnable closer) {
       this.closer = closer;
@@ -65,6 +76,16 @@ public final class BridgeGuard {
    * @param inboundPatterns anchored regular expressions of addresses clients may send or publish to
    */
   public BridgeGuard(Vertx vertx, Sessions sessions, List<String> inboundPatterns, RoomAccess rooms) {
+    this(vertx, sessions, inboundPatterns, rooms, ConnectionListener.NONE);
+  }
+
+  /**
+   * @param inboundPatterns anchored regular expressions of addresses clients may send or publish to
+   * @param listener        told when a connection is bound to a user and when it closes (presence)
+   */
+  public BridgeGuard(Vertx vertx, Sessions sessions, List<String> inboundPatterns, RoomAccess rooms,
+                     ConnectionListener listener) {
+    this.listener = listener;
     this.tokens = sessions.accessTokens();
     this.sessions = sessions;
     this.inbound = inboundPatterns.stream().map(Pattern::compile).toList();
@@ -82,6 +103,46 @@ public final class BridgeGuard {
     return connections.size();
   }
 
+  /**
+   * Closes every bridge connection, so that a stopping node does not keep its clients for the whole shutdown grace
+   * (a WebSocket never drains by itself) and they reconnect elsewhere at once.
+   */
+  public void closeAll() {
+    connections.forEach((key, conn) -> {
+      forget(key);
+      conn.closer.run();
+    });
+  }
+
+  /** Reports the connections this guard holds, by user, to the listener (the presence heartbeat). */
+  public void heartbeat() {
+    Map<Long, List<String>> byUser = new HashMap<>();
+    connections.values().forEach(conn -> {
+      AccessClaims caller = conn.caller;
+      if (caller != null) {
+        byUser.computeIfAbsent(caller.userId(), u -> new ArrayList<>()).add(conn.id);
+      }
+    });
+    if (!byUser.isEmpty()) {
+      listener.alive(byUser);
+    }
+  }
+
+  private void forget(Object key) {
+    Connection conn = connections.remove(key);
+    if (conn != null && conn.caller != null) {
+      listener.closed(conn.caller.userId(), conn.id);
+    }
+  }
+
+  private void bind(Connection conn, AccessClaims claims) {
+    boolean first = conn.caller == null;
+    conn.caller = claims;
+    if (first) {
+      listener.bound(claims.userId(), conn.id);
+    }
+  }
+
   /** Stops listening for revocations. */
   public Future<Void> close() {
     return revocations.unregister();
@@ -93,27 +154,28 @@ public final class BridgeGuard {
    * @param key        identity of the connection (the socket)
    * @param closer     closes the connection
    * @param queryToken token from the connection URL, or null
+   * @param deny       writes an {@code access_denied} error frame to the connection
    */
-  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken) {
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Runnable deny) {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED:
         Connection created = new Connection(closer);
         connections.put(key, created);
-        if (queryToken == null) {
-          event.complete(true);
-        } else {
-          BearerAuth.authenticate(tokens, sessions, queryToken).onComplete(ar -> {
-            if (ar.succeeded()) {
-              created.caller = ar.result();
+        if (queryToken != null) {
+          // the bridge reads the socket only once SOCKET_CREATED completes, and frames arriving before are lost:
+          // complete at once and let the first frames wait for this check instead.
+          // a bad URL token leaves the connection anonymous; its frames are refused until a good token comes
+          created.last = BearerAuth.authenticate(tokens, sessions, queryToken).onSuccess(claims -> {
+            if (created.caller == null) {
+              bind(created, claims);
             }
-            // a bad URL token leaves the connection anonymous; its frames are refused until a good token comes
-            event.complete(true);
           });
         }
+        event.complete(true);
         return;
       case SOCKET_CLOSED:
-        connections.remove(key);
+        forget(key);
         event.complete(true);
         return;
       case SEND:
@@ -121,11 +183,32 @@ public final class BridgeGuard {
       case REGISTER:
       case UNREGISTER:
         Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer));
-        authorize(event, conn).onComplete(ar -> event.tryComplete(ar.succeeded() && ar.result()));
+        Future<Boolean> decision = conn.last.transform(previous -> authorize(event, conn)).otherwise(false);
+        conn.last = decision;
+        decision.onSuccess(allowed -> {
+          if (allowed) {
+            event.tryComplete(true);
+          } else {
+            // completing with false would make the bridge answer its own text ("rejected" on SockJS, "blocked by
+            // bridgeEvent handler" on TCP) and failing would log an error for every refusal: answer the stable
+            // access_denied here and leave the event pending, so the bridge does nothing with the frame
+            deny.run();
+          }
+        });
         return;
       default:
         event.complete(true);
     }
+  }
+
+  /** Whether the guard tracks the connection {@code key}. */
+  public boolean tracks(Object key) {
+    return connections.containsKey(key);
+  }
+
+  /** Forgets a connection that closed, for bridges that report no SOCKET_CLOSED event (TCP). */
+  public void closed(Object key) {
+    forget(key);
   }
 
   private Future<Boolean> authorize(BaseBridgeEvent event, Connection conn) {
@@ -147,7 +230,7 @@ public final class BridgeGuard {
         if (bound != null && bound.userId() != claims.userId()) {
           return Future.failedFuture("connection belongs to another user");
         }
-        conn.caller = claims;
+        bind(conn, claims);
         return Future.succeededFuture(claims);
       });
     } else if (conn.caller != null && conn.caller.expiresAt() > System.currentTimeMillis() / 1000) {
@@ -209,7 +292,7 @@ public final class BridgeGuard {
       AccessClaims caller = conn.caller;
       if (caller != null && caller.userId() == user && sids.contains(caller.sessionId())) {
         LOG.debug("Closing bridge connection of user {}: session revoked", user);
-        connections.remove(key);
+        forget(key);
         conn.closer.run();
       }
     });

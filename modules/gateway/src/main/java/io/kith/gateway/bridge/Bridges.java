@@ -3,8 +3,10 @@ package io.kith.gateway.bridge;
 import io.kith.platform.bus.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
 import io.vertx.ext.bridge.BridgeOptions;
 import io.vertx.ext.bridge.PermittedOptions;
 import io.vertx.ext.eventbus.bridge.tcp.TcpEventBusBridge;
@@ -24,6 +26,11 @@ public final class Bridges {
   public static final String SOCKJS_PATH = "/eventbus/*";
   private static final String USER_ADDRESSES = Pattern.quote(Addresses.USER_PREFIX) + "[0-9]+";
   private static final String ROOM_ADDRESSES = Pattern.quote(Addresses.ROOM_PREFIX) + "[A-Za-z0-9_.:-]{1,128}";
+  /** Error frame of a refused SockJS frame (the shape the SockJS bridge uses for its own errors). */
+  private static final JsonObject DENIED_SOCKJS = new JsonObject().put("type", "err").put("body", "access_denied");
+  /** Error frame of a refused TCP frame: 4-byte big-endian length, then the JSON the TCP bridge uses for errors. */
+  private static final Buffer DENIED_TCP = lengthPrefixed(
+      new JsonObject().put("type", "err").put("message", "access_denied").toBuffer());
 
   private Bridges() {
   }
@@ -46,7 +53,8 @@ public final class Bridges {
         .setRegisterWriteHandler(false)
         .setMaxBytesStreaming(bridgeSection.getInteger("max-frame", 65_536));
     Router sockjs = SockJSHandler.create(vertx, handlerOptions).bridge(options, event ->
-        guard.handle(event, event.socket(), () -> event.socket().close(), queryToken(event.socket().uri())));
+        guard.handle(event, event.socket(), () -> event.socket().close(), queryToken(event.socket().uri()),
+            () -> event.socket().write(DENIED_SOCKJS.toBuffer())));
     router.route(SOCKJS_PATH).subRouter(sockjs);
   }
 
@@ -59,9 +67,19 @@ public final class Bridges {
     BridgeOptions options = permissions(new BridgeOptions(), guard);
     NetServerOptions server = new NetServerOptions().setIdleTimeout(bridgeSection.getInteger("idle-seconds", 300))
         .setTcpKeepAlive(true);
-    return TcpEventBusBridge.create(vertx, options, server,
-            event -> guard.handle(event, event.socket(), () -> event.socket().close(), null))
+    return TcpEventBusBridge.create(vertx, options, server, event -> {
+          NetSocket socket = event.socket();
+          if (!guard.tracks(socket)) {
+            // the TCP bridge emits no SOCKET_CREATED / SOCKET_CLOSED events: forget the connection when it closes
+            socket.closeHandler(v -> guard.closed(socket));
+          }
+          guard.handle(event, socket, socket::close, null, () -> socket.write(DENIED_TCP));
+        })
         .listen(port, bridgeSection.getString("tcp-host", "0.0.0.0"));
+  }
+
+  private static Buffer lengthPrefixed(Buffer json) {
+    return Buffer.buffer().appendInt(json.length()).appendBuffer(json);
   }
 
   static String queryToken(String uri) {

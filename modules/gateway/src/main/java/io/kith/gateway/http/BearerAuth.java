@@ -35,7 +35,7 @@ public final class BearerAuth implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext rc) {
-    Operation op = contract.findOperation(rc.normalizedPath(), rc.request().method());
+    Operation op = operationOf(rc);
     if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()) {
       rc.next();
       return;
@@ -60,6 +60,18 @@ public final class BearerAuth implements Handler<RoutingContext> {
         rc.fail(ar.cause());
       }
     });
+  }
+
+  private Operation operationOf(RoutingContext rc) {
+    String path = rc.normalizedPath();
+    Operation op = contract.findOperation(path, rc.request().method());
+    // the router serves "/a/b/" on the route of "/a/b": find the operation the same way, or a trailing slash would
+    // reach the operation unauthenticated
+    while (op == null && path.length() > 1 && path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
+      op = contract.findOperation(path, rc.request().method());
+    }
+    return op;
   }
 
   /** Verifies a token and its session; shared with the bridges. */

@@ -1,5 +1,6 @@
 package io.kith.gateway.http;
 
+import io.kith.platform.error.ErrorCode;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.error.Problem;
 import io.vertx.core.Handler;
@@ -24,6 +25,8 @@ public final class FailureHandler implements Handler<RoutingContext> {
 
   private static final Logger LOG = LoggerFactory.getLogger(FailureHandler.class);
   private static final java.util.regex.Pattern REQUIRED = java.util.regex.Pattern.compile("property \"([^\"]+)\"");
+  /** A contract operation that no route group handles (see {@link ApiRouter}); not a bug, so not logged as one. */
+  static final ErrorCode NOT_IMPLEMENTED = ErrorCode.of(501, "not_implemented", "Not implemented");
 
   @Override
   public void handle(RoutingContext rc) {
@@ -68,7 +71,9 @@ public final class FailureHandler implements Handler<RoutingContext> {
     if (failure instanceof DecodeException) {
       return Problem.of(KithErrors.MALFORMED_JSON, "the request body is not valid JSON");
     }
-    if (failure == null) {
+    if (failure == null || (status >= 400 && status < 500)) {
+      // a handler failed the request with an explicit client-error status and a plain exception (CorsHandler rejects
+      // an unlisted origin with 403 + VertxException): a client error, not a bug
       return byStatus(status);
     }
     return Problem.from(failure);
@@ -88,7 +93,7 @@ public final class FailureHandler implements Handler<RoutingContext> {
     String reason = unit == null || unit.getError() == null ? e.getMessage() : unit.getError();
     if (field == null) {
       // a parameter's schema failed: the validator names it in its message
-      return Problem.of(KithErrors.VALIDATION_FAILED, null, sanitize(e.getMessage()));
+      return Problem.of(KithErrors.VALIDATION_FAILED, parameterOf(e.getMessage()), sanitize(e.getMessage()));
     }
     return Problem.of(KithErrors.VALIDATION_FAILED, field, sanitize(field + ": " + reason));
   }
@@ -102,10 +107,25 @@ public final class FailureHandler implements Handler<RoutingContext> {
         || message.toLowerCase(java.util.Locale.ROOT).contains("json")) {
       return Problem.of(KithErrors.MALFORMED_JSON, "the request body is not valid JSON");
     }
-    if (message.contains("content type") || message.contains("Content-Type")) {
+    // a body in a media type the operation does not declare: "The format of the request body is not supported"
+    boolean unsupportedBody = e.type() == ValidatorErrorType.UNSUPPORTED_VALUE_FORMAT
+        && message.contains("request body");
+    if (unsupportedBody || message.contains("content type") || message.contains("Content-Type")) {
       return Problem.of(KithErrors.UNSUPPORTED_MEDIA_TYPE, sanitize(message));
     }
-    return Problem.of(KithErrors.VALIDATION_FAILED, null, sanitize(message));
+    return Problem.of(KithErrors.VALIDATION_FAILED, parameterOf(message), sanitize(message));
+  }
+
+  // "The value of query parameter limit is invalid", "... does not contain the required parameter: ... name=limit"
+  private static final java.util.regex.Pattern PARAMETER = java.util.regex.Pattern.compile(
+      "(?:(?:query|path|header|cookie) parameter |name=)([A-Za-z0-9_.\\-]+)");
+
+  private static String parameterOf(String message) {
+    if (message == null) {
+      return null;
+    }
+    java.util.regex.Matcher m = PARAMETER.matcher(message);
+    return m.find() ? m.group(1) : null;
   }
 
   private static OutputUnit deepest(OutputUnit unit) {
@@ -167,6 +187,8 @@ public final class FailureHandler implements Handler<RoutingContext> {
         return Problem.of(KithErrors.UNSUPPORTED_MEDIA_TYPE, "send the body as application/json");
       case 429:
         return Problem.of(KithErrors.RATE_LIMITED, "too many requests");
+      case 501:
+        return Problem.of(NOT_IMPLEMENTED, "this operation is not available yet");
       case 503:
         return Problem.of(KithErrors.UNAVAILABLE, "the service is unavailable; retry later");
       default:

@@ -1,0 +1,98 @@
+package io.kith.gateway.http;
+
+import io.kith.accounts.api.AccountsService;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.openapi.router.RouterBuilder;
+import io.vertx.openapi.validation.RequestParameter;
+import io.vertx.openapi.validation.ValidatedRequest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** HTTP operations of the accounts domain: registration, login, profiles, finding people, presence, nearby. */
+public final class AccountsRoutes implements ApiRoutes {
+
+  private final AccountsService accounts;
+  private final ClientAddress clientAddress;
+
+  /** Creates the routes over the accounts service proxy. */
+  public AccountsRoutes(AccountsService accounts, ClientAddress clientAddress) {
+    this.accounts = accounts;
+    this.clientAddress = clientAddress;
+  }
+
+  @Override
+  public void mount(RouterBuilder builder) {
+    builder.getRoute("register").addHandler(rc ->
+        accounts.register(Http.body(rc), clientAddress.of(rc)).onComplete(ar -> {
+          if (ar.succeeded()) {
+            Http.send(rc, 201, ar.result());
+          } else {
+            rc.fail(ar.cause());
+          }
+        }));
+    builder.getRoute("login").addHandler(rc ->
+        Http.reply(rc, accounts.login(Http.body(rc), clientAddress.of(rc)), json -> json));
+    builder.getRoute("changePassword").addHandler(rc -> {
+      JsonObject body = Http.body(rc);
+      Http.replyEmpty(rc, accounts.changePassword(Http.caller(rc).userId(), body.getString("current_password"),
+          body.getString("new_password")));
+    });
+    builder.getRoute("getOwnProfile").addHandler(rc -> {
+      long me = Http.caller(rc).userId();
+      Http.reply(rc, accounts.profile(me, me), json -> json);
+    });
+    builder.getRoute("updateOwnProfile").addHandler(rc ->
+        Http.reply(rc, accounts.updateProfile(Http.caller(rc).userId(), Http.body(rc)), json -> json));
+    builder.getRoute("getProfile").addHandler(rc ->
+        Http.reply(rc, accounts.profile(Http.caller(rc).userId(), longParam(rc, "userId")), json -> json));
+    builder.getRoute("findByUsername").addHandler(rc ->
+        Http.reply(rc, accounts.findByUsername(Http.caller(rc).userId(), Http.pathParam(rc, "username")), json -> json));
+    builder.getRoute("lookupContacts").addHandler(rc ->
+        Http.reply(rc, accounts.findByContacts(Http.caller(rc).userId(), Http.body(rc)), json -> json));
+    builder.getRoute("searchPeople").addHandler(rc -> {
+      ValidatedRequest req = Http.validated(rc);
+      Http.reply(rc, accounts.searchByNickname(Http.caller(rc).userId(), query(req, "prefix"),
+          req.getQuery().get("limit") == null || req.getQuery().get("limit").isNull() ? 20
+              : req.getQuery().get("limit").getInteger(), query(req, "after")), json -> json);
+    });
+    builder.getRoute("setPresenceMode").addHandler(rc ->
+        Http.reply(rc, accounts.setPresenceMode(Http.caller(rc).userId(), Http.body(rc).getString("mode")), j -> j));
+    builder.getRoute("queryPresence").addHandler(rc -> {
+      List<Long> ids = new ArrayList<>();
+      Http.body(rc).getJsonArray("ids", new JsonArray()).forEach(id -> ids.add(((Number) id).longValue()));
+      Http.reply(rc, accounts.presence(Http.caller(rc).userId(), ids), json -> json);
+    });
+    builder.getRoute("reportPosition").addHandler(rc -> {
+      JsonObject body = Http.body(rc);
+      Http.replyEmpty(rc, accounts.reportPosition(Http.caller(rc).userId(), body.getDouble("lat"),
+          body.getDouble("lon")));
+    });
+    builder.getRoute("nearbyPeople").addHandler(rc -> {
+      ValidatedRequest req = Http.validated(rc);
+      JsonObject query = new JsonObject();
+      for (String name : List.of("lat", "lon", "radius_km", "limit", "offset")) {
+        RequestParameter p = req.getQuery().get(name);
+        if (p != null && !p.isNull()) {
+          query.put(name, p.get());
+        }
+      }
+      RequestParameter interests = req.getQuery().get("interest");
+      if (interests != null && !interests.isNull()) {
+        query.put("interests", interests.getJsonArray());
+      }
+      Http.reply(rc, accounts.nearby(Http.caller(rc).userId(), query), json -> json);
+    });
+  }
+
+  private static long longParam(RoutingContext rc, String name) {
+    return Http.validated(rc).getPathParameters().get(name).getLong();
+  }
+
+  private static String query(ValidatedRequest req, String name) {
+    RequestParameter p = req.getQuery().get(name);
+    return p == null || p.isNull() ? null : p.getString();
+  }
+}

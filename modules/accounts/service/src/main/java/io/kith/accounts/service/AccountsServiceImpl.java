@@ -152,6 +152,7 @@ final class AccountsServiceImpl implements AccountsService {
                 long userId = id;
                 return limiter.reset(accountKey)
                     .compose(v -> store.touchLastActive(userId, System.currentTimeMillis()))
+                    .compose(v -> cache.invalidate(userId))
                     .compose(v -> platform.sessions().open(userId, device))
                     .map(tokens -> tokens.toJson());
               });

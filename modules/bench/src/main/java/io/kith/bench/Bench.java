@@ -22,8 +22,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The {@code kith-bench} command: parses the command line, starts Kith in-process unless a target is given, runs the
@@ -40,6 +42,13 @@ public final class Bench {
   public static final int EXIT_USAGE = 2;
   /** Exit status of a completed run in which some requests failed, timed out or were dropped. */
   public static final int EXIT_REQUEST_FAILURES = 3;
+
+  static {
+    // Before the first logger exists: the bench logs warnings only, on stderr, unless told otherwise.
+    if (System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", "kith-bench-logback.xml");
+    }
+  }
 
   private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
   private static final long STOP_SECONDS = 30;
@@ -64,9 +73,6 @@ public final class Bench {
 
   /** Entry point; exits the JVM with the run's status (lingering non-daemon threads must not keep it alive). */
   public static void main(String[] args) {
-    if (System.getProperty("logback.configurationFile") == null) {
-      System.setProperty("logback.configurationFile", "kith-bench-logback.xml");
-    }
     int status = new Bench(System.out, System.err, System.console() != null, Scenarios.builtIn())
         .run(List.of(args));
     System.out.flush();
@@ -103,7 +109,14 @@ public final class Bench {
     Instant startedAt = Instant.now();
     Vertx vertx = Vertx.vertx();
     AtomicReference<BenchEnvironment> environment = new AtomicReference<>();
-    Thread hook = new Thread(() -> stop(environment.getAndSet(null)), "kith-bench-shutdown");
+    Thread hook = new Thread(() -> {
+      BenchEnvironment env = environment.getAndSet(null);
+      if (env != null && env.inProcess()) {
+        err.println();
+        err.println("kith-bench: interrupted; stopping the in-process Kith");
+      }
+      stop(env);
+    }, "kith-bench-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       BenchEnvironment env = args.target().isPresent()
@@ -157,7 +170,7 @@ public final class Bench {
   }
 
   /** Runs {@code work} on {@code context} (where the scenario's clients must live) and hands back its outcome. */
-  private static <T> Future<T> onContext(Context context, java.util.function.Supplier<Future<T>> work) {
+  private static <T> Future<T> onContext(Context context, Supplier<Future<T>> work) {
     Promise<T> promise = Promise.promise();
     context.runOnContext(v -> {
       try {
@@ -192,7 +205,7 @@ public final class Bench {
     Throwable t = e;
     // Future.await wraps failures; the innermost message with text is what the user needs.
     while (t.getCause() != null && t.getCause() != t
-        && (t.getMessage() == null || t instanceof java.util.concurrent.CompletionException)) {
+        && (t.getMessage() == null || t instanceof CompletionException)) {
       t = t.getCause();
     }
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();

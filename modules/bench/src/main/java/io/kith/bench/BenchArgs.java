@@ -107,11 +107,11 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
     boolean progress = true;
     Set<String> seen = new HashSet<>();
 
+    if (args.contains("-h") || args.contains("--help")) {
+      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false);
+    }
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
-      if (arg.equals("-h") || arg.equals("--help")) {
-        return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false);
-      }
       if (!arg.startsWith("-")) {
         if (positional != null) {
           throw new UsageException("unexpected argument '" + arg + "': give one scenario name");

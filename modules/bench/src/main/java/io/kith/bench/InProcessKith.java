@@ -3,6 +3,7 @@ package io.kith.bench;
 import io.kith.app.Kith;
 import io.kith.bench.client.Target;
 import io.kith.platform.config.KithConfig;
+import io.kith.platform.store.FreePorts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -37,7 +39,8 @@ final class InProcessKith {
     JsonObject overrides = new JsonObject()
         .put("kith", new JsonObject().put("data-dir", dataDir.toString()))
         .put("http", new JsonObject().put("host", "127.0.0.1").put("port", 0).put("access-log", false))
-        .put("bridge", new JsonObject().put("tcp-port", 0).put("tcp-host", "127.0.0.1"))
+        // tcp-port 0 would turn the TCP bridge off, so take a free port
+        .put("bridge", new JsonObject().put("tcp-port", FreePorts.pick()).put("tcp-host", "127.0.0.1"))
         .put("redis", new JsonObject().put("url", ""))
         .put("mongo", new JsonObject().put("url", ""));
     LOG.info("starting Kith in-process on embedded stores under {}", dataDir);
@@ -48,7 +51,7 @@ final class InProcessKith {
         })
         .compose(kith -> {
           AtomicBoolean stopped = new AtomicBoolean();
-          java.util.function.Supplier<Future<Void>> stop = () -> stopped.compareAndSet(false, true)
+          Supplier<Future<Void>> stop = () -> stopped.compareAndSet(false, true)
               ? kith.stop().eventually(() -> {
                 delete(dataDir);
                 return Future.succeededFuture();

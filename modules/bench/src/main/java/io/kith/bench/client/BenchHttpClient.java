@@ -19,10 +19,18 @@ public final class BenchHttpClient {
 
   private final HttpClientAgent client;
   private final Target target;
+  private final long timeoutMillis;
 
-  /** Creates the client; call it on the context the load runner uses. */
-  public BenchHttpClient(Vertx vertx, Target target, int connections) {
+  /**
+   * Creates the client; call it on the context the load runner uses.
+   *
+   * @param connections   pool size
+   * @param timeoutMillis how long a request may wait for a connection and then for data before the client gives up on
+   *                      it (the load runner counts its own timeouts; this only keeps abandoned requests from piling up)
+   */
+  public BenchHttpClient(Vertx vertx, Target target, int connections, long timeoutMillis) {
     this.target = target;
+    this.timeoutMillis = timeoutMillis;
     this.client = vertx.createHttpClient(
         new HttpClientOptions().setKeepAlive(true).setSsl(target.ssl()).setDefaultHost(target.host())
             .setDefaultPort(target.port()),
@@ -40,6 +48,8 @@ public final class BenchHttpClient {
         .setPort(target.port())
         .setSsl(target.ssl())
         .setURI(path)
+        .setConnectTimeout(timeoutMillis)
+        .setIdleTimeout(timeoutMillis)
         .putHeader(HttpHeaders.ACCEPT, "application/json");
     if (bearerToken != null) {
       options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + bearerToken);

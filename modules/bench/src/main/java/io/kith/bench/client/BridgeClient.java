@@ -15,12 +15,13 @@ import io.vertx.core.net.NetSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /**
@@ -47,48 +48,76 @@ public final class BridgeClient {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeClient.class);
   private static final long PING_MILLIS = 5_000;
 
-  private final List<Connection> connections;
-  private final Runnable closeClient;
+  private final Vertx vertx;
+  private final Target target;
+  private final Transport transport;
+  private final int count;
+  private final String token;
+  private final long timeoutMillis;
+  // Held for the client's whole life: Vert.x 5 shuts a WebSocket or Net client down once it is no longer
+  // reachable, even in the middle of a handshake.
+  private final WebSocketClient webSocketClient;
+  private final NetClient netClient;
+  private List<Connection> connections = List.of();
   private int next;
 
-  private BridgeClient(List<Connection> connections, Runnable closeClient) {
-    this.connections = connections;
-    this.closeClient = closeClient;
+  private BridgeClient(Vertx vertx, Target target, Transport transport, int count, String token, long timeoutMillis) {
+    this.vertx = vertx;
+    this.target = target;
+    this.transport = transport;
+    this.count = count;
+    this.token = token;
+    this.timeoutMillis = timeoutMillis;
+    if (transport == Transport.WEBSOCKET) {
+      this.webSocketClient = vertx.createWebSocketClient(new WebSocketClientOptions()
+          .setSsl(target.ssl()).setMaxConnections(count));
+      this.netClient = null;
+    } else {
+      this.webSocketClient = null;
+      this.netClient = vertx.createNetClient(new NetClientOptions().setSsl(target.ssl()).setTcpNoDelay(true)
+          .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis)));
+    }
   }
 
   /**
-   * Opens {@code count} connections to the bridge of {@code target}; call it on the context the load runner uses.
-   * Fails if any connection cannot be opened (the ones that were are closed).
+   * A client that will open {@code count} connections to the bridge of {@code target}, each sending
+   * {@code bearerToken} with every request; nothing is connected until {@link #open()}. Call it on the context the
+   * load runner uses.
    */
-  public static Future<BridgeClient> connect(Vertx vertx, Target target, Transport transport, int count,
-                                             String bearerToken) {
+  public static BridgeClient create(Vertx vertx, Target target, Transport transport, int count, String bearerToken,
+                                    long timeoutMillis) {
+    return new BridgeClient(vertx, target, transport, count, bearerToken, timeoutMillis);
+  }
+
+  /**
+   * Opens the connections. Fails if any cannot be opened within the timeout (the ones that were are closed), or when
+   * the TCP bridge port of the target is unknown.
+   */
+  public Future<BridgeClient> open() {
     List<Future<Connection>> opening = new ArrayList<>();
-    Runnable closeClient;
     if (transport == Transport.WEBSOCKET) {
-      WebSocketClient client = vertx.createWebSocketClient(new WebSocketClientOptions()
-          .setSsl(target.ssl()).setMaxConnections(count));
       WebSocketConnectOptions options = new WebSocketConnectOptions()
-          .setHost(target.host()).setPort(target.port()).setSsl(target.ssl()).setURI(WEBSOCKET_PATH);
+          .setHost(target.host()).setPort(target.port()).setSsl(target.ssl()).setURI(WEBSOCKET_PATH)
+          .setTimeout(timeoutMillis);
       for (int i = 0; i < count; i++) {
-        opening.add(client.connect(options).map(ws -> new WebSocketConnection(vertx, ws, bearerToken)));
+        opening.add(webSocketClient.connect(options).map(ws -> new WebSocketConnection(vertx, ws, token)));
       }
-      closeClient = client::close;
     } else {
       if (target.tcpBridgePort() <= 0) {
         return Future.failedFuture(new IllegalArgumentException("the TCP bridge port of the target is not known"));
       }
-      NetClient client = vertx.createNetClient(new NetClientOptions().setSsl(target.ssl()).setTcpNoDelay(true));
       for (int i = 0; i < count; i++) {
-        opening.add(client.connect(target.tcpBridgePort(), target.host())
-            .map(socket -> new TcpConnection(vertx, socket, bearerToken)));
+        opening.add(netClient.connect(target.tcpBridgePort(), target.host())
+            .map(socket -> new TcpConnection(vertx, socket, token)));
       }
-      closeClient = client::close;
     }
     return Future.join(opening)
-        .map(done -> new BridgeClient(opening.stream().map(Future::result).toList(), closeClient))
+        .map(done -> {
+          connections = opening.stream().map(Future::result).toList();
+          return this;
+        })
         .recover(failure -> {
           opening.stream().filter(Future::succeeded).forEach(f -> f.result().close());
-          closeClient.run();
           return Future.failedFuture(new IllegalStateException("cannot open " + transport.name().toLowerCase()
               + " bridge connections to " + target.baseUrl() + ": " + failure.getMessage(), failure));
         });
@@ -96,6 +125,9 @@ public final class BridgeClient {
 
   /** Sends {@code body} to {@code address} and completes with the reply's body. */
   public Future<JsonObject> request(String address, JsonObject body) {
+    if (connections.isEmpty()) {
+      return Future.failedFuture("the bridge client is not open");
+    }
     Connection connection = connections.get(next);
     next = (next + 1) % connections.size();
     return connection.request(address, body);
@@ -104,15 +136,16 @@ public final class BridgeClient {
   /** Closes every connection. */
   public Future<Void> close() {
     connections.forEach(Connection::close);
-    closeClient.run();
-    return Future.succeededFuture();
+    return webSocketClient != null ? webSocketClient.close() : netClient.close();
   }
 
   /** One bridge connection: frame I/O is left to the transport. */
   private abstract static class Connection {
     private final Vertx vertx;
     private final String token;
-    private final String replyPrefix = "bench." + UUID.randomUUID() + ".";
+    // The SockJS bridge refuses reply addresses longer than 36 characters (the JavaScript client uses UUIDs), so a
+    // short random prefix per connection plus a base-36 counter: at most 10 + 1 + 13 characters.
+    private final String replyPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 16, 36) + ".";
     // Insertion-ordered so that an err frame without an address can fail the oldest request.
     private final Map<String, Promise<JsonObject>> pending = new LinkedHashMap<>();
     private final long pingTimer;
@@ -137,7 +170,7 @@ public final class BridgeClient {
       if (closedReason != null) {
         return Future.failedFuture(closedReason);
       }
-      String replyAddress = replyPrefix + (sequence++);
+      String replyAddress = replyPrefix + Long.toString(sequence++, 36);
       Promise<JsonObject> promise = Promise.promise();
       pending.put(replyAddress, promise);
       write(BridgeFrames.send(address, replyAddress, token, body));
@@ -147,7 +180,8 @@ public final class BridgeClient {
     void onFrame(JsonObject frame) {
       String type = frame.getString("type", "");
       String address = frame.getString("address");
-      if (type.equals("rec") || type.equals("send") || type.equals("publish")) {
+      // SockJS delivers replies as "rec", the TCP bridge as "message".
+      if (type.equals("rec") || type.equals("message")) {
         Promise<JsonObject> promise = address == null ? null : pending.remove(address);
         if (promise != null) {
           Object body = frame.getValue("body");
@@ -189,14 +223,16 @@ public final class BridgeClient {
     }
   }
 
-  /** A SockJS raw WebSocket connection: one JSON frame per text message. */
+  /** A SockJS raw WebSocket connection: one JSON frame per message. */
   private static final class WebSocketConnection extends Connection {
     private final WebSocket socket;
 
     WebSocketConnection(Vertx vertx, WebSocket socket, String token) {
       super(vertx, token);
       this.socket = socket;
+      // SockJS's raw WebSocket transport answers with binary messages; accept text ones as well.
       socket.textMessageHandler(text -> parse(text, this::onFrame));
+      socket.binaryMessageHandler(bytes -> parse(bytes.toString(StandardCharsets.UTF_8), this::onFrame));
       socket.closeHandler(v -> onClosed("bridge WebSocket closed by the server"));
       socket.exceptionHandler(e -> onClosed("bridge WebSocket failed: " + e.getMessage()));
     }

@@ -7,7 +7,7 @@ import io.vertx.core.parsetools.RecordParser;
 
 /**
  * The Vert.x event-bus bridge wire format as a client sees it: JSON frames such as
- * {@code {"type":"send","address":..,"replyAddress":..,"headers":{..},"body":{..}}}, carried as WebSocket text
+ * {@code {"type":"send","address":..,"replyAddress":..,"headers":{..},"body":{..}}}, carried as WebSocket
  * messages on SockJS, or on the TCP bridge as a 4-byte big-endian length followed by that many bytes of UTF-8 JSON.
  */
 public final class BridgeFrames {

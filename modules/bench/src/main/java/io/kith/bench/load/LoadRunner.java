@@ -13,18 +13,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Drives operations at a fixed rate (open loop) or as fast as a fixed concurrency allows (closed loop) and records
  * their latencies in HdrHistograms.
  *
  * <p>Open loop: the operations of a phase are interleaved on one schedule ({@link OpenLoopSchedule}) at
- * {@code rate × operations} requests per second, so operation {@code k} gets every request whose index is
- * {@code k} modulo the number of operations and each operation sees {@code rate} requests per second under the same
- * conditions as the others. A timer checks the schedule every millisecond and sends whatever is due, including a
- * backlog after a pause; each latency runs from the intended send time, not the actual one. The send lag (actual minus
- * intended) is recorded too, so a saturated generator is visible in the report.
+ * {@code rate × operations} requests per second, in rounds that hold each operation once, in an order shuffled per
+ * round, so that each operation sees {@code rate} requests per second under the same conditions as the others and
+ * none always goes first. A pacer thread sleeps until the next intended time and wakes the runner's event loop, which
+ * sends whatever is due, including a backlog after a pause (Vert.x timers tick in whole milliseconds, too coarse for
+ * sub-millisecond latencies); each latency runs from the intended send time, not the actual one. The send lag (actual
+ * minus intended) is recorded too, so a saturated generator is visible in the report.
  *
  * <p>Closed loop: {@code connections} requests are kept in flight, round-robin over the operations; latency runs from
  * the actual send. This finds the maximum throughput but hides queueing delay, so it is not what ratios should be taken
@@ -41,6 +45,8 @@ public final class LoadRunner {
   private static final int SIGNIFICANT_DIGITS = 3;
   private static final int MAX_ERROR_KINDS = 8;
   private static final long PROGRESS_MILLIS = 250;
+  /** Period of the housekeeping timer: timeouts, the end of closed-loop phases, a backstop for the pacer. */
+  private static final long SWEEP_MILLIS = 1;
 
   private final Vertx vertx;
   private final Context context;
@@ -149,6 +155,11 @@ public final class LoadRunner {
     private boolean finished;
     private long tickTimer = -1;
     private long progressTimer = -1;
+    private Thread pacer;
+    private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    private final int[] order;
+    private final SplittableRandom shuffle = new SplittableRandom(0x6b697468L);
+    private long orderRound = -1;
 
     Phase(String name, List<Operation> operations, Promise<List<OperationStats>> promise) {
       this.name = name;
@@ -158,6 +169,7 @@ public final class LoadRunner {
       for (int i = 0; i < tallies.length; i++) {
         tallies[i] = new Tally();
       }
+      this.order = new int[operations.size()];
     }
 
     void start() {
@@ -169,7 +181,12 @@ public final class LoadRunner {
         schedule = new OpenLoopSchedule(startNanos, settings.rate() * operations.size(), warmup,
             settings.duration().toNanos());
       }
-      tickTimer = vertx.setPeriodic(1, id -> tick());
+      tickTimer = vertx.setPeriodic(SWEEP_MILLIS, id -> tick());
+      if (schedule != null) {
+        pacer = new Thread(this::pace, "kith-bench-pacer");
+        pacer.setDaemon(true);
+        pacer.start();
+      }
       if (progress != ProgressListener.NONE) {
         progressTimer = vertx.setPeriodic(PROGRESS_MILLIS, id -> progress.update(snapshot(System.nanoTime())));
       }
@@ -181,7 +198,29 @@ public final class LoadRunner {
       tick();
     }
 
+    /**
+     * The pacer thread: sleeps until the next request is due and then asks the event loop to send what is due. While
+     * one wake-up is pending no other is posted; the event loop clears the flag before it reads the clock, so a
+     * request that falls due after that read always gets a wake-up of its own.
+     */
+    private void pace() {
+      long index = 0;
+      long total = schedule.total();
+      while (index < total && !Thread.currentThread().isInterrupted()) {
+        long wait = schedule.intendedNanos(index) - System.nanoTime();
+        if (wait > 0) {
+          LockSupport.parkNanos(wait);
+          continue;
+        }
+        if (wakeupPending.compareAndSet(false, true)) {
+          context.runOnContext(v -> tick());
+        }
+        index = Math.max(index + 1, schedule.dueCount(System.nanoTime()));
+      }
+    }
+
     private void tick() {
+      wakeupPending.set(false);
       if (finished) {
         return;
       }
@@ -202,7 +241,7 @@ public final class LoadRunner {
     }
 
     private void fire(long index) {
-      int op = (int) (index % operations.size());
+      int op = operationAt(index);
       boolean warmup = schedule.isWarmup(index);
       if (inFlight >= settings.maxInFlight()) {
         if (!warmup) {
@@ -211,6 +250,25 @@ public final class LoadRunner {
         return;
       }
       send(op, schedule.intendedNanos(index), warmup);
+    }
+
+    /** The operation of request {@code index}: each round of n requests holds every operation once, shuffled. */
+    private int operationAt(long index) {
+      int n = order.length;
+      long round = index / n;
+      if (round != orderRound) {
+        orderRound = round;
+        for (int i = 0; i < n; i++) {
+          order[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+          int j = shuffle.nextInt(i + 1);
+          int t = order[i];
+          order[i] = order[j];
+          order[j] = t;
+        }
+      }
+      return order[(int) (index % n)];
     }
 
     private void issueClosed() {
@@ -305,6 +363,9 @@ public final class LoadRunner {
         return;
       }
       finished = true;
+      if (pacer != null) {
+        pacer.interrupt();
+      }
       vertx.cancelTimer(tickTimer);
       if (progressTimer >= 0) {
         vertx.cancelTimer(progressTimer);

@@ -11,6 +11,8 @@ import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -18,6 +20,9 @@ import java.util.function.Supplier;
  * when the scenario ends. Use it on the load runner's context (where {@link Scenario#run} is called).
  */
 public final class ScenarioContext {
+
+  /** How long opening bridge connections may take. */
+  static final long CONNECT_TIMEOUT_MILLIS = 10_000;
 
   private final Vertx vertx;
   private final Target target;
@@ -75,7 +80,8 @@ public final class ScenarioContext {
   /** The shared HTTP client (created on first use, {@code connections} connections). */
   public BenchHttpClient http() {
     if (http == null) {
-      http = new BenchHttpClient(vertx, target, settings().connections());
+      // A little longer than the runner's timeout, so the runner is the one that counts timeouts.
+      http = new BenchHttpClient(vertx, target, settings().connections(), settings().timeout().toMillis() + 1000);
       BenchHttpClient created = http;
       closers.add(created::close);
     }
@@ -84,8 +90,10 @@ public final class ScenarioContext {
 
   /** Opens {@code connections} bridge connections over {@code transport}, authenticated with the token. */
   public Future<BridgeClient> bridge(BridgeClient.Transport transport) {
-    return BridgeClient.connect(vertx, target, transport, settings().connections(), token)
-        .onSuccess(client -> closers.add(client::close));
+    BridgeClient client = BridgeClient.create(vertx, target, transport, settings().connections(), token,
+        CONNECT_TIMEOUT_MILLIS);
+    closers.add(client::close);
+    return client.open();
   }
 
   /**
@@ -93,12 +101,15 @@ public final class ScenarioContext {
    * succeed, so that a wrong token or target stops the run before the load starts.
    */
   public Future<Void> preflight(List<Operation> operations) {
+    long timeout = settings().timeout().toMillis();
     Future<Void> chain = Future.succeededFuture();
     for (Operation op : operations) {
       chain = chain.compose(v -> op.call().get()
+          .timeout(timeout, TimeUnit.MILLISECONDS)
           .<Void>mapEmpty()
           .recover(e -> Future.failedFuture(new IllegalStateException(
-              "pre-flight request " + op.name() + " (" + op.description() + ") failed: " + e.getMessage(), e))));
+              "pre-flight request " + op.name() + " (" + op.description() + ") failed: "
+                  + (e instanceof TimeoutException ? "no response within " + timeout + " ms" : e.getMessage()), e))));
     }
     return chain;
   }

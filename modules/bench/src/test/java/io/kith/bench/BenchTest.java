@@ -1,0 +1,146 @@
+package io.kith.bench;
+
+import io.kith.bench.scenario.Scenarios;
+import io.kith.platform.store.FreePorts;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line end to end against {@link FakeKith}: real clients, real bridges, a fake server. */
+class BenchTest {
+
+  private static FakeKith kith;
+
+  @BeforeAll
+  static void startFake() throws Exception {
+    kith = FakeKith.start();
+  }
+
+  @AfterAll
+  static void stopFake() throws Exception {
+    kith.close();
+  }
+
+  /** A finished command: exit status and what it printed. */
+  private record Outcome(int status, String out, String err) {
+  }
+
+  private static Outcome bench(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = new Bench(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), false, Scenarios.builtIn()).run(List.of(args));
+    return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static List<String> remote(String scenario, String token, Path json, String... extra) {
+    List<String> args = new ArrayList<>(List.of(scenario, "--target", kith.url(), "--token", token,
+        "--rate", "100", "--warmup", "200ms", "--duration", "500ms", "--connections", "4", "--json", json.toString()));
+    args.addAll(List.of(extra));
+    return args;
+  }
+
+  @Test
+  @DisplayName("auth-overhead measures ping and whoami at the same rate and reports their ratio")
+  void authOverhead(@TempDir Path dir) throws Exception {
+    Path json = dir.resolve("report.json");
+    Outcome outcome = bench(remote("auth-overhead", FakeKith.TOKEN, json).toArray(String[]::new));
+    assertEquals(Bench.EXIT_OK, outcome.status(), outcome.err());
+    assertTrue(outcome.out().contains("ratio whoami/ping p50"), outcome.out());
+    assertTrue(outcome.out().contains("ratio whoami/ping p99"), outcome.out());
+
+    JsonObject report = new JsonObject(Files.readString(json));
+    assertEquals("auth-overhead", report.getString("scenario"));
+    assertEquals(kith.url(), report.getString("target"));
+    assertTrue(report.getBoolean("clean"));
+    JsonArray ops = report.getJsonArray("operations");
+    for (int i = 0; i < 2; i++) {
+      JsonObject op = ops.getJsonObject(i);
+      assertEquals(50L, op.getLong("sent"), op.encode());
+      assertEquals(50L, op.getLong("ok"), op.encode());
+      assertTrue(op.getJsonObject("latency_ms").getDouble("p50") > 0, op.encode());
+    }
+    assertEquals("ping", ops.getJsonObject(0).getString("name"));
+    assertEquals("whoami", ops.getJsonObject(1).getString("name"));
+    JsonObject p50 = report.getJsonArray("ratios").getJsonObject(0);
+    assertEquals("whoami/ping p50", p50.getString("name"));
+    assertTrue(p50.getDouble("value") > 0);
+  }
+
+  @Test
+  @DisplayName("bridge-roundtrip measures the WebSocket and TCP bridges against HTTP whoami")
+  void bridgeRoundtrip(@TempDir Path dir) throws Exception {
+    Path json = dir.resolve("bridge.json");
+    Outcome outcome = bench(remote("bridge-roundtrip", FakeKith.TOKEN, json, "--tcp-bridge-port",
+        Integer.toString(kith.tcpPort())).toArray(String[]::new));
+    assertEquals(Bench.EXIT_OK, outcome.status(), outcome.err() + outcome.out());
+    JsonObject report = new JsonObject(Files.readString(json));
+    JsonArray ops = report.getJsonArray("operations");
+    assertEquals(3, ops.size());
+    for (int i = 0; i < 3; i++) {
+      assertEquals(50L, ops.getJsonObject(i).getLong("ok"), ops.getJsonObject(i).encode());
+    }
+    assertEquals(List.of("ws-whoami/http-whoami p50", "ws-whoami/http-whoami p99", "tcp-whoami/http-whoami p50",
+            "tcp-whoami/http-whoami p99"),
+        report.getJsonArray("ratios").stream().map(r -> ((JsonObject) r).getString("name")).toList());
+  }
+
+  @Test
+  @DisplayName("without a TCP port, bridge-roundtrip measures the WebSocket bridge and says TCP was skipped")
+  void bridgeWithoutTcp(@TempDir Path dir) throws Exception {
+    Path json = dir.resolve("bridge.json");
+    Outcome outcome = bench(remote("bridge-roundtrip", FakeKith.TOKEN, json).toArray(String[]::new));
+    assertEquals(Bench.EXIT_OK, outcome.status(), outcome.err());
+    JsonObject report = new JsonObject(Files.readString(json));
+    assertEquals(2, report.getJsonArray("operations").size());
+    assertTrue(outcome.out().contains("TCP bridge not measured"), outcome.out());
+  }
+
+  @Test
+  @DisplayName("a token the target rejects stops the run before the load, naming the failing request")
+  void rejectedToken(@TempDir Path dir) {
+    Outcome outcome = bench(remote("auth-overhead", "wrong", dir.resolve("r.json")).toArray(String[]::new));
+    assertEquals(Bench.EXIT_FAILED, outcome.status());
+    assertTrue(outcome.err().contains("pre-flight request whoami (GET /api/v1/whoami with Authorization: Bearer) "
+        + "failed: HTTP 401"), outcome.err());
+    assertTrue(Files.notExists(dir.resolve("r.json")));
+  }
+
+  @Test
+  @DisplayName("an unreachable target fails the run with exit status 1")
+  void unreachable() {
+    String nobody = "http://127.0.0.1:" + FreePorts.pick();
+    Outcome outcome = bench("auth-overhead", "--target", nobody, "--token", "t", "--duration", "1s");
+    assertEquals(Bench.EXIT_FAILED, outcome.status());
+    assertTrue(outcome.err().contains("auth-overhead failed: pre-flight request ping"), outcome.err());
+  }
+
+  @Test
+  @DisplayName("list prints the scenarios, and a refused command line exits with status 2")
+  void listAndRefusal() {
+    Outcome list = bench("list");
+    assertEquals(Bench.EXIT_OK, list.status());
+    assertTrue(list.out().startsWith("auth-overhead "), list.out());
+    assertTrue(list.out().contains("bridge-roundtrip "), list.out());
+
+    Outcome refused = bench("auth-overhead", "--rate", "fast");
+    assertEquals(Bench.EXIT_USAGE, refused.status());
+    assertTrue(refused.err().startsWith("kith-bench: --rate must be"), refused.err());
+    assertEquals("", refused.out());
+  }
+}

@@ -93,6 +93,12 @@ public interface AccountsService {
    */
   Future<JsonObject> summaries(long viewer, List<Long> userIds);
 
+  /**
+   * For the relations domain: which of these users exist and whether each requires approval of new followers:
+   * {@code {"<id>": {follow_approval: bool}}}; unknown ids are absent. At most 1,000 ids.
+   */
+  Future<JsonObject> followSettings(List<Long> userIds);
+
   /** Sets the actor's presence mode: {@code online}, {@code friends} or {@code invisible}. Returns the actor's presence. */
   Future<JsonObject> setPresenceMode(long actor, String mode);
 

@@ -390,6 +390,19 @@ final class AccountsServiceImpl implements AccountsService {
     });
   }
 
+  @Override
+  public Future<JsonObject> followSettings(List<Long> userIds) {
+    if (userIds == null || userIds.size() > MAX_IDS) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "at most " + MAX_IDS + " ids");
+    }
+    return cache.getAll(userIds).map(found -> {
+      JsonObject out = new JsonObject();
+      found.forEach((id, account) -> out.put(Long.toString(id),
+          new JsonObject().put("follow_approval", Profiles.settingsOf(account).getBoolean("follow_approval"))));
+      return out;
+    });
+  }
+
   // ---------------------------------------------------------------- presence
 
   @Override

@@ -1,0 +1,641 @@
+package io.kith.relations.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.platform.Platform;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.kith.relations.api.RelationsErrors;
+import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/** The relations service: every rule about edges between users, decided from the acting user's id. */
+final class RelationsServiceImpl implements RelationsService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RelationsServiceImpl.class);
+  static final int MAX_GROUPS = 100;
+  static final int MAX_GROUP_MEMBERS = 5_000;
+  static final int MAX_PER_CALL = 500;
+  static final int MAX_TAGS = 200;
+  static final int MAX_TAG_LENGTH = 30;
+  static final int MAX_GROUP_NAME = 40;
+  static final int MAX_OUTGOING = 10_000;
+  static final int MAX_IDS = 1_000;
+  static final int MAX_PAGE = 100;
+  static final int MAX_STREAM_PAGE = 1_000;
+  static final int MAX_PLACEMENTS = 5_000;
+  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
+
+  private final Platform platform;
+  private final EdgeStore edges;
+  private final HotSets sets;
+  private final GroupStore groups;
+  private final TagStore tags;
+  private final AccountsService accounts;
+
+  RelationsServiceImpl(Platform platform, EdgeStore edges, HotSets sets, GroupStore groups, TagStore tags,
+                       AccountsService accounts) {
+    this.platform = platform;
+    this.edges = edges;
+    this.sets = sets;
+    this.groups = groups;
+    this.tags = tags;
+    this.accounts = accounts;
+  }
+
+  // ---------------------------------------------------------------- follow
+
+  @Override
+  public Future<JsonObject> follow(long actor, long target) {
+    return other(actor, target).compose(approval -> sets.contains(HotSets.BLOCKS, actor, target).compose(blocking -> {
+      if (blocking) {
+        return Failures.<JsonObject>fail(RelationsErrors.BLOCKING, "you block this user; unblock them first");
+      }
+      return sets.contains(HotSets.BLOCKED_BY, actor, target).compose(blocked -> {
+        if (blocked) {
+          // silent: the same answer a pending request gives, and nothing is stored
+          return Future.succeededFuture(state("requested"));
+        }
+        return edges.exists(EdgeStore.FOLLOW, actor, target).compose(already -> {
+          if (already) {
+            return Future.succeededFuture(state("following"));
+          }
+          return withinLimit(actor, EdgeStore.FOLLOW).compose(v -> {
+            if (approval) {
+              return edges.insert(EdgeStore.REQUEST, actor, target).map(created -> {
+                if (created) {
+                  emit(RelationsEvents.FOLLOW_REQUESTED, actor, target);
+                }
+                return state("requested");
+              });
+            }
+            return doFollow(actor, target).map(x -> state("following"));
+          });
+        });
+      });
+    }));
+  }
+
+  private static JsonObject state(String s) {
+    return new JsonObject().put("state", s);
+  }
+
+  /** Creates the follow edge a→b with its counts, hot set, event and friendship. */
+  private Future<Void> doFollow(long a, long b) {
+    return edges.insert(EdgeStore.FOLLOW, a, b).compose(created -> {
+      if (!created) {
+        return Future.succeededFuture();
+      }
+      return Future.all(edges.inc(a, "following", 1), edges.inc(b, "followers", 1),
+              sets.add(HotSets.FOLLOWING, a, b), edges.delete(EdgeStore.REQUEST, a, b))
+          .compose(x -> {
+            emit(RelationsEvents.USER_FOLLOWED, a, b);
+            return formFriendshipIfMutual(a, b);
+          });
+    });
+  }
+
+  private Future<Void> formFriendshipIfMutual(long a, long b) {
+    return edges.exists(EdgeStore.FOLLOW, b, a).compose(mutual -> {
+      if (!mutual) {
+        return Future.succeededFuture();
+      }
+      return Future.all(addFriendEdge(a, b), addFriendEdge(b, a)).compose(added -> {
+        long low = Math.min(a, b);
+        boolean canonicalNew = low == a ? added.<Boolean>resultAt(0) : added.<Boolean>resultAt(1);
+        if (canonicalNew) {
+          emit(RelationsEvents.FRIENDSHIP_FORMED, a, b);
+        }
+        // a concurrent unfollow may have removed a follow edge meanwhile: re-check so no stale friendship stays
+        return Future.all(edges.exists(EdgeStore.FOLLOW, a, b), edges.exists(EdgeStore.FOLLOW, b, a))
+            .compose(still -> still.<Boolean>resultAt(0) && still.<Boolean>resultAt(1)
+                ? Future.succeededFuture() : endFriendship(a, b));
+      });
+    });
+  }
+
+  private Future<Boolean> addFriendEdge(long a, long b) {
+    return edges.insert(EdgeStore.FRIEND, a, b).compose(created -> !created ? Future.succeededFuture(false)
+        : Future.all(edges.inc(a, "friends", 1), sets.add(HotSets.FRIENDS, a, b)).map(x -> true));
+  }
+
+  private Future<Boolean> removeFriendEdge(long a, long b) {
+    return edges.delete(EdgeStore.FRIEND, a, b).compose(deleted -> !deleted ? Future.succeededFuture(false)
+        : Future.all(edges.inc(a, "friends", -1), sets.remove(HotSets.FRIENDS, a, b),
+            groups.removeEverywhere(a, b)).map(x -> true));
+  }
+
+  private Future<Void> endFriendship(long a, long b) {
+    return Future.all(removeFriendEdge(a, b), removeFriendEdge(b, a)).map(removed -> {
+      long low = Math.min(a, b);
+      boolean canonicalGone = low == a ? removed.<Boolean>resultAt(0) : removed.<Boolean>resultAt(1);
+      if (canonicalGone) {
+        emit(RelationsEvents.FRIENDSHIP_ENDED, a, b);
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public Future<Void> unfollow(long actor, long target) {
+    if (actor == target) {
+      return Failures.fail(RelationsErrors.SELF_RELATION, "you cannot unfollow yourself");
+    }
+    return removeFollow(actor, target);
+  }
+
+  /** Removes a→b (and a pending request a→b) with counts, hot set, events and friendship. */
+  private Future<Void> removeFollow(long a, long b) {
+    return edges.delete(EdgeStore.REQUEST, a, b)
+        .compose(v -> edges.delete(EdgeStore.FOLLOW, a, b))
+        .compose(deleted -> {
+          if (!deleted) {
+            return Future.succeededFuture();
+          }
+          return Future.all(edges.inc(a, "following", -1), edges.inc(b, "followers", -1),
+                  sets.remove(HotSets.FOLLOWING, a, b))
+              .compose(x -> {
+                emit(RelationsEvents.USER_UNFOLLOWED, a, b);
+                return endFriendship(a, b);
+              });
+        });
+  }
+
+  @Override
+  public Future<JsonObject> followers(long viewer, long userId, int limit, String cursor) {
+    return visibleList(viewer, userId).compose(v ->
+        page(edges.page(EdgeStore.FOLLOW, "b", userId, before(cursor), clamp(limit)), clamp(limit), "a", viewer));
+  }
+
+  @Override
+  public Future<JsonObject> following(long viewer, long userId, int limit, String cursor) {
+    return visibleList(viewer, userId).compose(v ->
+        page(edges.page(EdgeStore.FOLLOW, "a", userId, before(cursor), clamp(limit)), clamp(limit), "b", viewer));
+  }
+
+  @Override
+  public Future<JsonObject> friends(long actor, int limit, String cursor) {
+    return guarded(() -> page(edges.page(EdgeStore.FRIEND, "a", actor, before(cursor), clamp(limit)), clamp(limit),
+        "b", actor));
+  }
+
+  @Override
+  public Future<JsonObject> counts(long userId) {
+    return edges.counts(userId);
+  }
+
+  /** Another user's lists are visible unless a block stands between the two (then the user looks absent). */
+  private Future<Void> visibleList(long viewer, long userId) {
+    if (viewer == userId) {
+      return Future.succeededFuture();
+    }
+    return blockedEitherWay(viewer, userId).compose(blocked -> blocked
+        ? Failures.fail(RelationsErrors.USER_NOT_FOUND, "no such user")
+        : accounts.followSettings(List.of(userId)).compose(found -> found.containsKey(Long.toString(userId))
+            ? Future.succeededFuture()
+            : Failures.fail(RelationsErrors.USER_NOT_FOUND, "no such user")));
+  }
+
+  private Future<Boolean> blockedEitherWay(long a, long b) {
+    return Future.all(sets.contains(HotSets.BLOCKS, a, b), sets.contains(HotSets.BLOCKED_BY, a, b))
+        .map(r -> r.<Boolean>resultAt(0) || r.<Boolean>resultAt(1));
+  }
+
+  // ---------------------------------------------------------------- requests
+
+  @Override
+  public Future<JsonObject> incomingRequests(long actor, int limit, String cursor) {
+    return guarded(() -> page(edges.page(EdgeStore.REQUEST, "b", actor, before(cursor), clamp(limit)), clamp(limit),
+        "a", actor));
+  }
+
+  @Override
+  public Future<JsonObject> outgoingRequests(long actor, int limit, String cursor) {
+    return guarded(() -> page(edges.page(EdgeStore.REQUEST, "a", actor, before(cursor), clamp(limit)), clamp(limit),
+        "b", actor));
+  }
+
+  @Override
+  public Future<Void> acceptRequest(long actor, long requester) {
+    return edges.delete(EdgeStore.REQUEST, requester, actor).compose(existed -> {
+      if (!existed) {
+        return Failures.fail(RelationsErrors.REQUEST_NOT_FOUND, "no pending request from this user");
+      }
+      return doFollow(requester, actor).map(v -> {
+        emit(RelationsEvents.FOLLOW_REQUEST_ACCEPTED, actor, requester);
+        return null;
+      });
+    });
+  }
+
+  @Override
+  public Future<Void> rejectRequest(long actor, long requester) {
+    return edges.delete(EdgeStore.REQUEST, requester, actor).compose(existed -> existed ? Future.succeededFuture()
+        : Failures.fail(RelationsErrors.REQUEST_NOT_FOUND, "no pending request from this user"));
+  }
+
+  // ---------------------------------------------------------------- friend groups
+
+  @Override
+  public Future<JsonObject> createGroup(long actor, String name) {
+    return guarded(() -> {
+      String n = groupName(name);
+      return groups.countGroups(actor).compose(count -> count >= MAX_GROUPS
+          ? Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_GROUPS + " groups")
+          : groups.create(actor, n).map(GroupStore::view));
+    });
+  }
+
+  @Override
+  public Future<JsonObject> renameGroup(long actor, long groupId, String name) {
+    return guarded(() -> groups.rename(actor, groupId, groupName(name)).map(GroupStore::view));
+  }
+
+  @Override
+  public Future<Void> deleteGroup(long actor, long groupId) {
+    return groups.delete(actor, groupId);
+  }
+
+  @Override
+  public Future<JsonObject> groups(long actor) {
+    return groups.list(actor).map(list -> {
+      JsonArray items = new JsonArray();
+      list.forEach(g -> items.add(GroupStore.view(g)));
+      return new JsonObject().put("items", items);
+    });
+  }
+
+  @Override
+  public Future<JsonObject> addGroupMembers(long actor, long groupId, List<Long> userIds) {
+    return guarded(() -> {
+      List<Long> ids = idList(userIds, MAX_PER_CALL, "ids");
+      return groups.owned(actor, groupId).compose(group -> sets.among(HotSets.FRIENDS, actor, ids).compose(friends -> {
+        List<Long> strangers = ids.stream().filter(id -> !friends.contains(id)).toList();
+        if (!strangers.isEmpty()) {
+          return Future.failedFuture(Failures.withExtra(RelationsErrors.NOT_FRIENDS,
+              "only friends can be added to a group", new JsonObject().put("not_friends", new JsonArray(strangers))));
+        }
+        if (group.getLong("size", 0L) + ids.size() > MAX_GROUP_MEMBERS) {
+          return Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_GROUP_MEMBERS + " members per group");
+        }
+        return groups.add(actor, groupId, ids).compose(x -> groups.owned(actor, groupId)).map(GroupStore::view);
+      }));
+    });
+  }
+
+  @Override
+  public Future<JsonObject> removeGroupMembers(long actor, long groupId, List<Long> userIds) {
+    return guarded(() -> {
+      List<Long> ids = idList(userIds, MAX_PER_CALL, "ids");
+      return groups.owned(actor, groupId)
+          .compose(g -> groups.remove(groupId, ids))
+          .compose(x -> groups.owned(actor, groupId))
+          .map(GroupStore::view);
+    });
+  }
+
+  @Override
+  public Future<JsonObject> groupMembers(long actor, long groupId, int limit, String cursor) {
+    return guarded(() -> groups.owned(actor, groupId).compose(g ->
+        page(groups.members(groupId, before(cursor), clamp(limit)), clamp(limit), "member", actor)));
+  }
+
+  private static String groupName(String name) {
+    String n = name == null ? "" : name.strip();
+    if (n.isEmpty() || n.length() > MAX_GROUP_NAME || CONTROL.matcher(n).find()) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "name", "name must be 1 to " + MAX_GROUP_NAME + " characters");
+    }
+    return n;
+  }
+
+  // ---------------------------------------------------------------- tags
+
+  @Override
+  public Future<Void> tagUser(long actor, long target, String tag) {
+    return guarded(() -> {
+      String t = tagName(tag);
+      return other(actor, target).compose(x -> tags.hasTag(actor, t)).compose(known -> {
+        if (known) {
+          return Future.succeededFuture();
+        }
+        return tags.distinctTagCount(actor).compose(n -> n >= MAX_TAGS
+            ? Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_TAGS + " tags")
+            : Future.succeededFuture());
+      }).compose(x -> tags.tag(actor, target, t)).mapEmpty();
+    });
+  }
+
+  @Override
+  public Future<Void> untagUser(long actor, long target, String tag) {
+    return guarded(() -> tags.untag(actor, target, tagName(tag)));
+  }
+
+  @Override
+  public Future<JsonObject> tags(long actor) {
+    return tags.tags(actor).map(items -> new JsonObject().put("items", items));
+  }
+
+  @Override
+  public Future<JsonObject> taggedUsers(long actor, String tag, int limit, String cursor) {
+    return guarded(() -> page(tags.tagged(actor, tagName(tag), before(cursor), clamp(limit)), clamp(limit), "target",
+        actor));
+  }
+
+  @Override
+  public Future<JsonObject> tagsOn(long actor, long target) {
+    return tags.on(actor, List.of(target)).map(rows -> {
+      JsonArray items = new JsonArray();
+      rows.forEach(r -> items.add(r.getString("tag")));
+      return new JsonObject().put("items", items);
+    });
+  }
+
+  private static String tagName(String tag) {
+    String t = tag == null ? "" : tag.strip();
+    if (t.isEmpty() || t.length() > MAX_TAG_LENGTH || CONTROL.matcher(t).find()) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "tag", "tag must be 1 to " + MAX_TAG_LENGTH + " characters");
+    }
+    return t;
+  }
+
+  // ---------------------------------------------------------------- blocks, mutes, hides
+
+  @Override
+  public Future<Void> block(long actor, long target) {
+    return other(actor, target).compose(x -> withinLimit(actor, EdgeStore.BLOCK))
+        .compose(x -> edges.insert(EdgeStore.BLOCK, actor, target))
+        .compose(created -> Future.all(sets.add(HotSets.BLOCKS, actor, target),
+                sets.add(HotSets.BLOCKED_BY, target, actor))
+            .compose(x -> Future.all(removeFollow(actor, target), removeFollow(target, actor)))
+            .compose(x -> edges.delete(EdgeStore.REQUEST, target, actor))
+            .map(x -> {
+              if (created) {
+                emit(RelationsEvents.USER_BLOCKED, actor, target);
+              }
+              return null;
+            }));
+  }
+
+  @Override
+  public Future<Void> unblock(long actor, long target) {
+    return edges.delete(EdgeStore.BLOCK, actor, target).compose(deleted ->
+        Future.all(sets.remove(HotSets.BLOCKS, actor, target), sets.remove(HotSets.BLOCKED_BY, target, actor))
+            .map(x -> {
+              if (deleted) {
+                emit(RelationsEvents.USER_UNBLOCKED, actor, target);
+              }
+              return null;
+            }));
+  }
+
+  @Override
+  public Future<JsonObject> blocks(long actor, int limit, String cursor) {
+    return outgoingList(EdgeStore.BLOCK, actor, limit, cursor);
+  }
+
+  @Override
+  public Future<Void> mute(long actor, long target) {
+    return setEdge(EdgeStore.MUTE, HotSets.MUTES, actor, target);
+  }
+
+  @Override
+  public Future<Void> unmute(long actor, long target) {
+    return clearEdge(EdgeStore.MUTE, HotSets.MUTES, actor, target);
+  }
+
+  @Override
+  public Future<JsonObject> mutes(long actor, int limit, String cursor) {
+    return outgoingList(EdgeStore.MUTE, actor, limit, cursor);
+  }
+
+  @Override
+  public Future<Void> hide(long actor, long target) {
+    return setEdge(EdgeStore.HIDE, HotSets.HIDES, actor, target);
+  }
+
+  @Override
+  public Future<Void> unhide(long actor, long target) {
+    return clearEdge(EdgeStore.HIDE, HotSets.HIDES, actor, target);
+  }
+
+  @Override
+  public Future<JsonObject> hides(long actor, int limit, String cursor) {
+    return outgoingList(EdgeStore.HIDE, actor, limit, cursor);
+  }
+
+  private Future<Void> setEdge(String type, String set, long actor, long target) {
+    return other(actor, target).compose(x -> withinLimit(actor, type))
+        .compose(x -> edges.insert(type, actor, target))
+        .compose(created -> sets.add(set, actor, target));
+  }
+
+  private Future<Void> clearEdge(String type, String set, long actor, long target) {
+    return edges.delete(type, actor, target).compose(x -> sets.remove(set, actor, target));
+  }
+
+  private Future<JsonObject> outgoingList(String type, long actor, int limit, String cursor) {
+    return guarded(() -> page(edges.page(type, "a", actor, before(cursor), clamp(limit)), clamp(limit), "b", actor));
+  }
+
+  // ---------------------------------------------------------------- queries for other domains
+
+  @Override
+  public Future<JsonObject> relationships(long viewer, List<Long> userIds) {
+    return guarded(() -> {
+      List<Long> ids = idList(userIds, MAX_IDS, "ids");
+      List<String> types = List.of(EdgeStore.FOLLOW, EdgeStore.REQUEST, EdgeStore.BLOCK, EdgeStore.MUTE,
+          EdgeStore.HIDE);
+      return Future.all(edges.between(viewer, ids, types), tags.on(viewer, ids), groups.membershipsOf(viewer, ids))
+          .map(all -> {
+            JsonObject out = new JsonObject();
+            for (Long id : ids) {
+              out.put(Long.toString(id), new JsonObject().put("following", false).put("followed_by", false)
+                  .put("friend", false).put("requested", false).put("blocking", false).put("blocked_by", false)
+                  .put("muting", false).put("hidden_from", false).put("tags", new JsonArray())
+                  .put("groups", new JsonArray()));
+            }
+            List<JsonObject> found = all.resultAt(0);
+            for (JsonObject e : found) {
+              boolean outgoing = e.getLong("a") == viewer;
+              long other = outgoing ? e.getLong("b") : e.getLong("a");
+              JsonObject r = out.getJsonObject(Long.toString(other));
+              if (r == null) {
+                continue;
+              }
+              String flag = switch (e.getString("t")) {
+                case EdgeStore.FOLLOW -> outgoing ? "following" : "followed_by";
+                case EdgeStore.REQUEST -> outgoing ? "requested" : null;
+                case EdgeStore.BLOCK -> outgoing ? "blocking" : "blocked_by";
+                case EdgeStore.MUTE -> outgoing ? "muting" : null;
+                case EdgeStore.HIDE -> outgoing ? null : "hidden_from";
+                default -> null;
+              };
+              if (flag != null) {
+                r.put(flag, true);
+              }
+            }
+            out.forEach(entry -> {
+              JsonObject r = (JsonObject) entry.getValue();
+              r.put("friend", r.getBoolean("following") && r.getBoolean("followed_by"));
+            });
+            List<JsonObject> tagRows = all.resultAt(1);
+            tagRows.forEach(t -> {
+              JsonObject r = out.getJsonObject(Long.toString(t.getLong("target")));
+              if (r != null) {
+                r.getJsonArray("tags").add(t.getString("tag"));
+              }
+            });
+            List<JsonObject> memberRows = all.resultAt(2);
+            memberRows.forEach(m -> {
+              JsonObject r = out.getJsonObject(Long.toString(m.getLong("member")));
+              if (r != null) {
+                r.getJsonArray("groups").add(m.getLong("g"));
+              }
+            });
+            return out;
+          });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> eligibleFollowers(long author, int limit, String cursor) {
+    return guarded(() -> {
+      int n = Math.max(1, Math.min(MAX_STREAM_PAGE, limit));
+      return edges.page(EdgeStore.FOLLOW, "b", author, before(cursor), n).compose(page -> {
+        List<Long> ids = page.stream().map(e -> e.getLong("a")).toList();
+        return Future.all(sets.among(HotSets.HIDES, author, ids), sets.among(HotSets.BLOCKS, author, ids),
+            sets.among(HotSets.BLOCKED_BY, author, ids)).map(excluded -> {
+              Set<Long> out = new HashSet<>();
+              out.addAll(excluded.<Set<Long>>resultAt(0));
+              out.addAll(excluded.<Set<Long>>resultAt(1));
+              out.addAll(excluded.<Set<Long>>resultAt(2));
+              JsonArray items = new JsonArray();
+              ids.stream().filter(id -> !out.contains(id)).forEach(items::add);
+              return new JsonObject().put("items", items).put("next", nextCursor(page, n));
+            });
+      });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> placements(long viewer) {
+    return Future.all(tags.placing(viewer, MAX_PLACEMENTS), groups.holding(viewer, MAX_PLACEMENTS)).map(all -> {
+      JsonObject out = new JsonObject();
+      Function<Long, JsonObject> entry = owner -> {
+        JsonObject e = out.getJsonObject(Long.toString(owner));
+        if (e == null) {
+          e = new JsonObject().put("tags", new JsonArray()).put("groups", new JsonArray());
+          out.put(Long.toString(owner), e);
+        }
+        return e;
+      };
+      List<JsonObject> tagRows = all.resultAt(0);
+      tagRows.forEach(t -> entry.apply(t.getLong("owner")).getJsonArray("tags").add(t.getString("tag_lc")));
+      List<JsonObject> groupRows = all.resultAt(1);
+      groupRows.forEach(g -> entry.apply(g.getLong("owner")).getJsonArray("groups").add(g.getLong("g")));
+      return out;
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /**
+   * Checks that {@code target} is another existing user; yields whether they require approval of followers.
+   */
+  private Future<Boolean> other(long actor, long target) {
+    if (actor == target) {
+      return Failures.fail(RelationsErrors.SELF_RELATION, "not allowed on yourself");
+    }
+    if (target <= 0) {
+      return Failures.fail(RelationsErrors.USER_NOT_FOUND, "no such user");
+    }
+    return accounts.followSettings(List.of(target)).compose(found -> {
+      JsonObject s = found.getJsonObject(Long.toString(target));
+      return s == null ? Failures.fail(RelationsErrors.USER_NOT_FOUND, "no such user")
+          : Future.succeededFuture(s.getBoolean("follow_approval", false));
+    });
+  }
+
+  private Future<Void> withinLimit(long actor, String type) {
+    return edges.countOut(type, actor).compose(n -> n >= MAX_OUTGOING
+        ? Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_OUTGOING + " of these per user")
+        : Future.succeededFuture());
+  }
+
+  /** Hydrates a page of rows whose {@code field} holds the other user's id into {user, since} items. */
+  private Future<JsonObject> page(Future<List<JsonObject>> rows, int limit, String field, long viewer) {
+    return rows.compose(list -> {
+      List<Long> ids = new ArrayList<>(new LinkedHashSet<>(list.stream().map(r -> r.getLong(field)).toList()));
+      Future<JsonObject> summaries = ids.isEmpty() ? Future.succeededFuture(new JsonObject())
+          : accounts.summaries(viewer, ids);
+      return summaries.map(found -> {
+        JsonArray items = new JsonArray();
+        for (JsonObject row : list) {
+          JsonObject user = found.getJsonObject(Long.toString(row.getLong(field)));
+          if (user != null) {
+            items.add(new JsonObject().put("user", user).put("since", row.getLong("at")));
+          }
+        }
+        return new JsonObject().put("items", items).put("next", nextCursor(list, limit));
+      });
+    });
+  }
+
+  private static String nextCursor(List<JsonObject> page, int limit) {
+    return page.size() < limit || page.isEmpty() ? null : Long.toString(page.get(page.size() - 1).getLong("_id"));
+  }
+
+  private static Long before(String cursor) {
+    if (cursor == null || cursor.isEmpty()) {
+      return null;
+    }
+    try {
+      long v = Long.parseLong(cursor);
+      if (v <= 0) {
+        throw new NumberFormatException();
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "cursor", "cursor must be the next value of a previous page");
+    }
+  }
+
+  private static int clamp(int limit) {
+    return Math.max(1, Math.min(MAX_PAGE, limit));
+  }
+
+  private static List<Long> idList(List<Long> ids, int max, String field) {
+    if (ids == null || ids.isEmpty()) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must list at least one user id");
+    }
+    if (ids.size() > max) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, field, "at most " + max + " ids per call");
+    }
+    return List.copyOf(new LinkedHashSet<>(ids));
+  }
+
+  private static <T> Future<T> guarded(java.util.function.Supplier<Future<T>> body) {
+    try {
+      return body.get();
+    } catch (io.vertx.serviceproxy.ServiceException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  private void emit(String type, long from, long to) {
+    platform.events().append(RelationsEvents.DOMAIN, type, new JsonObject().put("from", from).put("to", to))
+        .onFailure(e -> LOG.error("Could not append {} {}->{}: {}", type, from, to, e.toString()));
+  }
+}

@@ -1,0 +1,62 @@
+package io.kith.relations.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.platform.Platform;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceBinder;
+
+import java.util.List;
+
+/** Wires the relations stores and service and binds the service on {@link RelationsService#ADDRESS}. */
+public final class RelationsVerticle extends VerticleBase {
+
+  /** Most members loaded into one hot set (inbound sets such as blocked-by can be larger than outgoing limits). */
+  static final int HOT_SET_MAX = 100_000;
+
+  private final Platform platform;
+  private MessageConsumer<JsonObject> binding;
+
+  /** Creates the verticle on a node's platform. */
+  public RelationsVerticle(Platform platform) {
+    this.platform = platform;
+  }
+
+  @Override
+  public Future<?> start() {
+    EdgeStore edges = new EdgeStore(platform.mongo(), platform.ids());
+    GroupStore groups = new GroupStore(platform.mongo(), platform.ids());
+    TagStore tags = new TagStore(platform.mongo(), platform.ids());
+    HotSets sets = new HotSets(platform.redis(), (set, user) -> load(edges, set, user));
+    RelationsServiceImpl service = new RelationsServiceImpl(platform, edges, sets, groups, tags,
+        AccountsService.proxy(vertx));
+    return edges.ensureIndexes()
+        .compose(v -> groups.ensureIndexes())
+        .compose(v -> tags.ensureIndexes())
+        .compose(v -> {
+          binding = new ServiceBinder(vertx).setAddress(RelationsService.ADDRESS)
+              .register(RelationsService.class, service);
+          return binding.completion();
+        });
+  }
+
+  private static Future<List<Long>> load(EdgeStore edges, String set, long user) {
+    return switch (set) {
+      case HotSets.FOLLOWING -> edges.targets(EdgeStore.FOLLOW, user, HOT_SET_MAX);
+      case HotSets.FRIENDS -> edges.targets(EdgeStore.FRIEND, user, HOT_SET_MAX);
+      case HotSets.BLOCKS -> edges.targets(EdgeStore.BLOCK, user, HOT_SET_MAX);
+      case HotSets.BLOCKED_BY -> edges.sources(EdgeStore.BLOCK, user, HOT_SET_MAX);
+      case HotSets.MUTES -> edges.targets(EdgeStore.MUTE, user, HOT_SET_MAX);
+      case HotSets.HIDES -> edges.targets(EdgeStore.HIDE, user, HOT_SET_MAX);
+      default -> Future.failedFuture(new IllegalArgumentException("unknown hot set " + set));
+    };
+  }
+
+  @Override
+  public Future<?> stop() {
+    return binding == null ? Future.succeededFuture() : binding.unregister();
+  }
+}

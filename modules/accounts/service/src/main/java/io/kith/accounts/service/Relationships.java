@@ -1,6 +1,7 @@
 package io.kith.accounts.service;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 
 import java.util.Collection;
 import java.util.Set;
@@ -24,6 +25,11 @@ interface Relationships {
     public Future<Set<Long>> blockedEitherWay(long viewer, Collection<Long> userIds) {
       return Future.succeededFuture(Set.of());
     }
+
+    @Override
+    public Future<JsonObject> counts(long userId) {
+      return Future.succeededFuture(new JsonObject());
+    }
   };
 
   /** The subset of {@code userIds} who are friends of {@code viewer}. */
@@ -31,4 +37,7 @@ interface Relationships {
 
   /** The subset of {@code userIds} who blocked {@code viewer} or whom {@code viewer} blocked. */
   Future<Set<Long>> blockedEitherWay(long viewer, Collection<Long> userIds);
+
+  /** {@code following_count}, {@code follower_count}, {@code friend_count} of a user (empty when unknown). */
+  Future<JsonObject> counts(long userId);
 }

@@ -25,6 +25,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * Login sessions and their refresh tokens, kept in Redis.
@@ -35,9 +36,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * refresh; a user keeps at most {@link #MAX_SESSIONS_PER_USER}, the oldest being dropped.
  *
  * <p>Keys, all hash-tagged by user so that the scripts touch one slot:
- * {@code sess:{u:<id>}:<sid>} (hash: device, created, last_used, hash, prev; expires with the session) and
+ * {@code sess:{u:<id>}:s:<sid>} (hash: device, created, last_used, hash, prev; expires with the session) and
  * {@code sess:{u:<id>}:index} (sorted set of session ids in creation order: scored by creation time, made strictly
- * increasing).
+ * increasing). Session keys live under their own {@code s:} namespace, and only session ids of the generated form
+ * ({@value #SESSION_ID_PATTERN}) are ever accepted, so no id a client sends can name the index or another key.
  *
  * <p>Revocations are published on {@link Addresses#SESSIONS_REVOKED} so every node drops its cached "session alive"
  * answer and closes bridge connections of the session at once.
@@ -53,6 +55,9 @@ public final class Sessions {
    * after up to this many rotations) revokes the session.
    */
   public static final int PREVIOUS_KEPT = 16;
+  /** The form of every session id this class generates: 16 random bytes, base64url without padding. */
+  public static final String SESSION_ID_PATTERN = "[A-Za-z0-9_-]{22}";
+  private static final Pattern SESSION_ID = Pattern.compile(SESSION_ID_PATTERN);
   private static final long ALIVE_CACHE_MILLIS = 5_000;
   private static final int ALIVE_CACHE_MAX = 100_000;
 
@@ -96,6 +101,11 @@ public final class Sessions {
           + "  end "
           + "end "
           + "return 0";
+  // the id leaves the index and its hash goes in one step, and only for an id the index held: nothing else under the
+  // user's prefix can be deleted through revoke
+  private static final String REVOKE =
+      "if redis.call('zrem', KEYS[1], ARGV[1]) == 0 then return 0 end "
+          + "return redis.call('del', KEYS[2])";
   private static final String REVOKE_ALL =
       "local sids = redis.call('zrange', KEYS[1], 0, -1) "
           + "for _, s in ipairs(sids) do redis.call('del', ARGV[1] .. s) end "
@@ -145,7 +155,7 @@ public final class Sessions {
     long now = System.currentTimeMillis();
     return redis.eval(List.of(OPEN, "2", sessionKey(userId, sid), indexKey(userId), label, Long.toString(now),
             sha256(secret), Long.toString(refreshTtlMillis), sid, Integer.toString(MAX_SESSIONS_PER_USER),
-            prefix(userId)))
+            sessionPrefix(userId)))
         .map(evicted -> {
           if (evicted != null && evicted.size() > 0) {
             List<String> dropped = new ArrayList<>();
@@ -187,6 +197,9 @@ public final class Sessions {
 
   /** Whether the session is alive (cached for a few seconds; revocations clear the cache cluster-wide). */
   public Future<Boolean> isActive(long userId, String sessionId) {
+    if (!isSessionId(sessionId)) {
+      return Future.succeededFuture(false);
+    }
     String cacheKey = userId + ":" + sessionId;
     Long until = aliveUntil.get(cacheKey);
     long now = System.currentTimeMillis();
@@ -209,22 +222,22 @@ public final class Sessions {
 
   /** Revokes one session of {@code userId}; revoking an unknown session is a 404. */
   public Future<Void> revoke(long userId, String sessionId) {
-    if (sessionId == null || sessionId.length() > 64) {
+    if (!isSessionId(sessionId)) {
       return Failures.fail(KithErrors.NOT_FOUND, "no such session");
     }
-    return client.batch(List.of(
-            Request.cmd(Command.DEL).arg(sessionKey(userId, sessionId)),
-            Request.cmd(Command.ZREM).arg(indexKey(userId)).arg(sessionId)))
+    return redis.eval(List.of(REVOKE, "2", indexKey(userId), sessionKey(userId, sessionId), sessionId))
         .compose(r -> {
+          if (r.toInteger() == 0) {
+            return Failures.fail(KithErrors.NOT_FOUND, "no such session");
+          }
           announce(userId, List.of(sessionId));
-          return r.get(0).toInteger() > 0 ? Future.<Void>succeededFuture()
-              : Failures.fail(KithErrors.NOT_FOUND, "no such session");
+          return Future.<Void>succeededFuture();
         });
   }
 
   /** Revokes every session of {@code userId} (log out everywhere, password change). */
   public Future<Void> revokeAll(long userId) {
-    return redis.eval(List.of(REVOKE_ALL, "1", indexKey(userId), prefix(userId))).map(r -> {
+    return redis.eval(List.of(REVOKE_ALL, "1", indexKey(userId), sessionPrefix(userId))).map(r -> {
       List<String> sids = new ArrayList<>();
       r.forEach(s -> sids.add(s.toString()));
       announce(userId, sids);
@@ -291,8 +304,17 @@ public final class Sessions {
     return "sess:{u:" + userId + "}:";
   }
 
+  /** Prefix of the user's session hashes: a namespace of their own, apart from the index. */
+  private static String sessionPrefix(long userId) {
+    return prefix(userId) + "s:";
+  }
+
   private static String sessionKey(long userId, String sid) {
-    return prefix(userId) + sid;
+    return sessionPrefix(userId) + sid;
+  }
+
+  private static boolean isSessionId(String sid) {
+    return sid != null && SESSION_ID.matcher(sid).matches();
   }
 
   private static String indexKey(long userId) {
@@ -319,8 +341,7 @@ public final class Sessions {
         return null;
       }
       String[] parts = token.split("\\.", -1);
-      if (parts.length != 3 || parts[1].isEmpty() || parts[2].isEmpty()
-          || !parts[1].matches("[A-Za-z0-9_-]{1,64}")) {
+      if (parts.length != 3 || parts[2].isEmpty() || !isSessionId(parts[1])) {
         return null;
       }
       try {

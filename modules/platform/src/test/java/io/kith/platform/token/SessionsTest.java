@@ -219,10 +219,56 @@ class SessionsTest {
     TokenPair pair = Await.result(sessions.open(user, "phone"));
 
     assertRefused(sessions.revoke(user, "no-such-session"), "not_found");
+    assertRefused(sessions.revoke(user, "A".repeat(22)), "not_found");
     assertRefused(sessions.revoke(KithTestKit.newUserId(), pair.sessionId()), "not_found");
     assertRefused(sessions.revoke(user, null), "not_found");
     assertRefused(sessions.revoke(user, "x".repeat(65)), "not_found");
     assertTrue(active(pair));
+  }
+
+  @Test
+  @DisplayName("a session id of 'index' cannot reach the session index: revoking it is a not_found and log-out-everywhere "
+      + "still ends every session")
+  void indexIsNotASession() {
+    long user = KithTestKit.newUserId();
+    TokenPair pair = Await.result(sessions.open(user, "phone"));
+
+    assertRefused(sessions.revoke(user, "index"), "not_found");
+
+    assertEquals(List.of(pair.sessionId()),
+        Await.result(sessions.list(user)).stream().map(SessionInfo::id).collect(Collectors.toList()));
+    Await.result(sessions.revokeAll(user));
+    assertFalse(active(pair), "log-out-everywhere found the session");
+    assertRefused(sessions.refresh(pair.refreshToken()), "refresh_token_invalid");
+  }
+
+  @Test
+  @DisplayName("a refresh token naming the index (or any id not of the generated form) is refused as invalid, "
+      + "not a server error")
+  void refreshOfIndexRefused() {
+    TokenPair pair = Await.result(KithTestKit.newSession(platform));
+    String secret = pair.refreshToken().substring(pair.refreshToken().lastIndexOf('.') + 1);
+
+    for (String sid : List.of("index", "s", pair.sessionId().substring(1), pair.sessionId() + "A",
+        pair.sessionId().substring(1) + "!")) {
+      assertRefused(sessions.refresh(pair.userId() + "." + sid + "." + secret), "refresh_token_invalid");
+    }
+    assertTrue(active(pair));
+    Await.result(sessions.refresh(pair.refreshToken()));
+  }
+
+  @Test
+  @DisplayName("revoke deletes a session only when its id was in the user's index")
+  void revokeNeedsIndexEntry() {
+    long user = KithTestKit.newUserId();
+    TokenPair pair = Await.result(sessions.open(user, "phone"));
+    // an id that is not (or no longer) in the index: nothing is deleted, and the answer is not_found
+    Await.result(platform.redisApi().zrem(List.of("sess:{u:" + user + "}:index", pair.sessionId())));
+
+    assertRefused(sessions.revoke(user, pair.sessionId()), "not_found");
+
+    assertEquals(1, Await.result(platform.redisApi().exists(List.of("sess:{u:" + user + "}:s:" + pair.sessionId())))
+        .toInteger());
   }
 
   @Test
@@ -271,7 +317,7 @@ class SessionsTest {
 
     // the session hash expiring (refresh-ttl passed) leaves its id in the index until the next listing
     String indexKey = "sess:{u:" + user + "}:index";
-    Await.result(platform.redisApi().del(List.of("sess:{u:" + user + "}:" + c.sessionId())));
+    Await.result(platform.redisApi().del(List.of("sess:{u:" + user + "}:s:" + c.sessionId())));
 
     assertEquals(List.of(d.sessionId(), b.sessionId(), a.sessionId()),
         Await.result(sessions.list(user)).stream().map(SessionInfo::id).collect(Collectors.toList()));
@@ -342,7 +388,7 @@ class SessionsTest {
     TokenPair pair = Await.result(KithTestKit.newSession(platform));
     assertTrue(active(pair));
     // another node revoked it: its key is gone from Redis and it published the notice
-    Await.result(platform.redisApi().del(List.of("sess:{u:" + pair.userId() + "}:" + pair.sessionId())));
+    Await.result(platform.redisApi().del(List.of("sess:{u:" + pair.userId() + "}:s:" + pair.sessionId())));
     assertTrue(active(pair), "the answer is cached for a few seconds without a notice");
 
     vertx.eventBus().publish(Addresses.SESSIONS_REVOKED,

@@ -21,11 +21,17 @@ import java.util.List;
  * the profile fields at top level, {@code password} (Argon2id PHC string) and lower-cased lookup keys
  * ({@code username_lc}, {@code email_lc}, {@code nickname_lc}). Uniqueness is enforced by unique indexes; a
  * duplicate-key failure is turned into a 409 naming the field.
+ *
+ * <p>Every write after registration raises the document's version {@code v} (absent, meaning 0, at registration)
+ * with {@code $inc}, so that the profile cache can tell a newer copy from an older one.
  */
 final class AccountStore {
 
   static final String COLLECTION = "accounts";
   private static final JsonObject NO_PASSWORD = new JsonObject().put("password", 0);
+  /** The version field, raised by every write. */
+  static final String VERSION = "v";
+  private static final JsonObject BUMP = new JsonObject().put(VERSION, 1);
 
   private final MongoClient mongo;
 
@@ -125,7 +131,7 @@ final class AccountStore {
 
   Future<Void> setPassword(long id, String hash) {
     return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id),
-        new JsonObject().put("$set", new JsonObject().put("password", hash))).mapEmpty();
+        new JsonObject().put("$set", new JsonObject().put("password", hash)).put("$inc", BUMP)).mapEmpty();
   }
 
   /** Accounts whose {@code key} is one of {@code values} (without password hashes). */
@@ -159,11 +165,12 @@ final class AccountStore {
   }
 
   /**
-   * Applies a validated change set and returns the updated account (without password hash). A phone that another
-   * account holds fails with 409 {@code phone_taken}.
+   * Applies a validated change set and returns the updated account (without password hash), or null when there is
+   * no such account. Settings come as one {@code settings.<key>} path each, so concurrent changes of different
+   * settings do not undo each other. A phone that another account holds fails with 409 {@code phone_taken}.
    */
   Future<JsonObject> update(long id, JsonObject set, JsonArray unset) {
-    JsonObject update = new JsonObject();
+    JsonObject update = new JsonObject().put("$inc", BUMP);
     if (!set.isEmpty()) {
       update.put("$set", set);
     }
@@ -177,8 +184,10 @@ final class AccountStore {
         .recover(e -> MongoErrors.isDuplicateKey(e) ? conflictOf(set, id) : Future.failedFuture(e));
   }
 
-  Future<Void> touchLastActive(long id, long when) {
-    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id),
-        new JsonObject().put("$max", new JsonObject().put("last_active", when))).mapEmpty();
+  /** Moves {@code last_active} forward to {@code when}; returns the account as written, or null when there is none. */
+  Future<JsonObject> touchLastActive(long id, long when) {
+    return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id),
+        new JsonObject().put("$max", new JsonObject().put("last_active", when)).put("$inc", BUMP),
+        new FindOptions().setFields(NO_PASSWORD), new UpdateOptions().setReturningNewDocument(true));
   }
 }

@@ -33,6 +33,10 @@ final class AccountsServiceImpl implements AccountsService {
   static final int MAX_CONTACTS = 500;
   static final int MAX_IDS = 1000;
   static final int MAX_NEARBY_OFFSET = 1000;
+  /** How far a nearby search may start from the searcher's own reported position. */
+  static final double MAX_SEARCH_ORIGIN_KM = 2.0;
+  private static final long MINUTE = 60_000;
+  private static final long HOUR = 3_600_000;
 
   private final Platform platform;
   private final AccountsSettings settings;
@@ -42,6 +46,7 @@ final class AccountsServiceImpl implements AccountsService {
   private final PresenceStore presence;
   private final NearbyStore nearby;
   private final RateLimiter limiter;
+  private final Quotas quotas;
   private final Relationships relationships;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
@@ -54,6 +59,7 @@ final class AccountsServiceImpl implements AccountsService {
     this.presence = presence;
     this.nearby = nearby;
     this.limiter = new RateLimiter(platform.redis());
+    this.quotas = new Quotas(platform.redis());
     this.relationships = relationships;
   }
 
@@ -134,31 +140,46 @@ final class AccountsServiceImpl implements AccountsService {
       return store.forLogin(key[0], key[1]).compose(account -> {
         Long id = account == null ? null : account.getLong("_id");
         String accountKey = "rl:accounts:login-fail:acct:" + (id != null ? id : key[0] + ":" + key[1]);
-        return Future.all(limiter.peek(accountKey), limiter.peek(addressKey)).compose(windows -> {
-          RateLimiter.Window perAccount = windows.resultAt(0);
-          RateLimiter.Window perAddress = windows.resultAt(1);
-          RateLimiter.Window blocking = perAccount.count() >= settings.loginMaxFailuresPerAccount() ? perAccount
-              : perAddress.count() >= settings.loginMaxFailuresPerAddress() ? perAddress : null;
-          if (blocking != null) {
-            return Future.failedFuture(Failures.withExtra(AccountsErrors.LOGIN_THROTTLED,
-                "too many failed logins; retry later", new JsonObject().put("retry_after", blocking.retryAfterSeconds())));
-          }
-          return passwords.verify(password, account == null ? null : account.getString("password"))
-              .compose(ok -> {
-                if (!ok) {
-                  return Future.all(limiter.hit(accountKey, windowMillis), limiter.hit(addressKey, windowMillis))
-                      .transform(x -> Failures.fail(AccountsErrors.INVALID_CREDENTIALS, "wrong login or password"));
-                }
-                long userId = id;
-                return limiter.reset(accountKey)
-                    .compose(v -> store.touchLastActive(userId, System.currentTimeMillis()))
-                    .compose(v -> cache.invalidate(userId))
-                    .compose(v -> platform.sessions().open(userId, device))
-                    .map(tokens -> tokens.toJson());
-              });
-        });
+        // the attempt is counted before the password is checked, so parallel guesses cannot all pass the check;
+        // the address first, so that a throttled address cannot drive accounts' counters up
+        String throttled = "too many failed logins; retry later";
+        return countAttempt(addressKey, settings.loginMaxFailuresPerAddress(), windowMillis, throttled)
+            .compose(v -> countAttempt(accountKey, settings.loginMaxFailuresPerAccount(), windowMillis, throttled))
+            .compose(v -> passwords.verify(password, account == null ? null : account.getString("password"))
+                // not checked (busy, a failure): the attempt does not count
+                .recover(e -> quotas.giveBack(addressKey).compose(x -> quotas.giveBack(accountKey))
+                    .transform(x -> Future.failedFuture(e))))
+            .compose(ok -> {
+              if (!ok) {
+                return Failures.fail(AccountsErrors.INVALID_CREDENTIALS, "wrong login or password");
+              }
+              long userId = id;
+              // a success clears the account's failures and does not count against the address
+              return limiter.reset(accountKey)
+                  .compose(v -> quotas.giveBack(addressKey))
+                  .compose(v -> touched(userId))
+                  .compose(v -> platform.sessions().open(userId, device))
+                  .map(tokens -> tokens.toJson());
+            });
       });
     });
+  }
+
+  /**
+   * Counts one password attempt in {@code key}'s window, refusing it with 429 {@code login_throttled} when the count
+   * passes {@code max}. Attempts are counted before verification and stay counted when the password is wrong.
+   */
+  private Future<Void> countAttempt(String key, int max, long windowMillis, String detail) {
+    return limiter.hit(key, windowMillis).compose(window -> window.count() > max
+        ? Future.failedFuture(Failures.withExtra(AccountsErrors.LOGIN_THROTTLED, detail,
+            new JsonObject().put("retry_after", window.retryAfterSeconds())))
+        : Future.succeededFuture());
+  }
+
+  /** Moves the user's last_active to now and puts the written account in the cache; returns it (null if none). */
+  private Future<JsonObject> touched(long userId) {
+    return store.touchLastActive(userId, System.currentTimeMillis())
+        .compose(doc -> doc == null ? Future.succeededFuture() : cache.put(doc).map(doc));
   }
 
   /** Which stored key a login identifier is looked up by: email, phone or username. */
@@ -188,21 +209,20 @@ final class AccountsServiceImpl implements AccountsService {
       if (currentPassword == null || currentPassword.length() > Passwords.MAX_LENGTH) {
         return Failures.failField(AccountsErrors.INVALID_CREDENTIALS, "current_password", "the current password is wrong");
       }
-      return limiter.peek(accountKey).compose(window -> {
-        if (window.count() >= settings.loginMaxFailuresPerAccount()) {
-          return Future.failedFuture(Failures.withExtra(AccountsErrors.LOGIN_THROTTLED,
-              "too many wrong passwords; retry later", new JsonObject().put("retry_after", window.retryAfterSeconds())));
-        }
-        return store.passwordOf(actor).compose(hash -> passwords.verify(currentPassword, hash)).compose(ok -> {
-          if (!ok) {
-            return limiter.hit(accountKey, settings.loginWindowSeconds() * 1000L).transform(x ->
-                Failures.failField(AccountsErrors.INVALID_CREDENTIALS, "current_password", "the current password is wrong"));
-          }
-          return passwords.hash(newPassword)
-              .compose(hash -> store.setPassword(actor, hash))
-              .compose(v -> platform.sessions().revokeAll(actor));
-        });
-      });
+      return countAttempt(accountKey, settings.loginMaxFailuresPerAccount(), settings.loginWindowSeconds() * 1000L,
+              "too many wrong passwords; retry later")
+          .compose(v -> store.passwordOf(actor).compose(hash -> passwords.verify(currentPassword, hash))
+              .recover(e -> quotas.giveBack(accountKey).transform(x -> Future.failedFuture(e))))
+          .compose(ok -> {
+            if (!ok) {
+              return Failures.failField(AccountsErrors.INVALID_CREDENTIALS, "current_password",
+                  "the current password is wrong");
+            }
+            return limiter.reset(accountKey)
+                .compose(v -> passwords.hash(newPassword))
+                .compose(hash -> store.setPassword(actor, hash))
+                .compose(v -> platform.sessions().revokeAll(actor));
+          });
     });
   }
 
@@ -210,19 +230,24 @@ final class AccountsServiceImpl implements AccountsService {
 
   @Override
   public Future<JsonObject> profile(long actor, long userId) {
-    return cache.get(userId).compose(account -> {
+    // reading one's own profile is not counted; the count runs beside the read, not before it
+    Future<Void> allowed = actor == userId ? Future.succeededFuture()
+        : perMinute("profile", actor, settings.profileReadsPerMinute(), "too many profile reads");
+    return Future.all(allowed, cache.get(userId)).map(both -> both.<JsonObject>resultAt(1)).compose(account -> {
       if (account == null) {
         return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
       }
       if (actor == userId) {
-        return Future.succeededFuture(Profiles.ownView(account));
+        return relationships.counts(userId).map(counts -> Profiles.ownView(account).mergeIn(counts));
       }
       return relationships.blockedEitherWay(actor, List.of(userId)).compose(blocked -> {
         if (!blocked.isEmpty()) {
-          return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
+          // a block either way leaves only a stub: who it is, nothing about them
+          return Future.succeededFuture(Profiles.stub(account));
         }
-        return relationships.friendsAmong(actor, List.of(userId))
-            .map(friends -> Profiles.publicView(account, friends.contains(userId)));
+        return Future.all(relationships.friendsAmong(actor, List.of(userId)), relationships.counts(userId))
+            .map(r -> Profiles.publicView(account, r.<java.util.Set<Long>>resultAt(0).contains(userId))
+                .mergeIn(r.<JsonObject>resultAt(1)));
       });
     });
   }
@@ -233,8 +258,9 @@ final class AccountsServiceImpl implements AccountsService {
       if (current == null) {
         return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
       }
-      JsonObject change = Profiles.validateChanges(changes, current);
+      JsonObject change = Profiles.validateChanges(changes);
       String modeBefore = Profiles.settingsOf(current).getString("presence");
+      boolean modeSet = change.getJsonObject("set").containsKey("settings.presence");
       return store.update(actor, change.getJsonObject("set"), change.getJsonArray("unset")).compose(updated -> {
         if (updated == null) {
           return Failures.<JsonObject>fail(AccountsErrors.USER_NOT_FOUND, "no such user");
@@ -247,7 +273,7 @@ final class AccountsServiceImpl implements AccountsService {
         }
         emit(AccountsEvents.PROFILE_UPDATED,
             new JsonObject().put("user_id", actor).put("fields", change.getJsonArray("fields")));
-        if (!now.getString("presence").equals(modeBefore)) {
+        if (modeSet && !now.getString("presence").equals(modeBefore)) {
           after.add(presenceChanged(actor, now.getString("presence")));
         }
         return Future.join(after).transform(x -> Future.succeededFuture(Profiles.ownView(updated)));
@@ -262,7 +288,8 @@ final class AccountsServiceImpl implements AccountsService {
     if (username == null || username.isBlank() || username.length() > 30) {
       return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
     }
-    return store.byAny("username_lc", List.of(username.trim().toLowerCase(Locale.ROOT))).compose(found -> {
+    return perMinute("profile", actor, settings.profileReadsPerMinute(), "too many profile reads")
+        .compose(v -> store.byAny("username_lc", List.of(username.trim().toLowerCase(Locale.ROOT)))).compose(found -> {
       if (found.isEmpty()) {
         return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
       }
@@ -300,7 +327,13 @@ final class AccountsServiceImpl implements AccountsService {
           phoneKeys.putIfAbsent(normal, (String) p);
         }
       }
-      return Future.all(store.byAny("email_lc", emailKeys.keySet()), store.byAny("phone", phoneKeys.keySet()))
+      long entries = emails.size() + phones.size();
+      Future<Long> budget = entries == 0 ? Future.succeededFuture(0L) : quotas.take("rl:accounts:contacts:" + actor,
+          HOUR, settings.contactsLookupEntriesPerHour(), entries);
+      return budget.compose(retryAfter -> retryAfter > 0
+              ? Future.failedFuture(rateLimited("too many address-book entries looked up this hour (at most "
+                  + settings.contactsLookupEntriesPerHour() + "); retry later or send fewer", retryAfter))
+              : Future.all(store.byAny("email_lc", emailKeys.keySet()), store.byAny("phone", phoneKeys.keySet())))
           .compose(found -> {
             List<JsonObject> byEmail = found.resultAt(0);
             List<JsonObject> byPhone = found.resultAt(1);
@@ -356,7 +389,10 @@ final class AccountsServiceImpl implements AccountsService {
           return Failures.failField(KithErrors.VALIDATION_FAILED, "after", "after must be a cursor from a previous page");
         }
       }
-      return store.nicknamePrefix(p, afterNick, afterId, n).compose(page -> {
+      String afterNickname = afterNick;
+      Long afterUser = afterId;
+      return perMinute("nickname", actor, settings.nicknameSearchesPerMinute(), "too many nickname searches")
+          .compose(v -> store.nicknamePrefix(p, afterNickname, afterUser, n)).compose(page -> {
         List<Long> ids = page.stream().map(a -> a.getLong("_id")).toList();
         return relationships.blockedEitherWay(actor, ids).map(blocked -> {
           JsonArray items = new JsonArray();
@@ -421,8 +457,9 @@ final class AccountsServiceImpl implements AccountsService {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "at most " + MAX_IDS + " ids");
     }
     List<Long> ids = List.copyOf(new java.util.LinkedHashSet<>(userIds));
-    return Future.all(cache.getAll(ids), presence.online(ids), relationships.friendsAmong(viewer, ids),
-        relationships.blockedEitherWay(viewer, ids)).map(all -> {
+    return perMinute("presence", viewer, settings.presenceQueriesPerMinute(), "too many presence queries")
+        .compose(v -> Future.all(cache.getAll(ids), presence.online(ids), relationships.friendsAmong(viewer, ids),
+        relationships.blockedEitherWay(viewer, ids))).map(all -> {
           Map<Long, JsonObject> accounts = all.resultAt(0);
           Map<Long, Boolean> online = all.resultAt(1);
           Set<Long> friends = all.resultAt(2);
@@ -450,16 +487,13 @@ final class AccountsServiceImpl implements AccountsService {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "connection_id", "connection id must be 1 to 100 characters");
     }
     Future<Boolean> changed = open ? presence.connect(userId, connectionId) : presence.disconnect(userId, connectionId);
-    return changed.compose(transition -> {
-      if (!transition) {
-        return Future.succeededFuture();
-      }
-      return store.touchLastActive(userId, System.currentTimeMillis())
-          .compose(v -> cache.invalidate(userId))
-          .compose(v -> cache.get(userId))
-          .compose(account -> account == null ? Future.succeededFuture()
-              : presenceChanged(userId, Profiles.settingsOf(account).getString("presence")));
-    });
+    return changed.compose(transition -> transition ? transitioned(userId) : Future.succeededFuture());
+  }
+
+  /** After a user came online or went offline: last_active, the cache, the push and the event. */
+  private Future<Void> transitioned(long userId) {
+    return touched(userId).compose(account -> account == null ? Future.succeededFuture()
+        : presenceChanged(userId, Profiles.settingsOf(account).getString("presence")));
   }
 
   @Override
@@ -467,7 +501,9 @@ final class AccountsServiceImpl implements AccountsService {
     if (connections == null) {
       return Future.succeededFuture();
     }
-    return presence.alive(connections);
+    // users whose connections Redis had lost come back online: they get the same push and event as on connect
+    return presence.alive(connections).compose(cameOnline -> Future.join(cameOnline.stream()
+        .map(this::transitioned).toList()).mapEmpty());
   }
 
   /** Tells the user's own connections and the event log that presence changed. */
@@ -547,7 +583,20 @@ final class AccountsServiceImpl implements AccountsService {
         }
         Set<String> mine = Profiles.interestSet(me);
         int candidates = Math.min(2000, offset + limit + 200);
-        return nearby.search(lat, lon, radius, candidates).compose(hits -> {
+        return perMinute("nearby", actor, settings.nearbySearchesPerMinute(), "too many nearby searches")
+            .compose(v -> nearby.positionOf(actor))
+            .compose(own -> {
+              // searching from anywhere would let anyone locate others by searching from several places
+              if (own == null) {
+                return Failures.failField(KithErrors.VALIDATION_FAILED, "lat",
+                    "report your position first: searches start from your own reported position");
+              }
+              if (NearbyStore.distanceMeters(own[0], own[1], lat, lon) > MAX_SEARCH_ORIGIN_KM * 1000) {
+                return Failures.failField(KithErrors.VALIDATION_FAILED, "lat", "search near your reported position: "
+                    + "lat and lon must be within " + (int) MAX_SEARCH_ORIGIN_KM + " km of it");
+              }
+              return nearby.search(lat, lon, radius, candidates);
+            }).compose(hits -> {
           List<Long> ids = hits.stream().map(NearbyStore.Hit::userId).filter(id -> id != actor).toList();
           return Future.all(cache.getAll(ids), relationships.blockedEitherWay(actor, ids)).map(all -> {
             Map<Long, JsonObject> accounts = all.resultAt(0);
@@ -584,6 +633,18 @@ final class AccountsServiceImpl implements AccountsService {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** Counts one call of {@code what} by the user, refusing with 429 rate_limited past {@code max} a minute. */
+  private Future<Void> perMinute(String name, long user, int max, String what) {
+    return limiter.hit("rl:accounts:" + name + ":" + user, MINUTE).compose(window -> window.count() > max
+        ? Future.failedFuture(rateLimited(what + " (at most " + max + " a minute); retry later",
+            window.retryAfterSeconds()))
+        : Future.succeededFuture());
+  }
+
+  private static ServiceException rateLimited(String detail, long retryAfterSeconds) {
+    return Failures.withExtra(KithErrors.RATE_LIMITED, detail, new JsonObject().put("retry_after", retryAfterSeconds));
+  }
 
   private void emit(String type, JsonObject payload) {
     platform.events().append(AccountsEvents.DOMAIN, type, payload)

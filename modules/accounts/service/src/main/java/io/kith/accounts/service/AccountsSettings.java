@@ -5,23 +5,30 @@ import io.vertx.core.json.JsonObject;
 /**
  * The {@code accounts} configuration section.
  *
- * @param argon2Threads              worker threads for password hashing
- * @param argon2MaxQueued            hashings in flight or queued before new ones are refused (busy)
- * @param loginMaxFailuresPerAccount failed logins per account per window before 429
- * @param loginMaxFailuresPerAddress failed logins per client address per window before 429
- * @param loginWindowSeconds         the failed-login window
- * @param registerMaxPerAddress      registrations per client address per window
- * @param registerWindowSeconds      the registration window
- * @param profileCacheTtlSeconds     lifetime of cached profiles
- * @param nearbyTtlSeconds           how long a reported position counts
- * @param nearbyMaxRadiusKm          largest search radius
- * @param positionIntervalSeconds    minimum time between two position reports of a user
- * @param presenceExpirySeconds      how long a connection counts without a heartbeat
+ * @param argon2Threads                 worker threads for password hashing
+ * @param argon2MaxQueued               hashings in flight or queued before new ones are refused (busy)
+ * @param loginMaxFailuresPerAccount    failed logins per account per window before 429
+ * @param loginMaxFailuresPerAddress    failed logins per client address per window before 429
+ * @param loginWindowSeconds            the failed-login window
+ * @param registerMaxPerAddress         registrations per client address per window
+ * @param registerWindowSeconds         the registration window
+ * @param profileCacheTtlSeconds        lifetime of cached profiles
+ * @param nearbyTtlSeconds              how long a reported position counts
+ * @param nearbyMaxRadiusKm             largest search radius
+ * @param positionIntervalSeconds       minimum time between two position reports of a user
+ * @param presenceExpirySeconds         how long a connection counts without a heartbeat
+ * @param nearbySearchesPerMinute       nearby searches a user may make per minute
+ * @param contactsLookupEntriesPerHour  address-book entries (emails and phones) a user may look up per hour
+ * @param presenceQueriesPerMinute      presence queries a user may make per minute
+ * @param nicknameSearchesPerMinute     nickname searches a user may make per minute
+ * @param profileReadsPerMinute         reads of other users' profiles and username lookups a user may make per minute
  */
 record AccountsSettings(int argon2Threads, int argon2MaxQueued, int loginMaxFailuresPerAccount,
                         int loginMaxFailuresPerAddress, int loginWindowSeconds, int registerMaxPerAddress,
                         int registerWindowSeconds, int profileCacheTtlSeconds, int nearbyTtlSeconds,
-                        double nearbyMaxRadiusKm, int positionIntervalSeconds, int presenceExpirySeconds) {
+                        double nearbyMaxRadiusKm, int positionIntervalSeconds, int presenceExpirySeconds,
+                        int nearbySearchesPerMinute, int contactsLookupEntriesPerHour, int presenceQueriesPerMinute,
+                        int nicknameSearchesPerMinute, int profileReadsPerMinute) {
 
   static AccountsSettings from(JsonObject s) {
     return new AccountsSettings(
@@ -36,6 +43,11 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int loginMaxFail
         s.getInteger("nearby-ttl-seconds", 7200),
         s.getDouble("nearby-max-radius-km", 50.0),
         s.getInteger("position-interval-seconds", 10),
-        s.getInteger("presence-expiry-seconds", 60));
+        s.getInteger("presence-expiry-seconds", 60),
+        s.getInteger("nearby-searches-per-minute", 30),
+        s.getInteger("contacts-lookup-entries-per-hour", 2000),
+        s.getInteger("presence-queries-per-minute", 600),
+        s.getInteger("nickname-searches-per-minute", 120),
+        s.getInteger("profile-reads-per-minute", 600));
   }
 }

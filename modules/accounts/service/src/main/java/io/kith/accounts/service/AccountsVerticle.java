@@ -1,6 +1,7 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.relations.api.RelationsService;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -34,7 +35,7 @@ public final class AccountsVerticle extends VerticleBase {
     NearbyStore nearby = new NearbyStore(platform.redis(), settings.nearbyTtlSeconds() * 1000L);
     passwords = new Passwords(vertx, settings.argon2Threads(), settings.argon2MaxQueued());
     AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
-        Relationships.NONE);
+        new GraphRelationships(RelationsService.proxy(vertx)));
     return store.ensureIndexes().compose(v -> {
       binding = new ServiceBinder(vertx).setAddress(AccountsService.ADDRESS)
           .register(AccountsService.class, service);

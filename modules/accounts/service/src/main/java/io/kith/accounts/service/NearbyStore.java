@@ -19,6 +19,8 @@ final class NearbyStore {
 
   static final String GEO = "geo:{nearby}";
   static final String EXPIRY = "geo:{nearby}:exp";
+  /** Redis' earth radius in metres (GEODIST and GEOSEARCH measure with it). */
+  static final double EARTH_RADIUS_M = 6372797.560856;
 
   private final Redis redis;
   private final long ttlMillis;
@@ -46,6 +48,30 @@ final class NearbyStore {
     return redis.batch(List.of(
         Request.cmd(Command.ZREM).arg(GEO).arg(userId),
         Request.cmd(Command.ZREM).arg(EXPIRY).arg(userId))).mapEmpty();
+  }
+
+  /** The user's stored (rounded) position as {@code {lat, lon}}, or null when there is none or it expired. */
+  Future<double[]> positionOf(long userId) {
+    return redis.batch(List.of(
+        Request.cmd(Command.GEOPOS).arg(GEO).arg(userId),
+        Request.cmd(Command.ZSCORE).arg(EXPIRY).arg(userId))).map(r -> {
+          Response pos = r.get(0) == null || r.get(0).size() == 0 ? null : r.get(0).get(0);
+          Response expiry = r.get(1);
+          if (pos == null || pos.size() < 2 || expiry == null
+              || Double.parseDouble(expiry.toString()) <= System.currentTimeMillis()) {
+            return null;
+          }
+          return new double[] {Double.parseDouble(pos.get(1).toString()), Double.parseDouble(pos.get(0).toString())};
+        });
+  }
+
+  /** Great-circle distance in metres, as Redis computes it. */
+  static double distanceMeters(double lat1, double lon1, double lat2, double lon2) {
+    double dLat = Math.toRadians(lat2 - lat1);
+    double dLon = Math.toRadians(lon2 - lon1);
+    double a = Math.pow(Math.sin(dLat / 2), 2)
+        + Math.cos(Math.toRadians(lat1)) * Math.cos(Math.toRadians(lat2)) * Math.pow(Math.sin(dLon / 2), 2);
+    return 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(a));
   }
 
   /** Up to {@code count} unexpired members within {@code radiusKm}, nearest first. */

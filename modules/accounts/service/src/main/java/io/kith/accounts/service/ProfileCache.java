@@ -14,11 +14,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Cache-aside copies of account documents (without password hashes) in Redis: hash {@code user:<id>} with field
- * {@code doc} (the JSON document), expiring after {@code accounts.profile-cache-ttl-seconds}, deleted on every write.
- * MongoDB is the record; a miss reads it and fills the cache.
+ * Cache-aside copies of account documents (without password hashes) in Redis: hash {@code user:<id>} with fields
+ * {@code doc} (the JSON document) and {@code v} (its version, see {@link AccountStore#VERSION}), expiring after
+ * {@code accounts.profile-cache-ttl-seconds}. MongoDB is the record; a miss reads it and fills the cache, and every
+ * write puts the document it wrote.
+ *
+ * <p>Both go through one compare-and-set that only replaces a cached copy of a lower version: a miss that read the
+ * record before a write and fills the cache after the write's put cannot bring the older copy back.
  */
 final class ProfileCache {
+
+  private static final String PUT =
+      "local cur = redis.call('hget', KEYS[1], 'v') "
+          + "if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end "
+          + "redis.call('hset', KEYS[1], 'doc', ARGV[1], 'v', ARGV[2]) "
+          + "redis.call('expire', KEYS[1], ARGV[3]) "
+          + "return 1";
 
   private final Redis redis;
   private final AccountStore store;
@@ -64,33 +75,31 @@ final class ProfileCache {
         return Future.succeededFuture(found);
       }
       return store.byIds(misses).compose(docs -> {
-        List<Request> writes = new ArrayList<>();
+        List<Future<Void>> fills = new ArrayList<>();
         for (JsonObject doc : docs) {
-          long id = doc.getLong("_id");
-          found.put(id, doc);
-          writes.add(Request.cmd(Command.HSET).arg(key(id)).arg("doc").arg(doc.encode()));
-          writes.add(Request.cmd(Command.EXPIRE).arg(key(id)).arg(ttlSeconds));
-        }
-        if (writes.isEmpty()) {
-          return Future.succeededFuture(found);
+          found.put(doc.getLong("_id"), doc);
+          fills.add(fill(doc));
         }
         // a failed cache fill only costs a later miss
-        return redis.batch(writes).map(x -> found).otherwise(found);
+        return Future.join(fills).transform(x -> Future.succeededFuture(found));
       });
     });
   }
 
-  /** Replaces the cached copy with the document just written to the record. */
-  Future<Void> put(JsonObject doc) {
+  /** Fills the cache with a document read from the record on a miss, unless a newer copy is cached meanwhile. */
+  Future<Void> fill(JsonObject doc) {
     long id = doc.getLong("_id");
-    return redis.batch(List.of(
-            Request.cmd(Command.HSET).arg(key(id)).arg("doc").arg(doc.encode()),
-            Request.cmd(Command.EXPIRE).arg(key(id)).arg(ttlSeconds)))
-        .<Void>mapEmpty()
-        .recover(e -> invalidate(id));
+    return redis.send(Request.cmd(Command.EVAL).arg(PUT).arg(1).arg(key(id)).arg(doc.encode())
+        .arg(doc.getLong(AccountStore.VERSION, 0L)).arg(ttlSeconds)).mapEmpty();
   }
 
-  /** Drops the cached copy (after a write to the record). */
+  /** Replaces the cached copy with the document just written to the record (unless a newer one got there first). */
+  Future<Void> put(JsonObject doc) {
+    // when the put fails, drop the copy rather than leave an older one for the TTL
+    return fill(doc).recover(e -> invalidate(doc.getLong("_id")));
+  }
+
+  /** Drops the cached copy. */
   Future<Void> invalidate(long id) {
     return redis.send(Request.cmd(Command.DEL).arg(key(id))).mapEmpty();
   }

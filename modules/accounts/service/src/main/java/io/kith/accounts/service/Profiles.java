@@ -110,10 +110,10 @@ final class Profiles {
   /**
    * Validates a PATCH body.
    *
-   * @param current the stored account (for settings merging)
-   * @return {@code {set: {...}, unset: [...], fields: [...]}} for the store
+   * @return {@code {set: {...}, unset: [...], fields: [...]}} for the store; each changed setting is its own
+   *     {@code settings.<key>} path (keys are allow-listed), never the whole settings object
    */
-  static JsonObject validateChanges(JsonObject changes, JsonObject current) {
+  static JsonObject validateChanges(JsonObject changes) {
     if (changes == null || changes.isEmpty()) {
       throw Failures.of(KithErrors.VALIDATION_FAILED, "the body must name at least one field to change");
     }
@@ -166,7 +166,7 @@ final class Profiles {
         case "photo_url" -> set.put(field, url(field, value));
         case "phone" -> set.put(field, phone(stringOf(field, value), field));
         case "interests" -> set.put(field, interests(value));
-        case "settings" -> set.put(field, settings(value, current.getJsonObject("settings", DEFAULT_SETTINGS)));
+        case "settings" -> settings(value).forEach(s -> set.put("settings." + s.getKey(), s.getValue()));
         default -> throw new IllegalStateException(field);
       }
     }
@@ -257,11 +257,12 @@ final class Profiles {
     return new JsonArray(new ArrayList<>(unique.values()));
   }
 
-  private static JsonObject settings(Object value, JsonObject current) {
+  /** The validated settings of a PATCH: only the keys given, each checked against the allow-list. */
+  private static JsonObject settings(Object value) {
     if (!(value instanceof JsonObject)) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "settings", "settings must be an object");
     }
-    JsonObject merged = DEFAULT_SETTINGS.copy().mergeIn(current == null ? new JsonObject() : current);
+    JsonObject valid = new JsonObject();
     for (Map.Entry<String, Object> e : (JsonObject) value) {
       String key = e.getKey();
       String path = "settings." + key;
@@ -274,13 +275,13 @@ final class Profiles {
         if (!(v instanceof Boolean)) {
           throw Failures.field(KithErrors.VALIDATION_FAILED, path, path + " must be true or false");
         }
-        merged.put(key, v);
+        valid.put(key, v);
       } else {
         Set<String> allowed = key.equals("presence") ? PRESENCE_MODES : AUDIENCES;
-        merged.put(key, oneOf(path, v, allowed));
+        valid.put(key, oneOf(path, v, allowed));
       }
     }
-    return merged;
+    return valid;
   }
 
   /** The Western zodiac sign of a birthday. */
@@ -352,6 +353,11 @@ final class Profiles {
   /** Whether an audience setting lets a viewer in. */
   static boolean allows(String audience, boolean friend) {
     return "everyone".equals(audience) || ("friends".equals(audience) && friend);
+  }
+
+  /** What a user separated by a block sees: id and username only. */
+  static JsonObject stub(JsonObject account) {
+    return new JsonObject().put("id", account.getLong("_id")).put("username", account.getString("username"));
   }
 
   /** The summary used in lists. */

@@ -4,12 +4,17 @@ import io.kith.platform.error.Failures;
 import io.kith.platform.token.AccessClaims;
 import io.kith.platform.token.SessionInfo;
 import io.kith.platform.token.TokenPair;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -225,6 +230,106 @@ class LoginTest extends AccountsTestBase {
     assertTrue(await(platform.sessions().list(id)).isEmpty());
     failsWith("refresh_token_invalid", platform.sessions().refresh(second.getString("refresh_token")));
     failsWith("invalid_credentials", accounts.login(credentials(name, PASSWORD), newAddress()));
+    assertEquals(id, login(name, "a brand new passphrase").getLong("user_id"));
+  }
+
+  /** How many of the outcomes failed with each code ("ok" for successes). */
+  private static Map<String, Integer> outcomes(List<? extends Future<?>> all) throws Exception {
+    try {
+      await(Future.join(all));
+    } catch (ExecutionException e) {
+      // some failed: counted below
+    }
+    Map<String, Integer> counts = new TreeMap<>();
+    for (Future<?> f : all) {
+      counts.merge(f.succeeded() ? "ok" : String.valueOf(Failures.codeOf(f.cause())), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  @Test
+  @DisplayName("many concurrent wrong passwords for one account: at most the per-account limit reach verification")
+  void concurrentWrongLoginsPerAccount() throws Exception {
+    String name = newUsername();
+    register(new JsonObject().put("username", name));
+
+    List<Future<JsonObject>> all = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      all.add(accounts.login(credentials(name, "wrong password " + i), newAddress()));
+    }
+
+    Map<String, Integer> counts = outcomes(all);
+    assertEquals(Map.of("invalid_credentials", PER_ACCOUNT, "login_throttled", 20 - PER_ACCOUNT), counts);
+    failsWith("login_throttled", accounts.login(credentials(name, PASSWORD), newAddress()));
+  }
+
+  @Test
+  @DisplayName("many concurrent wrong logins from one address: at most the per-address limit reach verification")
+  void concurrentWrongLoginsPerAddress() throws Exception {
+    String address = newAddress();
+
+    List<Future<JsonObject>> all = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      all.add(accounts.login(credentials(newUsername(), "wrong password " + i), address));
+    }
+
+    assertEquals(Map.of("invalid_credentials", PER_ADDRESS, "login_throttled", 20 - PER_ADDRESS), outcomes(all));
+  }
+
+  @Test
+  @DisplayName("many concurrent wrong current passwords in a password change: at most the per-account limit are checked")
+  void concurrentWrongCurrentPasswords() throws Exception {
+    String name = newUsername();
+    long id = newUserNamed(name);
+
+    List<Future<Void>> all = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      all.add(accounts.changePassword(id, "wrong password " + i, "a brand new passphrase"));
+    }
+
+    assertEquals(Map.of("invalid_credentials", PER_ACCOUNT, "login_throttled", 20 - PER_ACCOUNT), outcomes(all));
+    failsWith("login_throttled", accounts.login(credentials(name, PASSWORD), newAddress()));
+  }
+
+  @Test
+  @DisplayName("successful logins do not count against the client address")
+  void successesDoNotCountAgainstAddress() throws Exception {
+    List<JsonObject> users = registerMany(2);
+    String a = users.get(0).getJsonObject("user").getString("username");
+    String b = users.get(1).getJsonObject("user").getString("username");
+    String address = newAddress();
+
+    // more successes than the address may fail, some of them at once
+    List<Future<JsonObject>> together = new ArrayList<>();
+    for (int i = 0; i < PER_ADDRESS; i++) {
+      together.add(accounts.login(credentials(i % 2 == 0 ? a : b, PASSWORD), address));
+    }
+    assertEquals(Map.of("ok", PER_ADDRESS), outcomes(together));
+    for (int i = 0; i < PER_ADDRESS; i++) {
+      await(accounts.login(credentials(a, PASSWORD), address));
+    }
+
+    // the address may still fail up to its limit
+    for (int i = 0; i < PER_ADDRESS; i++) {
+      failsWith("invalid_credentials", accounts.login(credentials(newUsername(), "wrong password " + i), address));
+    }
+    failsWith("login_throttled", accounts.login(credentials(b, PASSWORD), address));
+  }
+
+  @Test
+  @DisplayName("a right current password in a password change clears the account's failed-login counter")
+  void passwordChangeResetsCounter() throws Exception {
+    String name = newUsername();
+    long id = newUserNamed(name);
+    for (int i = 0; i < PER_ACCOUNT - 1; i++) {
+      failsWith("invalid_credentials", accounts.login(credentials(name, "wrong password " + i), newAddress()));
+    }
+
+    await(accounts.changePassword(id, PASSWORD, "a brand new passphrase"));
+
+    for (int i = 0; i < PER_ACCOUNT - 1; i++) {
+      failsWith("invalid_credentials", accounts.login(credentials(name, "wrong password again " + i), newAddress()));
+    }
     assertEquals(id, login(name, "a brand new passphrase").getLong("user_id"));
   }
 

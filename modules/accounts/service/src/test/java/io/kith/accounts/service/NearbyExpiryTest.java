@@ -1,5 +1,7 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.error.Failures;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -12,12 +14,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A reported position counts for nearby-ttl-seconds only (1 s here). */
+/**
+ * A reported position counts for nearby-ttl-seconds only (1 s here, with one report a second; searches are not
+ * limited, as the test polls with them).
+ */
 class NearbyExpiryTest extends AccountsTestBase {
 
   @Override
   protected JsonObject overrides() {
-    return new JsonObject().put("accounts", new JsonObject().put("nearby-ttl-seconds", 1));
+    return new JsonObject().put("accounts", new JsonObject().put("nearby-ttl-seconds", 1)
+        .put("position-interval-seconds", 1).put("nearby-searches-per-minute", 100_000));
   }
 
   private static JsonArray ids(JsonObject result) {
@@ -27,7 +33,7 @@ class NearbyExpiryTest extends AccountsTestBase {
   }
 
   @Test
-  @DisplayName("a reported position stops counting after nearby-ttl-seconds")
+  @DisplayName("a reported position stops counting after nearby-ttl-seconds, for being found and for searching")
   void positionExpires() throws Exception {
     List<JsonObject> users = registerMany(2);
     long searcher = idOf(users.get(0));
@@ -40,10 +46,21 @@ class NearbyExpiryTest extends AccountsTestBase {
     double lon = -140.0 + ThreadLocalRandom.current().nextInt(10) * 2;
     JsonObject query = new JsonObject().put("lat", lat).put("lon", lon).put("radius_km", 5).put("limit", 10);
     long reportedAt = System.currentTimeMillis();
+    await(accounts.reportPosition(searcher, lat, lon));
     await(accounts.reportPosition(reporter, lat + 0.01, lon));
     assertEquals(new JsonArray().add(reporter), ids(await(accounts.nearby(searcher, query))));
 
-    poll("the position to expire", Duration.ofSeconds(10),
+    // the searcher's own position lapses too: searching needs a fresh report
+    poll("the positions to expire", Duration.ofSeconds(10), () -> accounts.nearby(searcher, query)
+        .map(r -> false)
+        .recover(e -> "validation_failed".equals(Failures.codeOf(e)) ? Future.succeededFuture(true)
+            : Future.failedFuture(e)));
+    poll("the searcher's next report to be accepted", Duration.ofSeconds(10), () ->
+        accounts.reportPosition(searcher, lat, lon).map(v -> true)
+            .recover(e -> "position_throttled".equals(Failures.codeOf(e)) ? Future.succeededFuture(false)
+                : Future.failedFuture(e)));
+    // the reporter reported a moment after the searcher
+    poll("the reporter's position to expire", Duration.ofSeconds(10),
         () -> accounts.nearby(searcher, query).map(r -> !ids(r).contains(reporter)));
     assertTrue(System.currentTimeMillis() - reportedAt >= 900, "expired before its time");
   }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -162,9 +163,28 @@ class NearbyTest extends AccountsTestBase {
 
     // a smaller radius keeps only the nearer people
     assertEquals(List.of(s.same, s.near), ids(await(accounts.nearby(s.searcher, query(s.at, 2, 100)))));
-    // searching from the outlier's place finds it for someone else
-    assertTrue(ids(await(accounts.nearby(s.same, query(new double[] {s.at[0] + 0.9, s.at[1]}, 1, 10))))
-        .contains(s.outside));
+    // the outlier finds nobody around its own place
+    assertEquals(List.of(), ids(await(accounts.nearby(s.outside, query(new double[] {s.at[0] + 0.9, s.at[1]}, 1, 10)))));
+  }
+
+  @Test
+  @DisplayName("a search starts within 2 km of the searcher's own reported position: without one, or from farther, "
+      + "it is refused naming lat")
+  void searchOriginNearOwnPosition() throws Exception {
+    Scene s = scene();
+    long newcomer = optedIn(new JsonArray[] {null}).get(0);
+    Throwable unreported = failsWithField("validation_failed", "lat", accounts.nearby(newcomer, query(s.at, 5, 10)));
+    assertTrue(unreported.getMessage().contains("report your position"), unreported.getMessage());
+
+    // someone in the scene cannot search from the outlier's place, 100 km away, nor 2.5 km from their own
+    Throwable far = failsWithField("validation_failed", "lat",
+        accounts.nearby(s.same, query(new double[] {s.at[0] + 0.9, s.at[1]}, 1, 10)));
+    assertTrue(far.getMessage().contains("within 2 km"), far.getMessage());
+    failsWithField("validation_failed", "lat",
+        accounts.nearby(s.searcher, query(new double[] {s.at[0] + 0.0225, s.at[1]}, 50, 100)));
+    // 1.7 km away is close enough
+    assertEquals(Set.of(s.same, s.near, s.mid, s.far), Set.copyOf(ids(await(accounts.nearby(s.searcher,
+        query(new double[] {s.at[0] + 0.015, s.at[1]}, 50, 100))))));
   }
 
   @Test
@@ -215,7 +235,8 @@ class NearbyTest extends AccountsTestBase {
     }
     failsWithField("validation_failed", "offset", accounts.nearby(user, query(at, 10, 10).put("offset", -1)));
     failsWithField("validation_failed", "interests", accounts.nearby(user, query(at, 10, 10).put("interests", "go")));
-    // the bounds themselves are accepted
+    // the bounds themselves are accepted (from the searcher's own position)
+    await(accounts.reportPosition(user, at[0], at[1]));
     await(accounts.nearby(user, query(at, 50, 100)));
     await(accounts.nearby(user, query(at, 0.1, 1)));
   }
@@ -231,6 +252,7 @@ class NearbyTest extends AccountsTestBase {
     long invisibleFirst = u.get(3);
     long turnsOff = u.get(4);
     await(accounts.setPresenceMode(invisibleFirst, "invisible"));
+    await(accounts.reportPosition(searcher, at[0], at[1]));
     await(accounts.reportPosition(control, at[0] + 0.01, at[1]));
     await(accounts.reportPosition(goesInvisible, at[0] + 0.02, at[1]));
     await(accounts.reportPosition(invisibleFirst, at[0] + 0.005, at[1]));

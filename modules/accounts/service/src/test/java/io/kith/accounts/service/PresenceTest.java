@@ -175,10 +175,67 @@ class PresenceTest extends AccountsTestBase {
     } finally {
       vertx.cancelTimer(timer);
     }
-    // a heartbeat does not bring back a connection that was closed
+    // a closed connection is not in its gateway's next heartbeat, so the close wins
     await(accounts.connectionChanged(kept, keptConnection, false));
-    await(accounts.connectionsAlive(heartbeat));
+    await(accounts.connectionsAlive(new JsonObject().put(Long.toString(dropped), new JsonArray())));
     assertFalse(online(viewer, kept));
+  }
+
+  @Test
+  @DisplayName("a heartbeat brings back connections Redis lost (emptied, failed over), and the user is online again "
+      + "with a push and a PresenceChanged")
+  void heartbeatRestoresLostConnections() throws Exception {
+    List<JsonObject> users = registerMany(2);
+    long user = idOf(users.get(0));
+    long viewer = idOf(users.get(1));
+    String phone = newConnection();
+    String laptop = newConnection();
+    await(accounts.connectionChanged(user, phone, true));
+    assertTrue(online(viewer, user));
+    List<JsonObject> received = new CopyOnWriteArrayList<>();
+    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(Addresses.user(user), m -> received.add(m.body()));
+    await(consumer.completion());
+    try {
+      // Redis lost the connection (and the open report of the laptop never arrived)
+      await(platform.redisApi().del(List.of(PresenceStore.key(user))));
+      assertFalse(online(viewer, user));
+      long before = presenceOf(user, user).getLong("last_active");
+
+      await(accounts.connectionsAlive(new JsonObject().put(Long.toString(user), new JsonArray().add(phone).add(laptop))));
+
+      assertTrue(online(viewer, user), "the heartbeat restored the user's connections");
+      poll("an online presence push", Duration.ofSeconds(10), () -> Future.succeededFuture(
+          received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && m.getBoolean("online"))));
+      assertTrue(presenceOf(viewer, user).getLong("last_active") >= before);
+      // both count: closing one leaves the user online, closing both makes them offline
+      await(accounts.connectionChanged(user, phone, false));
+      assertTrue(online(viewer, user));
+      await(accounts.connectionChanged(user, laptop, false));
+      assertFalse(online(viewer, user));
+    } finally {
+      await(consumer.unregister());
+    }
+  }
+
+  @Test
+  @DisplayName("a heartbeat for a user already online pushes nothing")
+  void heartbeatOfOnlineUserIsQuiet() throws Exception {
+    long user = newUser();
+    String connection = newConnection();
+    await(accounts.connectionChanged(user, connection, true));
+    List<JsonObject> received = new CopyOnWriteArrayList<>();
+    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(Addresses.user(user), m -> received.add(m.body()));
+    await(consumer.completion());
+    try {
+      await(accounts.connectionsAlive(new JsonObject().put(Long.toString(user), new JsonArray().add(connection))));
+      // a marker published after the heartbeat's work arrives after anything the heartbeat published
+      vertx.eventBus().publish(Addresses.user(user), new JsonObject().put("type", "marker"));
+      poll("the marker", Duration.ofSeconds(10), () -> Future.succeededFuture(
+          received.stream().anyMatch(m -> "marker".equals(m.getString("type")))));
+      assertEquals(List.of("marker"), received.stream().map(m -> m.getString("type")).toList());
+    } finally {
+      await(consumer.unregister());
+    }
   }
 
   @Test

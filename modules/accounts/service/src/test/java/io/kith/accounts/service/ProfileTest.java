@@ -1,6 +1,7 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Response;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -289,6 +291,54 @@ class ProfileTest extends AccountsTestBase {
 
     patch(holder, new JsonObject().putNull("phone"));
     assertEquals(phone, patch(other, new JsonObject().put("phone", phone)).getString("phone"));
+  }
+
+  @Test
+  @DisplayName("concurrent PATCHes of different settings all take effect: none reverts another")
+  void concurrentSettingsPatches() throws Exception {
+    JsonObject changed = new JsonObject().put("find_by_email", "nobody").put("find_by_phone", "friends")
+        .put("birthday_visibility", "everyone").put("phone_visibility", "everyone").put("follow_approval", true)
+        .put("nearby_visible", true).put("presence", "friends");
+    for (JsonObject registered : registerMany(3)) {
+      long id = idOf(registered);
+      List<Future<JsonObject>> all = new ArrayList<>();
+      for (String key : changed.fieldNames()) {
+        all.add(accounts.updateProfile(id, new JsonObject().put("settings",
+            new JsonObject().put(key, changed.getValue(key)))));
+      }
+      await(Future.all(all));
+
+      List<String> keys = List.copyOf(changed.fieldNames());
+      for (int i = 0; i < keys.size(); i++) {
+        // each answer shows at least its own change, as stored
+        assertEquals(changed.getValue(keys.get(i)), all.get(i).result().getJsonObject("settings").getValue(keys.get(i)));
+      }
+      assertEquals(changed, await(accounts.profile(id, id)).getJsonObject("settings"));
+    }
+  }
+
+  @Test
+  @DisplayName("every write to an account raises its version v, which no view shows")
+  void writesRaiseVersion() throws Exception {
+    String name = newUsername();
+    long id = idOf(register(new JsonObject().put("username", name)));
+    assertEquals(0L, versionOf(id));
+
+    patch(id, new JsonObject().put("signature", "one"));
+    assertEquals(1L, versionOf(id));
+    await(accounts.login(new JsonObject().put("login", name).put("password", "correct horse battery"), newAddress()));
+    assertEquals(2L, versionOf(id));
+    await(accounts.changePassword(id, "correct horse battery", "a brand new passphrase"));
+    assertEquals(3L, versionOf(id));
+
+    assertFalse(await(accounts.profile(id, id)).containsKey("v"));
+    assertFalse(await(accounts.profile(newUser(), id)).containsKey("v"));
+  }
+
+  private long versionOf(long id) throws Exception {
+    JsonObject doc = await(platform.mongo().findOne(AccountStore.COLLECTION, new JsonObject().put("_id", id),
+        new JsonObject().put("v", 1)));
+    return doc.getLong("v", 0L);
   }
 
   @Test

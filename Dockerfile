@@ -1,6 +1,6 @@
 # Multi-stage build: compile and package with Maven, run the shaded jar on a JRE.
 # Build: docker build -t kith .
-# Run:   docker run -p 8080:8080 -p 7000:7000 -v kith-data:/data kith
+# Run:   docker run -p 8080:8080 -v kith-data:/data kith
 #        (embedded stores under /data, development only; set KITH_REDIS_URL and KITH_MONGO_URL for production)
 
 FROM maven:3.9.9-eclipse-temurin-17 AS build
@@ -19,8 +19,9 @@ USER kith
 WORKDIR /data
 ENV KITH_DATA_DIR=/data \
     JAVA_OPTS="-XX:MaxRAMPercentage=75"
-# HTTP API and SockJS bridge; TCP event-bus bridge; Hazelcast (cluster mode)
-EXPOSE 8080 7000 5701
+# HTTP API and SockJS bridge; Hazelcast (cluster mode). The TCP bridge (7000) is off unless enabled with
+# KITH_BRIDGE_TCP_PORT=7000 KITH_BRIDGE_TCP_HOST=0.0.0.0, for trusted networks only.
+EXPOSE 8080 5701
 VOLUME ["/data"]
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s \

@@ -18,10 +18,12 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
@@ -31,25 +33,40 @@ import java.util.regex.Pattern;
  *   <li>A connection is anonymous until a frame carries {@code headers.authorization = "Bearer <access token>"}
  *   (or the SockJS URL carries {@code ?access_token=}); the token must verify and its session be alive. The first
  *   valid token binds the connection to that user; a token of another user on the same connection is refused.
- *   Authorization headers are stripped before anything is forwarded.</li>
+ *   Header names are compared ignoring case, as HTTP does.</li>
  *   <li>Anonymous frames are refused. A refused frame gets an {@code access_denied} error; the connection stays
  *   open and usable.</li>
  *   <li>REGISTER is allowed only on the caller's own {@code kith.user.<id>} address, or on a room address that a
  *   {@link RoomAccess} grants.</li>
  *   <li>SEND and PUBLISH are allowed only to the inbound allow list ({@code bridge.inbound}). The verified user id is
- *   stamped in the {@value Addresses#SENDER_HEADER} header, replacing anything the client put there, and a
- *   {@code sender} member of a JSON body is overwritten with it too.</li>
+ *   stamped in the {@value Addresses#SENDER_HEADER} header and a {@code sender} member of a JSON body is
+ *   overwritten with it too. The forwarded headers are rebuilt from the client's: every header named (in any case)
+ *   {@code authorization} or {@value Addresses#SENDER_HEADER}, or like a delivery option of the TCP bridge
+ *   ({@code timeout}, {@code localOnly}, {@code codecName}), is dropped, then exactly one sender header is added.
+ *   (The bridges turn headers into a case-insensitive multi-map whose first value wins, so replacing only the
+ *   exact name would let {@code Kith-Sender} through.)</li>
  *   <li>When a session is revoked (logout, password change, refresh-token reuse), its connections are closed.</li>
  * </ul>
  *
  * <p>The frames of one connection are decided one after the other, in the order they arrived: a token check of one
  * frame may take a Redis round trip, and a frame must neither overtake it (a tokenless frame right after the
- * authenticating one would be refused as anonymous) nor be delivered out of order.
+ * authenticating one would be refused as anonymous) nor be delivered out of order. At most {@value #MAX_PENDING}
+ * frames of a connection wait for their decision; further frames are refused at once, so that a client flooding
+ * token-bearing frames holds neither unbounded memory nor an unbounded queue of Redis round trips.
  */
 public final class BridgeGuard {
 
   private static final Logger LOG = LoggerFactory.getLogger(BridgeGuard.class);
   private static final String BEARER = "bearer ";
+  private static final String AUTHORIZATION = "authorization";
+  /** Frames of one connection that may wait for their decision; beyond, frames are refused at once. */
+  static final int MAX_PENDING = 64;
+  /**
+   * Lower-cased names of client headers that are never forwarded (the credential is read first): the sender the
+   * guard stamps, and the TCP bridge's delivery options, which it would otherwise apply as the client asks.
+   */
+  private static final Set<String> DROPPED_HEADERS = Set.of(AUTHORIZATION,
+      Addresses.SENDER_HEADER.toLowerCase(Locale.ROOT), "timeout", "localonly", "codecname");
 
   private final AccessTokens tokens;
   private final Sessions sessions;
@@ -66,6 +83,8 @@ public final class BridgeGuard {
     volatile AccessClaims caller;
     /** The decision of the previous frame (or the URL token check); the next frame is decided after it. */
     Future<?> last = Future.succeededFuture();
+    /** Frames received and not decided yet. */
+    final AtomicInteger pending = new AtomicInteger();
 
     Connection(Runnable closer) {
       this.closer = closer;
@@ -183,9 +202,15 @@ public final class BridgeGuard {
       case REGISTER:
       case UNREGISTER:
         Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer));
+        if (conn.pending.incrementAndGet() > MAX_PENDING) {
+          conn.pending.decrementAndGet();
+          deny.run();
+          return;
+        }
         Future<Boolean> decision = conn.last.transform(previous -> authorize(event, conn)).otherwise(false);
         conn.last = decision;
         decision.onSuccess(allowed -> {
+          conn.pending.decrementAndGet();
           if (allowed) {
             event.tryComplete(true);
           } else {
@@ -216,13 +241,31 @@ public final class BridgeGuard {
     if (raw == null) {
       return Future.succeededFuture(false);
     }
-    JsonObject headers = raw.getJsonObject("headers");
-    String token = null;
-    if (headers != null) {
-      token = bearer(headers.getString("authorization", headers.getString("Authorization")));
-      headers.remove("authorization");
-      headers.remove("Authorization");
+    Object rawHeaders = raw.getValue("headers");
+    if (rawHeaders != null && !(rawHeaders instanceof JsonObject)) {
+      return Future.succeededFuture(false);
     }
+    JsonObject headers = (JsonObject) rawHeaders;
+    JsonObject forwarded = new JsonObject();
+    String credential = null;
+    if (headers != null) {
+      for (Map.Entry<String, Object> header : headers) {
+        String name = header.getKey().toLowerCase(Locale.ROOT);
+        if (name.equals(AUTHORIZATION)) {
+          String presented = String.valueOf(header.getValue());
+          if (credential != null && !credential.equals(presented)) {
+            // two different credentials on one frame: do not pick one
+            return Future.succeededFuture(false);
+          }
+          credential = presented;
+        } else if (!DROPPED_HEADERS.contains(name) && header.getValue() != null) {
+          forwarded.put(header.getKey(), header.getValue());
+        }
+      }
+      // refused and non-forwarded frames never carry the credential further either
+      raw.put("headers", forwarded);
+    }
+    String token = bearer(credential);
     Future<AccessClaims> who;
     if (token != null) {
       who = BearerAuth.authenticate(tokens, sessions, token).compose(claims -> {
@@ -238,7 +281,7 @@ public final class BridgeGuard {
     } else {
       who = Future.failedFuture("anonymous");
     }
-    return who.compose(caller -> decide(event, raw, headers, caller)).otherwise(false);
+    return who.compose(caller -> decide(event, raw, forwarded, caller)).otherwise(false);
   }
 
   private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller) {
@@ -262,9 +305,8 @@ public final class BridgeGuard {
         if (inbound.stream().noneMatch(p -> p.matcher(address).matches())) {
           return Future.succeededFuture(false);
         }
-        JsonObject stamped = headers == null ? new JsonObject() : headers;
-        stamped.put(Addresses.SENDER_HEADER, Long.toString(caller.userId()));
-        raw.put("headers", stamped);
+        headers.put(Addresses.SENDER_HEADER, Long.toString(caller.userId()));
+        raw.put("headers", headers);
         Object body = raw.getValue("body");
         if (body instanceof JsonObject && ((JsonObject) body).containsKey("sender")) {
           ((JsonObject) body).put("sender", caller.userId());

@@ -11,6 +11,7 @@ import io.vertx.ext.bridge.BridgeOptions;
 import io.vertx.ext.bridge.PermittedOptions;
 import io.vertx.ext.eventbus.bridge.tcp.TcpEventBusBridge;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.sockjs.SockJSBridgeOptions;
 import io.vertx.ext.web.handler.sockjs.SockJSHandler;
 import io.vertx.ext.web.handler.sockjs.SockJSHandlerOptions;
@@ -42,23 +43,34 @@ public final class Bridges {
     return options;
   }
 
-  /** Mounts the SockJS bridge on {@code router}. */
+  /**
+   * Mounts the SockJS bridge on {@code router}, with a body handler limited to {@code bridge.max-frame} in front of
+   * it: the XHR fallback transports ({@code xhr_send}, {@code jsonp_send}) read their frames from the request body.
+   */
   public static void mountSockJs(Vertx vertx, Router router, BridgeGuard guard, JsonObject bridgeSection) {
     SockJSBridgeOptions options = permissions(new SockJSBridgeOptions(), guard)
         .setMaxHandlersPerSocket(bridgeSection.getInteger("max-handlers", 200))
         .setMaxAddressLength(200)
         .setPingTimeout(bridgeSection.getLong("ping-timeout-ms", 60_000L))
         .setReplyTimeout(bridgeSection.getLong("reply-timeout-ms", 30_000L));
+    int maxFrame = bridgeSection.getInteger("max-frame", 65_536);
     SockJSHandlerOptions handlerOptions = new SockJSHandlerOptions()
         .setRegisterWriteHandler(false)
-        .setMaxBytesStreaming(bridgeSection.getInteger("max-frame", 65_536));
+        .setMaxBytesStreaming(maxFrame);
     Router sockjs = SockJSHandler.create(vertx, handlerOptions).bridge(options, event ->
         guard.handle(event, event.socket(), () -> event.socket().close(), queryToken(event.socket().uri()),
             () -> event.socket().write(DENIED_SOCKJS.toBuffer())));
+    // a WebSocket upgrade has no body: the body handler passes it through untouched
+    router.route(SOCKJS_PATH).handler(BodyHandler.create(false).setBodyLimit(maxFrame).setHandleFileUploads(false));
     router.route(SOCKJS_PATH).subRouter(sockjs);
   }
 
-  /** Starts the TCP bridge on {@code bridge.tcp-port} (0 = off). */
+  /**
+   * Starts the TCP bridge on {@code bridge.tcp-port} (0 = off, the default) and {@code bridge.tcp-host} (loopback by
+   * default). The bridge's frame parser buffers a frame of whatever length its 4-byte prefix declares before any
+   * frame is authenticated, so anyone who can connect can make the node allocate without bound: open it only to
+   * trusted networks.
+   */
   public static Future<TcpEventBusBridge> startTcp(Vertx vertx, BridgeGuard guard, JsonObject bridgeSection) {
     int port = bridgeSection.getInteger("tcp-port", 0);
     if (port <= 0) {
@@ -75,7 +87,7 @@ public final class Bridges {
           }
           guard.handle(event, socket, socket::close, null, () -> socket.write(DENIED_TCP));
         })
-        .listen(port, bridgeSection.getString("tcp-host", "0.0.0.0"));
+        .listen(port, bridgeSection.getString("tcp-host", "127.0.0.1"));
   }
 
   private static Buffer lengthPrefixed(Buffer json) {

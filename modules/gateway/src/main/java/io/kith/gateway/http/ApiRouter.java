@@ -7,8 +7,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.CorsHandler;
-import io.vertx.ext.web.handler.LoggerFormat;
-import io.vertx.ext.web.handler.LoggerHandler;
 import io.vertx.ext.web.handler.SecurityPolicyHandler;
 import io.vertx.ext.web.openapi.router.OpenAPIRoute;
 import io.vertx.ext.web.openapi.router.RequestExtractor;
@@ -36,7 +34,7 @@ public final class ApiRouter {
     JsonObject http = platform.config().section("http");
     RouterBuilder builder = RouterBuilder.create(vertx, contract, RequestExtractor.withBodyHandler());
     if (http.getBoolean("access-log", true)) {
-      builder.rootHandler(LoggerHandler.create(LoggerFormat.DEFAULT));
+      builder.rootHandler(new AccessLog());
     }
     // Vert.x Web runs handlers by kind: platform (access log), security policy (CORS, headers), body, user.
     List<String> origins = http.getJsonArray("cors-origins", new io.vertx.core.json.JsonArray()).stream()
@@ -60,7 +58,7 @@ public final class ApiRouter {
     BodyHandler body = BodyHandler.create(false)
         .setBodyLimit(http.getLong("body-limit", 1_048_576L))
         .setHandleFileUploads(false);
-    // SockJS transports read their own bodies: only API paths get the body handler.
+    // only API paths get this body handler: the SockJS bridge mounts its own, limited to bridge.max-frame
     builder.rootHandler(rc -> {
       if (rc.normalizedPath().startsWith(API_PREFIX)) {
         body.handle(rc);

@@ -274,6 +274,111 @@ abstract class BridgeContractTest {
     assertEquals(me.userId(), again.getJsonObject("body").getLong("user_id"));
   }
 
+  /** Waits until the sink holds {@code count} messages and returns them. */
+  protected List<io.vertx.core.eventbus.Message<Object>> awaitSunk(int count) {
+    Await.result(Poll.until(vertx, BridgeClient.WAIT, count + " messages in the sink",
+        () -> Future.succeededFuture(sunk.size() >= count)));
+    return sunk;
+  }
+
+  @Test
+  @DisplayName("a kith-sender header in another letter case never reaches a consumer: it sees exactly the verified id")
+  void forgedSenderOtherCase(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    TokenPair victim = gateway.newSession();
+    BridgeClient client = client();
+    String forged = Long.toString(victim.userId());
+    JsonObject headers = new JsonObject().put("Kith-Sender", forged).put("KITH-SENDER", forged);
+
+    JsonObject reply = client.call(Addresses.BRIDGE_WHOAMI, me.accessToken(), headers, new JsonObject());
+    assertEquals(me.userId(), reply.getJsonObject("body").getLong("user_id"), reply.encode());
+
+    client.write(new JsonObject().put("type", "publish").put("address", SINK).put("headers", headers.copy())
+        .put("body", new JsonObject().put("text", "hi")));
+    io.vertx.core.eventbus.Message<Object> msg = awaitSunk(1).get(0);
+    assertEquals(List.of(Long.toString(me.userId())), msg.headers().getAll(Addresses.SENDER_HEADER),
+        msg.headers().toString());
+  }
+
+  @Test
+  @DisplayName("an authorization header in any letter case authenticates and is never forwarded; two different ones are refused")
+  void authorizationAnyCase(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+    assertEquals(me.userId(), whoami(client, me.accessToken()));
+
+    JsonObject reply = client.call(ECHO, null,
+        new JsonObject().put("AUTHORIZATION", "Bearer " + me.accessToken()), new JsonObject().put("text", "hi"));
+
+    JsonObject echoedHeaders = reply.getJsonObject("body").getJsonObject("headers");
+    assertTrue(echoedHeaders.fieldNames().stream().noneMatch(n -> n.equalsIgnoreCase("authorization")),
+        "the access token must not travel on: " + echoedHeaders.encode());
+    assertEquals(Long.toString(me.userId()), echoedHeaders.getString(Addresses.SENDER_HEADER));
+
+    BridgeClient fresh = client();
+    JsonObject freshReply = fresh.call(Addresses.BRIDGE_WHOAMI, null,
+        new JsonObject().put("Authorization", "bearer " + me.accessToken()), new JsonObject());
+    assertEquals(me.userId(), freshReply.getJsonObject("body").getLong("user_id"));
+
+    TokenPair other = gateway.newSession();
+    fresh.request(Addresses.BRIDGE_WHOAMI, "two-credentials", null, new JsonObject()
+        .put("authorization", "Bearer " + me.accessToken()).put("AUTHORIZATION", "Bearer " + other.accessToken()),
+        new JsonObject());
+    assertEquals(DENIED, fresh.takeError(), "two different credentials on one frame are refused");
+  }
+
+  @Test
+  @DisplayName("delivery options in frame headers (timeout, localOnly, codecName, in any case) are dropped; other headers travel on")
+  void deliveryOptionHeadersDropped(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+
+    JsonObject frame = BridgeClient.frame("publish", SINK, me.accessToken()).put("body", new JsonObject());
+    frame.getJsonObject("headers").put("codecName", "no-such-codec").put("timeout", 1).put("localOnly", true)
+        .put("TIMEOUT", 1).put("CodecName", "no-such-codec").put("x-trace", "abc");
+    client.write(frame);
+
+    io.vertx.core.eventbus.Message<Object> msg = awaitSunk(1).get(0);
+    assertEquals("abc", msg.headers().get("x-trace"), msg.headers().toString());
+    for (String name : List.of("codecName", "timeout", "localOnly")) {
+      assertNull(msg.headers().get(name), name + " travelled on: " + msg.headers());
+    }
+    assertEquals(List.of(Long.toString(me.userId())), msg.headers().getAll(Addresses.SENDER_HEADER));
+  }
+
+  @Test
+  @DisplayName("beyond 64 frames awaiting a decision, further frames of the connection are refused at once")
+  void pendingDecisionsBounded(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+    int total = 300;
+    List<JsonObject> frames = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      // every frame carries the token, so each decision waits for a session check
+      frames.add(BridgeClient.frame("publish", SINK, me.accessToken()).put("body", new JsonObject().put("seq", i)));
+    }
+
+    client.writeAll(frames);
+
+    Await.result(Poll.until(vertx, BridgeClient.WAIT, "every frame to be delivered or refused",
+        () -> Future.succeededFuture(sunk.size() + errors(client) == total)));
+    long denied = errors(client);
+    assertTrue(denied > 0, "no frame was refused; delivered " + sunk.size());
+    assertTrue(sunk.size() >= 64, "the first 64 frames are decided normally; delivered " + sunk.size());
+    List<Integer> seqs = sunk.stream().map(m -> ((JsonObject) m.body()).getInteger("seq")).toList();
+    assertEquals(seqs.stream().sorted().toList(), seqs, "delivered frames keep their order");
+    assertFalse(client.isClosed());
+    assertEquals(me.userId(), whoami(client, null));
+  }
+
+  private static long errors(BridgeClient client) {
+    return client.pending().stream().filter(f -> "err".equals(f.getString("type"))).count();
+  }
+
   @Test
   @DisplayName("a sender member in a JSON body is replaced with the verified user, and the token is not forwarded")
   void bodySenderReplaced(Vertx vertx) {

@@ -2,12 +2,19 @@ package io.kith.gateway.bridge;
 
 import io.kith.gateway.support.BridgeClient;
 import io.kith.gateway.support.SockJsClient;
+import io.kith.gateway.support.TestGateway;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Poll;
 import io.kith.platform.token.TokenPair;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -15,6 +22,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -95,5 +107,108 @@ class SockJsBridgeTest extends BridgeContractTest {
     client.register(Addresses.user(me.userId()), null);
 
     assertEquals(DENIED, client.takeError());
+  }
+
+  /**
+   * A SockJS session over the XHR transports: {@code xhr} opens and polls, {@code xhr_send} sends a JSON array of
+   * frames. One connection per request, as the SockJS server may close them.
+   */
+  private final class XhrSession {
+    private final WebClient http = WebClient.create(vertx, new WebClientOptions().setDefaultHost("localhost")
+        .setDefaultPort(gateway.port()).setKeepAlive(false));
+    private final String base = "/eventbus/000/" + UUID.randomUUID() + "/";
+    private final List<JsonObject> received = new ArrayList<>();
+
+    XhrSession open() {
+      HttpResponse<Buffer> open = Await.result(http.post(base + "xhr").send());
+      assertEquals(200, open.statusCode(), open.bodyAsString());
+      assertEquals("o", open.bodyAsString().trim());
+      return this;
+    }
+
+    HttpResponse<Buffer> send(Buffer body) {
+      return Await.result(http.post(base + "xhr_send").putHeader("Content-Type", "text/plain;charset=UTF-8")
+          .sendBuffer(body));
+    }
+
+    HttpResponse<Buffer> send(List<JsonObject> frames) {
+      JsonArray messages = new JsonArray();
+      frames.forEach(f -> messages.add(f.encode()));
+      return send(messages.toBuffer());
+    }
+
+    /** Polls (a poll waits while the server has nothing to say) until {@code done} holds for the frames received. */
+    void pollUntil(String what, Predicate<List<JsonObject>> done) {
+      Await.result(Poll.until(vertx, BridgeClient.WAIT, what, () -> http.post(base + "xhr").send().map(poll -> {
+        String text = poll.bodyAsString().trim();
+        if (text.startsWith("a")) {
+          new JsonArray(text.substring(1)).forEach(f -> received.add(new JsonObject((String) f)));
+        }
+        return done.test(received);
+      })));
+    }
+
+    long errors() {
+      return received.stream().filter(f -> "err".equals(f.getString("type"))).count();
+    }
+  }
+
+  @Test
+  @DisplayName("the XHR fallback transport works: xhr_send delivers frames and an xhr poll returns the reply")
+  void xhrTransport(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    XhrSession xhr = new XhrSession().open();
+
+    HttpResponse<Buffer> sent = xhr.send(List.of(BridgeClient.frame("send", Addresses.BRIDGE_WHOAMI, me.accessToken())
+        .put("replyAddress", "xhr-reply").put("body", new JsonObject())));
+    assertEquals(204, sent.statusCode(), sent.bodyAsString());
+
+    xhr.pollUntil("the reply on the xhr poll",
+        frames -> frames.stream().anyMatch(f -> "xhr-reply".equals(f.getString("address"))));
+    JsonObject reply = xhr.received.stream().filter(f -> "xhr-reply".equals(f.getString("address"))).findFirst()
+        .orElseThrow();
+    assertEquals(me.userId(), reply.getJsonObject("body").getLong("user_id"), reply.encode());
+  }
+
+  @Test
+  @DisplayName("an xhr_send body over bridge.max-frame is refused with 413")
+  void xhrSendTooLarge(Vertx vertx) {
+    start(vertx, new JsonObject().put("bridge", new JsonObject().put("max-frame", 1024)));
+    XhrSession xhr = new XhrSession().open();
+
+    HttpResponse<Buffer> sent = xhr.send(new JsonArray().add("x".repeat(2048)).toBuffer());
+
+    TestGateway.assertProblem(sent, 413, "payload_too_large");
+  }
+
+  @Override
+  @Test
+  @DisplayName("beyond 64 frames awaiting a decision, further frames of the connection are refused at once")
+  void pendingDecisionsBounded(Vertx vertx) {
+    // one xhr_send hands all its frames to the bridge at once, before any is decided; over the raw WebSocket they
+    // would arrive in as many reads as the network makes, and how many wait together would depend on timing
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    XhrSession xhr = new XhrSession().open();
+    int total = 100;
+    List<JsonObject> frames = new ArrayList<>();
+    for (int i = 0; i < total; i++) {
+      frames.add(BridgeClient.frame("publish", SINK, me.accessToken()).put("body", new JsonObject().put("seq", i)));
+    }
+
+    assertEquals(204, xhr.send(frames).statusCode());
+
+    xhr.pollUntil("the refusals", received -> xhr.errors() >= total - BridgeGuard.MAX_PENDING);
+    awaitSunk(BridgeGuard.MAX_PENDING);
+    assertEquals(total - BridgeGuard.MAX_PENDING, xhr.errors(), xhr.received.toString());
+    List<Integer> seqs = sunk.stream().map(m -> ((JsonObject) m.body()).getInteger("seq")).toList();
+    assertEquals(IntStream.range(0, BridgeGuard.MAX_PENDING).boxed().toList(), seqs,
+        "the first frames are decided normally and in order");
+
+    xhr.send(List.of(BridgeClient.frame("send", Addresses.BRIDGE_WHOAMI, null)
+        .put("replyAddress", "after-flood").put("body", new JsonObject())));
+    xhr.pollUntil("whoami after the flood",
+        received -> received.stream().anyMatch(f -> "after-flood".equals(f.getString("address"))));
   }
 }

@@ -3,6 +3,7 @@ package io.kith.gateway.bridge;
 import io.kith.gateway.GatewayVerticle;
 import io.kith.gateway.support.BridgeClient;
 import io.kith.gateway.support.TcpClient;
+import io.kith.platform.config.KithConfig;
 import io.kith.platform.store.FreePorts;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.token.TokenPair;
@@ -12,6 +13,8 @@ import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -29,6 +32,15 @@ class TcpBridgeTest extends BridgeContractTest {
   @Override
   protected BridgeClient connect() {
     return TcpClient.connect(vertx, port);
+  }
+
+  @Test
+  @DisplayName("with the shipped defaults the TCP bridge is off, and turned on it binds to loopback")
+  void offByDefault() {
+    JsonObject defaults = KithConfig.load(null, Map.of()).section("bridge");
+
+    assertEquals(0, defaults.getInteger("tcp-port"));
+    assertEquals("127.0.0.1", defaults.getString("tcp-host"));
   }
 
   @Test

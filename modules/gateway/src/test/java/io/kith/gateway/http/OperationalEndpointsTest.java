@@ -180,7 +180,7 @@ class OperationalEndpointsTest {
   }
 
   @Test
-  @DisplayName("/metrics serves Prometheus text with vertx_http_server series when metrics are enabled")
+  @DisplayName("/metrics serves Prometheus text with vertx_http_server series when metrics are enabled, openly without a metrics token")
   void metrics() {
     ownVertx = Vertx.builder()
         .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)
@@ -200,6 +200,31 @@ class OperationalEndpointsTest {
 
     assertTrue(last[0].getHeader("Content-Type").startsWith("text/plain"), last[0].getHeader("Content-Type"));
     assertTrue(last[0].bodyAsString().contains("vertx_http_server"));
+  }
+
+  @Test
+  @DisplayName("with http.metrics-token set, /metrics needs Authorization: Bearer <metrics-token>; anything else is 401")
+  void metricsToken() {
+    ownVertx = Vertx.builder()
+        .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)
+            .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true))))
+        .withMetrics(new MicrometerMetricsFactory())
+        .build();
+    String secret = "scrape-secret-0123456789";
+    gateway = TestGateway.start(ownVertx, new JsonObject().put("http", new JsonObject().put("metrics-token", secret)));
+
+    for (String wrong : new String[] {null, "wrong", secret + "x", secret.substring(1)}) {
+      HttpResponse<Buffer> refused = gateway.get("/metrics", wrong);
+      assertProblem(refused, 401, "unauthenticated");
+      assertEquals("Bearer", refused.getHeader("WWW-Authenticate"));
+    }
+    HttpResponse<Buffer> basic = Await.result(gateway.request(HttpMethod.GET, "/metrics", null)
+        .putHeader("Authorization", "Basic " + secret).send());
+    assertProblem(basic, 401, "unauthenticated");
+
+    HttpResponse<Buffer> allowed = gateway.get("/metrics", secret);
+    assertEquals(200, allowed.statusCode(), allowed.bodyAsString());
+    assertTrue(allowed.getHeader("Content-Type").startsWith("text/plain"), allowed.getHeader("Content-Type"));
   }
 
   @Test

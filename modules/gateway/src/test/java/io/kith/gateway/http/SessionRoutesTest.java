@@ -144,8 +144,9 @@ class SessionRoutesTest {
     gateway = TestGateway.start(vertx);
     TokenPair session = gateway.newSession();
 
-    assertProblem(gateway.call(HttpMethod.DELETE, API + "/auth/sessions/no-such-session", session.accessToken()),
-        404, "not_found");
+    // well-formed (22 characters of base64url, as session ids are) but unknown
+    assertProblem(gateway.call(HttpMethod.DELETE, API + "/auth/sessions/no-such-session-000000",
+        session.accessToken()), 404, "not_found");
     assertEquals(200, gateway.whoami(session.accessToken()).statusCode());
   }
 

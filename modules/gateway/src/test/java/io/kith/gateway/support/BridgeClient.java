@@ -31,6 +31,11 @@ public abstract class BridgeClient implements AutoCloseable {
   /** Writes one frame. */
   public abstract void write(JsonObject frame);
 
+  /** Writes {@code frames} back to back, in as few network writes as the transport allows. */
+  public void writeAll(List<JsonObject> frames) {
+    frames.forEach(this::write);
+  }
+
   /** The frame type of a message delivered to the client ({@code rec} on SockJS, {@code message} on TCP). */
   public abstract String deliveryType();
 

@@ -49,6 +49,17 @@ public final class TcpClient extends BridgeClient {
   }
 
   @Override
+  public void writeAll(java.util.List<JsonObject> frames) {
+    // one buffer: the server parses all frames in one read, before any of them is decided
+    Buffer all = Buffer.buffer();
+    for (JsonObject frame : frames) {
+      Buffer json = frame.toBuffer();
+      all.appendInt(json.length()).appendBuffer(json);
+    }
+    socket.write(all);
+  }
+
+  @Override
   public String deliveryType() {
     return "message";
   }

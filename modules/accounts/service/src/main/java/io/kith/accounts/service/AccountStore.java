@@ -149,7 +149,9 @@ final class AccountStore {
    * position.
    */
   Future<List<JsonObject>> nicknamePrefix(String prefix, String afterNickname, Long afterId, int limit) {
-    JsonObject range = new JsonObject().put("$gte", prefix).put("$lt", prefix + "\uffff");
+    // an anchored, escaped regex: a range ending in some "highest" character misorders on UTF-8 (MongoDB) or UTF-16
+    // (the embedded server) comparison for some scripts, while a prefix regex still uses the index
+    JsonObject range = new JsonObject().put("$regex", "^" + escapeRegex(prefix));
     JsonObject query = new JsonObject().put("nickname_lc", range);
     if (afterNickname != null) {
       query = new JsonObject().put("$and", new JsonArray()
@@ -162,6 +164,17 @@ final class AccountStore {
         .setFields(NO_PASSWORD)
         .setSort(new JsonObject().put("nickname_lc", 1).put("_id", 1))
         .setLimit(limit));
+  }
+
+  static String escapeRegex(String literal) {
+    StringBuilder out = new StringBuilder(literal.length() + 8);
+    for (char c : literal.toCharArray()) {
+      if ("\\^$.|?*+()[]{}".indexOf(c) >= 0) {
+        out.append('\\');
+      }
+      out.append(c);
+    }
+    return out.toString();
   }
 
   /**

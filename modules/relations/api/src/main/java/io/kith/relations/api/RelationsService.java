@@ -55,8 +55,14 @@ public interface RelationsService {
   /** The actor's friends (mutual follows), newest friendship first: items {@code {user: <summary>, since}}. */
   Future<JsonObject> friends(long actor, int limit, String cursor);
 
-  /** Exact {@code {following_count, follower_count, friend_count}} of {@code userId}. */
+  /** Exact {@code {following_count, follower_count, friend_count}} of {@code userId}, for other domains. */
   Future<JsonObject> counts(long userId);
+
+  /**
+   * The counts of {@code userId} as {@code viewer} may see them: not found when the user does not exist or a block
+   * stands between the two.
+   */
+  Future<JsonObject> countsFor(long viewer, long userId);
 
   // ---------------------------------------------------------------- requests
 

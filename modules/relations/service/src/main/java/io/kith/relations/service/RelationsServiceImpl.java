@@ -65,8 +65,9 @@ final class RelationsServiceImpl implements RelationsService {
       }
       return sets.contains(HotSets.BLOCKED_BY, actor, target).compose(blocked -> {
         if (blocked) {
-          // silent: the same answer a pending request gives, and nothing is stored
-          return Future.succeededFuture(state("requested"));
+          // silent: a request is stored so the follower sees it pending like any unanswered request, but the
+          // blocker never sees it (incoming lists skip users they block) and it can never be accepted
+          return edges.insert(EdgeStore.REQUEST, actor, target).map(x -> state("requested"));
         }
         return edges.exists(EdgeStore.FOLLOW, actor, target).compose(already -> {
           if (already) {
@@ -103,7 +104,11 @@ final class RelationsServiceImpl implements RelationsService {
           .compose(x -> {
             emit(RelationsEvents.USER_FOLLOWED, a, b);
             return formFriendshipIfMutual(a, b);
-          });
+          })
+          // a block committed while this follow was being made wins: undo the follow
+          .compose(x -> Future.all(edges.exists(EdgeStore.BLOCK, a, b), edges.exists(EdgeStore.BLOCK, b, a)))
+          .compose(blocks -> blocks.<Boolean>resultAt(0) || blocks.<Boolean>resultAt(1)
+              ? removeFollow(a, b) : Future.succeededFuture());
     });
   }
 
@@ -196,6 +201,11 @@ final class RelationsServiceImpl implements RelationsService {
     return edges.counts(userId);
   }
 
+  @Override
+  public Future<JsonObject> countsFor(long viewer, long userId) {
+    return visibleList(viewer, userId).compose(v -> edges.counts(userId));
+  }
+
   /** Another user's lists are visible unless a block stands between the two (then the user looks absent). */
   private Future<Void> visibleList(long viewer, long userId) {
     if (viewer == userId) {
@@ -217,8 +227,19 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> incomingRequests(long actor, int limit, String cursor) {
-    return guarded(() -> page(edges.page(EdgeStore.REQUEST, "b", actor, before(cursor), clamp(limit)), clamp(limit),
-        "a", actor));
+    return guarded(() -> {
+      int n = clamp(limit);
+      Future<List<JsonObject>> rows = edges.page(EdgeStore.REQUEST, "b", actor, before(cursor), n).compose(list ->
+          sets.among(HotSets.BLOCKS, actor, list.stream().map(r -> r.getLong("a")).toList()).map(blocked -> {
+            // keep the full page for the cursor, drop the rows of users the actor blocks
+            List<JsonObject> kept = new ArrayList<>();
+            for (JsonObject r : list) {
+              kept.add(blocked.contains(r.getLong("a")) ? r.copy().put("a", -1L) : r);
+            }
+            return kept;
+          }));
+      return page(rows, n, "a", actor);
+    });
   }
 
   @Override
@@ -229,7 +250,9 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<Void> acceptRequest(long actor, long requester) {
-    return edges.delete(EdgeStore.REQUEST, requester, actor).compose(existed -> {
+    return sets.contains(HotSets.BLOCKS, actor, requester).compose(blocking -> blocking
+        ? Failures.<Boolean>fail(RelationsErrors.REQUEST_NOT_FOUND, "no pending request from this user")
+        : edges.delete(EdgeStore.REQUEST, requester, actor)).compose(existed -> {
       if (!existed) {
         return Failures.fail(RelationsErrors.REQUEST_NOT_FOUND, "no pending request from this user");
       }
@@ -390,7 +413,9 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<Void> unblock(long actor, long target) {
-    return edges.delete(EdgeStore.BLOCK, actor, target).compose(deleted ->
+    // requests the blocked user made while blocked were never shown: they go with the block
+    return edges.delete(EdgeStore.REQUEST, target, actor).compose(x -> edges.delete(EdgeStore.BLOCK, actor, target))
+        .compose(deleted ->
         Future.all(sets.remove(HotSets.BLOCKS, actor, target), sets.remove(HotSets.BLOCKED_BY, target, actor))
             .map(x -> {
               if (deleted) {

@@ -4,22 +4,35 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
+import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.EventConsumer;
+import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Poll;
+import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Deploys accounts and relations on the test stores once per class and calls relations through its event-bus proxy.
@@ -28,6 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class RelationsTestBase {
+
+  private static final int REGISTRATION_WAVE = 16;
 
   protected Vertx vertx;
   protected Platform platform;
@@ -38,7 +53,7 @@ abstract class RelationsTestBase {
   void deploy() throws Exception {
     vertx = Vertx.vertx();
     platform = await(KithTestKit.platform(vertx, new JsonObject()
-        .put("accounts", new JsonObject().put("register-max-per-address", 100_000))));
+        .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
@@ -66,10 +81,146 @@ abstract class RelationsTestBase {
 
   /** Registers a fresh user and returns their id. */
   protected long newUser() throws Exception {
+    return await(register()).getLong("id");
+  }
+
+  /** Registers {@code n} fresh users at once (password hashing runs in parallel) and returns their ids. */
+  protected List<Long> newUsers(int n) throws Exception {
+    List<Long> ids = new ArrayList<>();
+    // in waves, so that no registration waits in the hashing queue longer than the proxy's timeout
+    while (ids.size() < n) {
+      List<Future<JsonObject>> wave = new ArrayList<>();
+      for (int i = 0; i < Math.min(REGISTRATION_WAVE, n - ids.size()); i++) {
+        wave.add(register());
+      }
+      await(Future.all(wave));
+      wave.forEach(f -> ids.add(f.result().getLong("id")));
+    }
+    return ids;
+  }
+
+  /** Registers {@code n} fresh users who require approval of followers. */
+  protected List<Long> newPrivateUsers(int n) throws Exception {
+    List<Long> ids = newUsers(n);
+    List<Future<JsonObject>> all = new ArrayList<>();
+    for (long id : ids) {
+      all.add(accounts.updateProfile(id, new JsonObject().put("settings",
+          new JsonObject().put("follow_approval", true))));
+    }
+    await(Future.all(all));
+    return ids;
+  }
+
+  /** Registers a fresh user; yields their own profile. */
+  protected Future<JsonObject> register() {
     String name = "r" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-    JsonObject r = await(accounts.register(new JsonObject().put("username", name)
-        .put("password", "correct horse battery"), "test-" + UUID.randomUUID()));
-    return r.getJsonObject("user").getLong("id");
+    return accounts.register(new JsonObject().put("username", name)
+        .put("password", "correct horse battery"), "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user"));
+  }
+
+  /** Makes {@code a} and {@code b} friends (both public accounts). */
+  protected void befriend(long a, long b) throws Exception {
+    await(relations.follow(a, b));
+    await(relations.follow(b, a));
+  }
+
+  /** The user ids of a page of {@code {user, since}} items, in page order. */
+  protected static List<Long> userIds(JsonObject page) {
+    List<Long> ids = new ArrayList<>();
+    JsonArray items = page.getJsonArray("items");
+    for (int i = 0; i < items.size(); i++) {
+      ids.add(items.getJsonObject(i).getJsonObject("user").getLong("id"));
+    }
+    return ids;
+  }
+
+  /** Every user id of a {@code {user, since}} list, following {@code next} cursors until the end. */
+  protected static List<Long> allPages(PageFetcher fetch, int limit) throws Exception {
+    List<Long> ids = new ArrayList<>();
+    String cursor = null;
+    for (int pages = 0; pages < 10_000; pages++) {
+      JsonObject page = await(fetch.page(limit, cursor));
+      assertTrue(page.getJsonArray("items").size() <= limit, "page larger than its limit: " + page);
+      ids.addAll(userIds(page));
+      cursor = page.getString("next");
+      if (cursor == null) {
+        return ids;
+      }
+    }
+    throw new AssertionError("paging did not end");
+  }
+
+  /** One page of a list. */
+  @FunctionalInterface
+  protected interface PageFetcher {
+    Future<JsonObject> page(int limit, String cursor);
+  }
+
+  /** Waits until {@code condition} holds, polling with a deadline. */
+  protected void pollUntil(String what, Supplier<Future<Boolean>> condition) throws Exception {
+    await(Poll.until(vertx, Duration.ofSeconds(20), what, condition));
+  }
+
+  /**
+   * Starts recording the {@code events:relations} stream in a consumer group of its own (reading what is appended
+   * from now on). Close it at the end of the test.
+   */
+  protected EventRecorder recordEvents() throws Exception {
+    String group = "relations-test-" + UUID.randomUUID();
+    EventRecorder recorder = new EventRecorder(group);
+    recorder.consumer = await(platform.events().consume(RelationsEvents.DOMAIN, group, e -> {
+      recorder.seen.add(e);
+      return Future.succeededFuture();
+    }));
+    return recorder;
+  }
+
+  /** The relations events seen by one consumer group. */
+  protected final class EventRecorder implements AutoCloseable {
+    private final String group;
+    private final List<DomainEvent> seen = new CopyOnWriteArrayList<>();
+    private EventConsumer consumer;
+
+    private EventRecorder(String group) {
+      this.group = group;
+    }
+
+    /** Events of {@code type} from {@code from} to {@code to} seen so far. */
+    List<DomainEvent> of(String type, long from, long to) {
+      return matching(e -> e.type().equals(type) && from == e.payload().getLong("from")
+          && to == e.payload().getLong("to"));
+    }
+
+    /** Events of {@code type} between the two users, in either direction, seen so far. */
+    List<DomainEvent> between(String type, long a, long b) {
+      return matching(e -> e.type().equals(type)
+          && (a == e.payload().getLong("from") && b == e.payload().getLong("to")
+          || b == e.payload().getLong("from") && a == e.payload().getLong("to")));
+    }
+
+    /** Every event seen so far that involves {@code user}. */
+    List<DomainEvent> involving(long user) {
+      return matching(e -> user == e.payload().getLong("from") || user == e.payload().getLong("to"));
+    }
+
+    List<DomainEvent> matching(Predicate<DomainEvent> p) {
+      return seen.stream().filter(p).toList();
+    }
+
+    /** Waits until an event of {@code type} from {@code from} to {@code to} has been seen; returns it. */
+    DomainEvent awaitEvent(String type, long from, long to) throws Exception {
+      pollUntil(type + " " + from + " -> " + to, () -> Future.succeededFuture(!of(type, from, to).isEmpty()));
+      return of(type, from, to).get(0);
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (consumer != null) {
+        RelationsTestBase.await(consumer.stop());
+      }
+      RelationsTestBase.await(platform.redisApi()
+          .xgroup(List.of("DESTROY", EventLog.stream(RelationsEvents.DOMAIN), group)));
+    }
   }
 
   /** Registers a fresh user who requires approval of followers. */

@@ -1,0 +1,318 @@
+package io.kith.app.accounts;
+
+import io.kith.app.Kith;
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.KithTestKit;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One Kith node (accounts and gateway, real wiring, in-process) for one test class, and an HTTP client that talks to
+ * it the way an app behind a proxy does: every request comes from 127.0.0.1, a trusted proxy, with the client address
+ * the test chooses in {@code X-Forwarded-For}. Tests make their own users, addresses and positions, so they neither
+ * see nor limit each other.
+ */
+final class AccountsKith implements AutoCloseable {
+
+  /** The API base path. */
+  static final String API = "/api/v1";
+  /** How long a test waits for an eventual state (presence, a throttle window ending). */
+  static final Duration WAIT = Duration.ofSeconds(20);
+  /** Interval of polls for an eventual state. */
+  static final long POLL_MILLIS = 100;
+  /** Failed logins per account before 429. */
+  static final int MAX_FAILURES_PER_ACCOUNT = 3;
+  /** Failed logins per client address before 429. */
+  static final int MAX_FAILURES_PER_ADDRESS = 5;
+  /** The failed-login window in seconds. */
+  static final int LOGIN_WINDOW_SECONDS = 10;
+  /** Registrations per client address per window. */
+  static final int MAX_REGISTRATIONS_PER_ADDRESS = 3;
+  /** Seconds a bridge connection counts without a heartbeat. */
+  static final int PRESENCE_EXPIRY_SECONDS = 5;
+  /** The position-report interval in seconds. */
+  static final int POSITION_INTERVAL_SECONDS = 10;
+
+  private static final AtomicLong SEQ = new AtomicLong(System.currentTimeMillis() % 1_000_000_000L * 100);
+  private static final AtomicLong ADDRESSES = new AtomicLong(ThreadLocalRandom.current().nextLong(1 << 22));
+
+  private final Kith kith;
+  private final Vertx client;
+  private final WebClient web;
+  private final String host;
+
+  /** A registered user and the tokens of its first session. */
+  record User(long id, String username, String password, String email, String phone, String access, String refresh,
+              String sessionId) {
+
+    /** The user's own event-bus address. */
+    String address() {
+      return "kith.user." + id;
+    }
+  }
+
+  private AccountsKith(Kith kith, String host) {
+    this.kith = kith;
+    this.host = host;
+    this.client = Vertx.vertx();
+    this.web = WebClient.create(client, new WebClientOptions().setDefaultHost(host)
+        .setDefaultPort(kith.httpPort()).setFollowRedirects(false));
+  }
+
+  /** The configuration of the accounts tests, with {@code overrides} merged over it. */
+  static JsonObject overrides(JsonObject overrides) {
+    JsonObject base = new JsonObject()
+        .put("kith", new JsonObject().put("modules", new JsonArray().add("accounts").add("gateway")))
+        .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false)
+            .put("trusted-proxies", new JsonArray().add("127.0.0.1")))
+        .put("bridge", new JsonObject().put("tcp-port", 0).put("presence-heartbeat-seconds", 1))
+        .put("accounts", new JsonObject()
+            .put("login-max-failures-per-account", MAX_FAILURES_PER_ACCOUNT)
+            .put("login-max-failures-per-address", MAX_FAILURES_PER_ADDRESS)
+            .put("login-window-seconds", LOGIN_WINDOW_SECONDS)
+            .put("register-max-per-address", MAX_REGISTRATIONS_PER_ADDRESS)
+            .put("presence-expiry-seconds", PRESENCE_EXPIRY_SECONDS)
+            .put("position-interval-seconds", POSITION_INTERVAL_SECONDS));
+    merge(base, overrides);
+    return base;
+  }
+
+  /** Starts a node with the accounts test configuration. */
+  static AccountsKith start() {
+    return start(new JsonObject());
+  }
+
+  /** Starts a node with the accounts test configuration and {@code overrides}. */
+  static AccountsKith start(JsonObject overrides) {
+    return start(overrides, "127.0.0.1");
+  }
+
+  /** Starts a node and a client that connects to it on {@code host} (an IP literal: 127.0.0.1 or ::1). */
+  static AccountsKith start(JsonObject overrides, String host) {
+    return new AccountsKith(Await.result(Kith.start(KithTestKit.config(overrides(overrides)))), host);
+  }
+
+  /** The HTTP port of the node. */
+  int port() {
+    return kith.httpPort();
+  }
+
+  /** The client-side Vert.x (for bridge sockets and polling). */
+  Vertx client() {
+    return client;
+  }
+
+  /** The node. */
+  Kith kith() {
+    return kith;
+  }
+
+  @Override
+  public void close() {
+    try {
+      web.close();
+      Await.result(client.close());
+    } finally {
+      Await.result(kith.stop());
+    }
+  }
+
+  // ------------------------------------------------------------------ fresh names
+
+  /** A client address no other request of this JVM uses. */
+  static String newAddress() {
+    long n = ADDRESSES.incrementAndGet();
+    return "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255);
+  }
+
+  /** A unique token usable in usernames, emails and nicknames (letters and digits, starts with a letter). */
+  static String unique(String prefix) {
+    return prefix + Long.toString(SEQ.incrementAndGet(), 36);
+  }
+
+  /** A unique phone number in international form. */
+  static String newPhone() {
+    return String.format("+44%010d", SEQ.incrementAndGet() % 10_000_000_000L);
+  }
+
+  // ------------------------------------------------------------------ HTTP
+
+  /** Sends a request; {@code token} and {@code address} (X-Forwarded-For) may be null; {@code body} may be null. */
+  Future<Reply> send(HttpMethod method, String path, String token, String address, Object body) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+    if (address != null) {
+      headers.add("X-Forwarded-For", address);
+    }
+    return send(method, path, token, headers, body);
+  }
+
+  /** Sends a request with these extra header lines (a name may repeat). */
+  Future<Reply> send(HttpMethod method, String path, String token, MultiMap headers, Object body) {
+    HttpRequest<Buffer> request = web.request(method, path);
+    if (host.contains(":")) {
+      // an IPv6 literal must be bracketed in the Host header
+      request.putHeader("Host", "[" + host + "]:" + port());
+    }
+    if (token != null) {
+      request.putHeader("Authorization", "Bearer " + token);
+    }
+    headers.forEach(h -> request.headers().add(h.getKey(), h.getValue()));
+    Future<io.vertx.ext.web.client.HttpResponse<Buffer>> response;
+    if (body == null) {
+      response = request.send();
+    } else {
+      request.putHeader("Content-Type", "application/json");
+      response = request.sendBuffer(body instanceof JsonObject ? ((JsonObject) body).toBuffer()
+          : Buffer.buffer(String.valueOf(body)));
+    }
+    return response.map(r -> new Reply(r.statusCode(), r.headers(), r.body()));
+  }
+
+  /** POST /api/v1/auth/login with these X-Forwarded-For header lines (one header line per argument). */
+  Reply loginForwardedFor(String login, String password, String... forwardedForLines) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+    for (String line : forwardedForLines) {
+      headers.add("X-Forwarded-For", line);
+    }
+    return Await.result(send(HttpMethod.POST, API + "/auth/login", null, headers,
+        new JsonObject().put("login", login).put("password", password)));
+  }
+
+  /** Sends a request and waits for the reply. */
+  Reply call(HttpMethod method, String path, String token, String address, Object body) {
+    return Await.result(send(method, path, token, address, body));
+  }
+
+  Reply get(String path, String token) {
+    return call(HttpMethod.GET, API + path, token, newAddress(), null);
+  }
+
+  Reply post(String path, String token, JsonObject body) {
+    return call(HttpMethod.POST, API + path, token, newAddress(), body);
+  }
+
+  Reply patch(String path, String token, JsonObject body) {
+    return call(HttpMethod.PATCH, API + path, token, newAddress(), body);
+  }
+
+  Reply put(String path, String token, JsonObject body) {
+    return call(HttpMethod.PUT, API + path, token, newAddress(), body);
+  }
+
+  /** POST /api/v1/auth/login from {@code address}. */
+  Reply login(String login, String password, String address) {
+    return call(HttpMethod.POST, API + "/auth/login", null, address,
+        new JsonObject().put("login", login).put("password", password));
+  }
+
+  /** POST /api/v1/accounts from {@code address}. */
+  Reply registerRaw(JsonObject request, String address) {
+    return call(HttpMethod.POST, API + "/accounts", null, address, request);
+  }
+
+  /** Registers a fresh user with email and phone (from a fresh client address) and returns it with its tokens. */
+  User register() {
+    String username = unique("u");
+    return register(username, username.toLowerCase(java.util.Locale.ROOT) + "@example.test", newPhone());
+  }
+
+  /** Registers a user (email and phone may be null) from a fresh client address. */
+  User register(String username, String email, String phone) {
+    String password = "Sunny-" + unique("p") + "!";
+    JsonObject request = new JsonObject().put("username", username).put("password", password);
+    if (email != null) {
+      request.put("email", email);
+    }
+    if (phone != null) {
+      request.put("phone", phone);
+    }
+    JsonObject body = registerRaw(request, newAddress()).expect(201);
+    JsonObject user = body.getJsonObject("user");
+    JsonObject tokens = body.getJsonObject("tokens");
+    assertEquals(username, user.getString("username"), body.encode());
+    assertEquals(user.getLong("id"), tokens.getLong("user_id"), body.encode());
+    return new User(user.getLong("id"), username, password, email, phone, tokens.getString("access_token"),
+        tokens.getString("refresh_token"), tokens.getString("session_id"));
+  }
+
+  /** PATCH /api/v1/me expecting success; returns the updated own profile. */
+  JsonObject updateProfile(User user, JsonObject changes) {
+    return patch("/me", user.access(), changes).expect(200);
+  }
+
+  // ------------------------------------------------------------------ waiting
+
+  /**
+   * Waits until {@code condition} yields true, polling every {@value #POLL_MILLIS} ms (gently: reads such as presence
+   * queries are rate-limited per user) until {@link #WAIT} has passed; fails the test with {@code what}.
+   */
+  void eventually(String what, Supplier<Future<Boolean>> condition) {
+    Await.result(poll(WAIT, what, condition));
+  }
+
+  /** Polls {@code condition} every {@value #POLL_MILLIS} ms until it yields true or {@code timeout} has passed. */
+  private Future<Void> poll(Duration timeout, String what, Supplier<Future<Boolean>> condition) {
+    Promise<Void> done = Promise.promise();
+    long deadline = System.currentTimeMillis() + timeout.toMillis();
+    attempt(deadline, what, condition, done);
+    return done.future();
+  }
+
+  private void attempt(long deadline, String what, Supplier<Future<Boolean>> condition, Promise<Void> done) {
+    condition.get().onComplete(ar -> {
+      if (ar.succeeded() && Boolean.TRUE.equals(ar.result())) {
+        done.complete();
+      } else if (System.currentTimeMillis() > deadline) {
+        done.fail(new AssertionError("timed out waiting for " + what
+            + (ar.failed() ? " (last attempt failed: " + ar.cause() + ")" : "")));
+      } else {
+        client.setTimer(POLL_MILLIS, t -> attempt(deadline, what, condition, done));
+      }
+    });
+  }
+
+  /**
+   * Asserts that {@code condition} holds on every poll for {@code duration} (a state that must last, such as a
+   * connection staying online across heartbeats).
+   */
+  void holdsFor(String what, Duration duration, Supplier<Future<Boolean>> condition) {
+    long end = System.currentTimeMillis() + duration.toMillis();
+    boolean[] broken = new boolean[1];
+    Await.result(poll(duration.plusSeconds(15), what, () -> condition.get().map(ok -> {
+      if (!ok) {
+        broken[0] = true;
+      }
+      return !ok || System.currentTimeMillis() >= end;
+    })));
+    assertTrue(!broken[0], "expected to hold for " + duration + ": " + what);
+  }
+
+  private static void merge(JsonObject target, JsonObject overlay) {
+    for (String key : overlay.fieldNames()) {
+      Object over = overlay.getValue(key);
+      Object base = target.getValue(key);
+      if (over instanceof JsonObject && base instanceof JsonObject) {
+        merge((JsonObject) base, (JsonObject) over);
+      } else {
+        target.put(key, over);
+      }
+    }
+  }
+}

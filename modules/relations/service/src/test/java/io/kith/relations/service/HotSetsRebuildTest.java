@@ -1,0 +1,136 @@
+package io.kith.relations.service;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Redis hot sets are derived data: when one is missing, answers come out the same, rebuilt from MongoDB. */
+class HotSetsRebuildTest extends RelationsTestBase {
+
+  @Test
+  @DisplayName("with the block sets deleted, the blocker still cannot follow and the blocked user's follow stays silent")
+  void blockSetsRebuilt() throws Exception {
+    List<Long> users = newUsers(3);
+    long blocker = users.get(0);
+    long blocked = users.get(1);
+    long other = users.get(2);
+    await(relations.block(blocker, blocked));
+    await(relations.follow(other, blocker));
+    // load the sets once, so that the deletion below removes something that exists
+    failsWith("blocking_user", relations.follow(blocker, blocked));
+    assertTrue(present(HotSets.BLOCKS, blocker));
+
+    drop(HotSets.BLOCKS, blocker);
+    drop(HotSets.BLOCKED_BY, blocked);
+    drop(HotSets.BLOCKED_BY, blocker);
+    drop(HotSets.BLOCKS, blocked);
+
+    failsWith("blocking_user", relations.follow(blocker, blocked));
+    assertEquals("requested", await(relations.follow(blocked, blocker)).getString("state"));
+    assertEquals(List.of(other), userIds(await(relations.followers(blocker, blocker, 10, null))));
+    failsWith("user_not_found", relations.followers(blocked, blocker, 10, null));
+    failsWith("user_not_found", relations.following(blocker, blocked, 10, null));
+    JsonObject rel = relation(blocker, blocked);
+    assertTrue(rel.getBoolean("blocking"));
+    assertTrue(relation(blocked, blocker).getBoolean("blocked_by"));
+    assertTrue(present(HotSets.BLOCKS, blocker), "rebuilt on use");
+    assertTrue(present(HotSets.BLOCKED_BY, blocked), "rebuilt on use");
+
+    // an unblock while the sets are missing is not undone by the rebuild
+    drop(HotSets.BLOCKS, blocker);
+    drop(HotSets.BLOCKED_BY, blocked);
+    await(relations.unblock(blocker, blocked));
+    assertEquals("following", await(relations.follow(blocked, blocker)).getString("state"));
+    assertEquals("following", await(relations.follow(blocker, blocked)).getString("state"));
+  }
+
+  @Test
+  @DisplayName("with the following set deleted, follows, lists, counts and unfollows answer the same")
+  void followingSetRebuilt() throws Exception {
+    List<Long> users = newUsers(3);
+    long me = users.get(0);
+    long a = users.get(1);
+    long b = users.get(2);
+    await(relations.follow(me, a));
+    await(relations.follow(me, b));
+    await(relations.follow(a, me));
+    JsonObject before = await(relations.relationships(me, List.of(a, b)));
+
+    drop(HotSets.FOLLOWING, me);
+    drop(HotSets.FOLLOWING, a);
+
+    assertEquals(before, await(relations.relationships(me, List.of(a, b))));
+    assertEquals(List.of(b, a), userIds(await(relations.following(me, me, 10, null))));
+    assertEquals("following", await(relations.follow(me, a)).getString("state"));
+    assertEquals(2, await(relations.counts(me)).getLong("following_count"));
+    await(relations.unfollow(me, b));
+    assertEquals(List.of(a), userIds(await(relations.following(me, me, 10, null))));
+    assertEquals(1, await(relations.counts(me)).getLong("following_count"));
+    assertEquals(0, await(relations.counts(b)).getLong("follower_count"));
+  }
+
+  @Test
+  @DisplayName("with the friend set deleted, the friend check for groups still knows friends from strangers")
+  void friendSetRebuilt() throws Exception {
+    List<Long> users = newUsers(3);
+    long me = users.get(0);
+    long friend = users.get(1);
+    long stranger = users.get(2);
+    befriend(me, friend);
+    long group = await(relations.createGroup(me, "Close")).getLong("id");
+    failsWith("not_friends", relations.addGroupMembers(me, group, List.of(stranger)));
+    assertTrue(present(HotSets.FRIENDS, me));
+
+    drop(HotSets.FRIENDS, me);
+
+    assertEquals(1, await(relations.addGroupMembers(me, group, List.of(friend))).getLong("size"));
+    failsWith("not_friends", relations.addGroupMembers(me, group, List.of(stranger)));
+
+    // a friendship ending while the set is missing is not resurrected by the rebuild
+    drop(HotSets.FRIENDS, me);
+    await(relations.unfollow(friend, me));
+    failsWith("not_friends", relations.addGroupMembers(me, group, List.of(friend)));
+    befriend(me, stranger);
+    assertEquals(1, await(relations.addGroupMembers(me, group, List.of(stranger))).getLong("size"));
+  }
+
+  @Test
+  @DisplayName("with the hide set deleted, eligible followers still leave out those the author hides from")
+  void hideSetRebuilt() throws Exception {
+    List<Long> users = newUsers(4);
+    long author = users.get(0);
+    for (long f : users.subList(1, 4)) {
+      await(relations.follow(f, author));
+    }
+    await(relations.hide(author, users.get(2)));
+    JsonObject before = await(relations.eligibleFollowers(author, 100, null));
+    assertEquals(List.of(users.get(3), users.get(1)), before.getJsonArray("items").getList());
+
+    drop(HotSets.HIDES, author);
+
+    assertEquals(before, await(relations.eligibleFollowers(author, 100, null)));
+    drop(HotSets.HIDES, author);
+    await(relations.unhide(author, users.get(2)));
+    assertEquals(List.of(users.get(3), users.get(2), users.get(1)),
+        await(relations.eligibleFollowers(author, 100, null)).getJsonArray("items").getList());
+  }
+
+  private void drop(String set, long user) throws Exception {
+    await(platform.redisApi().del(List.of(HotSets.key(set, user))));
+    assertFalse(present(set, user));
+  }
+
+  private boolean present(String set, long user) throws Exception {
+    return await(platform.redisApi().exists(List.of(HotSets.key(set, user)))).toInteger() > 0;
+  }
+
+  private JsonObject relation(long viewer, long other) throws Exception {
+    return await(relations.relationships(viewer, List.of(other))).getJsonObject(Long.toString(other));
+  }
+}

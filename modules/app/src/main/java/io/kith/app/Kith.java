@@ -67,6 +67,7 @@ public final class Kith {
   public static Future<Kith> start(KithConfig config) {
     Kith kith = new Kith(config);
     try {
+      checkConsistency(config);
       kith.startStores();
       kith.checkHttpPort();
       List<KithModule> chosen = chooseModules(config);
@@ -80,6 +81,17 @@ public final class Kith {
           .recover(e -> kith.stop().transform(x -> Future.failedFuture(e)));
     } catch (RuntimeException e) {
       return kith.stop().transform(x -> Future.failedFuture(e));
+    }
+  }
+
+  /** Settings of different sections that only work together. */
+  static void checkConsistency(KithConfig config) {
+    Object heartbeat = config.get("bridge.presence-heartbeat-seconds");
+    Object expiry = config.get("accounts.presence-expiry-seconds");
+    if (heartbeat instanceof Number && expiry instanceof Number
+        && ((Number) heartbeat).doubleValue() * 2 > ((Number) expiry).doubleValue()) {
+      throw new ConfigException("bridge.presence-heartbeat-seconds (" + heartbeat + ") must be at most half of "
+          + "accounts.presence-expiry-seconds (" + expiry + "), or connections lapse between heartbeats");
     }
   }
 

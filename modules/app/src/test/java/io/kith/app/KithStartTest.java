@@ -131,6 +131,17 @@ class KithStartTest {
   }
 
   @Test
+  @DisplayName("a presence heartbeat too slow for the presence expiry is refused at start")
+  void heartbeatMustBeatExpiry() {
+    KithConfig config = KithTestKit.config(new JsonObject()
+        .put("bridge", new JsonObject().put("presence-heartbeat-seconds", 40))
+        .put("accounts", new JsonObject().put("presence-expiry-seconds", 60)));
+    ConfigException e = assertThrows(ConfigException.class, () -> Kith.checkConsistency(config));
+    assertTrue(e.getMessage().contains("presence-heartbeat-seconds"), e.getMessage());
+    Kith.checkConsistency(KithTestKit.config(new JsonObject()));
+  }
+
+  @Test
   @DisplayName("modules start in order: domain services before the gateway")
   void moduleOrder() {
     KithConfig config = KithTestKit.config(new JsonObject()

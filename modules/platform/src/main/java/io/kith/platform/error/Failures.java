@@ -54,6 +54,18 @@ public final class Failures {
     return Future.failedFuture(field(code, field, detail));
   }
 
+  /**
+   * Runs {@code body}; a {@link ServiceException} it throws while building its future (a validation failure thrown
+   * from plain code) becomes a failed future instead of escaping to the caller.
+   */
+  public static <T> Future<T> guard(java.util.function.Supplier<Future<T>> body) {
+    try {
+      return body.get();
+    } catch (ServiceException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
   /** Whether {@code t} is a failure of {@code code}. */
   public static boolean is(Throwable t, ErrorCode code) {
     return t instanceof ServiceException

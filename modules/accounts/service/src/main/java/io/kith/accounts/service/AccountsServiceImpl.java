@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /** The accounts service: every rule of the domain, decided from the acting user's id. */
 final class AccountsServiceImpl implements AccountsService {
@@ -63,20 +62,12 @@ final class AccountsServiceImpl implements AccountsService {
     this.relationships = relationships;
   }
 
-  /** Runs {@code body}, turning a validation exception thrown while building the future into a failed future. */
-  private static <T> Future<T> guarded(Supplier<Future<T>> body) {
-    try {
-      return body.get();
-    } catch (ServiceException e) {
-      return Future.failedFuture(e);
-    }
-  }
 
   // ---------------------------------------------------------------- registration and login
 
   @Override
   public Future<JsonObject> register(JsonObject request, String clientAddress) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       JsonObject req = request == null ? new JsonObject() : request;
       String username = Profiles.username(stringField(req, "username"));
       String password = stringField(req, "password");
@@ -126,7 +117,7 @@ final class AccountsServiceImpl implements AccountsService {
 
   @Override
   public Future<JsonObject> login(JsonObject request, String clientAddress) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       JsonObject req = request == null ? new JsonObject() : request;
       String login = stringField(req, "login").trim();
       String password = stringField(req, "password");
@@ -254,7 +245,7 @@ final class AccountsServiceImpl implements AccountsService {
 
   @Override
   public Future<JsonObject> updateProfile(long actor, JsonObject changes) {
-    return store.byId(actor).compose(current -> guarded(() -> {
+    return store.byId(actor).compose(current -> Failures.guard(() -> {
       if (current == null) {
         return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
       }
@@ -306,7 +297,7 @@ final class AccountsServiceImpl implements AccountsService {
 
   @Override
   public Future<JsonObject> findByContacts(long actor, JsonObject request) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       JsonObject req = request == null ? new JsonObject() : request;
       JsonArray emails = arrayField(req, "emails");
       JsonArray phones = arrayField(req, "phones");
@@ -369,7 +360,7 @@ final class AccountsServiceImpl implements AccountsService {
 
   @Override
   public Future<JsonObject> searchByNickname(long actor, String prefix, int limit, String after) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       String p = prefix == null ? "" : prefix.strip().toLowerCase(Locale.ROOT);
       if (p.isEmpty() || p.length() > 40) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "prefix", "prefix must be 1 to 40 characters");
@@ -522,7 +513,7 @@ final class AccountsServiceImpl implements AccountsService {
 
   @Override
   public Future<Void> reportPosition(long actor, double latitude, double longitude) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       checkPosition(latitude, longitude);
       return cache.get(actor).compose(account -> {
         if (account == null) {
@@ -547,7 +538,7 @@ final class AccountsServiceImpl implements AccountsService {
 
   @Override
   public Future<JsonObject> nearby(long actor, JsonObject query) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
       double lat = number(q, "lat");
       double lon = number(q, "lon");

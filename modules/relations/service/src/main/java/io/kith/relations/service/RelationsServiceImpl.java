@@ -192,7 +192,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> friends(long actor, int limit, String cursor) {
-    return guarded(() -> page(edges.page(EdgeStore.FRIEND, "a", actor, before(cursor), clamp(limit)), clamp(limit),
+    return Failures.guard(() -> page(edges.page(EdgeStore.FRIEND, "a", actor, before(cursor), clamp(limit)), clamp(limit),
         "b", actor));
   }
 
@@ -227,7 +227,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> incomingRequests(long actor, int limit, String cursor) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       int n = clamp(limit);
       Future<List<JsonObject>> rows = edges.page(EdgeStore.REQUEST, "b", actor, before(cursor), n).compose(list ->
           sets.among(HotSets.BLOCKS, actor, list.stream().map(r -> r.getLong("a")).toList()).map(blocked -> {
@@ -244,7 +244,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> outgoingRequests(long actor, int limit, String cursor) {
-    return guarded(() -> page(edges.page(EdgeStore.REQUEST, "a", actor, before(cursor), clamp(limit)), clamp(limit),
+    return Failures.guard(() -> page(edges.page(EdgeStore.REQUEST, "a", actor, before(cursor), clamp(limit)), clamp(limit),
         "b", actor));
   }
 
@@ -273,7 +273,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> createGroup(long actor, String name) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       String n = groupName(name);
       return groups.countGroups(actor).compose(count -> count >= MAX_GROUPS
           ? Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_GROUPS + " groups")
@@ -283,7 +283,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> renameGroup(long actor, long groupId, String name) {
-    return guarded(() -> groups.rename(actor, groupId, groupName(name)).map(GroupStore::view));
+    return Failures.guard(() -> groups.rename(actor, groupId, groupName(name)).map(GroupStore::view));
   }
 
   @Override
@@ -302,7 +302,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> addGroupMembers(long actor, long groupId, List<Long> userIds) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       List<Long> ids = idList(userIds, MAX_PER_CALL, "ids");
       return groups.owned(actor, groupId).compose(group -> sets.among(HotSets.FRIENDS, actor, ids).compose(friends -> {
         List<Long> strangers = ids.stream().filter(id -> !friends.contains(id)).toList();
@@ -320,7 +320,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> removeGroupMembers(long actor, long groupId, List<Long> userIds) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       List<Long> ids = idList(userIds, MAX_PER_CALL, "ids");
       return groups.owned(actor, groupId)
           .compose(g -> groups.remove(groupId, ids))
@@ -331,7 +331,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> groupMembers(long actor, long groupId, int limit, String cursor) {
-    return guarded(() -> groups.owned(actor, groupId).compose(g ->
+    return Failures.guard(() -> groups.owned(actor, groupId).compose(g ->
         page(groups.members(groupId, before(cursor), clamp(limit)), clamp(limit), "member", actor)));
   }
 
@@ -347,7 +347,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<Void> tagUser(long actor, long target, String tag) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       String t = tagName(tag);
       return other(actor, target).compose(x -> tags.hasTag(actor, t)).compose(known -> {
         if (known) {
@@ -362,7 +362,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<Void> untagUser(long actor, long target, String tag) {
-    return guarded(() -> tags.untag(actor, target, tagName(tag)));
+    return Failures.guard(() -> tags.untag(actor, target, tagName(tag)));
   }
 
   @Override
@@ -372,7 +372,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> taggedUsers(long actor, String tag, int limit, String cursor) {
-    return guarded(() -> page(tags.tagged(actor, tagName(tag), before(cursor), clamp(limit)), clamp(limit), "target",
+    return Failures.guard(() -> page(tags.tagged(actor, tagName(tag), before(cursor), clamp(limit)), clamp(limit), "target",
         actor));
   }
 
@@ -471,14 +471,14 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   private Future<JsonObject> outgoingList(String type, long actor, int limit, String cursor) {
-    return guarded(() -> page(edges.page(type, "a", actor, before(cursor), clamp(limit)), clamp(limit), "b", actor));
+    return Failures.guard(() -> page(edges.page(type, "a", actor, before(cursor), clamp(limit)), clamp(limit), "b", actor));
   }
 
   // ---------------------------------------------------------------- queries for other domains
 
   @Override
   public Future<JsonObject> relationships(long viewer, List<Long> userIds) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       List<Long> ids = idList(userIds, MAX_IDS, "ids");
       List<String> types = List.of(EdgeStore.FOLLOW, EdgeStore.REQUEST, EdgeStore.BLOCK, EdgeStore.MUTE,
           EdgeStore.HIDE);
@@ -536,7 +536,7 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> eligibleFollowers(long author, int limit, String cursor) {
-    return guarded(() -> {
+    return Failures.guard(() -> {
       int n = Math.max(1, Math.min(MAX_STREAM_PAGE, limit));
       return edges.page(EdgeStore.FOLLOW, "b", author, before(cursor), n).compose(page -> {
         List<Long> ids = page.stream().map(e -> e.getLong("a")).toList();
@@ -651,13 +651,6 @@ final class RelationsServiceImpl implements RelationsService {
     return List.copyOf(new LinkedHashSet<>(ids));
   }
 
-  private static <T> Future<T> guarded(java.util.function.Supplier<Future<T>> body) {
-    try {
-      return body.get();
-    } catch (io.vertx.serviceproxy.ServiceException e) {
-      return Future.failedFuture(e);
-    }
-  }
 
   private void emit(String type, long from, long to) {
     platform.events().append(RelationsEvents.DOMAIN, type, new JsonObject().put("from", from).put("to", to))

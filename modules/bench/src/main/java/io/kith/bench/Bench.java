@@ -121,13 +121,14 @@ public final class Bench {
     try {
       BenchEnvironment env = args.target().isPresent()
           ? BenchEnvironment.remote(args.target().get(), args.token())
-          : InProcessKith.start().await();
+          : InProcessKith.start(scenario.inProcessConfig()).await();
       environment.set(env);
       LOG.info("running {} against {}", scenario.name(), env.target().baseUrl());
       Context context = vertx.getOrCreateContext();
       ProgressListener progress = args.progress() && console ? new TerminalProgress(err) : ProgressListener.NONE;
       LoadRunner runner = new LoadRunner(vertx, context, args.settings(), progress);
-      ScenarioContext scenarioContext = new ScenarioContext(vertx, env.target(), env.token(), env.userId(), runner);
+      ScenarioContext scenarioContext = new ScenarioContext(vertx, env.target(), env.token(), env.userId(), runner,
+          args.options());
       ScenarioResult result = onContext(context,
           () -> scenario.run(scenarioContext).eventually(scenarioContext::close)).await();
       Report report = new Report(runInfo(args, env, startedAt), result);
@@ -166,7 +167,8 @@ public final class Bench {
   private static RunInfo runInfo(BenchArgs args, BenchEnvironment env, Instant startedAt) {
     LoadSettings s = args.settings();
     return new RunInfo(args.scenario().name(), args.scenario().description(), env.target().baseUrl(),
-        env.inProcess(), s.closedLoop(), s.rate(), s.warmup(), s.duration(), s.connections(), s.timeout(), startedAt);
+        env.inProcess(), s.closedLoop(), s.rate(), s.warmup(), s.duration(), s.connections(), s.timeout(), startedAt,
+        args.options());
   }
 
   /** Runs {@code work} on {@code context} (where the scenario's clients must live) and hands back its outcome. */

@@ -3,14 +3,18 @@ package io.kith.bench;
 import io.kith.bench.client.Target;
 import io.kith.bench.load.LoadSettings;
 import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.bench.scenario.Scenarios;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,9 +28,16 @@ import java.util.Set;
  * @param token       access token for a remote target, else null
  * @param jsonReport  where to write the JSON report, else null
  * @param progress    whether a progress bar may be drawn (it also needs a console)
+ * @param options     the scenario's own options, every one with its value or default, in declaration order (RUN
+ *                    only; empty otherwise)
  */
 public record BenchArgs(Command command, Scenario scenario, LoadSettings settings, Optional<Target> target,
-                        String token, Path jsonReport, boolean progress) {
+                        String token, Path jsonReport, boolean progress, Map<String, Double> options) {
+
+  /** Copies the options, keeping their order. */
+  public BenchArgs {
+    options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+  }
 
   /** What the command line asks for. */
   public enum Command {
@@ -80,9 +91,15 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
         Exit status: 0 when every recorded request succeeded, 3 when the run completed with failed requests,
         1 when the run could not be carried out, 2 for a command line that is refused.
 
-        Scenarios:
+        Scenarios (with their own options):
         """.formatted(formatRate(DEFAULT_RATE), "20s", "5s", DEFAULT_CONNECTIONS, "5s", DEFAULT_MAX_IN_FLIGHT));
-    scenarios.all().forEach(sc -> s.append(String.format(Locale.ROOT, "  %-18s %s%n", sc.name(), sc.description())));
+    for (Scenario sc : scenarios.all()) {
+      s.append(String.format(Locale.ROOT, "  %-18s %s%n", sc.name(), sc.description()));
+      for (ScenarioOption o : sc.options()) {
+        s.append(String.format(Locale.ROOT, "      %-16s %s; default %s%n", "--" + o.name() + " N", o.description(),
+            ScenarioOption.format(o.defaultValue())));
+      }
+    }
     return s.toString();
   }
 
@@ -106,9 +123,10 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
     Path json = null;
     boolean progress = true;
     Set<String> seen = new HashSet<>();
+    Map<String, String> scenarioOptions = new LinkedHashMap<>();
 
     if (args.contains("-h") || args.contains("--help")) {
-      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false);
+      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false, Map.of());
     }
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
@@ -133,7 +151,9 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
         progress = false;
         continue;
       }
-      if (!WITH_VALUE.contains(name)) {
+      boolean scenarioOption = !WITH_VALUE.contains(name) && name.startsWith("--")
+          && scenarios.declaresOption(name.substring(2));
+      if (!WITH_VALUE.contains(name) && !scenarioOption) {
         throw new UsageException("unknown option '" + name + "'; see --help");
       }
       if (!seen.add(name)) {
@@ -144,6 +164,10 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
           throw new UsageException(name + " needs a value");
         }
         value = args.get(++i);
+      }
+      if (scenarioOption) {
+        scenarioOptions.put(name.substring(2), value);
+        continue;
       }
       switch (name) {
         case "--rate" -> {
@@ -176,15 +200,16 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
       throw new UsageException("name a scenario to run (" + scenarios.names() + "), or 'list'");
     }
     if (positional.equals("help")) {
-      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false);
+      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false, Map.of());
     }
     if (positional.equals("list")) {
-      return new BenchArgs(Command.LIST, null, null, Optional.empty(), null, null, false);
+      return new BenchArgs(Command.LIST, null, null, Optional.empty(), null, null, false, Map.of());
     }
     String scenarioName = positional;
     Scenario scenario = scenarios.find(scenarioName).orElseThrow(() -> new UsageException(
         "unknown scenario '" + scenarioName + "'; the scenarios are: " + scenarios.names()));
 
+    Map<String, Double> options = scenarioOptions(scenario, scenarioOptions, scenarios);
     if (duration.isZero() || duration.isNegative()) {
       throw new UsageException("--duration must be longer than zero");
     }
@@ -210,7 +235,29 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
     }
     LoadSettings settings = new LoadSettings(rate, closedLoop, warmup, duration, connections,
         timeout, maxInFlight);
-    return new BenchArgs(Command.RUN, scenario, settings, Optional.ofNullable(target), token, json, progress);
+    return new BenchArgs(Command.RUN, scenario, settings, Optional.ofNullable(target), token, json, progress,
+        options);
+  }
+
+  /** The scenario's options: the given values, checked, and the defaults of the others. */
+  private static Map<String, Double> scenarioOptions(Scenario scenario, Map<String, String> given,
+                                                     Scenarios scenarios) throws UsageException {
+    Map<String, Double> values = new LinkedHashMap<>();
+    for (ScenarioOption option : scenario.options()) {
+      String value = given.get(option.name());
+      try {
+        values.put(option.name(), value == null ? option.defaultValue() : option.parse(value));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
+      }
+    }
+    for (String name : given.keySet()) {
+      if (!values.containsKey(name)) {
+        throw new UsageException("--" + name + " is an option of " + scenarios.declaring(name) + ", not of "
+            + scenario.name());
+      }
+    }
+    return values;
   }
 
   private static double parseRate(String value) throws UsageException {

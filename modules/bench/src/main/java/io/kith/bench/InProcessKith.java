@@ -28,8 +28,12 @@ final class InProcessKith {
   private InProcessKith() {
   }
 
-  /** Starts Kith and opens a session for a new user id. */
-  static Future<BenchEnvironment> start() {
+  /**
+   * Starts Kith and opens a session for a new user id.
+   *
+   * @param scenarioConfig configuration the scenario needs, merged over the bench's own overrides
+   */
+  static Future<BenchEnvironment> start(JsonObject scenarioConfig) {
     Path dataDir;
     try {
       dataDir = Files.createTempDirectory("kith-bench-");
@@ -42,7 +46,8 @@ final class InProcessKith {
         // tcp-port 0 would turn the TCP bridge off, so take a free port
         .put("bridge", new JsonObject().put("tcp-port", FreePorts.pick()).put("tcp-host", "127.0.0.1"))
         .put("redis", new JsonObject().put("url", ""))
-        .put("mongo", new JsonObject().put("url", ""));
+        .put("mongo", new JsonObject().put("url", ""))
+        .mergeIn(scenarioConfig.copy(), true);
     LOG.info("starting Kith in-process on embedded stores under {}", dataDir);
     return Kith.start(KithConfig.of(overrides))
         .recover(e -> {

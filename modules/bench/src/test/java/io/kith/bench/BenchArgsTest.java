@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -126,9 +127,11 @@ class BenchArgsTest {
   @Test
   @DisplayName("an unknown scenario is refused and the known ones are named")
   void unknownScenario() {
-    assertEquals("unknown scenario 'feeds-fanout'; the scenarios are: auth-overhead, bridge-roundtrip",
-        refusal("feeds-fanout"));
-    assertEquals("name a scenario to run (auth-overhead, bridge-roundtrip), or 'list'", refusal("--rate", "10"));
+    assertEquals("unknown scenario 'feeds-fanout'; the scenarios are: auth-overhead, bridge-roundtrip, "
+        + "accounts-profile, accounts-login, relations-batch, relations-followers", refusal("feeds-fanout"));
+    assertEquals("name a scenario to run (auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, "
+        + "relations-batch, relations-followers), or "
+        + "'list'", refusal("--rate", "10"));
   }
 
   @Test
@@ -155,6 +158,37 @@ class BenchArgsTest {
   }
 
   @Test
+  @DisplayName("a scenario's own options are read with it, and the ones not given take their defaults")
+  void scenarioOptions() throws Exception {
+    BenchArgs given = parse("--login-rate", "2.5", "accounts-login", "--users=7");
+    assertEquals(Map.of("login-rate", 2.5, "users", 7.0), given.options());
+    assertEquals(List.of("login-rate", "users"), List.copyOf(given.options().keySet()), "declaration order");
+    BenchArgs defaults = parse("accounts-login");
+    assertEquals(Map.of("login-rate", 10.0, "users", 20.0), defaults.options());
+    assertEquals(Map.of(), parse("auth-overhead").options());
+  }
+
+  @Test
+  @DisplayName("a scenario option out of range, or given to another scenario, is refused naming its owner")
+  void badScenarioOptions() {
+    assertEquals("--users must be a whole number from 1 to 10000, got '2.5'",
+        refusal("accounts-login", "--users", "2.5"));
+    assertEquals("--login-rate must be a number from 0.1 to 10000, got '0'",
+        refusal("accounts-login", "--login-rate", "0"));
+    assertEquals("--login-rate is an option of accounts-login, not of accounts-profile",
+        refusal("accounts-profile", "--login-rate", "5"));
+    assertEquals("--users is given twice", refusal("accounts-login", "--users", "5", "--users", "6"));
+    assertEquals("unknown option '--login-rat'; see --help", refusal("accounts-login", "--login-rat", "5"));
+  }
+
+  @Test
+  @DisplayName("the accounts scenarios register their own users, so a remote target needs no token for them")
+  void accountsScenariosNeedNoToken() throws Exception {
+    assertNull(parse("accounts-profile", "--target", "http://localhost:8080").token());
+    assertNull(parse("accounts-login", "--target", "http://localhost:8080").token());
+  }
+
+  @Test
   @DisplayName("a target must be an http(s) URL with a host and no path")
   void badTargets() {
     assertEquals("--target 'ftp://host' must start with http:// or https://",
@@ -177,9 +211,9 @@ class BenchArgsTest {
   @DisplayName("the usage text lists every scenario and option")
   void usage() {
     String usage = BenchArgs.usage(SCENARIOS);
-    for (String word : List.of("auth-overhead", "bridge-roundtrip", "--rate", "--duration", "--warmup",
-        "--connections", "--timeout", "--max-in-flight", "--target", "--token", "--tcp-bridge-port", "--json",
-        "--no-progress")) {
+    for (String word : List.of("auth-overhead", "bridge-roundtrip", "accounts-profile", "accounts-login", "--rate",
+        "--duration", "--warmup", "--connections", "--timeout", "--max-in-flight", "--target", "--token",
+        "--tcp-bridge-port", "--json", "--no-progress", "--login-rate N", "--users N")) {
       assertTrue(usage.contains(word), word);
     }
   }

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,6 +110,89 @@ class BenchTest {
     JsonObject report = new JsonObject(Files.readString(json));
     assertEquals(2, report.getJsonArray("operations").size());
     assertTrue(outcome.out().contains("TCP bridge not measured"), outcome.out());
+  }
+
+  private static List<String> accounts(String scenario, String url, Path json, String... extra) {
+    List<String> args = new ArrayList<>(List.of(scenario, "--target", url, "--rate", "100", "--warmup", "200ms",
+        "--duration", "500ms", "--connections", "4", "--json", json.toString()));
+    args.addAll(List.of(extra));
+    return args;
+  }
+
+  private static List<String> names(JsonArray array) {
+    return array.stream().map(o -> ((JsonObject) o).getString("name")).toList();
+  }
+
+  @Test
+  @DisplayName("accounts-profile registers a reader and a target, then reads the profile beside whoami at one rate")
+  void accountsProfile(@TempDir Path dir) throws Exception {
+    try (FakeKith fake = FakeKith.start()) {
+      Path json = dir.resolve("profile.json");
+      Outcome outcome = bench(accounts("accounts-profile", fake.url(), json).toArray(String[]::new));
+      assertEquals(Bench.EXIT_OK, outcome.status(), outcome.err() + outcome.out());
+      assertEquals(2, fake.usernames().size(), fake.usernames().toString());
+      assertTrue(fake.usernames().stream().allMatch(u -> u.matches("bench_[a-z0-9]{8}_(reader|target)")),
+          fake.usernames().toString());
+      JsonObject report = new JsonObject(Files.readString(json));
+      JsonArray ops = report.getJsonArray("operations");
+      assertEquals(List.of("whoami", "profile"), names(ops));
+      for (int i = 0; i < 2; i++) {
+        assertEquals(50L, ops.getJsonObject(i).getLong("ok"), ops.getJsonObject(i).encode());
+      }
+      assertEquals(List.of("profile/whoami p50", "profile/whoami p99"), names(report.getJsonArray("ratios")));
+      assertTrue(outcome.out().contains("ratio profile/whoami p50"), outcome.out());
+    }
+  }
+
+  @Test
+  @DisplayName("accounts-login reads profiles alone, then beside logins at their own rate, users in turn")
+  void accountsLogin(@TempDir Path dir) throws Exception {
+    try (FakeKith fake = FakeKith.start()) {
+      Path json = dir.resolve("login.json");
+      Outcome outcome = bench(accounts("accounts-login", fake.url(), json, "--login-rate", "20", "--users", "3")
+          .toArray(String[]::new));
+      assertEquals(Bench.EXIT_OK, outcome.status(), outcome.err() + outcome.out());
+      JsonObject report = new JsonObject(Files.readString(json));
+      JsonArray ops = report.getJsonArray("operations");
+      assertEquals(List.of("profile-alone", "profile+login", "login"), names(ops));
+      assertEquals(50L, ops.getJsonObject(0).getLong("ok"), "phase A: 100 req/s for 0.5 s");
+      assertEquals(50L, ops.getJsonObject(1).getLong("ok"), "phase B: the same reads");
+      JsonObject login = ops.getJsonObject(2);
+      assertEquals(10L, login.getLong("ok"), "20 logins/s for 0.5 s");
+      assertEquals(20.0, login.getDouble("offered_per_second"));
+      assertEquals(100.0, ops.getJsonObject(1).getDouble("offered_per_second"));
+      assertEquals(List.of("profile+login/profile-alone p50", "profile+login/profile-alone p99"),
+          names(report.getJsonArray("ratios")));
+      assertEquals(20.0, report.getJsonObject("options").getDouble("login-rate"));
+      assertEquals(3.0, report.getJsonObject("options").getDouble("users"));
+      // 1 pre-flight login, then 0.7 s at 20/s (4 in the warm-up, 10 measured): 15 logins, 5 for each user in turn.
+      Map<String, Integer> logins = fake.logins();
+      assertEquals(5, logins.size(), "a reader, a target and 3 users: " + logins);
+      assertEquals(List.of(5, 5, 5), logins.entrySet().stream().filter(e -> e.getKey().matches(".*_login\\d"))
+          .map(Map.Entry::getValue).toList(), logins.toString());
+      assertTrue(outcome.out().contains("open loop, 100 req/s per operation (login 20 req/s)"), outcome.out());
+      assertTrue(outcome.out().lines().anyMatch(l -> l.startsWith("note: logins: ") && l.endsWith(" of 20/s offered, "
+          + "0 failed")), outcome.out());
+    }
+  }
+
+  @Test
+  @DisplayName("a target that refuses the registrations stops the run and says which limit to raise")
+  void registrationThrottled(@TempDir Path dir) throws Exception {
+    try (FakeKith fake = FakeKith.start(1)) {
+      Outcome outcome = bench(accounts("accounts-profile", fake.url(), dir.resolve("r.json")).toArray(String[]::new));
+      assertEquals(Bench.EXIT_FAILED, outcome.status());
+      assertTrue(outcome.err().contains("_target failed: HTTP 429 registration_throttled (the target limits "
+          + "registrations per client address: raise accounts.register-max-per-address"), outcome.err());
+    }
+  }
+
+  @Test
+  @DisplayName("accounts-login offers fixed rates only and refuses the closed loop")
+  void accountsLoginRefusesClosedLoop(@TempDir Path dir) throws Exception {
+    Outcome outcome = bench("accounts-login", "--target", kith.url(), "--rate", "max", "--duration", "500ms");
+    assertEquals(Bench.EXIT_FAILED, outcome.status());
+    assertTrue(outcome.err().contains("accounts-login offers fixed rates; run it with --rate N"), outcome.err());
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.kith.bench;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.Scenario;
 import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.bench.scenario.Scenarios;
 import io.vertx.core.Future;
 import org.junit.jupiter.api.DisplayName;
@@ -11,13 +12,19 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ScenariosTest {
 
-  private static Scenario named(String name) {
+  private static Scenario named(String name, ScenarioOption... options) {
     return new Scenario() {
+      @Override
+      public List<ScenarioOption> options() {
+        return List.of(options);
+      }
+
       @Override
       public String name() {
         return name;
@@ -39,7 +46,11 @@ class ScenariosTest {
   @DisplayName("the built-in scenarios are listed in order and found by name")
   void builtIn() {
     Scenarios scenarios = Scenarios.builtIn();
-    assertEquals("auth-overhead, bridge-roundtrip", scenarios.names());
+    assertEquals("auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, relations-batch, "
+        + "relations-followers", scenarios.names());
+    assertTrue(scenarios.declaresOption("login-rate"));
+    assertEquals("accounts-login", scenarios.declaring("users"));
+    assertFalse(scenarios.declaresOption("rate"));
     assertTrue(scenarios.find("auth-overhead").isPresent());
     assertTrue(scenarios.find("nope").isEmpty());
   }
@@ -50,6 +61,20 @@ class ScenariosTest {
     assertThrows(IllegalArgumentException.class, () -> new Scenarios(List.of(named("a"), named("a"))));
     assertThrows(IllegalArgumentException.class, () -> new Scenarios(List.of(named("Auth Overhead"))));
     assertThrows(IllegalArgumentException.class, () -> new Scenarios(List.of(named("list"))));
+  }
+
+  @Test
+  @DisplayName("a scenario option may not shadow a general option nor be declared twice, and its default is in range")
+  void refusesBadOptions() {
+    ScenarioOption rate = ScenarioOption.count("rate", "shadows --rate", 1, 1, 10);
+    ScenarioOption users = ScenarioOption.count("users", "users", 1, 1, 10);
+    assertThrows(IllegalArgumentException.class, () -> new Scenarios(List.of(named("a", rate))));
+    assertThrows(IllegalArgumentException.class, () -> new Scenarios(List.of(named("a", users, users))));
+    assertThrows(IllegalArgumentException.class, () -> ScenarioOption.count("n", "out of range", 0, 1, 10));
+    assertThrows(IllegalArgumentException.class, () -> ScenarioOption.count("N", "upper case", 1, 1, 10));
+    assertEquals(2.5, ScenarioOption.number("r", "r", 1, 0.1, 10).parse(" 2.5 "));
+    assertEquals("7", ScenarioOption.format(7.0));
+    assertEquals("0.5", ScenarioOption.format(0.5));
   }
 
   @Test

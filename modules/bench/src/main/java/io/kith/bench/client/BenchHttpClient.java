@@ -2,6 +2,7 @@ package io.kith.bench.client;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
@@ -39,7 +40,8 @@ public final class BenchHttpClient {
 
   /**
    * Sends {@code GET path}, with {@code Authorization: Bearer <token>} when {@code bearerToken} is not null, and
-   * completes with the JSON object body of a 200 response. Any other status fails with {@code HTTP <status>}.
+   * completes with the JSON object body of a 200 response. Any other status fails with {@code HTTP <status>},
+   * followed by the problem code when the body is a Kith problem ({@code HTTP 429 rate_limited}).
    */
   public Future<JsonObject> getJson(String path, String bearerToken) {
     RequestOptions options = new RequestOptions()
@@ -58,10 +60,50 @@ public final class BenchHttpClient {
         .compose(HttpClientRequest::send)
         .compose(response -> response.body().map(body -> {
           if (response.statusCode() != 200) {
-            throw new IllegalStateException("HTTP " + response.statusCode());
+            throw new IllegalStateException("HTTP " + response.statusCode() + problemCode(body));
           }
           return body.toJsonObject();
         }));
+  }
+
+  /**
+   * Sends {@code POST path} with the JSON {@code body} (and {@code Authorization: Bearer <token>} when
+   * {@code bearerToken} is not null), and completes with the JSON object body of a response with status
+   * {@code expectedStatus}. Any other status fails with {@code HTTP <status>}, followed by the problem code when the
+   * body is a Kith problem ({@code HTTP 429 login_throttled}).
+   */
+  public Future<JsonObject> postJson(String path, JsonObject body, String bearerToken, int expectedStatus) {
+    RequestOptions options = new RequestOptions()
+        .setMethod(HttpMethod.POST)
+        .setHost(target.host())
+        .setPort(target.port())
+        .setSsl(target.ssl())
+        .setURI(path)
+        .setConnectTimeout(timeoutMillis)
+        .setIdleTimeout(timeoutMillis)
+        .putHeader(HttpHeaders.ACCEPT, "application/json")
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    if (bearerToken != null) {
+      options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + bearerToken);
+    }
+    return client.request(options)
+        .compose(request -> request.send(body.toBuffer()))
+        .compose(response -> response.body().map(reply -> {
+          if (response.statusCode() != expectedStatus) {
+            throw new IllegalStateException("HTTP " + response.statusCode() + problemCode(reply));
+          }
+          return reply.toJsonObject();
+        }));
+  }
+
+  /** " code" of a problem+json body, or "" when the body is not one. */
+  static String problemCode(Buffer body) {
+    try {
+      Object code = body.length() == 0 ? null : body.toJsonObject().getValue("code");
+      return code instanceof String ? " " + code : "";
+    } catch (RuntimeException notJson) {
+      return "";
+    }
   }
 
   /** Closes the connections. */

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -25,14 +24,16 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Open loop: the operations of a phase are interleaved on one schedule ({@link OpenLoopSchedule}) at
  * {@code rate × operations} requests per second, in rounds that hold each operation once, in an order shuffled per
  * round, so that each operation sees {@code rate} requests per second under the same conditions as the others and
- * none always goes first. A pacer thread sleeps until the next intended time and wakes the runner's event loop, which
- * sends whatever is due, including a backlog after a pause (Vert.x timers tick in whole milliseconds, too coarse for
- * sub-millisecond latencies); each latency runs from the intended send time, not the actual one. The send lag (actual
- * minus intended) is recorded too, so a saturated generator is visible in the report.
+ * none always goes first. An operation with a rate of its own ({@link Operation#rate()}, for a background load at
+ * another pace) runs on a schedule of its own beside them, from the same start ({@link OpenLoopPlan}). A pacer
+ * thread sleeps until the next intended time and wakes the runner's event loop, which sends whatever is due, including
+ * a backlog after a pause (Vert.x timers tick in whole milliseconds, too coarse for sub-millisecond latencies); each
+ * latency runs from the intended send time, not the actual one. The send lag (actual minus intended) is recorded
+ * too, so a saturated generator is visible in the report.
  *
- * <p>Closed loop: {@code connections} requests are kept in flight, round-robin over the operations; latency runs from
- * the actual send. This finds the maximum throughput but hides queueing delay, so it is not what ratios should be taken
- * from unless the report says so.
+ * <p>Closed loop: {@code connections} requests are kept in flight, round-robin over the operations (their own rates
+ * are ignored); latency runs from the actual send. This finds the maximum throughput but hides queueing delay, so it
+ * is not what ratios should be taken from unless the report says so.
  *
  * <p>Everything runs on one Vert.x context, which makes the histograms single-threaded. Clients used by the
  * operations should be created on the same context (the {@code ScenarioContext} does that); results delivered on
@@ -47,6 +48,8 @@ public final class LoadRunner {
   private static final long PROGRESS_MILLIS = 250;
   /** Period of the housekeeping timer: timeouts, the end of closed-loop phases, a backstop for the pacer. */
   private static final long SWEEP_MILLIS = 1;
+  /** Seed of the per-round shuffles, fixed so that runs are repeatable. */
+  private static final long SHUFFLE_SEED = 0x6b697468L;
 
   private final Vertx vertx;
   private final Context context;
@@ -143,10 +146,12 @@ public final class LoadRunner {
     private final Tally[] tallies;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final long timeoutNanos = settings.timeout().toNanos();
-    private OpenLoopSchedule schedule;
+    private OpenLoopPlan plan;
+    private OpenLoopPlan.Cursor cursor;
     private long startNanos;
     private long measureStartNanos;
     private long endNanos;
+    /** Closed loop: how many requests were issued, for the round-robin. */
     private long next;
     private long inFlight;
     private long sentAll;
@@ -157,9 +162,6 @@ public final class LoadRunner {
     private long progressTimer = -1;
     private Thread pacer;
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
-    private final int[] order;
-    private final SplittableRandom shuffle = new SplittableRandom(0x6b697468L);
-    private long orderRound = -1;
 
     Phase(String name, List<Operation> operations, Promise<List<OperationStats>> promise) {
       this.name = name;
@@ -169,7 +171,6 @@ public final class LoadRunner {
       for (int i = 0; i < tallies.length; i++) {
         tallies[i] = new Tally();
       }
-      this.order = new int[operations.size()];
     }
 
     void start() {
@@ -178,11 +179,15 @@ public final class LoadRunner {
       measureStartNanos = startNanos + warmup;
       endNanos = measureStartNanos + settings.duration().toNanos();
       if (!settings.closedLoop()) {
-        schedule = new OpenLoopSchedule(startNanos, settings.rate() * operations.size(), warmup,
-            settings.duration().toNanos());
+        double[] rates = new double[operations.size()];
+        for (int i = 0; i < rates.length; i++) {
+          rates[i] = offeredRate(operations.get(i));
+        }
+        plan = new OpenLoopPlan(startNanos, rates, warmup, settings.duration().toNanos());
+        cursor = plan.cursor(SHUFFLE_SEED);
       }
       tickTimer = vertx.setPeriodic(SWEEP_MILLIS, id -> tick());
-      if (schedule != null) {
+      if (plan != null) {
         pacer = new Thread(this::pace, "kith-bench-pacer");
         pacer.setDaemon(true);
         pacer.start();
@@ -204,10 +209,10 @@ public final class LoadRunner {
      * request that falls due after that read always gets a wake-up of its own.
      */
     private void pace() {
-      long index = 0;
-      long total = schedule.total();
-      while (index < total && !Thread.currentThread().isInterrupted()) {
-        long wait = schedule.intendedNanos(index) - System.nanoTime();
+      // The pacer's own cursor: the plan is immutable, cursors are not shared between threads.
+      OpenLoopPlan.Cursor due = plan.cursor(SHUFFLE_SEED);
+      while (!due.done() && !Thread.currentThread().isInterrupted()) {
+        long wait = due.intendedNanos() - System.nanoTime();
         if (wait > 0) {
           LockSupport.parkNanos(wait);
           continue;
@@ -215,7 +220,8 @@ public final class LoadRunner {
         if (wakeupPending.compareAndSet(false, true)) {
           context.runOnContext(v -> tick());
         }
-        index = Math.max(index + 1, schedule.dueCount(System.nanoTime()));
+        // The clock has passed the current request's time, so this consumes at least that one.
+        due.skipDue(System.nanoTime());
       }
     }
 
@@ -226,12 +232,13 @@ public final class LoadRunner {
       }
       long now = System.nanoTime();
       if (sending) {
-        if (schedule != null) {
-          long due = schedule.dueCount(now);
-          while (next < due) {
-            fire(next++);
+        if (cursor != null) {
+          // In intended-time order over all lanes, so that the pending queue stays sorted for the sweep.
+          while (!cursor.done() && cursor.intendedNanos() <= now) {
+            fire(cursor.operation(), cursor.intendedNanos(), cursor.warmup());
+            cursor.advance();
           }
-          sending = next < schedule.total();
+          sending = !cursor.done();
         } else if (now >= endNanos) {
           sending = false;
         }
@@ -240,35 +247,22 @@ public final class LoadRunner {
       finishIfDrained();
     }
 
-    private void fire(long index) {
-      int op = operationAt(index);
-      boolean warmup = schedule.isWarmup(index);
+    private void fire(int op, long intendedNanos, boolean warmup) {
       if (inFlight >= settings.maxInFlight()) {
         if (!warmup) {
           tallies[op].dropped++;
         }
         return;
       }
-      send(op, schedule.intendedNanos(index), warmup);
+      send(op, intendedNanos, warmup);
     }
 
-    /** The operation of request {@code index}: each round of n requests holds every operation once, shuffled. */
-    private int operationAt(long index) {
-      int n = order.length;
-      long round = index / n;
-      if (round != orderRound) {
-        orderRound = round;
-        for (int i = 0; i < n; i++) {
-          order[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-          int j = shuffle.nextInt(i + 1);
-          int t = order[i];
-          order[i] = order[j];
-          order[j] = t;
-        }
+    /** Requests per second offered to {@code op} in open loop; NaN in closed loop, where no rate is offered. */
+    private double offeredRate(Operation op) {
+      if (settings.closedLoop()) {
+        return Double.NaN;
       }
-      return order[(int) (index % n)];
+      return op.rate() > 0 ? op.rate() : settings.rate();
     }
 
     private void issueClosed() {
@@ -377,7 +371,7 @@ public final class LoadRunner {
         Tally t = tallies[i];
         long window = Math.max(endNanos, t.lastCompletionNanos) - measureStartNanos;
         stats.add(new OperationStats(op.name(), op.description(), t.sent, t.errors, t.timeouts, t.dropped,
-            t.errorKinds, t.latency, t.lag, window));
+            t.errorKinds, t.latency, t.lag, window, offeredRate(op)));
       }
       promise.complete(stats);
     }

@@ -15,13 +15,31 @@ import java.util.function.Supplier;
  * @param name        short name used in the report (a table column is about 16 characters wide)
  * @param description what the request is, for the report
  * @param call        sends one request
+ * @param rate        open loop: requests per second for this operation, or 0 for the run's rate ({@code --rate}).
+ *                    Closed-loop runs ignore it
  */
-public record Operation(String name, String description, Supplier<Future<?>> call) {
+public record Operation(String name, String description, Supplier<Future<?>> call, double rate) {
 
   /** Checks the fields. */
   public Operation {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(description, "description");
     Objects.requireNonNull(call, "call");
+    if (!(rate >= 0) || Double.isInfinite(rate)) {
+      throw new IllegalArgumentException("rate must be 0 (the run's rate) or a positive number, got " + rate);
+    }
+  }
+
+  /** An operation at the run's rate. */
+  public Operation(String name, String description, Supplier<Future<?>> call) {
+    this(name, description, call, 0);
+  }
+
+  /** The same operation at its own rate, {@code perSecond} requests per second in open loop. */
+  public Operation atRate(double perSecond) {
+    if (!(perSecond > 0)) {
+      throw new IllegalArgumentException("rate must be positive, got " + perSecond);
+    }
+    return new Operation(name, description, call, perSecond);
   }
 }

@@ -29,6 +29,7 @@ public final class OperationStats {
   private final Histogram latencyMicros;
   private final Histogram sendLagMicros;
   private final long windowNanos;
+  private final double offeredRate;
 
   /**
    * @param name          operation name
@@ -41,10 +42,12 @@ public final class OperationStats {
    * @param latencyMicros latency of the correct responses (copied)
    * @param sendLagMicros how late the generator sent each request compared to its schedule (copied)
    * @param windowNanos   length of the recorded window, used for the throughput
+   * @param offeredRate   requests per second the runner offered this operation (open loop), NaN when none was
+   *                      (closed loop) or when unknown
    */
   public OperationStats(String name, String description, long sent, long errors, long timeouts, long dropped,
                         Map<String, Long> errorKinds, Histogram latencyMicros, Histogram sendLagMicros,
-                        long windowNanos) {
+                        long windowNanos, double offeredRate) {
     this.name = Objects.requireNonNull(name);
     this.description = Objects.requireNonNull(description);
     this.sent = sent;
@@ -55,6 +58,15 @@ public final class OperationStats {
     this.latencyMicros = latencyMicros.copy();
     this.sendLagMicros = sendLagMicros.copy();
     this.windowNanos = windowNanos;
+    this.offeredRate = offeredRate;
+  }
+
+  /** Stats whose offered rate is not known (the run's rate applies). */
+  public OperationStats(String name, String description, long sent, long errors, long timeouts, long dropped,
+                        Map<String, Long> errorKinds, Histogram latencyMicros, Histogram sendLagMicros,
+                        long windowNanos) {
+    this(name, description, sent, errors, timeouts, dropped, errorKinds, latencyMicros, sendLagMicros, windowNanos,
+        Double.NaN);
   }
 
   /** The operation's name. */
@@ -107,6 +119,11 @@ public final class OperationStats {
     return windowNanos <= 0 ? 0.0 : ok() * 1e9 / windowNanos;
   }
 
+  /** Requests per second offered to this operation (open loop); NaN in closed loop or when unknown. */
+  public double offeredRate() {
+    return offeredRate;
+  }
+
   /** Length of the recorded window in seconds. */
   public double windowSeconds() {
     return windowNanos / 1e9;
@@ -154,6 +171,7 @@ public final class OperationStats {
         .put("timeouts", timeouts)
         .put("dropped", dropped)
         .put("error_kinds", new JsonObject(kinds))
+        .put("offered_per_second", number(offeredRate))
         .put("throughput_per_second", round3(throughput()))
         .put("window_seconds", round3(windowSeconds()))
         .put("latency_ms", latency)

@@ -109,15 +109,26 @@ public final class Report {
       } else if (op.failed() > 0) {
         reasons.add(op.name() + " had " + op.failed() + " failed requests");
       }
-      if (!run.closedLoop() && op.ok() > 0 && op.throughput() < SUSTAINED_SHARE * run.rate()) {
+      double offered = offered(op);
+      if (!run.closedLoop() && op.ok() > 0 && op.throughput() < SUSTAINED_SHARE * offered) {
         reasons.add(String.format(Locale.ROOT, "%s did not sustain the rate (%.1f of %s req/s)", op.name(),
-            op.throughput(), formatRate(run.rate())));
+            op.throughput(), formatRate(offered)));
       }
     }
     if (reasons.isEmpty() && Double.isNaN(value)) {
       reasons.add("the baseline latency is zero");
     }
     return new RatioValue(spec, value, reasons.isEmpty(), String.join("; ", reasons));
+  }
+
+  /** The rate offered to {@code op}: its own when it had one, else the run's. */
+  private double offered(OperationStats op) {
+    return Double.isNaN(op.offeredRate()) ? run.rate() : op.offeredRate();
+  }
+
+  /** Whether {@code op} had a rate of its own, different from the run's. */
+  private boolean ownRate(OperationStats op) {
+    return !run.closedLoop() && !Double.isNaN(op.offeredRate()) && op.offeredRate() != run.rate();
   }
 
   private static double latency(OperationStats op, double percentile) {
@@ -146,6 +157,8 @@ public final class Report {
         .put("duration_seconds", seconds(run.duration()))
         .put("connections", run.connections())
         .put("timeout_seconds", seconds(run.timeout()));
+    JsonObject options = new JsonObject();
+    run.options().forEach(options::put);
     return new JsonObject()
         .put("scenario", run.scenario())
         .put("description", run.description())
@@ -153,6 +166,7 @@ public final class Report {
         .put("target", run.target())
         .put("in_process", run.inProcess())
         .put("load", load)
+        .put("options", options)
         .put("operations", ops)
         .put("ratios", ratioArray)
         .put("clean", clean())
@@ -169,12 +183,19 @@ public final class Report {
     out.append("kith-bench ").append(run.scenario()).append(": ").append(run.description()).append('\n');
     out.append("target  ").append(run.target()).append(run.inProcess() ? " (in-process Kith, embedded stores)" : "")
         .append('\n');
+    String ownRates = result.operations().stream().filter(this::ownRate)
+        .map(op -> op.name() + " " + formatRate(op.offeredRate()) + " req/s").collect(Collectors.joining(", "));
     out.append("load    ").append(run.closedLoop() ? "closed loop (max throughput)"
-            : "open loop, " + formatRate(run.rate()) + " req/s per operation")
+            : "open loop, " + formatRate(run.rate()) + " req/s per operation"
+                + (ownRates.isEmpty() ? "" : " (" + ownRates + ")"))
         .append(", warm-up ").append(formatDuration(run.warmup()))
         .append(", measured ").append(formatDuration(run.duration()))
         .append(", ").append(run.connections()).append(" connections")
         .append(", timeout ").append(formatDuration(run.timeout())).append('\n');
+    if (!run.options().isEmpty()) {
+      out.append("options ").append(run.options().entrySet().stream()
+          .map(e -> "--" + e.getKey() + " " + formatRate(e.getValue())).collect(Collectors.joining(" "))).append('\n');
+    }
     out.append('\n');
     out.append(String.format(Locale.ROOT, "%-18s %9s %9s %7s %9s %9s %9s %9s %9s %9s%n", "operation", "sent", "ok",
         "failed", "req/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms"));

@@ -16,6 +16,27 @@ final class Replies {
     return body;
   }
 
+  /** A token pair {@code {"access_token":"...",...}}: the access token. */
+  static String accessToken(JsonObject tokens) {
+    Object token = tokens == null ? null : tokens.getValue("access_token");
+    if (!(token instanceof String) || ((String) token).isEmpty()) {
+      throw new IllegalStateException("reply has no access_token");
+    }
+    return (String) token;
+  }
+
+  /** A profile body {@code {"id":<id>,"username":...}} of user {@code expected}. */
+  static JsonObject profile(JsonObject body, long expected) {
+    Object id = body.getValue("id");
+    if (!(id instanceof Number) || ((Number) id).longValue() != expected) {
+      throw new IllegalStateException("profile reply is not user " + expected + "'s");
+    }
+    if (!(body.getValue("username") instanceof String)) {
+      throw new IllegalStateException("profile reply has no username");
+    }
+    return body;
+  }
+
   /** A whoami body {@code {"user_id":<id>}}; when {@code expected} is known (not 0) the id must match. */
   static JsonObject whoami(JsonObject body, long expected) {
     Object id = body.getValue("user_id");

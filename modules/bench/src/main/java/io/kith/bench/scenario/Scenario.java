@@ -2,6 +2,9 @@ package io.kith.bench.scenario;
 
 import io.kith.bench.report.ScenarioResult;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
 
 /**
  * A benchmark the {@code kith-bench} command can run. A new scenario is a class implementing this interface plus one
@@ -21,6 +24,20 @@ public interface Scenario {
   /** Whether the scenario needs an access token (with {@code --target}, the user must pass {@code --token}). */
   default boolean needsToken() {
     return true;
+  }
+
+  /** The scenario's own command-line options ({@code --name value}); none by default. */
+  default List<ScenarioOption> options() {
+    return List.of();
+  }
+
+  /**
+   * Configuration merged over the defaults when the bench starts Kith in-process for this scenario (for example
+   * per-address limits that a load generator on one address would hit). Remote targets are configured by their
+   * operator; the scenario's documentation says what it needs.
+   */
+  default JsonObject inProcessConfig() {
+    return new JsonObject();
   }
 
   /**

@@ -11,6 +11,7 @@ import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -29,6 +30,7 @@ public final class ScenarioContext {
   private final String token;
   private final long userId;
   private final LoadRunner runner;
+  private final Map<String, Double> options;
   private final List<Supplier<Future<Void>>> closers = new ArrayList<>();
   private BenchHttpClient http;
 
@@ -37,14 +39,17 @@ public final class ScenarioContext {
    * @param target where to send requests
    * @param token  an access token, or null when none was given
    * @param userId the token's user when known, else 0
-   * @param runner the load runner
+   * @param runner  the load runner
+   * @param options the scenario's own options with their values (defaults filled in)
    */
-  public ScenarioContext(Vertx vertx, Target target, String token, long userId, LoadRunner runner) {
+  public ScenarioContext(Vertx vertx, Target target, String token, long userId, LoadRunner runner,
+                         Map<String, Double> options) {
     this.vertx = vertx;
     this.target = target;
     this.token = token;
     this.userId = userId;
     this.runner = runner;
+    this.options = Map.copyOf(options);
   }
 
   /** The client-side Vert.x instance. */
@@ -70,6 +75,19 @@ public final class ScenarioContext {
   /** The load runner. */
   public LoadRunner runner() {
     return runner;
+  }
+
+  /**
+   * The value of the scenario's option {@code name} (declared in {@link Scenario#options()}).
+   *
+   * @throws IllegalArgumentException when the scenario declares no such option
+   */
+  public double option(String name) {
+    Double value = options.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("the scenario has no option --" + name);
+    }
+    return value;
   }
 
   /** The run's load settings. */

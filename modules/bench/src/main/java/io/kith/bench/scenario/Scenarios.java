@@ -11,6 +11,9 @@ import java.util.stream.Collectors;
 public final class Scenarios {
 
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]*");
+  /** Options of the command itself, which no scenario may declare. */
+  private static final Set<String> RESERVED_OPTIONS = Set.of("rate", "duration", "warmup", "connections", "timeout",
+      "max-in-flight", "target", "token", "tcp-bridge-port", "json", "no-progress", "help");
 
   private final List<Scenario> all;
 
@@ -31,6 +34,13 @@ public final class Scenarios {
       if (!seen.add(s.name())) {
         throw new IllegalArgumentException("two scenarios are named '" + s.name() + "'");
       }
+      Set<String> options = new HashSet<>();
+      for (ScenarioOption option : s.options()) {
+        if (RESERVED_OPTIONS.contains(option.name()) || !options.add(option.name())) {
+          throw new IllegalArgumentException("scenario " + s.name() + " declares option --" + option.name()
+              + " twice or over a general option");
+        }
+      }
     }
     this.all = List.copyOf(scenarios);
   }
@@ -39,7 +49,11 @@ public final class Scenarios {
   public static Scenarios builtIn() {
     return new Scenarios(List.of(
         new AuthOverheadScenario(),
-        new BridgeRoundtripScenario()));
+        new BridgeRoundtripScenario(),
+        new AccountsProfileScenario(),
+        new AccountsLoginScenario(),
+        new RelationsBatchScenario(),
+        new RelationsFollowersScenario()));
   }
 
   /** All scenarios in listing order. */
@@ -50,6 +64,17 @@ public final class Scenarios {
   /** The scenario called {@code name}. */
   public Optional<Scenario> find(String name) {
     return all.stream().filter(s -> s.name().equals(name)).findFirst();
+  }
+
+  /** Whether some scenario declares the option {@code name} (without dashes). */
+  public boolean declaresOption(String name) {
+    return all.stream().anyMatch(s -> s.options().stream().anyMatch(o -> o.name().equals(name)));
+  }
+
+  /** The scenarios declaring the option {@code name} (without dashes), comma-separated, for messages. */
+  public String declaring(String name) {
+    return all.stream().filter(s -> s.options().stream().anyMatch(o -> o.name().equals(name)))
+        .map(Scenario::name).collect(Collectors.joining(", "));
   }
 
   /** The names, comma-separated, for messages. */

@@ -70,6 +70,31 @@ class LoadRunnerTest {
   }
 
   @Test
+  @DisplayName("an operation with a rate of its own runs at that rate in the same phase, and each reports its rate")
+  void operationsAtDifferentRates() throws Exception {
+    AtomicInteger a = new AtomicInteger();
+    AtomicInteger b = new AtomicInteger();
+    List<OperationStats> stats = run(openLoop(200, 100, 500, Duration.ofSeconds(5), 1000), List.of(
+        new Operation("a", "at the run's rate", () -> {
+          a.incrementAndGet();
+          return Future.succeededFuture();
+        }),
+        new Operation("b", "at 50 req/s", () -> {
+          b.incrementAndGet();
+          return Future.succeededFuture();
+        }).atRate(50)));
+    // Over 0.6 s: 200 req/s is 20 warm-up and 100 measured requests, 50 req/s is 5 and 25.
+    assertEquals(120, a.get());
+    assertEquals(30, b.get());
+    assertEquals(100, stats.get(0).sent());
+    assertEquals(100, stats.get(0).ok());
+    assertEquals(25, stats.get(1).sent());
+    assertEquals(25, stats.get(1).ok());
+    assertEquals(200.0, stats.get(0).offeredRate());
+    assertEquals(50.0, stats.get(1).offeredRate());
+  }
+
+  @Test
   @DisplayName("latency runs from the intended send time, so a stalled generator shows in the percentiles")
   void correctsForCoordinatedOmission() throws Exception {
     AtomicInteger calls = new AtomicInteger();
@@ -148,6 +173,7 @@ class LoadRunnerTest {
     })));
     assertEquals(3, highest.get());
     assertTrue(stats.get(0).ok() > 50, "ok " + stats.get(0).ok());
+    assertTrue(Double.isNaN(stats.get(0).offeredRate()), "closed loop offers no rate");
     assertEquals(0, stats.get(0).failed());
   }
 

@@ -37,7 +37,8 @@ class ReportTest {
 
   private static RunInfo openLoop(double rate) {
     return new RunInfo("auth-overhead", "whoami vs ping", "http://127.0.0.1:8080", true, false, rate,
-        Duration.ofSeconds(5), Duration.ofSeconds(10), 32, Duration.ofSeconds(5), Instant.parse("2026-01-02T03:04:05Z"));
+        Duration.ofSeconds(5), Duration.ofSeconds(10), 32, Duration.ofSeconds(5), Instant.parse("2026-01-02T03:04:05Z"),
+        Map.of());
   }
 
   private static final List<RatioSpec> RATIOS = List.of(new RatioSpec("whoami", "ping", 50),
@@ -174,6 +175,41 @@ class ReportTest {
     assertTrue(table.contains("whoami: 3 errors, 0 timeouts, 0 dropped (3x HTTP 401)"), table);
     assertTrue(table.contains("whoami/ping p50"), table);
     assertTrue(table.contains("2.000x  NOT VALID: whoami had 3 failed requests"), table);
+  }
+
+  /** 100 latencies of 1..100 ms over 10 s (10 req/s), offered {@code offered} req/s. */
+  private static OperationStats ownRate(String name, double offered) {
+    Histogram h = new Histogram(600_000_000L, 3);
+    for (int i = 1; i <= 100; i++) {
+      h.recordValue(i * 1000L);
+    }
+    return new OperationStats(name, name + " request", 100, 0, 0, 0, Map.of(), h, new Histogram(600_000_000L, 3),
+        TEN_SECONDS, offered);
+  }
+
+  @Test
+  @DisplayName("an operation with a rate of its own is held to that rate, and the header and JSON name it")
+  void ownRatesAreCheckedAgainstThemselves() {
+    RunInfo run = new RunInfo("accounts-login", "reads and logins", "http://127.0.0.1:8080", true, false, 100,
+        Duration.ofSeconds(5), Duration.ofSeconds(10), 32, Duration.ofSeconds(5), Instant.parse("2026-01-02T03:04:05Z"),
+        Map.of("login-rate", 10.0));
+    List<RatioSpec> ratios = List.of(new RatioSpec("login", "ping", 50));
+    Report kept = new Report(run, new ScenarioResult(
+        List.of(op("ping", latencies(1), 0, 0, 0), ownRate("login", 10)), ratios, List.of()));
+    assertTrue(kept.ratios().get(0).valid(), "10 req/s achieved of 10 offered: " + kept.ratios().get(0).reason());
+    String table = kept.toTable();
+    assertTrue(table.contains("open loop, 100 req/s per operation (login 10 req/s), warm-up 5s"), table);
+    assertTrue(table.contains("options --login-rate 10"), table);
+    JsonObject json = kept.toJson();
+    assertEquals(10.0, json.getJsonArray("operations").getJsonObject(1).getDouble("offered_per_second"));
+    assertNull(json.getJsonArray("operations").getJsonObject(0).getValue("offered_per_second"), "not known");
+    assertEquals(10.0, json.getJsonObject("options").getDouble("login-rate"));
+
+    Report saturated = new Report(run, new ScenarioResult(
+        List.of(op("ping", latencies(1), 0, 0, 0), ownRate("login", 50)), ratios, List.of()));
+    Report.RatioValue r = saturated.ratios().get(0);
+    assertFalse(r.valid());
+    assertEquals("login did not sustain the rate (10.0 of 50 req/s)", r.reason());
   }
 
   @Test

@@ -231,14 +231,14 @@ final class AccountsServiceImpl implements AccountsService {
       if (actor == userId) {
         return relationships.counts(userId).map(counts -> Profiles.ownView(account).mergeIn(counts));
       }
-      return relationships.blockedEitherWay(actor, List.of(userId)).compose(blocked -> {
-        if (!blocked.isEmpty()) {
+      // one question to relations for both the block and the friendship, beside the counts
+      return Future.all(relationships.between(actor, userId), relationships.counts(userId)).map(r -> {
+        JsonObject between = r.resultAt(0);
+        if (between.getBoolean("blocked", false)) {
           // a block either way leaves only a stub: who it is, nothing about them
-          return Future.succeededFuture(Profiles.stub(account));
+          return Profiles.stub(account);
         }
-        return Future.all(relationships.friendsAmong(actor, List.of(userId)), relationships.counts(userId))
-            .map(r -> Profiles.publicView(account, r.<java.util.Set<Long>>resultAt(0).contains(userId))
-                .mergeIn(r.<JsonObject>resultAt(1)));
+        return Profiles.publicView(account, between.getBoolean("friend", false)).mergeIn(r.<JsonObject>resultAt(1));
       });
     });
   }

@@ -52,6 +52,20 @@ final class GraphRelationships implements Relationships {
         : Future.failedFuture(e));
   }
 
+  @Override
+  public Future<JsonObject> between(long viewer, long other) {
+    if (viewer == other) {
+      return Future.succeededFuture(new JsonObject().put("blocked", false).put("friend", false));
+    }
+    return relations.relationships(viewer, List.of(other)).map(map -> {
+      JsonObject r = map.getJsonObject(Long.toString(other), new JsonObject());
+      return new JsonObject()
+          .put("blocked", r.getBoolean("blocking", false) || r.getBoolean("blocked_by", false))
+          .put("friend", r.getBoolean("friend", false));
+    }).recover(e -> absent(e) ? Future.succeededFuture(new JsonObject().put("blocked", false).put("friend", false))
+        : Future.failedFuture(e));
+  }
+
   private Future<Set<Long>> matching(long viewer, Collection<Long> userIds, Predicate<JsonObject> test) {
     List<Long> ids = new ArrayList<>(new LinkedHashSet<>(userIds));
     ids.remove(viewer);

@@ -30,6 +30,11 @@ interface Relationships {
     public Future<JsonObject> counts(long userId) {
       return Future.succeededFuture(new JsonObject());
     }
+
+    @Override
+    public Future<JsonObject> between(long viewer, long other) {
+      return Future.succeededFuture(new JsonObject().put("blocked", false).put("friend", false));
+    }
   };
 
   /** The subset of {@code userIds} who are friends of {@code viewer}. */
@@ -40,4 +45,7 @@ interface Relationships {
 
   /** {@code following_count}, {@code follower_count}, {@code friend_count} of a user (empty when unknown). */
   Future<JsonObject> counts(long userId);
+
+  /** Both answers about one other user in one question: {@code {blocked: either way, friend}}. */
+  Future<JsonObject> between(long viewer, long other);
 }

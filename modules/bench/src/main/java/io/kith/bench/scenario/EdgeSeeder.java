@@ -39,7 +39,7 @@ final class EdgeSeeder {
   /** How long to wait when the id generator is ahead of the clock. */
   static final long ID_BACKOFF_MILLIS = 5;
   /** Progress is logged every this many documents. */
-  static final long LOG_EVERY = 20_000;
+  static final long LOG_EVERY = 50_000;
 
   /**
    * Produces the documents to insert, a batch at a time.

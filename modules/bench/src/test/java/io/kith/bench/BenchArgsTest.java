@@ -164,7 +164,7 @@ class BenchArgsTest {
     assertEquals(Map.of("login-rate", 2.5, "users", 7.0), given.options());
     assertEquals(List.of("login-rate", "users"), List.copyOf(given.options().keySet()), "declaration order");
     BenchArgs defaults = parse("accounts-login");
-    assertEquals(Map.of("login-rate", 10.0, "users", 20.0), defaults.options());
+    assertEquals(Map.of("login-rate", 5.0, "users", 20.0), defaults.options());
     assertEquals(Map.of(), parse("auth-overhead").options());
   }
 

@@ -167,6 +167,12 @@ public interface RelationsService {
    */
   Future<JsonObject> eligibleFollowers(long author, int limit, String cursor);
 
+  /** A page of the ids {@code userId} follows, newest first: {@code {items: [ids], next}}, up to 1,000 per page. */
+  Future<JsonObject> followingIds(long userId, int limit, String cursor);
+
+  /** A page of {@code userId}'s friends' ids, newest first: {@code {items: [ids], next}}, up to 1,000 per page. */
+  Future<JsonObject> friendIds(long userId, int limit, String cursor);
+
   /**
    * Who placed {@code viewer} in a contact tag or friend group: {@code {"<ownerId>": {tags: [...], groups: [ids]}}},
    * at most 5,000 owners.

@@ -555,6 +555,27 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
+  public Future<JsonObject> followingIds(long userId, int limit, String cursor) {
+    return idPage(EdgeStore.FOLLOW, userId, limit, cursor);
+  }
+
+  @Override
+  public Future<JsonObject> friendIds(long userId, int limit, String cursor) {
+    return idPage(EdgeStore.FRIEND, userId, limit, cursor);
+  }
+
+  private Future<JsonObject> idPage(String type, long userId, int limit, String cursor) {
+    return Failures.guard(() -> {
+      int n = Math.max(1, Math.min(MAX_STREAM_PAGE, limit));
+      return edges.page(type, "a", userId, before(cursor), n).map(page -> {
+        JsonArray items = new JsonArray();
+        page.forEach(e -> items.add(e.getLong("b")));
+        return new JsonObject().put("items", items).put("next", nextCursor(page, n));
+      });
+    });
+  }
+
+  @Override
   public Future<JsonObject> placements(long viewer) {
     return Future.all(tags.placing(viewer, MAX_PLACEMENTS), groups.holding(viewer, MAX_PLACEMENTS)).map(all -> {
       JsonObject out = new JsonObject();

@@ -1,0 +1,30 @@
+package io.kith.feeds.api;
+
+/**
+ * Events the feeds domain appends to the stream {@code events:feeds}. Consumers must check that the recipient may
+ * still see the post ({@link FeedsService#visiblePosts}) before showing anything about it.
+ */
+public final class FeedsEvents {
+
+  /** The domain (stream) name. */
+  public static final String DOMAIN = "feeds";
+  /** {@code {post, author, visibility, repost_of (0 if none), mentions: [ids]}}: fan-out starts from here. */
+  public static final String POST_PUBLISHED = "PostPublished";
+  /** {@code {post, author, repost_of (0 if none)}}. */
+  public static final String POST_DELETED = "PostDeleted";
+  /** {@code {comment, post, post_author, from, reply_to (0 if none), reply_to_author (0 if none)}}. */
+  public static final String COMMENT_ADDED = "CommentAdded";
+  /** {@code {comment, post, post_author, from, by}} ({@code by}: who deleted it, the commenter or post author). */
+  public static final String COMMENT_DELETED = "CommentDeleted";
+  /** {@code {post, post_author, from}}: emitted only when a like was really added. */
+  public static final String POST_LIKED = "PostLiked";
+  /** {@code {post, post_author, from}}: emitted only when a like was really removed. */
+  public static final String POST_UNLIKED = "PostUnliked";
+  /** {@code {post (the repost), original, original_author, from}}. */
+  public static final String POST_REPOSTED = "PostReposted";
+  /** {@code {post, from, to}}: one event per mentioned user who may see the post. */
+  public static final String USER_MENTIONED = "UserMentioned";
+
+  private FeedsEvents() {
+  }
+}

@@ -1,0 +1,121 @@
+package io.kith.feeds.api;
+
+import io.vertx.codegen.annotations.GenIgnore;
+import io.vertx.codegen.annotations.ProxyGen;
+import io.vertx.codegen.annotations.VertxGen;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceProxyBuilder;
+
+import java.util.List;
+
+/**
+ * Posts with text, media and place; who may see each post; home, moments, profile, public and liked timelines;
+ * comments, reposts and likes.
+ *
+ * <p>Methods that act for a user take that user's id ({@code actor} or {@code viewer}) first; {@code viewer} 0 is an
+ * anonymous reader, who sees public posts only. One rule decides whether a viewer may see a post, on every path; a post
+ * the viewer may not see fails with {@code post_not_found}, exactly like a missing one.
+ *
+ * <p><b>Post body</b> (publish, repost): {@code {text, media: [ids], place: {name, lat, lon}, mentions: [user ids],
+ * visibility, audience: {users: [ids], groups: [ids], tags: [names]}}}; {@code visibility} is one of {@code public}
+ * (default), {@code followers}, {@code friends}, {@code private}, {@code only} (just the audience) and {@code except}
+ * (friends but not the audience). Text up to 5,000 characters; up to 9 images, or one video with at most one cover
+ * image; the media must have been uploaded by the actor.
+ *
+ * <p><b>Post view</b>: {@code {id, author: <user summary>, text, media: [{id, kind, content_type, size}], place,
+ * mentions, visibility, audience (to the author only), created, edited, counts: {likes, comments, reposts,
+ * reposts_total}, viewer: {liked, reposted, following}, repost_of}} where {@code repost_of} is null, or
+ * {@code {state: "visible", post: <view>}}, {@code {state: "deleted"}} or {@code {state: "not_visible"}}.
+ *
+ * <p><b>Timeline pages</b> are newest first: {@code {items: [post views], next_max_id, newest_id}}; pass
+ * {@code next_max_id} as {@code maxId} for older posts (null at the end), {@code newest_id} as {@code sinceId} to poll
+ * for newer ones. {@code maxId}/{@code sinceId} 0 mean "none"; {@code limit} must be 1..100.
+ */
+@ProxyGen
+@VertxGen
+public interface FeedsService {
+
+  /** Event-bus address of the service. */
+  String ADDRESS = "kith.feeds";
+
+  /** A proxy to the service (on any node of the cluster). */
+  @GenIgnore
+  static FeedsService proxy(Vertx vertx) {
+    return new ServiceProxyBuilder(vertx).setAddress(ADDRESS)
+        .setOptions(new DeliveryOptions().setSendTimeout(15_000)).build(FeedsService.class);
+  }
+
+  // ---------------------------------------------------------------- posts
+
+  /** Publishes a post; returns its view. Fan-out to followers' timelines happens after the reply. */
+  Future<JsonObject> publish(long actor, JsonObject post);
+
+  /**
+   * Reposts {@code postId} (which the actor must be able to see) with an optional text and its own visibility; returns
+   * the new post's view. Reposting a repost reposts its original.
+   */
+  Future<JsonObject> repost(long actor, long postId, JsonObject post);
+
+  /** Changes the text, place or visibility/audience of the actor's own post; returns its view. */
+  Future<JsonObject> edit(long actor, long postId, JsonObject changes);
+
+  /** Deletes the actor's own post (idempotent for the author). */
+  Future<Void> delete(long actor, long postId);
+
+  /** One post as {@code viewer} may see it. */
+  Future<JsonObject> post(long viewer, long postId);
+
+  /** For other domains: which of up to 1,000 posts {@code viewer} may see: {@code {items: [ids]}}. */
+  Future<JsonObject> visiblePosts(long viewer, List<Long> postIds);
+
+  // ---------------------------------------------------------------- timelines
+
+  /** Posts of the people the viewer follows, and the viewer's own. */
+  Future<JsonObject> home(long viewer, long maxId, long sinceId, int limit);
+
+  /** Posts of the viewer's friends, and the viewer's own (the WeChat Moments view). */
+  Future<JsonObject> moments(long viewer, long maxId, long sinceId, int limit);
+
+  /** What {@code viewer} may see of {@code userId}'s posts. */
+  Future<JsonObject> userPosts(long viewer, long userId, long maxId, long sinceId, int limit);
+
+  /** Public posts of everyone, newest first. */
+  Future<JsonObject> latest(long viewer, long maxId, long sinceId, int limit);
+
+  /**
+   * Posts the viewer liked, most recent like first; {@code maxId} pages by like ({@code next_max_id} is a like id).
+   */
+  Future<JsonObject> likedPosts(long viewer, long maxId, int limit);
+
+  /** Reposts of {@code postId} that the viewer may see, newest first. */
+  Future<JsonObject> reposts(long viewer, long postId, long maxId, int limit);
+
+  // ---------------------------------------------------------------- comments
+
+  /**
+   * Comments on a post the actor may see: {@code {text (1..2,000), reply_to (a comment id of the same post, optional)}}.
+   *
+   * @return {@code {id, post, author: <summary>, text, reply_to: {id, author} | null, created}}
+   */
+  Future<JsonObject> comment(long actor, long postId, JsonObject comment);
+
+  /** Deletes a comment: by its author, or by the author of its post. */
+  Future<Void> deleteComment(long actor, long commentId);
+
+  /** Comments of a post, newest first: {@code {items, next_max_id, newest_id}}. */
+  Future<JsonObject> comments(long viewer, long postId, long maxId, long sinceId, int limit);
+
+  // ---------------------------------------------------------------- likes
+
+  /** Likes a post the actor may see (idempotent): {@code {liked: true, like_count}}. */
+  Future<JsonObject> like(long actor, long postId);
+
+  /** Takes back a like (idempotent): {@code {liked: false, like_count}}. */
+  Future<JsonObject> unlike(long actor, long postId);
+
+  /** Who liked a post, most recent first: {@code {items: [{user: <summary>, at}], next_max_id}}. */
+  Future<JsonObject> likers(long viewer, long postId, long maxId, int limit);
+}

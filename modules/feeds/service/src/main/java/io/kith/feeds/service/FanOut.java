@@ -1,0 +1,215 @@
+package io.kith.feeds.service;
+
+import io.kith.feeds.api.FeedsEvents;
+import io.kith.platform.Platform;
+import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.EventConsumer;
+import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The fan-out worker: consumes {@code PostPublished}/{@code PostDeleted} from the feeds stream (consumer group
+ * {@code feeds-fanout}) and follow, friendship and block events from the relations stream (group {@code feeds}), and
+ * keeps the Redis timelines in step. Every handler is idempotent (set adds and removes), guarded by event id, and
+ * runs on whichever node claims the event, so a node dying mid-fan-out loses nothing.
+ *
+ * <p>A post goes, page by page of the author's eligible followers (the relations service already drops those the
+ * author hides from and those blocked either way), to the home timeline of each follower who may see it and to the
+ * moments timeline of each such follower who is a friend. Authors with at least
+ * {@link FeedsSettings#celebrityThreshold()} followers are marked celebrities and not fanned out: readers merge their
+ * recent posts at read time.
+ */
+final class FanOut {
+
+  static final String FEEDS_GROUP = "feeds-fanout";
+  static final String RELATIONS_GROUP = "feeds";
+  private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
+  private static final int PAGE = 1_000;
+
+  private final Platform platform;
+  private final FeedsSettings settings;
+  private final PostStore posts;
+  private final Timelines timelines;
+  private final Ties ties;
+  private final RelationsService relations;
+  private final FeedsServiceImpl service;
+  private final List<EventConsumer> consumers = new ArrayList<>();
+
+  FanOut(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines,
+         RelationsService relations, FeedsServiceImpl service) {
+    this.platform = platform;
+    this.settings = settings;
+    this.posts = posts;
+    this.timelines = timelines;
+    this.ties = new Ties(relations);
+    this.relations = relations;
+    this.service = service;
+  }
+
+  Future<Void> start() {
+    var log = platform.events();
+    return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, log.once(FEEDS_GROUP, this::onFeedsEvent))
+        .compose(c -> {
+          consumers.add(c);
+          return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, log.once(RELATIONS_GROUP, this::onRelationsEvent));
+        })
+        .map(c -> {
+          consumers.add(c);
+          return null;
+        });
+  }
+
+  Future<Void> stop() {
+    return Future.all(consumers.stream().map(EventConsumer::stop).toList()).mapEmpty();
+  }
+
+  private Future<?> onFeedsEvent(DomainEvent e) {
+    JsonObject p = e.payload();
+    return switch (e.type()) {
+      case FeedsEvents.POST_PUBLISHED -> publish(p.getLong("post"));
+      case FeedsEvents.POST_DELETED -> deleted(p.getLong("post"), p.getLong("author"));
+      default -> Future.succeededFuture();
+    };
+  }
+
+  private Future<?> onRelationsEvent(DomainEvent e) {
+    JsonObject p = e.payload();
+    long from = p.getLong("from", 0L);
+    long to = p.getLong("to", 0L);
+    if (from == 0 || to == 0) {
+      return Future.succeededFuture();
+    }
+    return switch (e.type()) {
+      case RelationsEvents.USER_FOLLOWED -> backfill(from, to, Timelines.HOME);
+      case RelationsEvents.FRIENDSHIP_FORMED ->
+          Future.all(backfill(from, to, Timelines.MOMENTS), backfill(to, from, Timelines.MOMENTS));
+      case RelationsEvents.USER_UNFOLLOWED -> takeOut(from, to, Timelines.HOME);
+      case RelationsEvents.FRIENDSHIP_ENDED ->
+          Future.all(takeOut(from, to, Timelines.MOMENTS), takeOut(to, from, Timelines.MOMENTS));
+      case RelationsEvents.USER_BLOCKED -> Future.all(List.of(takeOut(from, to, Timelines.HOME),
+          takeOut(to, from, Timelines.HOME), takeOut(from, to, Timelines.MOMENTS), takeOut(to, from, Timelines.MOMENTS)));
+      default -> Future.succeededFuture();
+    };
+  }
+
+  // ---------------------------------------------------------------- publish
+
+  Future<Void> publish(long postId) {
+    return posts.find(postId).compose(post -> {
+      if (post == null || post.getBoolean("deleted", false)) {
+        return Future.succeededFuture();
+      }
+      long author = post.getLong("author");
+      Future<Void> spread = Visibility.PRIVATE.equals(post.getString("vis")) ? Future.succeededFuture()
+          : relations.counts(author).compose(counts -> {
+            boolean celebrity = counts.getLong("follower_count", 0L) >= settings.celebrityThreshold();
+            return timelines.markCelebrity(author, celebrity).compose(v -> celebrity
+                ? timelines.ensure(Timelines.OWN, author, () -> service.ownPosts(author))
+                : ties.friends(author).compose(friends -> spread(post, new HashSet<>(friends), null, 0)));
+          });
+      return spread.compose(v -> mentions(post));
+    });
+  }
+
+  private Future<Void> spread(JsonObject post, Set<Long> friends, String cursor, int pages) {
+    long author = post.getLong("author");
+    long id = post.getLong("_id");
+    return relations.eligibleFollowers(author, PAGE, cursor).compose(page -> {
+      List<Long> followers = new ArrayList<>();
+      page.getJsonArray("items", new JsonArray()).forEach(f -> followers.add(((Number) f).longValue()));
+      return recipients(post, followers, friends).compose(home -> {
+        List<Long> moments = home.stream().filter(friends::contains).toList();
+        return Future.all(timelines.push(Timelines.HOME, home, id), timelines.push(Timelines.MOMENTS, moments, id));
+      }).compose(v -> {
+        String next = page.getString("next");
+        return next == null ? Future.<Void>succeededFuture() : spread(post, friends, next, pages + 1);
+      });
+    });
+  }
+
+  /** Which of these followers may see the post (seen from the author: friend, the author's groups and tags). */
+  private Future<List<Long>> recipients(JsonObject post, List<Long> followers, Set<Long> friends) {
+    String vis = post.getString("vis");
+    if (Visibility.PUBLIC.equals(vis) || Visibility.FOLLOWERS.equals(vis)) {
+      return Future.succeededFuture(followers);
+    }
+    if (Visibility.FRIENDS.equals(vis) || (Visibility.EXCEPT.equals(vis) && !Visibility.needsPlacements(post)
+        && post.getJsonObject("aud").getJsonArray("users", new JsonArray()).isEmpty())) {
+      return Future.succeededFuture(followers.stream().filter(friends::contains).toList());
+    }
+    long author = post.getLong("author");
+    Future<Map<Long, JsonObject>> rel = Visibility.needsPlacements(post) ? ties.relationships(author, followers)
+        : Future.succeededFuture(Map.of());
+    return rel.map(r -> followers.stream().filter(f -> {
+      JsonObject fr = r.getOrDefault(f, new JsonObject());
+      Set<Long> groups = new HashSet<>();
+      fr.getJsonArray("groups", new JsonArray()).forEach(g -> groups.add(((Number) g).longValue()));
+      Set<String> tags = new HashSet<>();
+      fr.getJsonArray("tags", new JsonArray()).forEach(t -> tags.add(t.toString().toLowerCase(Locale.ROOT)));
+      Visibility.Tie tie = new Visibility.Tie(true, friends.contains(f), false, false, false, groups, tags);
+      return Visibility.canSee(f, post, tie);
+    }).toList());
+  }
+
+  /** One {@code UserMentioned} per mentioned user who may see the post. */
+  private Future<Void> mentions(JsonObject post) {
+    long author = post.getLong("author");
+    List<Future<Void>> each = new ArrayList<>();
+    for (Object m : post.getJsonArray("mentions", new JsonArray())) {
+      long user = ((Number) m).longValue();
+      if (user == author) {
+        continue;
+      }
+      each.add(service.visibleDocs(user, List.of(post), false).compose(v -> v.isEmpty() ? Future.succeededFuture()
+          : platform.events().append(FeedsEvents.DOMAIN, FeedsEvents.USER_MENTIONED, new JsonObject()
+              .put("post", post.getLong("_id")).put("from", author).put("to", user)).mapEmpty()));
+    }
+    return Future.all(each).mapEmpty();
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  private Future<Void> deleted(long postId, long author) {
+    return unspread(author, postId, null).compose(v -> posts.purgeInteractions(postId));
+  }
+
+  private Future<Void> unspread(long author, long postId, String cursor) {
+    return relations.eligibleFollowers(author, PAGE, cursor).compose(page -> {
+      List<Long> followers = new ArrayList<>();
+      page.getJsonArray("items", new JsonArray()).forEach(f -> followers.add(((Number) f).longValue()));
+      return Future.all(timelines.removeFrom(Timelines.HOME, followers, postId),
+          timelines.removeFrom(Timelines.MOMENTS, followers, postId)).compose(v -> {
+            String next = page.getString("next");
+            return next == null ? Future.<Void>succeededFuture() : unspread(author, postId, next);
+          });
+    });
+  }
+
+  // ---------------------------------------------------------------- relation changes
+
+  /** Copies the recent posts of {@code author} that {@code reader} may see into the reader's timeline. */
+  private Future<Void> backfill(long reader, long author, String kind) {
+    return posts.byAuthors(List.of(author), 0, 0, settings.backfillPosts())
+        .compose(recent -> service.visibleDocs(reader, recent, false))
+        .compose(visible -> timelines.pushAll(kind, reader, PostStore.ids(visible)));
+  }
+
+  /** Takes {@code author}'s recent posts out of {@code reader}'s timeline. */
+  private Future<Void> takeOut(long reader, long author, String kind) {
+    return posts.byAuthors(List.of(author), 0, 0, settings.timelineCap())
+        .compose(recent -> timelines.remove(kind, reader, PostStore.ids(recent)))
+        .onFailure(e -> LOG.warn("Could not take {}'s posts out of {}'s {}: {}", author, reader, kind, e.toString()));
+  }
+}

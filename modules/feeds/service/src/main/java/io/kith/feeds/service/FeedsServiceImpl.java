@@ -1,0 +1,838 @@
+package io.kith.feeds.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.FeedsErrors;
+import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.FeedsService;
+import io.kith.platform.Platform;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.kith.platform.id.IdGenerator;
+import io.kith.platform.limit.RateLimiter;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** The feeds rules; see {@link FeedsService} and the module README. */
+final class FeedsServiceImpl implements FeedsService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FeedsServiceImpl.class);
+  static final int MAX_LIMIT = 100;
+  static final int MAX_COMMENT = 2_000;
+  static final int MAX_VISIBLE_BATCH = 1_000;
+  /** Rounds of reading further when visibility filtering leaves a page short. */
+  private static final int MAX_ROUNDS = 5;
+  private static final long MINUTE = 60_000;
+  private static final long HOUR = 60 * MINUTE;
+
+  private final Platform platform;
+  private final FeedsSettings settings;
+  private final PostStore posts;
+  private final Timelines timelines;
+  private final MediaStore media;
+  private final Ties ties;
+  private final RelationsService relations;
+  private final AccountsService accounts;
+  private final RateLimiter limiter;
+
+  FeedsServiceImpl(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines, MediaStore media,
+                   RelationsService relations, AccountsService accounts) {
+    this.platform = platform;
+    this.settings = settings;
+    this.posts = posts;
+    this.timelines = timelines;
+    this.media = media;
+    this.relations = relations;
+    this.ties = new Ties(relations);
+    this.accounts = accounts;
+    this.limiter = new RateLimiter(platform.redis());
+  }
+
+  // ---------------------------------------------------------------- posts
+
+  @Override
+  public Future<JsonObject> publish(long actor, JsonObject body) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      PostDraft draft = PostDraft.parse(body, false);
+      return limit("post", actor, settings.postsPerHour(), HOUR, "posts per hour")
+          .compose(v -> checkReferences(actor, draft))
+          .compose(v -> {
+            long id = platform.ids().next();
+            return media.attach(actor, draft.media(), id).compose(descriptors -> {
+              JsonObject doc = newPost(id, actor, draft, 0).put("media", new JsonArray(descriptors));
+              return posts.insert(doc)
+                  .recover(e -> media.detach(id, draft.media()).transform(x -> Future.failedFuture(e)))
+                  .compose(x -> published(doc));
+            });
+          });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> repost(long actor, long postId, JsonObject body) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      PostDraft draft = PostDraft.parse(body, true);
+      return limit("post", actor, settings.postsPerHour(), HOUR, "posts per hour")
+          .compose(v -> visiblePost(actor, postId))
+          .compose(clicked -> {
+            long rootId = clicked.getLong("repost_of", 0L);
+            return rootId == 0 ? Future.succeededFuture(clicked) : visiblePost(actor, rootId);
+          })
+          .compose(root -> checkReferences(actor, draft).compose(v -> {
+            long id = platform.ids().next();
+            long rootId = root.getLong("_id");
+            JsonObject doc = newPost(id, actor, draft, rootId).put("media", new JsonArray());
+            return posts.insert(doc)
+                .compose(x -> posts.inc(rootId, new JsonObject().put("reposts", 1).put("reposts_total", 1)))
+                .compose(x -> {
+                  emit(FeedsEvents.POST_REPOSTED, new JsonObject().put("post", id).put("original", rootId)
+                      .put("original_author", root.getLong("author")).put("from", actor));
+                  return published(doc);
+                });
+          }));
+    });
+  }
+
+  private JsonObject newPost(long id, long actor, PostDraft draft, long repostOf) {
+    return new JsonObject().put("_id", id).put("author", actor).put("text", draft.text() == null ? "" : draft.text())
+        .put("place", draft.place()).put("mentions", new JsonArray(draft.mentions()))
+        .put("vis", draft.visibility()).put("aud", draft.audience()).put("repost_of", repostOf)
+        .put("created", System.currentTimeMillis()).put("likes", 0).put("comments", 0).put("reposts", 0)
+        .put("reposts_total", 0);
+  }
+
+  /** After the insert: the author's own timelines at once, the event for fan-out, and the author's view. */
+  private Future<JsonObject> published(JsonObject doc) {
+    long id = doc.getLong("_id");
+    long author = doc.getLong("author");
+    Future<Void> own = Future.all(timelines.push(Timelines.OWN, List.of(author), id),
+            timelines.push(Timelines.HOME, List.of(author), id), timelines.push(Timelines.MOMENTS, List.of(author), id))
+        .<Void>mapEmpty()
+        .recover(e -> {
+          LOG.warn("Could not add post {} to its author's timelines: {}", id, e.toString());
+          return Future.succeededFuture();
+        });
+    return own.compose(v -> {
+      emit(FeedsEvents.POST_PUBLISHED, new JsonObject().put("post", id).put("author", author)
+          .put("visibility", doc.getString("vis")).put("repost_of", doc.getLong("repost_of"))
+          .put("mentions", doc.getJsonArray("mentions")));
+      return hydrate(author, List.of(doc), false).map(views -> views.get(0));
+    });
+  }
+
+  /** Mentioned users must exist; audience groups must be the actor's own. */
+  private Future<Void> checkReferences(long actor, PostDraft draft) {
+    Future<Void> mentions = draft.mentions().isEmpty() ? Future.succeededFuture()
+        : accounts.summaries(actor, draft.mentions()).compose(found -> {
+          List<Long> unknown = draft.mentions().stream().filter(id -> !found.containsKey(Long.toString(id))).toList();
+          return unknown.isEmpty() ? Future.succeededFuture()
+              : Future.failedFuture(PostDraft.invalid("mentions", "unknown users mentioned: " + unknown));
+        });
+    JsonArray groups = draft.audience() == null ? new JsonArray() : draft.audience().getJsonArray("groups");
+    Future<Void> audience = groups.isEmpty() ? Future.succeededFuture()
+        : relations.groups(actor).compose(mine -> {
+          Set<Long> own = new HashSet<>();
+          mine.getJsonArray("items", new JsonArray()).forEach(g -> own.add(((JsonObject) g).getLong("id")));
+          List<Long> unknown = new ArrayList<>();
+          groups.forEach(g -> {
+            long gid = ((Number) g).longValue();
+            if (!own.contains(gid)) {
+              unknown.add(gid);
+            }
+          });
+          return unknown.isEmpty() ? Future.succeededFuture()
+              : Future.failedFuture(PostDraft.invalid("audience.groups", "not your friend groups: " + unknown));
+        });
+    return Future.all(mentions, audience).mapEmpty();
+  }
+
+  @Override
+  public Future<JsonObject> edit(long actor, long postId, JsonObject changes) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      PostDraft edit = PostDraft.parseEdit(changes);
+      return authored(actor, postId).compose(post -> {
+        String visibility = edit.visibility() != null ? edit.visibility() : post.getString("vis");
+        boolean audienceApplies = Visibility.ONLY.equals(visibility) || Visibility.EXCEPT.equals(visibility);
+        JsonObject audience = edit.audience() != null ? edit.audience()
+            : audienceApplies ? post.getJsonObject("aud", PostDraft.emptyAudience()) : PostDraft.emptyAudience();
+        PostDraft merged = new PostDraft(edit.text(), List.of(), edit.place(), List.of(), visibility, audience);
+        merged.checkAudience();
+        String text = edit.text() != null ? edit.text() : post.getString("text", "");
+        boolean hasMedia = !post.getJsonArray("media", new JsonArray()).isEmpty();
+        if (text.isBlank() && !hasMedia && post.getLong("repost_of", 0L) == 0) {
+          return Future.failedFuture(PostDraft.invalid("text", "a post needs text or media"));
+        }
+        JsonObject set = new JsonObject().put("vis", visibility).put("aud", audience)
+            .put("edited", System.currentTimeMillis());
+        if (edit.text() != null) {
+          set.put("text", edit.text());
+        }
+        if (changes.containsKey("place")) {
+          set.put("place", edit.place());
+        }
+        return checkReferences(actor, merged)
+            .compose(v -> posts.update(postId, actor, set))
+            .compose(updated -> updated == null ? notFound() : hydrate(actor, List.of(updated), false)
+                .map(views -> views.get(0)));
+      });
+    });
+  }
+
+  @Override
+  public Future<Void> delete(long actor, long postId) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      return posts.find(postId).compose(post -> {
+        if (post == null) {
+          return notFound();
+        }
+        if (post.getLong("author") != actor) {
+          return post.getBoolean("deleted", false) ? notFound() : forbiddenIfVisible(actor, post);
+        }
+        if (post.getBoolean("deleted", false)) {
+          return Future.succeededFuture();
+        }
+        return posts.markDeleted(postId, actor, System.currentTimeMillis()).compose(before -> {
+          if (before == null) {
+            return Future.succeededFuture();
+          }
+          long root = before.getLong("repost_of", 0L);
+          List<Long> mediaIds = new ArrayList<>();
+          before.getJsonArray("media", new JsonArray()).forEach(m -> mediaIds.add(((JsonObject) m).getLong("id")));
+          Future<Void> counters = root == 0 ? Future.succeededFuture()
+              : posts.inc(root, new JsonObject().put("reposts", -1));
+          return counters
+              .compose(v -> media.detach(postId, mediaIds))
+              .compose(v -> Future.all(timelines.remove(Timelines.OWN, actor, List.of(postId)),
+                  timelines.remove(Timelines.HOME, actor, List.of(postId)),
+                  timelines.remove(Timelines.MOMENTS, actor, List.of(postId))))
+              .<Void>mapEmpty()
+              .onSuccess(v -> emit(FeedsEvents.POST_DELETED, new JsonObject().put("post", postId)
+                  .put("author", actor).put("repost_of", root)));
+        });
+      });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> post(long viewer, long postId) {
+    return Failures.guard(() -> posts.find(postId).compose(post -> post == null ? notFound()
+        : hydrate(viewer, List.of(post), false).compose(views -> views.isEmpty() ? notFound()
+            : Future.succeededFuture(views.get(0)))));
+  }
+
+  @Override
+  public Future<JsonObject> visiblePosts(long viewer, List<Long> postIds) {
+    return Failures.guard(() -> {
+      if (postIds == null || postIds.size() > MAX_VISIBLE_BATCH) {
+        throw PostDraft.invalid("postIds", "1 to " + MAX_VISIBLE_BATCH + " post ids");
+      }
+      return posts.findAll(new LinkedHashSet<>(postIds)).compose(found -> visibleDocs(viewer,
+          new ArrayList<>(found.values()), false)).map(visible -> {
+            Set<Long> ids = new HashSet<>(PostStore.ids(visible));
+            JsonArray items = new JsonArray();
+            new LinkedHashSet<>(postIds).stream().filter(ids::contains).forEach(items::add);
+            return new JsonObject().put("items", items);
+          });
+    });
+  }
+
+  // ---------------------------------------------------------------- timelines
+
+  /** Reads candidate post ids below {@code maxId} and above {@code sinceId}, newest first. */
+  private interface Source {
+    Future<List<Long>> read(long maxId, long sinceId, int count);
+  }
+
+  @Override
+  public Future<JsonObject> home(long viewer, long maxId, long sinceId, int limit) {
+    return logged("home", Failures.guard(() -> {
+      requireUser(viewer);
+      checkPage(maxId, sinceId, limit);
+      return timelines.ensure(Timelines.HOME, viewer, () -> rebuild(viewer, ties.following(viewer)))
+          .compose(v -> celebrityAuthors(viewer, false))
+          .compose(celebs -> page(viewer, merged(Timelines.HOME, viewer, celebs), maxId, sinceId, limit, true));
+    }));
+  }
+
+  @Override
+  public Future<JsonObject> moments(long viewer, long maxId, long sinceId, int limit) {
+    return Failures.guard(() -> {
+      requireUser(viewer);
+      checkPage(maxId, sinceId, limit);
+      return timelines.ensure(Timelines.MOMENTS, viewer, () -> rebuild(viewer, ties.friends(viewer)))
+          .compose(v -> celebrityAuthors(viewer, true))
+          .compose(celebs -> page(viewer, merged(Timelines.MOMENTS, viewer, celebs), maxId, sinceId, limit, true));
+    });
+  }
+
+  @Override
+  public Future<JsonObject> userPosts(long viewer, long userId, long maxId, long sinceId, int limit) {
+    return Failures.guard(() -> {
+      checkPage(maxId, sinceId, limit);
+      Source source = (max, since, count) -> posts.byAuthors(List.of(userId), max, since, count).map(PostStore::ids);
+      return page(viewer, source, maxId, sinceId, limit, false);
+    });
+  }
+
+  @Override
+  public Future<JsonObject> latest(long viewer, long maxId, long sinceId, int limit) {
+    return Failures.guard(() -> {
+      checkPage(maxId, sinceId, limit);
+      Source source = (max, since, count) -> posts.latestPublic(max, since, count).map(PostStore::ids);
+      return page(viewer, source, maxId, sinceId, limit, true);
+    });
+  }
+
+  @Override
+  public Future<JsonObject> likedPosts(long viewer, long maxId, int limit) {
+    return Failures.guard(() -> {
+      requireUser(viewer);
+      checkPage(maxId, 0, limit);
+      return likedRound(viewer, maxId, limit, new ArrayList<>(), 0);
+    });
+  }
+
+  private Future<JsonObject> likedRound(long viewer, long maxId, int limit, List<JsonObject> items, int round) {
+    int fetch = limit + 10;
+    return posts.likesBy(viewer, maxId, fetch).compose(likes -> {
+      List<Long> postIds = likes.stream().map(l -> l.getLong("p")).toList();
+      return posts.findAll(postIds).compose(found -> hydrate(viewer, new ArrayList<>(found.values()), false))
+          .compose(views -> {
+            Map<Long, JsonObject> byId = new LinkedHashMap<>();
+            views.forEach(v -> byId.put(v.getLong("id"), v));
+            long last = maxId;
+            for (JsonObject like : likes) {
+              if (items.size() == limit) {
+                break;
+              }
+              last = like.getLong("_id");
+              JsonObject view = byId.get(like.getLong("p"));
+              if (view != null) {
+                items.add(view.put("liked_at", IdGenerator.timeOf(last)));
+              }
+            }
+            boolean more = likes.size() == fetch || (items.size() == limit && last != likes.get(likes.size() - 1)
+                .getLong("_id"));
+            if (items.size() < limit && likes.size() == fetch && round + 1 < MAX_ROUNDS) {
+              return likedRound(viewer, last, limit, items, round + 1);
+            }
+            return Future.succeededFuture(new JsonObject().put("items", new JsonArray(items))
+                .put("next_max_id", items.size() == limit && more ? last : null)
+                .put("newest_id", null));
+          });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> reposts(long viewer, long postId, long maxId, int limit) {
+    return Failures.guard(() -> {
+      checkPage(maxId, 0, limit);
+      return visiblePost(viewer, postId).compose(post -> {
+        Source source = (max, since, count) -> posts.repostsOf(postId, max, count).map(PostStore::ids);
+        return page(viewer, source, maxId, 0, limit, false);
+      });
+    });
+  }
+
+  /** A source merging a Redis timeline with the recent posts of celebrities the viewer follows. */
+  private Source merged(String kind, long viewer, List<Long> celebrities) {
+    return (max, since, count) -> Future.all(timelines.range(kind, viewer, max, since, count),
+        timelines.ranges(Timelines.OWN, celebrities, max, since, count)).map(all -> {
+          TreeSet<Long> ids = new TreeSet<>(Comparator.reverseOrder());
+          ids.addAll(all.<List<Long>>resultAt(0));
+          ids.addAll(all.<List<Long>>resultAt(1));
+          return ids.stream().limit(count).toList();
+        });
+  }
+
+  /** Celebrities (not fanned out) whose posts belong in the viewer's home (followed) or moments (friends). */
+  private Future<List<Long>> celebrityAuthors(long viewer, boolean friendsOnly) {
+    return timelines.celebrities().compose(celebs -> {
+      List<Long> others = celebs.stream().filter(c -> c != viewer).toList();
+      if (others.isEmpty()) {
+        return Future.succeededFuture(List.of());
+      }
+      return ties.relationships(viewer, others).compose(rel -> {
+        List<Long> mine = others.stream().filter(c -> {
+          JsonObject r = rel.getOrDefault(c, new JsonObject());
+          return friendsOnly ? r.getBoolean("friend", false) : r.getBoolean("following", false);
+        }).toList();
+        List<Future<Void>> own = mine.stream()
+            .map(c -> timelines.ensure(Timelines.OWN, c, () -> ownPosts(c))).toList();
+        return Future.all(own).map(v -> mine);
+      });
+    });
+  }
+
+  /** An author's recent post ids from the record (their own timeline). */
+  Future<List<Long>> ownPosts(long author) {
+    return posts.byAuthors(List.of(author), 0, 0, settings.timelineCap()).map(PostStore::ids);
+  }
+
+  /** The post ids a missing home or moments timeline holds: the authors' recent posts the viewer may see. */
+  private Future<List<Long>> rebuild(long viewer, Future<List<Long>> authorsFuture) {
+    return authorsFuture.compose(authors -> {
+      List<Long> all = new ArrayList<>(authors);
+      all.add(viewer);
+      List<Future<List<JsonObject>>> parts = new ArrayList<>();
+      for (int i = 0; i < all.size(); i += Ties.BATCH) {
+        parts.add(posts.byAuthors(all.subList(i, Math.min(all.size(), i + Ties.BATCH)), 0, 0,
+            settings.timelineCap()));
+      }
+      return Future.all(parts).compose(done -> {
+        List<JsonObject> docs = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+          docs.addAll(done.<List<JsonObject>>resultAt(i));
+        }
+        docs.sort(Comparator.comparing((JsonObject d) -> d.getLong("_id")).reversed());
+        List<JsonObject> newest = docs.subList(0, Math.min(docs.size(), settings.timelineCap()));
+        return visibleDocs(viewer, newest, false).map(PostStore::ids);
+      });
+    });
+  }
+
+  /**
+   * One page: reads candidates from the source, keeps those the viewer may see (and, on timelines, does not mute),
+   * and reads further while the page is short, for at most {@link #MAX_ROUNDS} rounds.
+   */
+  private Future<JsonObject> page(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline) {
+    return round(viewer, source, maxId, sinceId, limit, timeline, new ArrayList<>(), 0);
+  }
+
+  private Future<JsonObject> round(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline,
+                                   List<JsonObject> items, int round) {
+    int fetch = limit + Math.max(10, limit / 2);
+    return source.read(maxId, sinceId, fetch).compose(ids -> posts.findAll(ids).compose(found -> {
+      List<JsonObject> docs = new ArrayList<>();
+      ids.forEach(id -> {
+        JsonObject d = found.get(id);
+        if (d != null) {
+          docs.add(d);
+        }
+      });
+      return hydrate(viewer, docs, timeline).compose(views -> {
+        Map<Long, JsonObject> byId = new LinkedHashMap<>();
+        views.forEach(v -> byId.put(v.getLong("id"), v));
+        long last = maxId;
+        boolean stoppedEarly = false;
+        for (long id : ids) {
+          if (items.size() == limit) {
+            stoppedEarly = true;
+            break;
+          }
+          last = id;
+          JsonObject view = byId.get(id);
+          if (view != null) {
+            items.add(view);
+          }
+        }
+        boolean exhausted = ids.size() < fetch && !stoppedEarly;
+        if (items.size() < limit && !exhausted && round + 1 < MAX_ROUNDS) {
+          return round(viewer, source, last, sinceId, limit, timeline, items, round + 1);
+        }
+        JsonObject page = new JsonObject().put("items", new JsonArray(items));
+        page.put("next_max_id", exhausted || items.isEmpty() ? null : items.get(items.size() - 1).getLong("id"));
+        page.put("newest_id", items.isEmpty() ? (sinceId > 0 ? sinceId : null) : items.get(0).getLong("id"));
+        return Future.succeededFuture(page);
+      });
+    }));
+  }
+
+  // ---------------------------------------------------------------- comments
+
+  @Override
+  public Future<JsonObject> comment(long actor, long postId, JsonObject body) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      JsonObject b = body == null ? new JsonObject() : body;
+      for (String f : b.fieldNames()) {
+        if (!Set.of("text", "reply_to").contains(f)) {
+          throw PostDraft.invalid(f, "unknown field " + f);
+        }
+      }
+      Object t = b.getValue("text");
+      if (!(t instanceof String text) || text.isBlank() || text.codePointCount(0, text.length()) > MAX_COMMENT) {
+        throw PostDraft.invalid("text", "a comment is 1 to " + MAX_COMMENT + " characters");
+      }
+      Object r = b.getValue("reply_to");
+      if (r != null && (!(r instanceof Number n) || n.longValue() <= 0)) {
+        throw PostDraft.invalid("reply_to", "reply_to must be a comment id");
+      }
+      long replyTo = r == null ? 0 : ((Number) r).longValue();
+      return limit("comment", actor, settings.commentsPerMinute(), MINUTE, "comments per minute")
+          .compose(v -> visiblePost(actor, postId))
+          .compose(post -> (replyTo == 0 ? Future.succeededFuture((JsonObject) null) : posts.findComment(replyTo))
+              .compose(parent -> {
+                if (replyTo != 0 && (parent == null || parent.getLong("post") != postId)) {
+                  return Future.failedFuture(Failures.field(FeedsErrors.COMMENT_NOT_FOUND, "reply_to",
+                      "no such comment on this post"));
+                }
+                long id = platform.ids().next();
+                JsonObject doc = new JsonObject().put("_id", id).put("post", postId).put("author", actor)
+                    .put("text", text).put("reply_to", replyTo)
+                    .put("reply_to_author", parent == null ? 0L : parent.getLong("author"))
+                    .put("created", System.currentTimeMillis());
+                return posts.insertComment(doc)
+                    .compose(x -> posts.inc(postId, new JsonObject().put("comments", 1)))
+                    .compose(x -> {
+                      emit(FeedsEvents.COMMENT_ADDED, new JsonObject().put("comment", id).put("post", postId)
+                          .put("post_author", post.getLong("author")).put("from", actor).put("reply_to", replyTo)
+                          .put("reply_to_author", doc.getLong("reply_to_author")));
+                      return commentViews(actor, List.of(doc)).map(list -> list.get(0));
+                    });
+              }));
+    });
+  }
+
+  @Override
+  public Future<Void> deleteComment(long actor, long commentId) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      return posts.findComment(commentId).compose(c -> {
+        if (c == null) {
+          return Future.failedFuture(Failures.of(FeedsErrors.COMMENT_NOT_FOUND, "no such comment"));
+        }
+        long postId = c.getLong("post");
+        return posts.find(postId).compose(post -> {
+          if (post == null || post.getBoolean("deleted", false)) {
+            return Future.failedFuture(Failures.of(FeedsErrors.COMMENT_NOT_FOUND, "no such comment"));
+          }
+          long commenter = c.getLong("author");
+          long postAuthor = post.getLong("author");
+          if (actor != commenter && actor != postAuthor) {
+            return visibleDocs(actor, List.of(post), false).compose(v -> v.isEmpty()
+                ? Future.failedFuture(Failures.of(FeedsErrors.COMMENT_NOT_FOUND, "no such comment"))
+                : Future.failedFuture(Failures.of(FeedsErrors.NOT_AUTHOR,
+                    "only the commenter or the post's author may delete a comment")));
+          }
+          return posts.removeComment(commentId).compose(removed -> !removed ? Future.succeededFuture()
+              : posts.inc(postId, new JsonObject().put("comments", -1)).onSuccess(x ->
+                  emit(FeedsEvents.COMMENT_DELETED, new JsonObject().put("comment", commentId).put("post", postId)
+                      .put("post_author", postAuthor).put("from", commenter).put("by", actor))));
+        });
+      });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> comments(long viewer, long postId, long maxId, long sinceId, int limit) {
+    return Failures.guard(() -> {
+      checkPage(maxId, sinceId, limit);
+      return visiblePost(viewer, postId).compose(post -> posts.comments(postId, maxId, sinceId, limit))
+          .compose(docs -> commentViews(viewer, docs).map(views -> new JsonObject()
+              .put("items", new JsonArray(views))
+              .put("next_max_id", docs.size() == limit ? docs.get(docs.size() - 1).getLong("_id") : null)
+              .put("newest_id", docs.isEmpty() ? (sinceId > 0 ? sinceId : null) : docs.get(0).getLong("_id"))));
+    });
+  }
+
+  /** Comment views, without those of users in a block with the viewer. */
+  private Future<List<JsonObject>> commentViews(long viewer, List<JsonObject> docs) {
+    Set<Long> users = new LinkedHashSet<>();
+    docs.forEach(d -> {
+      users.add(d.getLong("author"));
+      if (d.getLong("reply_to_author", 0L) != 0) {
+        users.add(d.getLong("reply_to_author"));
+      }
+    });
+    return Future.all(ties.of(viewer, users, false), summaries(viewer, users)).map(all -> {
+      Map<Long, Visibility.Tie> t = all.resultAt(0);
+      JsonObject sums = all.resultAt(1);
+      List<JsonObject> out = new ArrayList<>();
+      for (JsonObject d : docs) {
+        long author = d.getLong("author");
+        JsonObject summary = sums.getJsonObject(Long.toString(author));
+        if (summary == null || t.getOrDefault(author, Visibility.Tie.NONE).blocked()) {
+          continue;
+        }
+        JsonObject reply = null;
+        long replyTo = d.getLong("reply_to", 0L);
+        if (replyTo != 0) {
+          long replyAuthor = d.getLong("reply_to_author", 0L);
+          reply = new JsonObject().put("id", replyTo).put("author", sums.getJsonObject(Long.toString(replyAuthor)));
+        }
+        out.add(new JsonObject().put("id", d.getLong("_id")).put("post", d.getLong("post")).put("author", summary)
+            .put("text", d.getString("text")).put("reply_to", reply).put("created", d.getLong("created")));
+      }
+      return out;
+    });
+  }
+
+  // ---------------------------------------------------------------- likes
+
+  @Override
+  public Future<JsonObject> like(long actor, long postId) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      return limit("like", actor, settings.likesPerMinute(), MINUTE, "likes per minute")
+          .compose(v -> visiblePost(actor, postId))
+          .compose(post -> posts.like(platform.ids().next(), postId, actor, post.getLong("author"))
+              .compose(added -> !added ? Future.succeededFuture()
+                  : posts.inc(postId, new JsonObject().put("likes", 1)).onSuccess(x ->
+                      emit(FeedsEvents.POST_LIKED, new JsonObject().put("post", postId)
+                          .put("post_author", post.getLong("author")).put("from", actor))))
+              .compose(x -> likeState(postId, true)));
+    });
+  }
+
+  @Override
+  public Future<JsonObject> unlike(long actor, long postId) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      return limit("like", actor, settings.likesPerMinute(), MINUTE, "likes per minute")
+          .compose(v -> visiblePost(actor, postId))
+          .compose(post -> posts.unlike(postId, actor)
+              .compose(removed -> !removed ? Future.succeededFuture()
+                  : posts.inc(postId, new JsonObject().put("likes", -1)).onSuccess(x ->
+                      emit(FeedsEvents.POST_UNLIKED, new JsonObject().put("post", postId)
+                          .put("post_author", post.getLong("author")).put("from", actor))))
+              .compose(x -> likeState(postId, false)));
+    });
+  }
+
+  private Future<JsonObject> likeState(long postId, boolean liked) {
+    return posts.find(postId).map(p -> new JsonObject().put("liked", liked)
+        .put("like_count", p == null ? 0 : p.getLong("likes", 0L)));
+  }
+
+  @Override
+  public Future<JsonObject> likers(long viewer, long postId, long maxId, int limit) {
+    return Failures.guard(() -> {
+      checkPage(maxId, 0, limit);
+      return visiblePost(viewer, postId).compose(post -> posts.likers(postId, maxId, limit)).compose(likes -> {
+        List<Long> users = likes.stream().map(l -> l.getLong("u")).toList();
+        return Future.all(ties.of(viewer, users, false), summaries(viewer, users)).map(all -> {
+          Map<Long, Visibility.Tie> t = all.resultAt(0);
+          JsonObject sums = all.resultAt(1);
+          JsonArray items = new JsonArray();
+          for (JsonObject l : likes) {
+            long u = l.getLong("u");
+            JsonObject summary = sums.getJsonObject(Long.toString(u));
+            if (summary != null && !t.getOrDefault(u, Visibility.Tie.NONE).blocked()) {
+              items.add(new JsonObject().put("user", summary).put("at", IdGenerator.timeOf(l.getLong("_id"))));
+            }
+          }
+          return new JsonObject().put("items", items)
+              .put("next_max_id", likes.size() == limit ? likes.get(likes.size() - 1).getLong("_id") : null);
+        });
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------- visibility and views
+
+  /** The post when it is live and the viewer may see it; post_not_found otherwise. */
+  private Future<JsonObject> visiblePost(long viewer, long postId) {
+    return posts.find(postId).compose(post -> post == null ? notFound()
+        : visibleDocs(viewer, List.of(post), false).compose(v -> v.isEmpty() ? notFound()
+            : Future.succeededFuture(v.get(0))));
+  }
+
+  /** The actor's own live post; not_author when someone else's that the actor may see, else post_not_found. */
+  private Future<JsonObject> authored(long actor, long postId) {
+    return posts.find(postId).compose(post -> {
+      if (post == null || post.getBoolean("deleted", false)) {
+        return notFound();
+      }
+      return post.getLong("author") == actor ? Future.succeededFuture(post) : forbiddenIfVisible(actor, post);
+    });
+  }
+
+  private <T> Future<T> forbiddenIfVisible(long actor, JsonObject post) {
+    return visibleDocs(actor, List.of(post), false).compose(v -> v.isEmpty() ? notFound()
+        : Future.failedFuture(Failures.of(FeedsErrors.NOT_AUTHOR, "only the author may change this post")));
+  }
+
+  /** The live documents the viewer may see (and on timelines does not mute), in the given order. */
+  Future<List<JsonObject>> visibleDocs(long viewer, List<JsonObject> docs, boolean timeline) {
+    List<JsonObject> live = docs.stream().filter(d -> !d.getBoolean("deleted", false)).toList();
+    Set<Long> authors = new LinkedHashSet<>();
+    boolean placements = false;
+    for (JsonObject d : live) {
+      authors.add(d.getLong("author"));
+      placements |= Visibility.needsPlacements(d) && d.getLong("author") != viewer;
+    }
+    return ties.of(viewer, authors, placements).map(t -> filter(viewer, live, t, timeline));
+  }
+
+  private static List<JsonObject> filter(long viewer, List<JsonObject> docs, Map<Long, Visibility.Tie> t,
+                                         boolean timeline) {
+    List<JsonObject> out = new ArrayList<>();
+    for (JsonObject d : docs) {
+      Visibility.Tie tie = t.getOrDefault(d.getLong("author"), Visibility.Tie.NONE);
+      if (Visibility.canSee(viewer, d, tie) && !(timeline && tie.muting())) {
+        out.add(d);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Views of the posts the viewer may see, in the given order, hydrated in batch: author summaries, counts, the
+   * viewer's flags, and the embedded original of reposts.
+   */
+  Future<List<JsonObject>> hydrate(long viewer, List<JsonObject> docs, boolean timeline) {
+    List<JsonObject> live = docs.stream().filter(d -> !d.getBoolean("deleted", false)).toList();
+    Set<Long> rootIds = new LinkedHashSet<>();
+    live.forEach(d -> {
+      if (d.getLong("repost_of", 0L) != 0) {
+        rootIds.add(d.getLong("repost_of"));
+      }
+    });
+    return posts.findAll(rootIds).compose(roots -> {
+      List<JsonObject> all = new ArrayList<>(live);
+      roots.values().stream().filter(r -> !r.getBoolean("deleted", false)).forEach(all::add);
+      Set<Long> authors = new LinkedHashSet<>();
+      boolean placements = false;
+      for (JsonObject d : all) {
+        authors.add(d.getLong("author"));
+        placements |= Visibility.needsPlacements(d) && d.getLong("author") != viewer;
+      }
+      return ties.of(viewer, authors, placements).compose(t -> {
+        List<JsonObject> visible = filter(viewer, live, t, timeline);
+        Set<Long> visibleRoots = new HashSet<>(PostStore.ids(filter(viewer,
+            roots.values().stream().filter(r -> !r.getBoolean("deleted", false)).toList(), t, false)));
+        Set<Long> flagged = new LinkedHashSet<>(PostStore.ids(visible));
+        flagged.addAll(visibleRoots);
+        Set<Long> users = new LinkedHashSet<>();
+        visible.forEach(d -> users.add(d.getLong("author")));
+        visibleRoots.forEach(id -> users.add(roots.get(id).getLong("author")));
+        return Future.all(posts.likedAmong(viewer, flagged), posts.repostedAmong(viewer, flagged),
+            summaries(viewer, users)).map(f -> {
+              Set<Long> liked = f.resultAt(0);
+              Set<Long> reposted = f.resultAt(1);
+              JsonObject sums = f.resultAt(2);
+              List<JsonObject> views = new ArrayList<>();
+              for (JsonObject d : visible) {
+                JsonObject view = view(viewer, d, sums, t, liked, reposted);
+                if (view == null) {
+                  continue;
+                }
+                long rootId = d.getLong("repost_of", 0L);
+                if (rootId != 0) {
+                  JsonObject root = roots.get(rootId);
+                  JsonObject embedded;
+                  if (root == null || root.getBoolean("deleted", false)) {
+                    embedded = new JsonObject().put("state", "deleted");
+                  } else if (!visibleRoots.contains(rootId)) {
+                    embedded = new JsonObject().put("state", "not_visible");
+                  } else {
+                    JsonObject rootView = view(viewer, root, sums, t, liked, reposted);
+                    embedded = rootView == null ? new JsonObject().put("state", "not_visible")
+                        : new JsonObject().put("state", "visible").put("post", rootView);
+                  }
+                  view.put("repost_of", embedded);
+                }
+                views.add(view);
+              }
+              return views;
+            });
+      });
+    });
+  }
+
+  private static JsonObject view(long viewer, JsonObject d, JsonObject sums, Map<Long, Visibility.Tie> t,
+                                 Set<Long> liked, Set<Long> reposted) {
+    long id = d.getLong("_id");
+    long author = d.getLong("author");
+    JsonObject summary = sums.getJsonObject(Long.toString(author));
+    if (summary == null) {
+      return null;
+    }
+    JsonObject view = new JsonObject().put("id", id).put("author", summary).put("text", d.getString("text", ""))
+        .put("media", d.getJsonArray("media", new JsonArray())).put("place", d.getJsonObject("place"))
+        .put("mentions", d.getJsonArray("mentions", new JsonArray())).put("visibility", d.getString("vis"))
+        .put("created", d.getLong("created")).put("edited", d.getLong("edited"))
+        .put("counts", new JsonObject().put("likes", d.getLong("likes", 0L)).put("comments", d.getLong("comments", 0L))
+            .put("reposts", d.getLong("reposts", 0L)).put("reposts_total", d.getLong("reposts_total", 0L)))
+        .put("viewer", new JsonObject().put("liked", liked.contains(id)).put("reposted", reposted.contains(id))
+            .put("following", viewer != 0 && viewer != author
+                && t.getOrDefault(author, Visibility.Tie.NONE).following()))
+        .put("repost_of", null);
+    if (viewer == author) {
+      view.put("audience", d.getJsonObject("aud"));
+    }
+    return view;
+  }
+
+  private Future<JsonObject> summaries(long viewer, Collection<Long> users) {
+    if (users.isEmpty()) {
+      return Future.succeededFuture(new JsonObject());
+    }
+    List<Long> list = new ArrayList<>(users);
+    List<Future<JsonObject>> parts = new ArrayList<>();
+    for (int i = 0; i < list.size(); i += Ties.BATCH) {
+      parts.add(accounts.summaries(viewer, list.subList(i, Math.min(list.size(), i + Ties.BATCH))));
+    }
+    return Future.all(parts).map(all -> {
+      JsonObject out = new JsonObject();
+      for (int i = 0; i < parts.size(); i++) {
+        out.mergeIn(all.resultAt(i));
+      }
+      return out;
+    });
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static void requireUser(long user) {
+    if (user <= 0) {
+      throw Failures.of(KithErrors.UNAUTHENTICATED, "this needs a signed-in user");
+    }
+  }
+
+  private static void checkPage(long maxId, long sinceId, int limit) {
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw PostDraft.invalid("limit", "limit must be 1 to " + MAX_LIMIT);
+    }
+    if (maxId < 0) {
+      throw PostDraft.invalid("max_id", "max_id must be a positive id");
+    }
+    if (sinceId < 0) {
+      throw PostDraft.invalid("since_id", "since_id must be a positive id");
+    }
+  }
+
+  private Future<Void> limit(String name, long user, int max, long windowMillis, String what) {
+    return limiter.hit("rl:feeds:" + name + ":" + user, windowMillis).compose(window -> window.count() > max
+        ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + what + " (at most " + max
+            + "); retry later", new JsonObject().put("retry_after", window.retryAfterSeconds())))
+        : Future.succeededFuture());
+  }
+
+  /** Logs failures that are not domain refusals: they are bugs or store outages, and become 500 or 503. */
+  private static <T> Future<T> logged(String operation, Future<T> result) {
+    return result.onFailure(e -> {
+      if (!(e instanceof io.vertx.serviceproxy.ServiceException)) {
+        LOG.error("feeds {} failed", operation, e);
+      }
+    });
+  }
+
+  private static <T> Future<T> notFound() {
+    return Future.failedFuture(Failures.of(FeedsErrors.POST_NOT_FOUND, "no such post"));
+  }
+
+  private void emit(String type, JsonObject payload) {
+    platform.events().append(FeedsEvents.DOMAIN, type, payload)
+        .onFailure(e -> LOG.error("Could not append {} {} to the event log: {}", type, payload, e.toString()));
+  }
+}

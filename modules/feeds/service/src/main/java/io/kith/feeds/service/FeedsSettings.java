@@ -1,0 +1,33 @@
+package io.kith.feeds.service;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The {@code feeds} configuration section.
+ *
+ * @param timelineCap          most post ids kept in one Redis timeline (home, moments, an author's recent posts)
+ * @param celebrityThreshold   authors with at least this many followers are not fanned out; their posts are merged
+ *                             into followers' timelines at read time
+ * @param timelineTtlSeconds   a timeline not read for this long expires; fan-out skips users without one (inactive),
+ *                             and it is rebuilt from MongoDB on their next read
+ * @param backfillPosts        recent posts of a newly followed user copied into the follower's timelines
+ * @param postsPerHour         posts (and reposts) a user may publish per hour
+ * @param commentsPerMinute    comments a user may add per minute
+ * @param likesPerMinute       likes and unlikes a user may make per minute
+ * @param postCacheTtlSeconds  lifetime of a cached post document in Redis
+ */
+record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSeconds, int backfillPosts,
+                     int postsPerHour, int commentsPerMinute, int likesPerMinute, int postCacheTtlSeconds) {
+
+  static FeedsSettings from(JsonObject s) {
+    return new FeedsSettings(
+        s.getInteger("timeline-cap", 800),
+        s.getInteger("celebrity-threshold", 10_000),
+        s.getInteger("timeline-ttl-seconds", 14 * 86_400),
+        s.getInteger("backfill-posts", 20),
+        s.getInteger("posts-per-hour", 100),
+        s.getInteger("comments-per-minute", 30),
+        s.getInteger("likes-per-minute", 120),
+        s.getInteger("post-cache-ttl-seconds", 60));
+  }
+}

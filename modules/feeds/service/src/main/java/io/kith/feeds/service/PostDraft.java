@@ -1,0 +1,215 @@
+package io.kith.feeds.service;
+
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * A validated post body (publish, repost, edit). Every field is bounded; a bad field fails with
+ * {@code validation_failed} naming it.
+ *
+ * @param text        text, null when absent
+ * @param media       media ids (publish only)
+ * @param place       {@code {name, lat, lon}} or null
+ * @param mentions    mentioned user ids
+ * @param visibility  one of {@link Visibility#ALL}, null when absent (edit) or defaulted to public
+ * @param audience    {@code {users, groups, tags}} (tags lower case), empty lists when absent
+ */
+record PostDraft(String text, List<Long> media, JsonObject place, List<Long> mentions, String visibility,
+                 JsonObject audience) {
+
+  static final int MAX_TEXT = 5_000;
+  static final int MAX_MEDIA = 9;
+  static final int MAX_MENTIONS = 20;
+  static final int MAX_AUDIENCE_USERS = 1_000;
+  static final int MAX_AUDIENCE_GROUPS = 100;
+  static final int MAX_AUDIENCE_TAGS = 100;
+  static final int MAX_PLACE_NAME = 100;
+  private static final Set<String> POST_FIELDS =
+      Set.of("text", "media", "place", "mentions", "visibility", "audience");
+  private static final Set<String> EDIT_FIELDS = Set.of("text", "place", "visibility", "audience");
+
+  /** Parses a body for publishing ({@code repost}: no media, text optional). */
+  static PostDraft parse(JsonObject body, boolean repost) {
+    JsonObject b = body == null ? new JsonObject() : body;
+    unknownFields(b, POST_FIELDS);
+    String text = text(b);
+    List<Long> media = ids(b, "media", MAX_MEDIA);
+    if (repost && !media.isEmpty()) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "media", "a repost carries no media of its own");
+    }
+    if (!repost && (text == null || text.isBlank()) && media.isEmpty()) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "a post needs text or media");
+    }
+    String visibility = visibility(b);
+    JsonObject audience = audience(b);
+    PostDraft draft = new PostDraft(text, media, place(b), ids(b, "mentions", MAX_MENTIONS),
+        visibility == null ? Visibility.PUBLIC : visibility, audience);
+    draft.checkAudience();
+    return draft;
+  }
+
+  /** Parses an edit: only text, place, visibility and audience; absent fields stay as they are. */
+  static PostDraft parseEdit(JsonObject body) {
+    JsonObject b = body == null ? new JsonObject() : body;
+    unknownFields(b, EDIT_FIELDS);
+    if (b.isEmpty()) {
+      throw Failures.of(KithErrors.VALIDATION_FAILED, "nothing to change");
+    }
+    return new PostDraft(text(b), List.of(), place(b), List.of(), visibility(b),
+        b.containsKey("audience") ? audience(b) : null);
+  }
+
+  /** The audience must be given for {@code only}, and is meaningless for other visibilities but {@code except}. */
+  void checkAudience() {
+    boolean empty = audience == null || (audience.getJsonArray("users").isEmpty()
+        && audience.getJsonArray("groups").isEmpty() && audience.getJsonArray("tags").isEmpty());
+    if (Visibility.ONLY.equals(visibility) && empty) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "audience",
+          "visibility \"only\" needs an audience (users, groups or tags)");
+    }
+    if (!empty && !Visibility.ONLY.equals(visibility) && !Visibility.EXCEPT.equals(visibility)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "audience",
+          "an audience applies only to visibility \"only\" or \"except\"");
+    }
+  }
+
+  private static void unknownFields(JsonObject b, Set<String> allowed) {
+    for (String f : b.fieldNames()) {
+      if (!allowed.contains(f)) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, f, "unknown field " + f);
+      }
+    }
+  }
+
+  private static String text(JsonObject b) {
+    Object v = b.getValue("text");
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String s)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "text must be a string");
+    }
+    if (s.codePointCount(0, s.length()) > MAX_TEXT) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "text is longer than " + MAX_TEXT + " characters");
+    }
+    return s;
+  }
+
+  private static String visibility(JsonObject b) {
+    Object v = b.getValue("visibility");
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String s) || !Visibility.ALL.contains(s)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "visibility",
+          "visibility must be one of " + String.join(", ", Visibility.ALL));
+    }
+    return s;
+  }
+
+  private static JsonObject place(JsonObject b) {
+    Object v = b.getValue("place");
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof JsonObject p)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "place", "place must be an object {name, lat, lon}");
+    }
+    Object name = p.getValue("name");
+    if (!(name instanceof String n) || n.isBlank() || n.length() > MAX_PLACE_NAME) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "place.name",
+          "place.name must be 1 to " + MAX_PLACE_NAME + " characters");
+    }
+    JsonObject out = new JsonObject().put("name", n);
+    Object lat = p.getValue("lat");
+    Object lon = p.getValue("lon");
+    if (lat != null || lon != null) {
+      if (!(lat instanceof Number la) || !(lon instanceof Number lo)
+          || Math.abs(la.doubleValue()) > 90 || Math.abs(lo.doubleValue()) > 180
+          || Double.isNaN(la.doubleValue()) || Double.isNaN(lo.doubleValue())) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "place",
+            "place.lat must be within -90..90 and place.lon within -180..180, both or neither");
+      }
+      out.put("lat", la.doubleValue()).put("lon", lo.doubleValue());
+    }
+    for (String f : p.fieldNames()) {
+      if (!Set.of("name", "lat", "lon").contains(f)) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "place." + f, "unknown field place." + f);
+      }
+    }
+    return out;
+  }
+
+  /** An audience naming nobody. */
+  static JsonObject emptyAudience() {
+    return new JsonObject().put("users", new JsonArray()).put("groups", new JsonArray()).put("tags", new JsonArray());
+  }
+
+  private static JsonObject audience(JsonObject b) {
+    Object v = b.getValue("audience");
+    if (v == null) {
+      return emptyAudience();
+    }
+    if (!(v instanceof JsonObject a)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "audience", "audience must be an object {users, groups, tags}");
+    }
+    for (String f : a.fieldNames()) {
+      if (!Set.of("users", "groups", "tags").contains(f)) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "audience." + f, "unknown field audience." + f);
+      }
+    }
+    List<Long> users = ids(a, "users", MAX_AUDIENCE_USERS);
+    List<Long> groups = ids(a, "groups", MAX_AUDIENCE_GROUPS);
+    Object t = a.getValue("tags");
+    Set<String> tags = new LinkedHashSet<>();
+    if (t != null) {
+      if (!(t instanceof JsonArray arr) || arr.size() > MAX_AUDIENCE_TAGS) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "audience.tags",
+            "audience.tags must be a list of at most " + MAX_AUDIENCE_TAGS + " tag names");
+      }
+      for (Object tag : arr) {
+        if (!(tag instanceof String s) || s.isBlank() || s.length() > 30) {
+          throw Failures.field(KithErrors.VALIDATION_FAILED, "audience.tags", "a tag name is 1 to 30 characters");
+        }
+        tags.add(s.trim().toLowerCase(Locale.ROOT));
+      }
+    }
+    return new JsonObject().put("users", new JsonArray(users)).put("groups", new JsonArray(groups))
+        .put("tags", new JsonArray(new ArrayList<>(tags)));
+  }
+
+  private static List<Long> ids(JsonObject b, String field, int max) {
+    Object v = b.getValue(field);
+    if (v == null) {
+      return List.of();
+    }
+    if (!(v instanceof JsonArray arr)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a list of ids");
+    }
+    if (arr.size() > max) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, field, "at most " + max + " " + field);
+    }
+    Set<Long> out = new LinkedHashSet<>();
+    for (Object o : arr) {
+      if (!(o instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must hold positive integer ids");
+      }
+      out.add(n.longValue());
+    }
+    return List.copyOf(out);
+  }
+
+  /** A validation failure, for callers. */
+  static ServiceException invalid(String field, String detail) {
+    return Failures.field(KithErrors.VALIDATION_FAILED, field, detail);
+  }
+}

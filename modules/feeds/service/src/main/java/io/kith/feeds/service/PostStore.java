@@ -1,0 +1,253 @@
+package io.kith.feeds.service;
+
+import io.kith.platform.store.MongoErrors;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.FindOptions;
+import io.vertx.ext.mongo.IndexOptions;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.ext.mongo.UpdateOptions;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The record of posts, comments and likes in MongoDB.
+ *
+ * <p>A post is {@code {_id, author, text, media: [descriptor], place, mentions, vis, aud: {users, groups, tags},
+ * repost_of (0 if none), created, edited, likes, comments, reposts, reposts_total}}; a deleted post keeps its id,
+ * author and {@code repost_of} with {@code deleted: true} and loses its content. Counters change by {@code $inc} only
+ * when a like, comment or repost was really added or removed, so they stay exact under concurrency.
+ */
+final class PostStore {
+
+  static final String POSTS = "posts";
+  static final String COMMENTS = "comments";
+  static final String LIKES = "likes";
+  private static final JsonObject NEWEST = new JsonObject().put("_id", -1);
+  private static final JsonObject LIVE = new JsonObject().put("$ne", true);
+
+  private final MongoClient mongo;
+
+  PostStore(MongoClient mongo) {
+    this.mongo = mongo;
+  }
+
+  Future<Void> ensureIndexes() {
+    return mongo.createIndexWithOptions(POSTS, new JsonObject().put("author", 1).put("_id", -1),
+            new IndexOptions().name("author_newest"))
+        .compose(v -> mongo.createIndexWithOptions(POSTS, new JsonObject().put("vis", 1).put("_id", -1),
+            new IndexOptions().name("vis_newest")))
+        .compose(v -> mongo.createIndexWithOptions(POSTS, new JsonObject().put("repost_of", 1).put("_id", -1),
+            new IndexOptions().name("reposts_newest")))
+        .compose(v -> mongo.createIndexWithOptions(POSTS, new JsonObject().put("author", 1).put("repost_of", 1),
+            new IndexOptions().name("author_reposts")))
+        .compose(v -> mongo.createIndexWithOptions(COMMENTS, new JsonObject().put("post", 1).put("_id", -1),
+            new IndexOptions().name("post_newest")))
+        .compose(v -> mongo.createIndexWithOptions(LIKES, new JsonObject().put("p", 1).put("u", 1),
+            new IndexOptions().name("like_unique").unique(true)))
+        .compose(v -> mongo.createIndexWithOptions(LIKES, new JsonObject().put("u", 1).put("_id", -1),
+            new IndexOptions().name("user_newest")))
+        .compose(v -> mongo.createIndexWithOptions(LIKES, new JsonObject().put("p", 1).put("_id", -1),
+            new IndexOptions().name("post_newest")));
+  }
+
+  // ---------------------------------------------------------------- posts
+
+  Future<Void> insert(JsonObject post) {
+    return mongo.insert(POSTS, post).mapEmpty();
+  }
+
+  /** A post, deleted or not; null when it never existed. */
+  Future<JsonObject> find(long id) {
+    return mongo.findOne(POSTS, new JsonObject().put("_id", id), null);
+  }
+
+  /** Posts by id (deleted ones included), keyed by id. */
+  Future<Map<Long, JsonObject>> findAll(Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    return mongo.find(POSTS, new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(ids)))))
+        .map(list -> {
+          Map<Long, JsonObject> out = new HashMap<>();
+          list.forEach(p -> out.put(p.getLong("_id"), p));
+          return out;
+        });
+  }
+
+  /** Live posts of the given authors, newest first, below {@code before} and above {@code after} (0: no bound). */
+  Future<List<JsonObject>> byAuthors(Collection<Long> authors, long before, long after, int limit) {
+    if (authors.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    JsonObject query = new JsonObject().put("deleted", LIVE);
+    query.put("author", authors.size() == 1 ? authors.iterator().next()
+        : new JsonObject().put("$in", new JsonArray(List.copyOf(authors))));
+    return page(query, before, after, limit);
+  }
+
+  /** Live public posts, newest first. */
+  Future<List<JsonObject>> latestPublic(long before, long after, int limit) {
+    return page(new JsonObject().put("vis", Visibility.PUBLIC).put("deleted", LIVE), before, after, limit);
+  }
+
+  /** Live reposts of a post, newest first. */
+  Future<List<JsonObject>> repostsOf(long original, long before, int limit) {
+    return page(new JsonObject().put("repost_of", original).put("deleted", LIVE), before, 0, limit);
+  }
+
+  /** Which of the given originals {@code user} has a live repost of. */
+  Future<Set<Long>> repostedAmong(long user, Collection<Long> originals) {
+    if (originals.isEmpty() || user == 0) {
+      return Future.succeededFuture(Set.of());
+    }
+    JsonObject query = new JsonObject().put("author", user).put("deleted", LIVE)
+        .put("repost_of", new JsonObject().put("$in", new JsonArray(List.copyOf(originals))));
+    return mongo.findWithOptions(POSTS, query, new FindOptions().setFields(new JsonObject().put("repost_of", 1)))
+        .map(list -> {
+          Set<Long> out = new HashSet<>();
+          list.forEach(p -> out.add(p.getLong("repost_of")));
+          return out;
+        });
+  }
+
+  private Future<List<JsonObject>> page(JsonObject query, long before, long after, int limit) {
+    JsonObject range = new JsonObject();
+    if (before > 0) {
+      range.put("$lt", before);
+    }
+    if (after > 0) {
+      range.put("$gt", after);
+    }
+    if (!range.isEmpty()) {
+      query.put("_id", range);
+    }
+    return mongo.findWithOptions(POSTS, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+  }
+
+  /** Applies changes to the author's live post; the updated post, or null when there is none. */
+  Future<JsonObject> update(long id, long author, JsonObject set) {
+    return mongo.findOneAndUpdateWithOptions(POSTS,
+        new JsonObject().put("_id", id).put("author", author).put("deleted", LIVE),
+        new JsonObject().put("$set", set), new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /**
+   * Marks the author's live post deleted and drops its content; the post as it was, or null when it was not live (so
+   * only one concurrent delete adjusts counters).
+   */
+  Future<JsonObject> markDeleted(long id, long author, long now) {
+    JsonObject unset = new JsonObject();
+    for (String f : List.of("text", "media", "place", "mentions", "aud")) {
+      unset.put(f, "");
+    }
+    return mongo.findOneAndUpdateWithOptions(POSTS,
+        new JsonObject().put("_id", id).put("author", author).put("deleted", LIVE),
+        new JsonObject().put("$set", new JsonObject().put("deleted", true).put("deleted_at", now)).put("$unset", unset),
+        new FindOptions(), new UpdateOptions().setReturningNewDocument(false));
+  }
+
+  /** Adds to counters of a post ({@code {likes: 1}} ...). */
+  Future<Void> inc(long id, JsonObject inc) {
+    return mongo.updateCollectionWithOptions(POSTS, new JsonObject().put("_id", id),
+        new JsonObject().put("$inc", inc), new UpdateOptions()).mapEmpty();
+  }
+
+  // ---------------------------------------------------------------- comments
+
+  Future<Void> insertComment(JsonObject comment) {
+    return mongo.insert(COMMENTS, comment).mapEmpty();
+  }
+
+  Future<JsonObject> findComment(long id) {
+    return mongo.findOne(COMMENTS, new JsonObject().put("_id", id), null);
+  }
+
+  /** Removes a comment; true when this call removed it. */
+  Future<Boolean> removeComment(long id) {
+    return mongo.removeDocument(COMMENTS, new JsonObject().put("_id", id))
+        .map(r -> r != null && r.getRemovedCount() > 0);
+  }
+
+  Future<List<JsonObject>> comments(long post, long before, long after, int limit) {
+    JsonObject query = new JsonObject().put("post", post);
+    JsonObject range = new JsonObject();
+    if (before > 0) {
+      range.put("$lt", before);
+    }
+    if (after > 0) {
+      range.put("$gt", after);
+    }
+    if (!range.isEmpty()) {
+      query.put("_id", range);
+    }
+    return mongo.findWithOptions(COMMENTS, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+  }
+
+  // ---------------------------------------------------------------- likes
+
+  /** Records a like; true when it is new. */
+  Future<Boolean> like(long likeId, long post, long user, long author) {
+    return mongo.insert(LIKES, new JsonObject().put("_id", likeId).put("p", post).put("u", user).put("a", author))
+        .map(id -> true)
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? Future.succeededFuture(false) : Future.failedFuture(e));
+  }
+
+  /** Removes a like; true when it existed. */
+  Future<Boolean> unlike(long post, long user) {
+    return mongo.removeDocument(LIKES, new JsonObject().put("p", post).put("u", user))
+        .map(r -> r != null && r.getRemovedCount() > 0);
+  }
+
+  /** Likes of a post, newest first: {@code {_id, p, u}}. */
+  Future<List<JsonObject>> likers(long post, long before, int limit) {
+    JsonObject query = new JsonObject().put("p", post);
+    if (before > 0) {
+      query.put("_id", new JsonObject().put("$lt", before));
+    }
+    return mongo.findWithOptions(LIKES, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+  }
+
+  /** Likes by a user, newest first. */
+  Future<List<JsonObject>> likesBy(long user, long before, int limit) {
+    JsonObject query = new JsonObject().put("u", user);
+    if (before > 0) {
+      query.put("_id", new JsonObject().put("$lt", before));
+    }
+    return mongo.findWithOptions(LIKES, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+  }
+
+  /** Which of the posts {@code user} likes. */
+  Future<Set<Long>> likedAmong(long user, Collection<Long> posts) {
+    if (posts.isEmpty() || user == 0) {
+      return Future.succeededFuture(Set.of());
+    }
+    JsonObject query = new JsonObject().put("u", user)
+        .put("p", new JsonObject().put("$in", new JsonArray(List.copyOf(posts))));
+    return mongo.findWithOptions(LIKES, query, new FindOptions().setFields(new JsonObject().put("p", 1)))
+        .map(list -> {
+          Set<Long> out = new HashSet<>();
+          list.forEach(l -> out.add(l.getLong("p")));
+          return out;
+        });
+  }
+
+  /** Removes the comments and likes of a deleted post. */
+  Future<Void> purgeInteractions(long post) {
+    return mongo.removeDocuments(COMMENTS, new JsonObject().put("post", post))
+        .compose(r -> mongo.removeDocuments(LIKES, new JsonObject().put("p", post))).mapEmpty();
+  }
+
+  static List<Long> ids(List<JsonObject> docs) {
+    List<Long> out = new ArrayList<>(docs.size());
+    docs.forEach(d -> out.add(d.getLong("_id")));
+    return out;
+  }
+}

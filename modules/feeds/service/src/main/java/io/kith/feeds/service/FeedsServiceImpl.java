@@ -370,7 +370,7 @@ final class FeedsServiceImpl implements FeedsService {
       if (others.isEmpty()) {
         return Future.succeededFuture(List.of());
       }
-      return ties.relationships(viewer, others).compose(rel -> {
+      return ties.flags(viewer, others).compose(rel -> {
         List<Long> mine = others.stream().filter(c -> {
           JsonObject r = rel.getOrDefault(c, new JsonObject());
           return friendsOnly ? r.getBoolean("friend", false) : r.getBoolean("following", false);

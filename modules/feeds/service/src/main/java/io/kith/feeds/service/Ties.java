@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /** What users are to one another, asked of the relations service in batches, as {@link Visibility.Tie}s. */
 final class Ties {
@@ -42,7 +43,7 @@ final class Ties {
     }
     Future<JsonObject> placements = withPlacements ? relations.placements(viewer)
         : Future.succeededFuture(new JsonObject());
-    return Future.all(relationships(viewer, others), placements).map(all -> {
+    return Future.all(flags(viewer, others), placements).map(all -> {
       Map<Long, JsonObject> rel = all.resultAt(0);
       JsonObject placed = all.resultAt(1);
       Map<Long, Visibility.Tie> out = new HashMap<>();
@@ -61,12 +62,22 @@ final class Ties {
     });
   }
 
-  /** The relations batch answer for any number of ids, in chunks of {@link #BATCH}. */
+  /** The relations batch answer (tags and groups included) for any number of ids, in chunks of {@link #BATCH}. */
   Future<Map<Long, JsonObject>> relationships(long viewer, Collection<Long> ids) {
+    return batched(ids, part -> relations.relationships(viewer, part));
+  }
+
+  /** The hot flags (following, friend, blocks, muting, hidden_from) for any number of ids, from Redis. */
+  Future<Map<Long, JsonObject>> flags(long viewer, Collection<Long> ids) {
+    return batched(ids, part -> relations.ties(viewer, part));
+  }
+
+  private static Future<Map<Long, JsonObject>> batched(Collection<Long> ids,
+                                                       Function<List<Long>, Future<JsonObject>> call) {
     List<Long> list = new ArrayList<>(ids);
     List<Future<JsonObject>> parts = new ArrayList<>();
     for (int i = 0; i < list.size(); i += BATCH) {
-      parts.add(relations.relationships(viewer, list.subList(i, Math.min(list.size(), i + BATCH))));
+      parts.add(call.apply(List.copyOf(list.subList(i, Math.min(list.size(), i + BATCH)))));
     }
     return Future.all(parts).map(all -> {
       Map<Long, JsonObject> out = new HashMap<>();

@@ -162,6 +162,13 @@ public interface RelationsService {
   Future<JsonObject> relationships(long viewer, List<Long> userIds);
 
   /**
+   * The flags other domains check on every read, for up to 1,000 users, answered from Redis hot sets without touching
+   * MongoDB: {@code {"<id>": {following, friend, blocking, blocked_by, muting, hidden_from}}} as in
+   * {@link #relationships} (no tags, groups or requests).
+   */
+  Future<JsonObject> ties(long viewer, List<Long> userIds);
+
+  /**
    * A page of {@code author}'s followers who may receive the author's posts: not hidden from by the author and not
    * blocked either way. {@code {items: [ids], next}}, up to 1,000 per page, newest follower first.
    */

@@ -38,6 +38,8 @@ final class HotSets {
   static final String MUTES = "m";
   /** Users this user hides from. */
   static final String HIDES = "h";
+  /** Users who hide from this user. */
+  static final String HIDDEN_BY = "hb";
 
   static final long TTL_SECONDS = 86_400;
   /** Generations outlive their sets, so that one cannot vanish while a rebuild is in flight. */

@@ -447,12 +447,14 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<Void> hide(long actor, long target) {
-    return setEdge(EdgeStore.HIDE, HotSets.HIDES, actor, target);
+    return setEdge(EdgeStore.HIDE, HotSets.HIDES, actor, target)
+        .compose(v -> sets.add(HotSets.HIDDEN_BY, target, actor));
   }
 
   @Override
   public Future<Void> unhide(long actor, long target) {
-    return clearEdge(EdgeStore.HIDE, HotSets.HIDES, actor, target);
+    return clearEdge(EdgeStore.HIDE, HotSets.HIDES, actor, target)
+        .compose(v -> sets.remove(HotSets.HIDDEN_BY, target, actor));
   }
 
   @Override
@@ -550,6 +552,28 @@ final class RelationsServiceImpl implements RelationsService {
               ids.stream().filter(id -> !out.contains(id)).forEach(items::add);
               return new JsonObject().put("items", items).put("next", nextCursor(page, n));
             });
+      });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> ties(long viewer, List<Long> userIds) {
+    return Failures.guard(() -> {
+      List<Long> ids = idList(userIds, MAX_IDS, "ids");
+      List<String> names = List.of("following", "friend", "blocking", "blocked_by", "muting", "hidden_from");
+      List<String> sources = List.of(HotSets.FOLLOWING, HotSets.FRIENDS, HotSets.BLOCKS, HotSets.BLOCKED_BY,
+          HotSets.MUTES, HotSets.HIDDEN_BY);
+      List<Future<Set<Long>>> lookups = sources.stream().map(set -> sets.among(set, viewer, ids)).toList();
+      return Future.all(lookups).map(all -> {
+        JsonObject out = new JsonObject();
+        for (long id : ids) {
+          JsonObject flags = new JsonObject();
+          for (int i = 0; i < names.size(); i++) {
+            flags.put(names.get(i), all.<Set<Long>>resultAt(i).contains(id));
+          }
+          out.put(Long.toString(id), flags);
+        }
+        return out;
       });
     });
   }

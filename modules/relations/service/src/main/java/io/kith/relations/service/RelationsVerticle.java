@@ -51,6 +51,7 @@ public final class RelationsVerticle extends VerticleBase {
       case HotSets.BLOCKED_BY -> edges.sources(EdgeStore.BLOCK, user, HOT_SET_MAX);
       case HotSets.MUTES -> edges.targets(EdgeStore.MUTE, user, HOT_SET_MAX);
       case HotSets.HIDES -> edges.targets(EdgeStore.HIDE, user, HOT_SET_MAX);
+      case HotSets.HIDDEN_BY -> edges.sources(EdgeStore.HIDE, user, HOT_SET_MAX);
       default -> Future.failedFuture(new IllegalArgumentException("unknown hot set " + set));
     };
   }

@@ -190,6 +190,76 @@ class GraphQueriesTest extends RelationsTestBase {
     assertTrue(await(relations.placements(unrelated)).isEmpty());
   }
 
+  @Test
+  @DisplayName("ties answers the hot flags from Redis, agrees with relationships, and follows hides and unhides")
+  void tiesAgreeWithRelationships() throws Exception {
+    List<Long> users = newUsers(8);
+    long viewer = users.get(0);
+    long followed = users.get(1);
+    long friend = users.get(2);
+    long blocked = users.get(3);
+    long blocker = users.get(4);
+    long muted = users.get(5);
+    long hider = users.get(6);
+    long plain = users.get(7);
+    await(relations.follow(viewer, followed));
+    befriend(viewer, friend);
+    await(relations.block(viewer, blocked));
+    await(relations.block(blocker, viewer));
+    await(relations.mute(viewer, muted));
+    await(relations.hide(hider, viewer));
+    // the other directions must not show
+    await(relations.hide(viewer, muted));
+    await(relations.mute(hider, viewer));
+    List<Long> ids = List.of(followed, friend, blocked, blocker, muted, hider, plain);
+    JsonObject ties = await(relations.ties(viewer, ids));
+    JsonObject full = await(relations.relationships(viewer, ids));
+    List<String> flags = List.of("following", "friend", "blocking", "blocked_by", "muting", "hidden_from");
+    for (long id : ids) {
+      for (String flag : flags) {
+        assertEquals(full.getJsonObject(Long.toString(id)).getBoolean(flag),
+            ties.getJsonObject(Long.toString(id)).getBoolean(flag), flag + " of " + id);
+      }
+    }
+    assertTrue(ties.getJsonObject(Long.toString(hider)).getBoolean("hidden_from"));
+    assertTrue(ties.getJsonObject(Long.toString(friend)).getBoolean("friend"));
+    // the hidden-by set follows writes, also when it was built before them
+    await(relations.unhide(hider, viewer));
+    assertEquals(false, await(relations.ties(viewer, List.of(hider))).getJsonObject(Long.toString(hider))
+        .getBoolean("hidden_from"));
+    await(relations.hide(plain, viewer));
+    assertTrue(await(relations.ties(viewer, List.of(plain))).getJsonObject(Long.toString(plain))
+        .getBoolean("hidden_from"));
+    failsWith("validation_failed", relations.ties(viewer, LongStream.rangeClosed(1, 1_001).boxed().toList()));
+  }
+
+  @Test
+  @DisplayName("followingIds and friendIds page every id, newest first")
+  void idPages() throws Exception {
+    List<Long> users = newUsers(6);
+    long me = users.get(0);
+    for (long other : users.subList(1, 6)) {
+      await(relations.follow(me, other));
+    }
+    befriend(me, users.get(1));
+    befriend(me, users.get(2));
+    List<Long> following = new ArrayList<>();
+    String cursor = null;
+    do {
+      JsonObject page = await(relations.followingIds(me, 2, cursor));
+      assertTrue(page.getJsonArray("items").size() <= 2);
+      page.getJsonArray("items").forEach(id -> following.add(((Number) id).longValue()));
+      cursor = page.getString("next");
+    } while (cursor != null);
+    List<Long> newestFirst = new ArrayList<>(users.subList(1, 6));
+    java.util.Collections.reverse(newestFirst);
+    assertEquals(newestFirst, following);
+    JsonArray friends = await(relations.friendIds(me, 1000, null)).getJsonArray("items");
+    assertEquals(Set.of(users.get(1), users.get(2)), new HashSet<>(friends.getList().stream()
+        .map(n -> ((Number) n).longValue()).toList()));
+    assertEquals(0, await(relations.friendIds(users.get(5), 10, null)).getJsonArray("items").size());
+  }
+
   private static void expect(JsonObject all, long id, Set<String> on, List<String> tags, List<Long> groups) {
     JsonObject r = all.getJsonObject(Long.toString(id));
     for (String flag : FLAGS) {

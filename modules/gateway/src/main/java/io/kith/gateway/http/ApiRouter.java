@@ -3,8 +3,10 @@ package io.kith.gateway.http;
 import io.kith.platform.Platform;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.CorsHandler;
 import io.vertx.ext.web.handler.SecurityPolicyHandler;
@@ -12,6 +14,7 @@ import io.vertx.ext.web.openapi.router.OpenAPIRoute;
 import io.vertx.ext.web.openapi.router.RequestExtractor;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.openapi.contract.OpenAPIContract;
+import io.vertx.openapi.contract.Operation;
 
 import java.util.List;
 import java.util.Set;
@@ -26,7 +29,25 @@ public final class ApiRouter {
   /** Prefix of the API paths (the contract holds full paths). */
   public static final String API_PREFIX = "/api/";
 
+  /**
+   * Contract extension on an operation ({@code x-kith-streamed-body: true}) whose request body is not buffered by the
+   * body handler (nor bound by {@code http.body-limit}) nor validated by the contract validator: its handler reads
+   * the body as a stream under its own limits.
+   */
+  public static final String STREAMED_BODY = "x-kith-streamed-body";
+
   private ApiRouter() {
+  }
+
+  private static boolean isStreamed(OpenAPIContract contract, RoutingContext rc, Set<String> streamed) {
+    String path = rc.normalizedPath();
+    Operation op = contract.findOperation(path, rc.request().method());
+    // the router serves "/a/b/" on the route of "/a/b" (as BearerAuth, which looks up operations the same way)
+    while (op == null && path.length() > 1 && path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
+      op = contract.findOperation(path, rc.request().method());
+    }
+    return op != null && streamed.contains(op.getOperationId());
   }
 
   /** The router; operations without a handler answer 501 problem+json. */
@@ -58,12 +79,38 @@ public final class ApiRouter {
     BodyHandler body = BodyHandler.create(false)
         .setBodyLimit(http.getLong("body-limit", 1_048_576L))
         .setHandleFileUploads(false);
-    // only API paths get this body handler: the SockJS bridge mounts its own, limited to bridge.max-frame
+    // only API paths get this body handler: the SockJS bridge mounts its own, limited to bridge.max-frame.
+    // Operations marked STREAMED_BODY in the contract (media uploads) read their body themselves, as a stream under
+    // their own limits: their request stays paused until their handler reads it.
+    Set<String> streamed = new java.util.HashSet<>();
+    contract.operations().forEach(op -> {
+      if (Boolean.TRUE.equals(op.getExtensions().get(STREAMED_BODY))) {
+        streamed.add(op.getOperationId());
+      }
+    });
     builder.rootHandler(rc -> {
-      if (rc.normalizedPath().startsWith(API_PREFIX)) {
-        body.handle(rc);
-      } else {
+      if (!rc.normalizedPath().startsWith(API_PREFIX)) {
         rc.next();
+      } else if (!streamed.isEmpty() && isStreamed(contract, rc, streamed)) {
+        HttpServerRequest request = rc.request();
+        request.pause();
+        // answered before the whole body was read (refused by authentication or by the domain): the rest is
+        // discarded rather than left to stall the connection, which closes with the answer
+        rc.addHeadersEndHandler(v -> {
+          if (!request.isEnded()) {
+            rc.response().putHeader("Connection", "close");
+          }
+        });
+        rc.addEndHandler(v -> {
+          if (!request.isEnded()) {
+            request.handler(ignored -> { });
+            request.exceptionHandler(ignored -> { });
+            request.resume();
+          }
+        });
+        rc.next();
+      } else {
+        body.handle(rc);
       }
     });
     builder.rootHandler(new BearerAuth(contract, platform.sessions()));
@@ -74,6 +121,10 @@ public final class ApiRouter {
     for (OpenAPIRoute route : builder.getRoutes()) {
       // BearerAuth (a root handler) already authenticated; the builder's own security step is not used
       route.setDoSecurity(false);
+      if (streamed.contains(route.getOperation().getOperationId())) {
+        // the contract validator would read the body; these operations validate their input themselves
+        route.setDoValidation(false);
+      }
       if (route.getHandlers().isEmpty()) {
         route.addHandler(rc -> rc.fail(new io.vertx.ext.web.handler.HttpException(501)));
       }

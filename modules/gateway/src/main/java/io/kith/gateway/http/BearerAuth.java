@@ -10,11 +10,16 @@ import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
+import io.vertx.openapi.contract.SecurityRequirement;
 
 /**
  * Authenticates operations that the contract marks with {@code bearerAuth}, before their input is validated, so that
  * an unauthenticated caller learns nothing about the operation's input rules. The verified claims are put on the
  * routing context under {@link Http#CALLER}; route handlers take the acting user from there and nowhere else.
+ *
+ * <p>An operation whose security lists an empty requirement as well ({@code [{bearerAuth: []}, {}]}) also serves
+ * anonymous callers: without an Authorization header it proceeds with no caller; a header that is present must still
+ * hold a valid token.
  *
  * <p>A token is accepted when its signature, algorithm, issuer, audience and expiry verify, and its session is
  * still alive (a logout or "log out everywhere" takes effect at once).
@@ -42,6 +47,12 @@ public final class BearerAuth implements Handler<RoutingContext> {
     }
     String header = rc.request().getHeader("Authorization");
     if (header == null || header.isBlank()) {
+      if (op.getSecurityRequirements().stream().anyMatch(SecurityRequirement::isEmpty)) {
+        // an empty requirement ({}) makes the token optional: the caller is anonymous (a token, when present, must
+        // still be valid)
+        rc.next();
+        return;
+      }
       rc.response().putHeader("WWW-Authenticate", "Bearer");
       rc.fail(Failures.of(KithErrors.UNAUTHENTICATED, "this operation needs an Authorization: Bearer access token"));
       return;

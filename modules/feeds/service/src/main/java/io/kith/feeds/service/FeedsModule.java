@@ -4,7 +4,7 @@ import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;
 
-/** The feeds module ({@code kith.modules} name {@code feeds}). */
+/** The feeds module ({@code kith.modules} name {@code feeds}): the feeds service and the media transfers. */
 public final class FeedsModule implements KithModule {
 
   @Override
@@ -19,6 +19,7 @@ public final class FeedsModule implements KithModule {
 
   @Override
   public Future<String> deploy(Platform platform) {
-    return platform.vertx().deployVerticle(new FeedsVerticle(platform));
+    return platform.vertx().deployVerticle(new FeedsVerticle(platform))
+        .compose(id -> platform.vertx().deployVerticle(new MediaVerticle(platform)));
   }
 }

@@ -28,7 +28,7 @@ public final class FeedsVerticle extends VerticleBase {
   public Future<?> start() {
     FeedsSettings settings = FeedsSettings.from(platform.config().section("feeds"));
     PostStore posts = new PostStore(platform.mongo());
-    MediaStore media = new MediaStore();
+    MediaStore media = new MediaStore(platform.mongo(), platform.ids());
     Timelines timelines = new Timelines(platform.redis(), settings);
     RelationsService relations = RelationsService.proxy(vertx);
     FeedsServiceImpl service = new FeedsServiceImpl(platform, settings, posts, timelines, media, relations,

@@ -1,20 +1,79 @@
 package io.kith.feeds.service;
 
+import io.kith.feeds.api.FeedsErrors;
+import io.kith.platform.error.Failures;
+import io.kith.platform.id.IdGenerator;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.FindOptions;
+import io.vertx.ext.mongo.IndexOptions;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.ext.mongo.MongoGridFsClient;
+import io.vertx.ext.mongo.UpdateOptions;
+import org.bson.types.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * Media of posts, stored in MongoDB GridFS. PLACEHOLDER: the media work replaces this file; the feeds service uses only
- * {@link #attach} and {@link #detach}.
+ * Media of posts: one record per upload in {@value #ITEMS} ({@code {_id: <media id>, owner, kind, content_type,
+ * size, file, chunk_size, state: "uploading"|"ready", created, posts: [post ids]}}) and its bytes in the GridFS bucket
+ * {@value #BUCKET} ({@code media.files} and {@code media.chunks}, laid out as the GridFS specification says, so
+ * GridFS tools read them).
+ *
+ * <p>The bytes are written and read chunk by chunk on the chunks collection rather than through the driver's
+ * upload and download streams: the driver's upload requests up to 256 chunks ahead of what it has stored (so a fast
+ * client would fill memory), and GridFS has no range reads. Deletion goes through {@link MongoGridFsClient}. Range
+ * reads use the unique (files_id, n) index that GridFS defines.
  */
 final class MediaStore {
 
+  private static final Logger LOG = LoggerFactory.getLogger(MediaStore.class);
+  static final String ITEMS = "media_items";
+  static final String BUCKET = "media";
+  static final String FILES = BUCKET + ".files";
+  static final String CHUNKS = BUCKET + ".chunks";
+  /** GridFS chunk size (the GridFS default, 255 KiB). */
+  static final int CHUNK_SIZE = 255 * 1024;
+  static final String UPLOADING = "uploading";
+  static final String READY = "ready";
+  static final int MAX_IMAGES = 9;
+
+  private final MongoClient mongo;
+  private final IdGenerator ids;
+  private MongoGridFsClient gridFs;
+
+  MediaStore(MongoClient mongo, IdGenerator ids) {
+    this.mongo = mongo;
+    this.ids = ids;
+  }
+
   /** Creates collections and indexes. */
   Future<Void> ensureIndexes() {
-    return Future.succeededFuture();
+    return mongo.createIndexWithOptions(ITEMS, new JsonObject().put("created", 1),
+            new IndexOptions().name("created"))
+        // the indexes the GridFS specification defines (drivers create them on a first upload through them)
+        .compose(v -> mongo.createIndexWithOptions(CHUNKS, new JsonObject().put("files_id", 1).put("n", 1),
+            new IndexOptions().name("files_id_1_n_1").unique(true)))
+        .compose(v -> mongo.createIndexWithOptions(FILES, new JsonObject().put("filename", 1).put("uploadDate", 1),
+            new IndexOptions().name("filename_1_uploadDate_1")))
+        .compose(v -> mongo.createGridFsBucketService(BUCKET))
+        .map(client -> {
+          gridFs = client;
+          return null;
+        });
   }
+
+  // ---------------------------------------------------------------- posts
 
   /**
    * Marks the media as used by {@code postId} after checking that every id exists and was uploaded by {@code owner},
@@ -24,12 +83,201 @@ final class MediaStore {
    * @return one descriptor per id, in the given order: {@code {id, kind: "image"|"video", content_type, size}}
    */
   Future<List<JsonObject>> attach(long owner, List<Long> mediaIds, long postId) {
-    return mediaIds.isEmpty() ? Future.succeededFuture(List.of())
-        : Future.failedFuture(new IllegalStateException("media not built yet"));
+    if (mediaIds.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    Set<Long> seen = new LinkedHashSet<>();
+    List<Long> repeated = new ArrayList<>();
+    for (Long id : mediaIds) {
+      if (id == null || !seen.add(id)) {
+        repeated.add(id);
+      }
+    }
+    if (!repeated.isEmpty()) {
+      return invalid(repeated, "each media id may appear once in a post");
+    }
+    JsonArray idArray = new JsonArray(List.copyOf(mediaIds));
+    return mongo.find(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray))).compose(docs -> {
+      Map<Long, JsonObject> byId = new HashMap<>();
+      docs.forEach(d -> byId.put(d.getLong("_id"), d));
+      List<Long> unusable = new ArrayList<>();
+      List<Long> images = new ArrayList<>();
+      List<Long> videos = new ArrayList<>();
+      for (long id : mediaIds) {
+        JsonObject doc = byId.get(id);
+        if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
+          unusable.add(id);
+        } else if (MediaSniffer.VIDEO.equals(doc.getString("kind"))) {
+          videos.add(id);
+        } else {
+          images.add(id);
+        }
+      }
+      if (!unusable.isEmpty()) {
+        return invalid(unusable, "media " + unusable + " do not exist or were not uploaded by the author");
+      }
+      if (videos.size() > 1) {
+        return invalid(videos.subList(1, videos.size()), "a post carries at most one video");
+      }
+      if (videos.size() == 1 && images.size() > 1) {
+        return invalid(images.subList(1, images.size()), "a video post carries at most one image, its cover");
+      }
+      if (images.size() > MAX_IMAGES) {
+        return invalid(images.subList(MAX_IMAGES, images.size()), "a post carries at most 9 images");
+      }
+      JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
+          .put("state", READY);
+      return mongo.updateCollectionWithOptions(ITEMS, query,
+              new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
+              new UpdateOptions().setMulti(true))
+          .compose(r -> {
+            if (r.getDocMatched() == mediaIds.size()) {
+              List<JsonObject> out = new ArrayList<>();
+              mediaIds.forEach(id -> out.add(descriptor(byId.get(id))));
+              return Future.succeededFuture(out);
+            }
+            // a media was removed (swept or detached elsewhere) between the check and the update: take back the
+            // references just added (only them: the media stay as they were)
+            return mongo.updateCollectionWithOptions(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray)),
+                    new JsonObject().put("$pull", new JsonObject().put("posts", postId)), new UpdateOptions().setMulti(true))
+                .compose(x -> invalid(mediaIds, "media were removed meanwhile; upload them again"));
+          });
+    });
+  }
+
+  private static <T> Future<T> invalid(List<Long> offending, String detail) {
+    return Future.failedFuture(Failures.withExtra(FeedsErrors.INVALID_MEDIA, detail,
+        new JsonObject().put("media", new JsonArray(new ArrayList<>(offending)))));
   }
 
   /** Drops {@code postId}'s use of the media and removes every one of them that nothing else uses any more. */
   Future<Void> detach(long postId, List<Long> mediaIds) {
-    return Future.succeededFuture();
+    List<Future<Void>> all = new ArrayList<>();
+    for (long id : new LinkedHashSet<>(mediaIds)) {
+      all.add(mongo.findOneAndUpdateWithOptions(ITEMS, new JsonObject().put("_id", id).put("posts", postId),
+              new JsonObject().put("$pull", new JsonObject().put("posts", postId)), new FindOptions(),
+              new UpdateOptions().setReturningNewDocument(true))
+          .compose(doc -> doc != null && doc.getJsonArray("posts", new JsonArray()).isEmpty()
+              ? removeIfUnused(doc).mapEmpty() : Future.succeededFuture()));
+    }
+    return Future.all(all).mapEmpty();
+  }
+
+  /** Deletes a media and its bytes if no post uses it (a concurrent attach wins); true when deleted. */
+  private Future<Boolean> removeIfUnused(JsonObject doc) {
+    JsonObject unused = new JsonObject().put("_id", doc.getLong("_id"))
+        .put("posts", new JsonObject().put("$size", 0));
+    return mongo.removeDocument(ITEMS, unused).compose(r -> r != null && r.getRemovedCount() > 0
+        ? deleteBytes(doc.getString("file")).map(true) : Future.succeededFuture(false));
+  }
+
+  private Future<Void> deleteBytes(String file) {
+    // GridFS delete removes the files document and the chunks; an upload that never finished has chunks only
+    return gridFs.delete(file)
+        .recover(e -> mongo.removeDocuments(CHUNKS, new JsonObject().put("files_id", oid(file))).mapEmpty());
+  }
+
+  /**
+   * Removes up to {@code max} media that no post uses and that were uploaded before {@code createdBefore} (epoch
+   * ms), with their bytes; uploads that never finished are among them. Returns how many were removed.
+   */
+  Future<Integer> sweep(long createdBefore, int max) {
+    JsonObject query = new JsonObject().put("posts", new JsonObject().put("$size", 0))
+        .put("created", new JsonObject().put("$lt", createdBefore));
+    return mongo.findWithOptions(ITEMS, query, new FindOptions().setLimit(max)
+            .setFields(new JsonObject().put("_id", 1).put("file", 1)))
+        .compose(docs -> {
+          Future<Integer> chain = Future.succeededFuture(0);
+          for (JsonObject doc : docs) {
+            chain = chain.compose(n -> removeIfUnused(doc)
+                .recover(e -> {
+                  LOG.warn("could not remove unused media {}: {}", doc.getLong("_id"), e.toString());
+                  return Future.succeededFuture(false);
+                })
+                .map(removed -> removed ? n + 1 : n));
+          }
+          return chain;
+        });
+  }
+
+  // ---------------------------------------------------------------- uploads
+
+  /** Starts an upload: records it (so that a crash leaves something the sweep finds) and returns the record. */
+  Future<JsonObject> begin(long owner, MediaSniffer.Sniffed type) {
+    JsonObject record = new JsonObject()
+        .put("_id", ids.next())
+        .put("owner", owner)
+        .put("kind", type.kind())
+        .put("content_type", type.contentType())
+        .put("size", 0L)
+        .put("file", new ObjectId().toHexString())
+        .put("chunk_size", CHUNK_SIZE)
+        .put("state", UPLOADING)
+        .put("created", System.currentTimeMillis())
+        .put("posts", new JsonArray());
+    return mongo.insert(ITEMS, record).map(x -> record);
+  }
+
+  /** Stores chunk {@code n} of an upload. */
+  Future<Void> writeChunk(JsonObject record, int n, Buffer data) {
+    JsonObject chunk = new JsonObject()
+        .put("_id", oid(new ObjectId().toHexString()))
+        .put("files_id", oid(record.getString("file")))
+        .put("n", n)
+        .put("data", new JsonObject().put("$binary", data.getBytes()));
+    return mongo.insert(CHUNKS, chunk).mapEmpty();
+  }
+
+  /** Completes an upload of {@code size} bytes; returns its descriptor. */
+  Future<JsonObject> finish(JsonObject record, long size) {
+    JsonObject file = new JsonObject()
+        .put("_id", oid(record.getString("file")))
+        .put("length", size)
+        .put("chunkSize", record.getInteger("chunk_size"))
+        .put("uploadDate", new JsonObject().put("$date", Instant.now().toString()))
+        .put("filename", Long.toString(record.getLong("_id")))
+        .put("metadata", new JsonObject().put("owner", record.getLong("owner"))
+            .put("kind", record.getString("kind")).put("content_type", record.getString("content_type")));
+    return mongo.insert(FILES, file)
+        .compose(x -> mongo.updateCollection(ITEMS, new JsonObject().put("_id", record.getLong("_id")),
+            new JsonObject().put("$set", new JsonObject().put("state", READY).put("size", size))))
+        .map(x -> descriptor(record.copy().put("size", size)));
+  }
+
+  /** Throws away an upload that did not complete. */
+  Future<Void> discard(JsonObject record) {
+    return mongo.removeDocument(ITEMS, new JsonObject().put("_id", record.getLong("_id")))
+        .compose(x -> mongo.removeDocuments(CHUNKS, new JsonObject().put("files_id", oid(record.getString("file")))))
+        .compose(x -> mongo.removeDocument(FILES, new JsonObject().put("_id", oid(record.getString("file")))))
+        .mapEmpty();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** The record of a completed upload, or null. */
+  Future<JsonObject> find(long mediaId) {
+    return mongo.findOne(ITEMS, new JsonObject().put("_id", mediaId).put("state", READY), null);
+  }
+
+  /** Chunk {@code n} of a media's bytes (fails when it is gone). */
+  Future<Buffer> chunk(JsonObject record, int n) {
+    JsonObject query = new JsonObject().put("files_id", oid(record.getString("file"))).put("n", n);
+    return mongo.findOne(CHUNKS, query, new JsonObject().put("data", 1)).compose(doc -> doc == null
+        ? Future.failedFuture(new IllegalStateException("chunk " + n + " of media " + record.getLong("_id")
+            + " is missing (deleted while being read?)"))
+        : Future.succeededFuture(Buffer.buffer(doc.getJsonObject("data").getBinary("$binary"))));
+  }
+
+  /** The public description of a media. */
+  static JsonObject descriptor(JsonObject record) {
+    return new JsonObject()
+        .put("id", record.getLong("_id"))
+        .put("kind", record.getString("kind"))
+        .put("content_type", record.getString("content_type"))
+        .put("size", record.getLong("size"));
+  }
+
+  private static JsonObject oid(String hex) {
+    return new JsonObject().put("$oid", hex);
   }
 }

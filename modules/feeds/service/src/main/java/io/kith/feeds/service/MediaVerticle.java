@@ -1,0 +1,82 @@
+package io.kith.feeds.service;
+
+import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.MediaClient;
+import io.kith.platform.Platform;
+import io.kith.platform.limit.RateLimiter;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires feeds media: the store, the transfer handlers on {@link MediaClient#UPLOAD_ADDRESS} and
+ * {@link MediaClient#READ_ADDRESS}, and a periodic sweep of uploads that no post uses. Completes when both consumers
+ * are registered.
+ */
+public final class MediaVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MediaVerticle.class);
+  /** Configuration section of media (under {@code feeds}). */
+  static final String SECTION = "media";
+  static final String IMAGE_MAX_BYTES = "image-max-bytes";
+  static final String VIDEO_MAX_BYTES = "video-max-bytes";
+  static final String UPLOADS_PER_WINDOW = "uploads-per-window";
+  static final String UPLOAD_WINDOW_SECONDS = "upload-window-seconds";
+  static final String UNATTACHED_TTL_SECONDS = "unattached-ttl-seconds";
+  static final String SWEEP_INTERVAL_SECONDS = "sweep-interval-seconds";
+  static final String TRANSFER_TIMEOUT_SECONDS = "transfer-timeout-seconds";
+  /** Most media one sweep pass removes. */
+  static final int SWEEP_BATCH = 500;
+
+  private final Platform platform;
+  private MessageConsumer<Object> uploads;
+  private MessageConsumer<Object> reads;
+  private long sweepTimer = -1;
+
+  /** Creates the verticle on a node's platform. */
+  public MediaVerticle(Platform platform) {
+    this.platform = platform;
+  }
+
+  @Override
+  public Future<?> start() {
+    JsonObject config = platform.config().section("feeds").getJsonObject(SECTION, new JsonObject());
+    MediaTransfers.Limits limits = new MediaTransfers.Limits(
+        config.getLong(IMAGE_MAX_BYTES, 10_485_760L),
+        config.getLong(VIDEO_MAX_BYTES, 104_857_600L),
+        config.getInteger(UPLOADS_PER_WINDOW, 60),
+        config.getLong(UPLOAD_WINDOW_SECONDS, 3600L) * 1000,
+        config.getLong(TRANSFER_TIMEOUT_SECONDS, 60L) * 1000);
+    long ttl = config.getLong(UNATTACHED_TTL_SECONDS, 86_400L) * 1000;
+    long every = config.getLong(SWEEP_INTERVAL_SECONDS, 3600L) * 1000;
+    MediaStore store = new MediaStore(platform.mongo(), platform.ids());
+    MediaTransfers transfers = new MediaTransfers(store, FeedsService.proxy(vertx),
+        new RateLimiter(platform.redis()), limits);
+    MediaClient.registerCodec(vertx);
+    return store.ensureIndexes().compose(v -> {
+      // every node sweeps; removal is conditional on the media being unused, so concurrent sweeps are harmless
+      sweepTimer = vertx.setPeriodic(every, every, id -> store.sweep(System.currentTimeMillis() - ttl, SWEEP_BATCH)
+          .onSuccess(n -> {
+            if (n > 0) {
+              LOG.info("removed {} media that no post used", n);
+            }
+          })
+          .onFailure(e -> LOG.warn("media sweep failed: {}", e.toString())));
+      uploads = vertx.eventBus().consumer(MediaClient.UPLOAD_ADDRESS, transfers::onUpload);
+      reads = vertx.eventBus().consumer(MediaClient.READ_ADDRESS, transfers::onRead);
+      return Future.all(uploads.completion(), reads.completion());
+    });
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (sweepTimer >= 0) {
+      vertx.cancelTimer(sweepTimer);
+    }
+    return Future.all(uploads == null ? Future.succeededFuture() : uploads.unregister(),
+        reads == null ? Future.succeededFuture() : reads.unregister());
+  }
+}

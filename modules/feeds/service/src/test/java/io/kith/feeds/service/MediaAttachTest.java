@@ -1,0 +1,161 @@
+package io.kith.feeds.service;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceException;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MediaAttachTest extends MediaTestBase {
+
+  private long post() {
+    return platform.ids().next();
+  }
+
+  private List<Long> images(long owner, int n) throws Exception {
+    List<Long> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ids.add(uploaded(owner, "image/jpeg", jpeg(500)));
+    }
+    return ids;
+  }
+
+  private static JsonArray offending(ServiceException e) {
+    return e.getDebugInfo().getJsonObject("extra").getJsonArray("media");
+  }
+
+  @Test
+  @DisplayName("attaching returns the descriptors in the given order and records the post on each media")
+  void attach() throws Exception {
+    long owner = newUser();
+    long video = uploaded(owner, "video/mp4", mp4(3_000));
+    long cover = uploaded(owner, "image/png", png(700));
+    long post = post();
+    List<JsonObject> out = await(store.attach(owner, List.of(video, cover), post));
+    assertEquals(2, out.size());
+    assertEquals(new JsonObject().put("id", video).put("kind", "video").put("content_type", "video/mp4")
+        .put("size", 3_000L), out.get(0));
+    assertEquals(cover, out.get(1).getLong("id"));
+    assertEquals("image/png", out.get(1).getString("content_type"));
+    assertEquals(new JsonArray().add(post), record(video).getJsonArray("posts"));
+    assertEquals(List.of(), await(store.attach(owner, List.of(), post())));
+    List<Long> nine = images(owner, 9);
+    assertEquals(9, await(store.attach(owner, nine, post())).size());
+  }
+
+  @Test
+  @DisplayName("another user's media, unknown ids and repeated ids are invalid_media naming them, and nothing is attached")
+  void notTheAuthors() throws Exception {
+    long owner = newUser();
+    long other = newUser();
+    long mine = uploaded(owner, "image/png", png(500));
+    long theirs = uploaded(other, "image/png", png(500));
+    long post = post();
+    ServiceException e = failsWith("invalid_media", store.attach(owner, List.of(mine, theirs), post));
+    assertEquals(400, e.failureCode());
+    assertEquals(new JsonArray().add(theirs), offending(e));
+    assertEquals(new JsonArray(), record(mine).getJsonArray("posts"));
+    assertEquals(new JsonArray(), record(theirs).getJsonArray("posts"));
+
+    long unknown = mine + 987_654_321L;
+    assertEquals(new JsonArray().add(unknown),
+        offending(failsWith("invalid_media", store.attach(owner, List.of(mine, unknown), post))));
+    assertEquals(new JsonArray().add(mine),
+        offending(failsWith("invalid_media", store.attach(owner, List.of(mine, mine), post))));
+  }
+
+  @Test
+  @DisplayName("more than 9 images, two videos, or a video with two images are refused")
+  void counts() throws Exception {
+    long owner = newUser();
+    List<Long> ten = images(owner, 10);
+    ServiceException tooMany = failsWith("invalid_media", store.attach(owner, ten, post()));
+    assertEquals(new JsonArray().add(ten.get(9)), offending(tooMany));
+    for (long id : ten) {
+      assertEquals(new JsonArray(), record(id).getJsonArray("posts"));
+    }
+
+    long owner2 = newUser();
+    long v1 = uploaded(owner2, "video/mp4", mp4(2_000));
+    long v2 = uploaded(owner2, "video/webm", webm(2_000));
+    assertEquals(new JsonArray().add(v2),
+        offending(failsWith("invalid_media", store.attach(owner2, List.of(v1, v2), post()))));
+
+    List<Long> two = images(owner2, 2);
+    assertEquals(new JsonArray().add(two.get(1)),
+        offending(failsWith("invalid_media", store.attach(owner2, List.of(two.get(0), v1, two.get(1)), post()))));
+    // a video with one cover image is fine
+    assertEquals(2, await(store.attach(owner2, List.of(v1, two.get(0)), post())).size());
+  }
+
+  @Test
+  @DisplayName("detaching the last post removes the media and its GridFS files; media another post uses stay")
+  void detach() throws Exception {
+    long owner = newUser();
+    long shared = uploaded(owner, "video/mp4", mp4(300_000));
+    long single = uploaded(owner, "image/png", png(2_000));
+    String sharedFile = record(shared).getString("file");
+    String singleFile = record(single).getString("file");
+    long p1 = post();
+    long p2 = post();
+    await(store.attach(owner, List.of(shared, single), p1));
+    await(store.attach(owner, List.of(shared), p2));
+    assertEquals(3, gridFsDocuments(sharedFile));
+
+    await(store.detach(p1, List.of(shared, single)));
+    assertNull(record(single));
+    assertEquals(0, gridFsDocuments(singleFile));
+    failsWith("media_not_found", read(owner, single, null));
+    assertEquals(new JsonArray().add(p2), record(shared).getJsonArray("posts"));
+    assertEquals(300_000, await(read(owner, shared, null)).bytes().length());
+
+    await(store.detach(p2, List.of(shared)));
+    assertNull(record(shared));
+    assertEquals(0, gridFsDocuments(sharedFile));
+    // idempotent
+    await(store.detach(p2, List.of(shared)));
+  }
+
+  @Test
+  @DisplayName("detaching a post leaves alone media that post did not use")
+  void detachOnlyWhatThePostUsed() throws Exception {
+    long owner = newUser();
+    long fresh = uploaded(owner, "image/png", png(500));
+    await(store.detach(post(), List.of(fresh)));
+    assertNotNull(record(fresh));
+  }
+
+  @Test
+  @DisplayName("the sweep removes old uploads that no post uses, and keeps attached and recent ones")
+  void sweep() throws Exception {
+    long owner = newUser();
+    long unused = uploaded(owner, "image/png", png(500));
+    long attached = uploaded(owner, "image/png", png(500));
+    await(store.attach(owner, List.of(attached), post()));
+    String unusedFile = record(unused).getString("file");
+
+    // nothing is older than an hour ago
+    await(store.sweep(System.currentTimeMillis() - 3_600_000, 500));
+    assertNotNull(record(unused));
+
+    long cutoff = System.currentTimeMillis() + 1;
+    int removed = 0;
+    for (int pass = 0; pass < 100 && record(unused) != null; pass++) {
+      removed += await(store.sweep(cutoff, 500));
+    }
+    assertTrue(removed >= 1);
+    assertNull(record(unused));
+    assertEquals(0, gridFsDocuments(unusedFile));
+    assertNotNull(record(attached));
+    // an attach of a swept media is refused
+    failsWith("invalid_media", store.attach(owner, List.of(unused), post()));
+  }
+}

@@ -6,6 +6,8 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.gateway.http.AccountsRoutes;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ClientAddress;
+import io.kith.gateway.http.FeedsRoutes;
+import io.kith.feeds.api.FeedsService;
 import io.kith.gateway.http.RelationsRoutes;
 import io.kith.relations.api.RelationsService;
 import io.kith.gateway.http.AuthRoutes;
@@ -45,7 +47,8 @@ public final class GatewayModule implements KithModule {
         new SystemRoutes(),
         new AuthRoutes(platform.sessions()),
         new AccountsRoutes(AccountsService.proxy(platform.vertx()), new ClientAddress(trusted)),
-        new RelationsRoutes(RelationsService.proxy(platform.vertx())));
+        new RelationsRoutes(RelationsService.proxy(platform.vertx())),
+        new FeedsRoutes(FeedsService.proxy(platform.vertx())));
     AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
     return GatewayVerticle.loadContract(platform.vertx()).compose(contract -> platform.vertx().deployVerticle(
         () -> new GatewayVerticle(platform, routes, RoomAccess.NONE, presence, contract),

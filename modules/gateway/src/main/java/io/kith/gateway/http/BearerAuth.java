@@ -10,11 +10,16 @@ import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
+import io.vertx.openapi.contract.SecurityRequirement;
 
 /**
  * Authenticates operations that the contract marks with {@code bearerAuth}, before their input is validated, so that
  * an unauthenticated caller learns nothing about the operation's input rules. The verified claims are put on the
  * routing context under {@link Http#CALLER}; route handlers take the acting user from there and nowhere else.
+ *
+ * <p>An operation whose security requirements include the empty one ({@code security: [{bearerAuth: []}, {}]}) takes
+ * the token optionally: without an Authorization header it proceeds anonymously (no {@link Http#CALLER}; see
+ * {@link Http#viewerId}), but a header that is present, even an empty one, must verify like anywhere else.
  *
  * <p>A token is accepted when its signature, algorithm, issuer, audience and expiry verify, and its session is
  * still alive (a logout or "log out everywhere" takes effect at once).
@@ -41,6 +46,10 @@ public final class BearerAuth implements Handler<RoutingContext> {
       return;
     }
     String header = rc.request().getHeader("Authorization");
+    if (header == null && isOptional(op)) {
+      rc.next();
+      return;
+    }
     if (header == null || header.isBlank()) {
       rc.response().putHeader("WWW-Authenticate", "Bearer");
       rc.fail(Failures.of(KithErrors.UNAUTHENTICATED, "this operation needs an Authorization: Bearer access token"));
@@ -60,6 +69,10 @@ public final class BearerAuth implements Handler<RoutingContext> {
         rc.fail(ar.cause());
       }
     });
+  }
+
+  private static boolean isOptional(Operation op) {
+    return op.getSecurityRequirements().stream().anyMatch(SecurityRequirement::isEmpty);
   }
 
   private Operation operationOf(RoutingContext rc) {

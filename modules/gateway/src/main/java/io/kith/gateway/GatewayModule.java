@@ -7,6 +7,8 @@ import io.kith.gateway.http.AccountsRoutes;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
+import io.kith.gateway.http.FeedsRoutes;
+import io.kith.feeds.api.FeedsService;
 import io.kith.gateway.http.RelationsRoutes;
 import io.kith.feeds.api.MediaClient;
 import io.kith.relations.api.RelationsService;
@@ -48,6 +50,7 @@ public final class GatewayModule implements KithModule {
         new AuthRoutes(platform.sessions()),
         new AccountsRoutes(AccountsService.proxy(platform.vertx()), new ClientAddress(trusted)),
         new RelationsRoutes(RelationsService.proxy(platform.vertx())),
+        new FeedsRoutes(FeedsService.proxy(platform.vertx())),
         new MediaRoutes(MediaClient.create(platform.vertx())));
     AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
     return GatewayVerticle.loadContract(platform.vertx()).compose(contract -> platform.vertx().deployVerticle(

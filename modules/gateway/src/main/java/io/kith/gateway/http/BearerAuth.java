@@ -17,9 +17,9 @@ import io.vertx.openapi.contract.SecurityRequirement;
  * an unauthenticated caller learns nothing about the operation's input rules. The verified claims are put on the
  * routing context under {@link Http#CALLER}; route handlers take the acting user from there and nowhere else.
  *
- * <p>An operation whose security lists an empty requirement as well ({@code [{bearerAuth: []}, {}]}) also serves
- * anonymous callers: without an Authorization header it proceeds with no caller; a header that is present must still
- * hold a valid token.
+ * <p>An operation whose security requirements include the empty one ({@code security: [{bearerAuth: []}, {}]}) takes
+ * the token optionally: without an Authorization header it proceeds anonymously (no {@link Http#CALLER}; see
+ * {@link Http#viewerId}), but a header that is present, even an empty one, must verify like anywhere else.
  *
  * <p>A token is accepted when its signature, algorithm, issuer, audience and expiry verify, and its session is
  * still alive (a logout or "log out everywhere" takes effect at once).
@@ -46,13 +46,11 @@ public final class BearerAuth implements Handler<RoutingContext> {
       return;
     }
     String header = rc.request().getHeader("Authorization");
+    if (header == null && isOptional(op)) {
+      rc.next();
+      return;
+    }
     if (header == null || header.isBlank()) {
-      if (op.getSecurityRequirements().stream().anyMatch(SecurityRequirement::isEmpty)) {
-        // an empty requirement ({}) makes the token optional: the caller is anonymous (a token, when present, must
-        // still be valid)
-        rc.next();
-        return;
-      }
       rc.response().putHeader("WWW-Authenticate", "Bearer");
       rc.fail(Failures.of(KithErrors.UNAUTHENTICATED, "this operation needs an Authorization: Bearer access token"));
       return;
@@ -71,6 +69,10 @@ public final class BearerAuth implements Handler<RoutingContext> {
         rc.fail(ar.cause());
       }
     });
+  }
+
+  private static boolean isOptional(Operation op) {
+    return op.getSecurityRequirements().stream().anyMatch(SecurityRequirement::isEmpty);
   }
 
   private Operation operationOf(RoutingContext rc) {

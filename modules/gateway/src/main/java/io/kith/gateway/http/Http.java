@@ -30,6 +30,15 @@ public final class Http {
     return claims;
   }
 
+  /**
+   * The user reading through an operation whose token is optional: the verified caller's id, or 0 for an anonymous
+   * reader (no Authorization header).
+   */
+  public static long viewerId(RoutingContext rc) {
+    AccessClaims claims = rc.get(CALLER);
+    return claims == null ? 0 : claims.userId();
+  }
+
   /** The validated request of an OpenAPI operation. */
   public static ValidatedRequest validated(RoutingContext rc) {
     return rc.get(RouterBuilder.KEY_META_DATA_VALIDATED_REQUEST);
@@ -70,6 +79,17 @@ public final class Http {
     result.onComplete(ar -> {
       if (ar.succeeded()) {
         ok(rc, toJson.apply(ar.result()));
+      } else {
+        rc.fail(ar.cause());
+      }
+    });
+  }
+
+  /** Replies 201 with the JSON {@code result} completes with, or hands its failure to the failure handler. */
+  public static void replyCreated(RoutingContext rc, Future<JsonObject> result) {
+    result.onComplete(ar -> {
+      if (ar.succeeded()) {
+        send(rc, 201, ar.result());
       } else {
         rc.fail(ar.cause());
       }

@@ -259,6 +259,33 @@ class MediaHttpTest {
     assertEquals(201, upload(token, "image/png", png(IMAGE_MAX)).status());
   }
 
+  private Reply publish(String token, JsonObject post) {
+    return reply(web.post(API + "/posts").putHeader("Authorization", "Bearer " + token).sendJsonObject(post));
+  }
+
+  @Test
+  @DisplayName("attached media are readable by whoever may see a post using them, and by nobody else")
+  void readableThroughPosts() {
+    String owner = register();
+    String other = register();
+    long open = upload(owner, "image/png", png(2_000)).json(201).getLong("id");
+    long closed = upload(owner, "image/png", png(2_000)).json(201).getLong("id");
+    publish(owner, new JsonObject().put("text", "public").put("media", new JsonArray().add(open))).json(201);
+    publish(owner, new JsonObject().put("text", "friends").put("visibility", "friends")
+        .put("media", new JsonArray().add(closed))).json(201);
+
+    Reply byOther = get("/media/" + open, other);
+    assertEquals(200, byOther.status(), byOther.text());
+    assertEquals("image/png", byOther.headers().get("Content-Type"));
+    assertEquals(200, get("/media/" + open, null).status(), "anonymous reader of a public post");
+    get("/media/" + closed, other).problem(404, "media_not_found");
+    get("/media/" + closed, null).problem(404, "media_not_found");
+    assertEquals(200, get("/media/" + closed, owner).status());
+    // another user's upload cannot be attached
+    publish(other, new JsonObject().put("text", "stolen").put("media", new JsonArray().add(open)))
+        .problem(400, "invalid_media");
+  }
+
   @Test
   @DisplayName("uploading needs a valid token; reading unattached media is 404 for other users and anonymous callers")
   void access() {

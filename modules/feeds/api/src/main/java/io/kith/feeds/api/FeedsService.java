@@ -31,8 +31,9 @@ import java.util.List;
  * {@code {state: "visible", post: <view>}}, {@code {state: "deleted"}} or {@code {state: "not_visible"}}.
  *
  * <p><b>Timeline pages</b> are newest first: {@code {items: [post views], next_max_id, newest_id}}; pass
- * {@code next_max_id} as {@code maxId} for older posts (null at the end), {@code newest_id} as {@code sinceId} to poll
- * for newer ones. {@code maxId}/{@code sinceId} 0 mean "none"; {@code limit} must be 1..100.
+ * {@code next_max_id} as {@code maxId} for older posts (null when the list is known to end here; a full last page may
+ * be followed by an empty one), {@code newest_id} as {@code sinceId} to poll for newer ones. {@code maxId}/
+ * {@code sinceId} 0 mean "none"; {@code limit} must be 1..100. A repost carries no media of its own.
  */
 @ProxyGen
 @VertxGen

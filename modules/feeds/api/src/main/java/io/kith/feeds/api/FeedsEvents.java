@@ -12,6 +12,8 @@ public final class FeedsEvents {
   public static final String POST_PUBLISHED = "PostPublished";
   /** {@code {post, author, repost_of (0 if none)}}. */
   public static final String POST_DELETED = "PostDeleted";
+  /** {@code {post, author, visibility}}: the author changed who may see the post. */
+  public static final String POST_EDITED = "PostEdited";
   /** {@code {comment, post, post_author, from, reply_to (0 if none), reply_to_author (0 if none)}}. */
   public static final String COMMENT_ADDED = "CommentAdded";
   /** {@code {comment, post, post_author, from, by}} ({@code by}: who deleted it, the commenter or post author). */

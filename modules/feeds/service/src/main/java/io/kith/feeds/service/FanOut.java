@@ -80,6 +80,8 @@ final class FanOut {
     return switch (e.type()) {
       case FeedsEvents.POST_PUBLISHED -> publish(p.getLong("post"));
       case FeedsEvents.POST_DELETED -> deleted(p.getLong("post"), p.getLong("author"));
+      // a wider audience gets the post now; a narrower one is enforced by every read
+      case FeedsEvents.POST_EDITED -> spreadAgain(p.getLong("post"));
       default -> Future.succeededFuture();
     };
   }
@@ -93,8 +95,9 @@ final class FanOut {
     }
     return switch (e.type()) {
       case RelationsEvents.USER_FOLLOWED -> backfill(from, to, Timelines.HOME);
-      case RelationsEvents.FRIENDSHIP_FORMED ->
-          Future.all(backfill(from, to, Timelines.MOMENTS), backfill(to, from, Timelines.MOMENTS));
+      // friends may see more than followers: home gets what became visible, both ways
+      case RelationsEvents.FRIENDSHIP_FORMED -> Future.all(List.of(backfill(from, to, Timelines.MOMENTS),
+          backfill(to, from, Timelines.MOMENTS), backfill(from, to, Timelines.HOME), backfill(to, from, Timelines.HOME)));
       case RelationsEvents.USER_UNFOLLOWED -> takeOut(from, to, Timelines.HOME);
       case RelationsEvents.FRIENDSHIP_ENDED ->
           Future.all(takeOut(from, to, Timelines.MOMENTS), takeOut(to, from, Timelines.MOMENTS));
@@ -111,15 +114,33 @@ final class FanOut {
       if (post == null || post.getBoolean("deleted", false)) {
         return Future.succeededFuture();
       }
-      long author = post.getLong("author");
-      Future<Void> spread = Visibility.PRIVATE.equals(post.getString("vis")) ? Future.succeededFuture()
-          : relations.counts(author).compose(counts -> {
-            boolean celebrity = counts.getLong("follower_count", 0L) >= settings.celebrityThreshold();
-            return timelines.markCelebrity(author, celebrity).compose(v -> celebrity
-                ? timelines.ensure(Timelines.OWN, author, () -> service.ownPosts(author))
-                : ties.friends(author).compose(friends -> spread(post, new HashSet<>(friends), null, 0)));
-          });
-      return spread.compose(v -> mentions(post));
+      return spreadOrMark(post).compose(v -> mentions(post));
+    });
+  }
+
+  /** Re-runs the fan-out of an edited post (timeline adds are idempotent; a post older than a full timeline is trimmed). */
+  private Future<Void> spreadAgain(long postId) {
+    return posts.find(postId).compose(post -> post == null || post.getBoolean("deleted", false)
+        ? Future.succeededFuture() : spreadOrMark(post));
+  }
+
+  /**
+   * Fans the post out, or marks a celebrity author (merged at read). A former celebrity is unmarked only after the
+   * fan-out, so readers never miss the post in between.
+   */
+  private Future<Void> spreadOrMark(JsonObject post) {
+    long author = post.getLong("author");
+    if (Visibility.PRIVATE.equals(post.getString("vis"))) {
+      return Future.succeededFuture();
+    }
+    return relations.counts(author).compose(counts -> {
+      boolean celebrity = counts.getLong("follower_count", 0L) >= settings.celebrityThreshold();
+      if (celebrity) {
+        return timelines.markCelebrity(author, true)
+            .compose(v -> timelines.ensure(Timelines.OWN, author, () -> service.ownPosts(author)));
+      }
+      return ties.friends(author).compose(friends -> spread(post, new HashSet<>(friends), null, 0))
+          .compose(v -> timelines.markCelebrity(author, false));
     });
   }
 

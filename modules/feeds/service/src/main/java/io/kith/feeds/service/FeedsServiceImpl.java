@@ -187,8 +187,16 @@ final class FeedsServiceImpl implements FeedsService {
         if (changes.containsKey("place")) {
           set.put("place", edit.place());
         }
+        boolean audienceChanged = !visibility.equals(post.getString("vis"))
+            || !audience.equals(post.getJsonObject("aud", PostDraft.emptyAudience()));
         return checkReferences(actor, merged)
             .compose(v -> posts.update(postId, actor, set))
+            .onSuccess(updated -> {
+              if (updated != null && audienceChanged) {
+                emit(FeedsEvents.POST_EDITED, new JsonObject().put("post", postId).put("author", actor)
+                    .put("visibility", visibility));
+              }
+            })
             .compose(updated -> updated == null ? notFound() : hydrate(actor, List.of(updated), false)
                 .map(views -> views.get(0)));
       });
@@ -319,23 +327,24 @@ final class FeedsServiceImpl implements FeedsService {
             Map<Long, JsonObject> byId = new LinkedHashMap<>();
             views.forEach(v -> byId.put(v.getLong("id"), v));
             long last = maxId;
+            boolean stoppedEarly = false;
             for (JsonObject like : likes) {
               if (items.size() == limit) {
+                stoppedEarly = true;
                 break;
               }
               last = like.getLong("_id");
               JsonObject view = byId.get(like.getLong("p"));
               if (view != null) {
-                items.add(view.put("liked_at", IdGenerator.timeOf(last)));
+                items.add(view.copy().put("liked_at", IdGenerator.timeOf(last)));
               }
             }
-            boolean more = likes.size() == fetch || (items.size() == limit && last != likes.get(likes.size() - 1)
-                .getLong("_id"));
-            if (items.size() < limit && likes.size() == fetch && round + 1 < MAX_ROUNDS) {
+            boolean exhausted = likes.size() < fetch && !stoppedEarly;
+            if (items.size() < limit && !exhausted && round + 1 < MAX_ROUNDS) {
               return likedRound(viewer, last, limit, items, round + 1);
             }
             return Future.succeededFuture(new JsonObject().put("items", new JsonArray(items))
-                .put("next_max_id", items.size() == limit && more ? last : null)
+                .put("next_max_id", exhausted || last <= 0 ? null : last)
                 .put("newest_id", null));
           });
     });
@@ -449,7 +458,9 @@ final class FeedsServiceImpl implements FeedsService {
           return round(viewer, source, last, sinceId, limit, timeline, items, round + 1);
         }
         JsonObject page = new JsonObject().put("items", new JsonArray(items));
-        page.put("next_max_id", exhausted || items.isEmpty() ? null : items.get(items.size() - 1).getLong("id"));
+        // where reading stopped: the last item when the page filled up, else the last candidate looked at (a page
+        // left short by filtering still lets the client read on)
+        page.put("next_max_id", exhausted || last <= 0 ? null : last);
         page.put("newest_id", items.isEmpty() ? (sinceId > 0 ? sinceId : null) : items.get(0).getLong("id"));
         return Future.succeededFuture(page);
       });

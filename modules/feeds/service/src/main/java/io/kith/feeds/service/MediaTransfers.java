@@ -237,18 +237,21 @@ final class MediaTransfers {
       return chain;
     }
 
+    /** Refuses the upload once what was stored is gone, so a refused upload leaves nothing behind. */
     private void fail(Message<Object> piece, Throwable cause) {
-      refuse(piece, cause);
-      abandon();
+      abandon().onComplete(x -> refuse(piece, cause));
     }
 
-    private void abandon() {
+    private Future<Void> abandon() {
       pending = Buffer.buffer();
-      if (record != null) {
-        JsonObject r = record;
-        store.discard(r).onFailure(e -> LOG.warn("could not discard the unfinished upload {} (the sweep will): {}",
-            r.getLong("_id"), e.toString()));
+      if (record == null) {
+        return Future.succeededFuture();
       }
+      JsonObject r = record;
+      return store.discard(r).<Void>mapEmpty().recover(e -> {
+        LOG.warn("could not discard the unfinished upload {} (the sweep will): {}", r.getLong("_id"), e.toString());
+        return Future.succeededFuture();
+      });
     }
   }
 

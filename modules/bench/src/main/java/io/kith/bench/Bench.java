@@ -128,7 +128,7 @@ public final class Bench {
       ProgressListener progress = args.progress() && console ? new TerminalProgress(err) : ProgressListener.NONE;
       LoadRunner runner = new LoadRunner(vertx, context, args.settings(), progress);
       ScenarioContext scenarioContext = new ScenarioContext(vertx, env.target(), env.token(), env.userId(), runner,
-          args.options());
+          args.options(), env.kithVertx());
       ScenarioResult result = onContext(context,
           () -> scenario.run(scenarioContext).eventually(scenarioContext::close)).await();
       Report report = new Report(runInfo(args, env, startedAt), result);

@@ -2,6 +2,7 @@ package io.kith.bench;
 
 import io.kith.bench.client.Target;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 
 import java.util.function.Supplier;
 
@@ -12,13 +13,15 @@ import java.util.function.Supplier;
  * @param token     an access token (null if none)
  * @param userId    the token's user if known, else 0
  * @param inProcess whether Kith runs inside the bench process
+ * @param kithVertx the in-process Kith's Vert.x instance (its event bus reaches the services); null when remote
  * @param closer    stops what the environment started
  */
-record BenchEnvironment(Target target, String token, long userId, boolean inProcess, Supplier<Future<Void>> closer) {
+record BenchEnvironment(Target target, String token, long userId, boolean inProcess, Vertx kithVertx,
+                        Supplier<Future<Void>> closer) {
 
   /** A remote Kith; nothing to stop. */
   static BenchEnvironment remote(Target target, String token) {
-    return new BenchEnvironment(target, token, 0, false, Future::succeededFuture);
+    return new BenchEnvironment(target, token, 0, false, null, Future::succeededFuture);
   }
 
   /** Stops what the environment started. */

@@ -65,7 +65,7 @@ final class InProcessKith {
           long userId = kith.platform().ids().next();
           Target target = new Target("127.0.0.1", kith.httpPort(), false, kith.tcpBridgePort());
           return kith.platform().sessions().open(userId, "bench")
-              .map(pair -> new BenchEnvironment(target, pair.accessToken(), userId, true, stop))
+              .map(pair -> new BenchEnvironment(target, pair.accessToken(), userId, true, kith.vertx(), stop))
               .recover(e -> stop.get().transform(ignored -> Future.<BenchEnvironment>failedFuture(
                   new IllegalStateException("cannot mint an access token in-process: " + e.getMessage(), e))));
         });

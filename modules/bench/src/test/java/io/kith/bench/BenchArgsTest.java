@@ -127,10 +127,11 @@ class BenchArgsTest {
   @Test
   @DisplayName("an unknown scenario is refused and the known ones are named")
   void unknownScenario() {
-    assertEquals("unknown scenario 'feeds-fanout'; the scenarios are: auth-overhead, bridge-roundtrip, "
-        + "accounts-profile, accounts-login, relations-batch, relations-followers", refusal("feeds-fanout"));
+    assertEquals("unknown scenario 'feeds-latest'; the scenarios are: auth-overhead, bridge-roundtrip, "
+        + "accounts-profile, accounts-login, relations-batch, relations-followers, feeds-fanout, feeds-home, "
+        + "feeds-moments", refusal("feeds-latest"));
     assertEquals("name a scenario to run (auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, "
-        + "relations-batch, relations-followers), or "
+        + "relations-batch, relations-followers, feeds-fanout, feeds-home, feeds-moments), or "
         + "'list'", refusal("--rate", "10"));
   }
 

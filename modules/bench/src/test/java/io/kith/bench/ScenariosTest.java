@@ -47,7 +47,9 @@ class ScenariosTest {
   void builtIn() {
     Scenarios scenarios = Scenarios.builtIn();
     assertEquals("auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, relations-batch, "
-        + "relations-followers", scenarios.names());
+        + "relations-followers, feeds-fanout, feeds-home, feeds-moments", scenarios.names());
+    assertEquals("feeds-fanout", scenarios.declaring("publish-rate"));
+    assertEquals("relations-followers, feeds-fanout", scenarios.declaring("followers"));
     assertTrue(scenarios.declaresOption("login-rate"));
     assertEquals("accounts-login", scenarios.declaring("users"));
     assertFalse(scenarios.declaresOption("rate"));

@@ -77,6 +77,11 @@ public final class Report {
     return ratios;
   }
 
+  /** Figures measured apart from the operations. */
+  public List<Figure> figures() {
+    return result.figures();
+  }
+
   /** Remarks for the reader. */
   public List<String> notes() {
     return notes;
@@ -150,6 +155,16 @@ public final class Report {
           .put("valid", r.valid())
           .put("reason", r.valid() ? null : r.reason()));
     }
+    JsonArray figureArray = new JsonArray();
+    for (Figure f : result.figures()) {
+      figureArray.add(new JsonObject()
+          .put("name", f.name())
+          .put("value", OperationStats.number(f.value()))
+          .put("unit", f.unit())
+          .put("description", f.description())
+          .put("goal", f.goal() == null ? null : f.goal().describe())
+          .put("met", f.met()));
+    }
     JsonObject load = new JsonObject()
         .put("mode", run.closedLoop() ? "closed-loop" : "open-loop")
         .put("rate_per_operation", run.closedLoop() ? null : run.rate())
@@ -169,6 +184,7 @@ public final class Report {
         .put("options", options)
         .put("operations", ops)
         .put("ratios", ratioArray)
+        .put("figures", figureArray)
         .put("clean", clean())
         .put("notes", new JsonArray(new ArrayList<>(notes)))
         .put("environment", new JsonObject()
@@ -216,6 +232,15 @@ public final class Report {
         out.append(String.format(Locale.ROOT, "ratio %-30s %8s%s%n", r.spec().label(),
             Double.isNaN(r.value()) ? "n/a" : String.format(Locale.ROOT, "%.3fx", r.value()),
             r.valid() ? "" : "  NOT VALID: " + r.reason()));
+      }
+    }
+    if (!result.figures().isEmpty()) {
+      out.append('\n');
+      for (Figure f : result.figures()) {
+        String goal = f.goal() == null ? "" : "  goal " + f.goal().describe()
+            + (f.met() == null ? "" : f.met() ? ": met" : ": MISSED");
+        out.append(String.format(Locale.ROOT, "figure %-36s %12s %s%s%n", f.name(), Figure.format(f.value()),
+            f.unit(), goal));
       }
     }
     if (!notes.isEmpty()) {

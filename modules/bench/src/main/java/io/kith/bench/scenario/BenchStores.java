@@ -49,6 +49,11 @@ final class BenchStores {
         .put("mongo", new JsonObject().put("embedded-port", mongoPort));
   }
 
+  /** The in-process Kith's Redis port (0 before {@link #inProcessConfig()}). */
+  synchronized int redisPort() {
+    return redisPort;
+  }
+
   /**
    * Opens a platform on the in-process Kith's stores. Fails with a readable message when the run is not in-process
    * ({@code context.userId()} is 0 when the token was not minted in-process).

@@ -31,6 +31,7 @@ public final class ScenarioContext {
   private final long userId;
   private final LoadRunner runner;
   private final Map<String, Double> options;
+  private final Vertx kithVertx;
   private final List<Supplier<Future<Void>>> closers = new ArrayList<>();
   private BenchHttpClient http;
 
@@ -44,12 +45,23 @@ public final class ScenarioContext {
    */
   public ScenarioContext(Vertx vertx, Target target, String token, long userId, LoadRunner runner,
                          Map<String, Double> options) {
+    this(vertx, target, token, userId, runner, options, null);
+  }
+
+  /**
+   * A context that can also reach an in-process Kith's event bus.
+   *
+   * @param kithVertx the in-process Kith's Vert.x instance, or null when Kith runs elsewhere
+   */
+  public ScenarioContext(Vertx vertx, Target target, String token, long userId, LoadRunner runner,
+                         Map<String, Double> options, Vertx kithVertx) {
     this.vertx = vertx;
     this.target = target;
     this.token = token;
     this.userId = userId;
     this.runner = runner;
     this.options = Map.copyOf(options);
+    this.kithVertx = kithVertx;
   }
 
   /** The client-side Vert.x instance. */
@@ -70,6 +82,15 @@ public final class ScenarioContext {
   /** The token's user id when the bench minted the token itself, else 0 (unknown). */
   public long userId() {
     return userId;
+  }
+
+  /**
+   * The in-process Kith's Vert.x instance, whose event bus reaches the service proxies (for domains whose HTTP
+   * routes do not exist yet); null when the run measures a remote target. Replies to requests sent on it complete on
+   * Kith's threads: hand results back to the runner's context before touching scenario state.
+   */
+  public Vertx kithVertx() {
+    return kithVertx;
   }
 
   /** The load runner. */

@@ -53,7 +53,10 @@ public final class Scenarios {
         new AccountsProfileScenario(),
         new AccountsLoginScenario(),
         new RelationsBatchScenario(),
-        new RelationsFollowersScenario()));
+        new RelationsFollowersScenario(),
+        new FeedsFanoutScenario(),
+        new FeedsHomeScenario(),
+        new FeedsMomentsScenario()));
   }
 
   /** All scenarios in listing order. */

@@ -219,4 +219,31 @@ class ReportTest {
     assertEquals("p99_9", OperationStats.percentileKey(99.9));
     assertEquals("p100", OperationStats.percentileKey(100));
   }
+
+  @Test
+  @DisplayName("figures measured apart from the operations appear with their goals in the table and the JSON")
+  void figures() {
+    Report report = new Report(openLoop(100), new ScenarioResult(
+        List.of(op("ping", latencies(1), 0, 0, 0), op("whoami", latencies(2), 0, 0, 0)), RATIOS, List.of(),
+        List.of(Figure.of("inserts/s", 52_310.4, "inserts/s", "a burst"),
+            Figure.of("inserts/lpush", 0.25, "x", "ratio").withGoal(Figure.Goal.atLeast(0.4)),
+            Figure.of("p99 (ms)", 800, "ms", "latency").withGoal(Figure.Goal.atMost(1000)),
+            Figure.of("missing", Double.NaN, "x", "not measured").withGoal(Figure.Goal.atLeast(1)))));
+    String table = report.toTable();
+    assertTrue(table.contains("figure inserts/s"), table);
+    assertTrue(table.contains("52,310 inserts/s"), table);
+    assertTrue(table.contains("0.250 x  goal >= 0.4: MISSED"), table);
+    assertTrue(table.contains("800.0 ms  goal <= 1000: met"), table);
+    JsonArray figures = report.toJson().getJsonArray("figures");
+    assertEquals(4, figures.size());
+    JsonObject ratio = figures.getJsonObject(1);
+    assertEquals(">= 0.4", ratio.getString("goal"));
+    assertFalse(ratio.getBoolean("met"));
+    assertTrue(figures.getJsonObject(2).getBoolean("met"));
+    assertNull(figures.getJsonObject(0).getValue("goal"));
+    assertNull(figures.getJsonObject(3).getValue("value"), "NaN is null in the JSON");
+    assertNull(figures.getJsonObject(3).getValue("met"));
+    assertEquals(0, new Report(openLoop(100), new ScenarioResult(List.of(op("ping", latencies(1), 0, 0, 0)),
+        List.of(), List.of())).toJson().getJsonArray("figures").size(), "a scenario without figures has none");
+  }
 }

@@ -1,0 +1,212 @@
+package io.kith.bench.scenario;
+
+import io.kith.feeds.api.FeedsService;
+import io.kith.platform.Platform;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.ext.mongo.UpdateOptions;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * What the feeds scenarios write straight into the in-process Kith's stores, bypassing the services (the documents
+ * and keys of the feeds and relations domains, as their READMEs describe them), and how they reach the feeds service.
+ *
+ * <p>Posts are {@code posts} documents of {@code PostStore}'s shape; timelines are the sorted sets
+ * {@code feed:{u:<id>}:home|moments}, which exist only when they hold the marker member {@code m} scored 2^53 (the
+ * fan-out worker adds only to existing timelines, so a user "is active" when the marker is there). The bench tests
+ * run the real service on what these write, so a change of the domain's documents fails a test rather than
+ * silently measuring something else.
+ */
+final class FeedsSeed {
+
+  /** The feeds domain's post collection. */
+  static final String POSTS = "posts";
+  /** Timeline kinds, as in the keys. */
+  static final String HOME = "home";
+  static final String MOMENTS = "moments";
+  /** The marker member of an existing timeline and its score, 2^53. */
+  static final String MARKER = "m";
+  static final String MARKER_SCORE = "9007199254740992";
+  /** Expiry of the markers the scenarios create (the service renews it on reads). */
+  static final long MARKER_TTL_SECONDS = 3_600;
+  /** Users per pipelined batch of marker writes. */
+  private static final int MARKER_BATCH = 1_000;
+
+  private FeedsSeed() {
+  }
+
+  /** {@code feed:{u:<id>}:<kind>}. */
+  static String timelineKey(String kind, long user) {
+    return "feed:{u:" + user + "}:" + kind;
+  }
+
+  /** The feeds service of the in-process Kith, or a failure saying why the scenario cannot run. */
+  static Future<FeedsService> feeds(ScenarioContext context, String scenario) {
+    Vertx kith = context.kithVertx();
+    if (kith == null) {
+      return Future.failedFuture(new IllegalStateException(scenario + " calls the feeds service on the in-process "
+          + "Kith's event bus, so it runs only without --target"));
+    }
+    return Future.succeededFuture(FeedsService.proxy(kith));
+  }
+
+  /**
+   * Completes on {@code context} with the outcome of {@code future}, which may complete on a thread of the
+   * in-process Kith (replies to requests sent on its event bus do).
+   */
+  static <T> Future<T> onContext(Context context, Future<T> future) {
+    Promise<T> promise = Promise.promise();
+    future.onComplete(ar -> {
+      if (Vertx.currentContext() == context) {
+        promise.handle(ar);
+      } else {
+        context.runOnContext(v -> promise.handle(ar));
+      }
+    });
+    return promise.future();
+  }
+
+  /** An empty audience {@code {users: [], groups: [], tags: []}}. */
+  static JsonObject audience(List<Long> users) {
+    return new JsonObject().put("users", new JsonArray(new ArrayList<>(users))).put("groups", new JsonArray())
+        .put("tags", new JsonArray());
+  }
+
+  /** A live post document as {@code FeedsServiceImpl.publish} stores it: text only, no media, place or mentions. */
+  static JsonObject post(long id, long author, String visibility, List<Long> audienceUsers, long created) {
+    return new JsonObject().put("_id", id).put("author", author).put("text", "bench post " + id)
+        .put("place", (Object) null).put("mentions", new JsonArray()).put("vis", visibility)
+        .put("aud", audience(audienceUsers)).put("repost_of", 0L).put("created", created).put("likes", 0)
+        .put("comments", 0).put("reposts", 0).put("reposts_total", 0).put("media", new JsonArray());
+  }
+
+  /**
+   * The four edges of a friendship as the relations service stores it: follows both ways ({@code f}) and friendship
+   * edges both ways ({@code F}).
+   */
+  static List<JsonObject> friendship(LongSupplier ids, long a, long b, long at) {
+    return List.of(EdgeSeeder.edge(ids.getAsLong(), "f", a, b, at), EdgeSeeder.edge(ids.getAsLong(), "f", b, a, at),
+        EdgeSeeder.edge(ids.getAsLong(), "F", a, b, at), EdgeSeeder.edge(ids.getAsLong(), "F", b, a, at));
+  }
+
+  /** Sets fields of a user's {@code relation_counts} document ({@code following}, {@code followers}, {@code friends}). */
+  static Future<Void> counts(MongoClient mongo, long user, JsonObject set) {
+    return mongo.updateCollectionWithOptions(EdgeSeeder.COUNTS, new JsonObject().put("user", user),
+        new JsonObject().put("$set", set), new UpdateOptions().setUpsert(true)).mapEmpty();
+  }
+
+  /**
+   * Makes these users' {@code kind} timelines exist (empty), as a read would: the marker with an expiry, written in
+   * pipelined batches. Fan-out then reaches them.
+   */
+  static Future<Void> activate(Redis redis, String kind, Collection<Long> users) {
+    List<Long> all = new ArrayList<>(users);
+    Future<Void> chain = Future.succeededFuture();
+    for (int i = 0; i < all.size(); i += MARKER_BATCH) {
+      List<Long> chunk = all.subList(i, Math.min(all.size(), i + MARKER_BATCH));
+      chain = chain.compose(v -> {
+        List<Request> batch = new ArrayList<>(chunk.size() * 2);
+        for (long user : chunk) {
+          String key = timelineKey(kind, user);
+          batch.add(Request.cmd(Command.ZADD).arg(key).arg(MARKER_SCORE).arg(MARKER));
+          batch.add(Request.cmd(Command.EXPIRE).arg(key).arg(MARKER_TTL_SECONDS));
+        }
+        return redis.batch(batch).mapEmpty();
+      });
+    }
+    return chain;
+  }
+
+  /** How many of these users' {@code kind} timelines hold {@code postId} (pipelined {@code ZSCORE}s). */
+  static Future<Integer> holding(Redis redis, String kind, List<Long> users, long postId) {
+    List<Future<List<Response>>> parts = new ArrayList<>();
+    for (int i = 0; i < users.size(); i += MARKER_BATCH) {
+      List<Request> batch = new ArrayList<>();
+      for (long user : users.subList(i, Math.min(users.size(), i + MARKER_BATCH))) {
+        batch.add(Request.cmd(Command.ZSCORE).arg(timelineKey(kind, user)).arg(postId));
+      }
+      parts.add(redis.batch(batch));
+    }
+    return Future.all(parts).map(all -> {
+      int n = 0;
+      for (int i = 0; i < parts.size(); i++) {
+        for (Response r : all.<List<Response>>resultAt(i)) {
+          n += r == null ? 0 : 1;
+        }
+      }
+      return n;
+    });
+  }
+
+  /** How many of {@code posts} {@code user}'s {@code kind} timeline holds. */
+  static Future<Integer> present(Redis redis, String kind, long user, List<Long> posts) {
+    if (posts.isEmpty()) {
+      return Future.succeededFuture(0);
+    }
+    List<Request> batch = new ArrayList<>(posts.size());
+    posts.forEach(p -> batch.add(Request.cmd(Command.ZSCORE).arg(timelineKey(kind, user)).arg(p)));
+    return redis.batch(batch).map(replies -> (int) replies.stream().filter(r -> r != null).count());
+  }
+
+  /** Bulk-inserts documents into a collection of the in-process Kith, bypassing its services. */
+  static Future<EdgeSeeder.Result> insert(Vertx vertx, Platform platform, String collection, List<JsonObject> docs,
+                                          String what) {
+    return EdgeSeeder.seed(vertx, platform.mongo(), collection, EdgeSeeder.of(docs), what);
+  }
+
+  /**
+   * Whether the target serves {@code GET path} with this token (200): the feeds HTTP routes are being added to the
+   * gateway, and until they are, the scenarios call the service over the in-process Kith's event bus.
+   */
+  static Future<Boolean> servesRoute(io.kith.bench.client.BenchHttpClient http, String path, String token) {
+    return http.getJson(path, token).map(body -> true).otherwise(false);
+  }
+
+  /** The ids of a timeline page's items, checking each is a hydrated post view with its author's summary. */
+  static List<Long> pageIds(JsonObject page, java.util.Map<Long, Long> authors) {
+    Object items = page.getValue("items");
+    if (!(items instanceof JsonArray array)) {
+      throw new IllegalStateException("the page has no items array");
+    }
+    List<Long> ids = new ArrayList<>(array.size());
+    for (Object item : array) {
+      if (!(item instanceof JsonObject view) || !(view.getValue("id") instanceof Number id)) {
+        throw new IllegalStateException("a page item is not a post view");
+      }
+      JsonObject author = view.getJsonObject("author");
+      Object authorId = author == null ? null : author.getValue("id");
+      Long expected = authors.get(id.longValue());
+      if (!(authorId instanceof Number a) || expected == null || a.longValue() != expected
+          || !(author.getValue("username") instanceof String) || view.getJsonObject("counts") == null
+          || view.getJsonObject("viewer") == null) {
+        throw new IllegalStateException("post " + id + " is not hydrated with its author's summary, counts and "
+            + "viewer flags");
+      }
+      ids.add(id.longValue());
+    }
+    return ids;
+  }
+
+  /** Checks that a page lists exactly {@code expected}, newest first. */
+  static JsonObject checkPage(JsonObject page, List<Long> expected, java.util.Map<Long, Long> authors) {
+    List<Long> ids = pageIds(page, authors);
+    if (!ids.equals(expected)) {
+      throw new IllegalStateException("the page lists " + ids.size() + " posts other than the " + expected.size()
+          + " expected (first " + (ids.isEmpty() ? "none" : ids.get(0)) + ", expected " + expected.get(0) + ")");
+    }
+    return page;
+  }
+}

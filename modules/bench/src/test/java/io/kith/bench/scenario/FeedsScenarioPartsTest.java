@@ -1,0 +1,76 @@
+package io.kith.bench.scenario;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The arithmetic and checks of the feeds scenarios that need no Kith. */
+class FeedsScenarioPartsTest {
+
+  @Test
+  @DisplayName("the fan-out sample holds the oldest follower (last in the worker's stream), the newest, and a spread")
+  void sample() {
+    List<Long> followers = new ArrayList<>();
+    for (long i = 1; i <= 10_000; i++) {
+      followers.add(i);
+    }
+    List<Long> sample = FeedsFanoutScenario.sample(followers);
+    assertEquals(1L, sample.get(0));
+    assertEquals(10_000L, sample.get(sample.size() - 1));
+    assertEquals(FeedsFanoutScenario.SAMPLE + 2, sample.size());
+    assertEquals(List.of(1L, 2L), FeedsFanoutScenario.sample(List.of(1L, 2L)));
+    assertEquals(List.of(7L), FeedsFanoutScenario.sample(List.of(7L)));
+  }
+
+  @Test
+  @DisplayName("redis-benchmark's CSV output gives the LPUSH requests per second")
+  void redisBenchmarkCsv() {
+    assertEquals(467289.72, FeedsFanoutScenario.parseRedisBenchmark(List.of(
+        "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\"",
+        "\"LPUSH\",\"467289.72\",\"1.519\",\"0.192\",\"1.287\"")), 1e-6);
+    assertThrows(IllegalStateException.class, () -> FeedsFanoutScenario.parseRedisBenchmark(List.of("error")));
+  }
+
+  @Test
+  @DisplayName("five in eight seeded moments posts are visible to the viewer, and the pull filter says the same")
+  void momentsKinds() {
+    int visible = 0;
+    for (int k = 0; k < 8; k++) {
+      visible += FeedsMomentsScenario.kind(k, 42).visible() ? 1 : 0;
+    }
+    assertEquals(5, visible);
+    JsonObject filter = FeedsMomentsScenario.pullFilter(42, List.of(1L, 2L));
+    assertEquals(new JsonArray().add(1L).add(2L), filter.getJsonObject("author").getJsonArray("$in"));
+    JsonArray or = filter.getJsonArray("$or");
+    assertEquals(3, or.size());
+    assertEquals(42L, or.getJsonObject(1).getLong("aud.users"), "only: the viewer is in the audience");
+    assertEquals(42L, or.getJsonObject(2).getJsonObject("aud.users").getLong("$ne"), "except: the viewer is not");
+  }
+
+  @Test
+  @DisplayName("a timeline page passes only with the expected ids in order, each hydrated with its author")
+  void pageCheck() {
+    JsonObject author = new JsonObject().put("id", 7L).put("username", "a");
+    JsonObject view = new JsonObject().put("id", 100L).put("author", author).put("counts", new JsonObject())
+        .put("viewer", new JsonObject());
+    JsonObject page = new JsonObject().put("items", new JsonArray().add(view));
+    FeedsSeed.checkPage(page, List.of(100L), Map.of(100L, 7L));
+    assertThrows(IllegalStateException.class, () -> FeedsSeed.checkPage(page, List.of(101L), Map.of(100L, 7L)));
+    assertThrows(IllegalStateException.class, () -> FeedsSeed.checkPage(page, List.of(100L), Map.of(100L, 8L)),
+        "another author");
+    JsonObject bare = new JsonObject().put("items", new JsonArray().add(new JsonObject().put("id", 100L)));
+    assertThrows(IllegalStateException.class, () -> FeedsSeed.checkPage(bare, List.of(100L), Map.of(100L, 7L)),
+        "not hydrated");
+    assertEquals(List.of(9L, 8L), FeedsHomeScenario.newest(List.of(3L, 9L, 8L), 2));
+    assertTrue(FeedsHomeScenario.visibility(3).equals("friends"));
+  }
+}

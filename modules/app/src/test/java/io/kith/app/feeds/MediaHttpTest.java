@@ -184,7 +184,7 @@ class MediaHttpTest {
     assertEquals("50000", read.headers().get("Content-Length"));
     assertEquals("bytes", read.headers().get("Accept-Ranges"));
     assertEquals("nosniff", read.headers().get("X-Content-Type-Options"));
-    assertEquals("private", read.headers().get("Cache-Control"));
+    assertEquals("private, no-cache", read.headers().get("Cache-Control"));
     assertNull(read.headers().get("Content-Encoding") == null ? null
         : read.headers().get("Content-Encoding").contains("gzip") ? "gzip" : null, "media is never compressed");
     String etag = read.headers().get("ETag");

@@ -70,7 +70,7 @@ public final class MediaRoutes implements ApiRoutes {
       JsonObject info = download.info();
       HttpServerResponse response = rc.response()
           .putHeader("ETag", info.getString("etag"))
-          .putHeader("Cache-Control", "private")
+          .putHeader("Cache-Control", "private, no-cache")
           .putHeader("Accept-Ranges", "bytes")
           .putHeader("X-Content-Type-Options", "nosniff");
       String ifNoneMatch = rc.request().getHeader("If-None-Match");

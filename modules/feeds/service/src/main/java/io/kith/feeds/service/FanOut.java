@@ -58,14 +58,23 @@ final class FanOut {
     this.service = service;
   }
 
+  /**
+   * Starts {@link FeedsSettings#fanoutWorkers()} consumers of the feeds stream (posts fan out in parallel: every
+   * timeline write is idempotent and ordered by score, so the order between posts does not matter) and one of the
+   * relations stream (follows and unfollows of a pair must apply in order).
+   */
   Future<Void> start() {
     var log = platform.events();
-    return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, log.once(FEEDS_GROUP, this::onFeedsEvent))
-        .compose(c -> {
-          consumers.add(c);
-          return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, log.once(RELATIONS_GROUP, this::onRelationsEvent));
-        })
-        .map(c -> {
+    Future<Void> chain = Future.succeededFuture();
+    for (int i = 0; i < Math.max(1, settings.fanoutWorkers()); i++) {
+      chain = chain.compose(v -> log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, log.once(FEEDS_GROUP, this::onFeedsEvent))
+          .map(c -> {
+            consumers.add(c);
+            return null;
+          }));
+    }
+    return chain.compose(v -> log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP,
+        log.once(RELATIONS_GROUP, this::onRelationsEvent))).map(c -> {
           consumers.add(c);
           return null;
         });
@@ -134,7 +143,7 @@ final class FanOut {
       return Future.succeededFuture();
     }
     return relations.counts(author).compose(counts -> {
-      boolean celebrity = counts.getLong("follower_count", 0L) >= settings.celebrityThreshold();
+      boolean celebrity = counts.getLong("follower_count", 0L) > settings.celebrityThreshold();
       if (celebrity) {
         return timelines.markCelebrity(author, true)
             .compose(v -> timelines.ensure(Timelines.OWN, author, () -> service.ownPosts(author)));
@@ -145,18 +154,24 @@ final class FanOut {
   }
 
   private Future<Void> spread(JsonObject post, Set<Long> friends, String cursor, int pages) {
+    return spread(post, friends, relations.eligibleFollowers(post.getLong("author"), PAGE, cursor));
+  }
+
+  /** Pushes one page while the next one is being read. */
+  private Future<Void> spread(JsonObject post, Set<Long> friends, Future<JsonObject> pageFuture) {
     long author = post.getLong("author");
     long id = post.getLong("_id");
-    return relations.eligibleFollowers(author, PAGE, cursor).compose(page -> {
+    return pageFuture.compose(page -> {
+      String next = page.getString("next");
+      Future<JsonObject> nextPage = next == null ? null : relations.eligibleFollowers(author, PAGE, next);
       List<Long> followers = new ArrayList<>();
       page.getJsonArray("items", new JsonArray()).forEach(f -> followers.add(((Number) f).longValue()));
-      return recipients(post, followers, friends).compose(home -> {
+      Future<Void> pushed = recipients(post, followers, friends).compose(home -> {
         List<Long> moments = home.stream().filter(friends::contains).toList();
-        return Future.all(timelines.push(Timelines.HOME, home, id), timelines.push(Timelines.MOMENTS, moments, id));
-      }).compose(v -> {
-        String next = page.getString("next");
-        return next == null ? Future.<Void>succeededFuture() : spread(post, friends, next, pages + 1);
+        return Future.all(timelines.push(Timelines.HOME, home, id), timelines.push(Timelines.MOMENTS, moments, id))
+            .mapEmpty();
       });
+      return nextPage == null ? pushed : pushed.compose(v -> spread(post, friends, nextPage));
     });
   }
 

@@ -34,8 +34,12 @@ final class FeedsServiceImpl implements FeedsService {
   static final int MAX_LIMIT = 100;
   static final int MAX_COMMENT = 2_000;
   static final int MAX_VISIBLE_BATCH = 1_000;
-  /** Rounds of reading further when visibility filtering leaves a page short. */
+  /** Rounds of reading further when visibility filtering leaves a liked-posts page short. */
   private static final int MAX_ROUNDS = 5;
+  /** Most candidates one timeline page looks at before it gives up filling the page. */
+  static final int SCAN_BUDGET = 1_000;
+  /** Most candidates read in one round. */
+  private static final int MAX_FETCH = 500;
   private static final long MINUTE = 60_000;
   private static final long HOUR = 60 * MINUTE;
 
@@ -48,6 +52,7 @@ final class FeedsServiceImpl implements FeedsService {
   private final RelationsService relations;
   private final AccountsService accounts;
   private final RateLimiter limiter;
+  private final ViewerFlags flags;
 
   FeedsServiceImpl(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines, MediaStore media,
                    RelationsService relations, AccountsService accounts) {
@@ -60,6 +65,7 @@ final class FeedsServiceImpl implements FeedsService {
     this.ties = new Ties(relations);
     this.accounts = accounts;
     this.limiter = new RateLimiter(platform.redis());
+    this.flags = new ViewerFlags(platform.redis());
   }
 
   // ---------------------------------------------------------------- posts
@@ -100,6 +106,7 @@ final class FeedsServiceImpl implements FeedsService {
             JsonObject doc = newPost(id, actor, draft, rootId).put("media", new JsonArray());
             return posts.insert(doc)
                 .compose(x -> posts.inc(rootId, new JsonObject().put("reposts", 1).put("reposts_total", 1)))
+                .compose(x -> quietly(flags.add(ViewerFlags.REPOSTED, actor, rootId, id)))
                 .compose(x -> {
                   emit(FeedsEvents.POST_REPOSTED, new JsonObject().put("post", id).put("original", rootId)
                       .put("original_author", root.getLong("author")).put("from", actor));
@@ -167,7 +174,8 @@ final class FeedsServiceImpl implements FeedsService {
     return Failures.guard(() -> {
       requireUser(actor);
       PostDraft edit = PostDraft.parseEdit(changes);
-      return authored(actor, postId).compose(post -> {
+      return limit("edit", actor, settings.editsPerHour(), HOUR, "edits per hour")
+          .compose(x -> authored(actor, postId)).compose(post -> {
         String visibility = edit.visibility() != null ? edit.visibility() : post.getString("vis");
         boolean audienceApplies = Visibility.ONLY.equals(visibility) || Visibility.EXCEPT.equals(visibility);
         JsonObject audience = edit.audience() != null ? edit.audience()
@@ -225,7 +233,10 @@ final class FeedsServiceImpl implements FeedsService {
           List<Long> mediaIds = new ArrayList<>();
           before.getJsonArray("media", new JsonArray()).forEach(m -> mediaIds.add(((JsonObject) m).getLong("id")));
           Future<Void> counters = root == 0 ? Future.succeededFuture()
-              : posts.inc(root, new JsonObject().put("reposts", -1));
+              : posts.inc(root, new JsonObject().put("reposts", -1))
+                  .compose(v -> posts.repostedAmong(actor, List.of(root)))
+                  .compose(still -> still.isEmpty() ? quietly(flags.remove(ViewerFlags.REPOSTED, actor, root))
+                      : Future.succeededFuture());
           return counters
               .compose(v -> media.detach(postId, mediaIds))
               .compose(v -> Future.all(timelines.remove(Timelines.OWN, actor, List.of(postId)),
@@ -252,7 +263,7 @@ final class FeedsServiceImpl implements FeedsService {
       if (postIds == null || postIds.size() > MAX_VISIBLE_BATCH) {
         throw PostDraft.invalid("postIds", "1 to " + MAX_VISIBLE_BATCH + " post ids");
       }
-      return posts.findAll(new LinkedHashSet<>(postIds)).compose(found -> visibleDocs(viewer,
+      return posts.findRules(new LinkedHashSet<>(postIds)).compose(found -> visibleDocs(viewer,
           new ArrayList<>(found.values()), false)).map(visible -> {
             Set<Long> ids = new HashSet<>(PostStore.ids(visible));
             JsonArray items = new JsonArray();
@@ -295,8 +306,22 @@ final class FeedsServiceImpl implements FeedsService {
   public Future<JsonObject> userPosts(long viewer, long userId, long maxId, long sinceId, int limit) {
     return Failures.guard(() -> {
       checkPage(maxId, sinceId, limit);
-      Source source = (max, since, count) -> posts.byAuthors(List.of(userId), max, since, count).map(PostStore::ids);
-      return page(viewer, source, maxId, sinceId, limit, false);
+      if (viewer == userId) {
+        Source own = (max, since, count) -> posts.byAuthors(List.of(userId), max, since, count).map(PostStore::ids);
+        return page(viewer, own, maxId, sinceId, limit, false);
+      }
+      return ties.of(viewer, List.of(userId), true).compose(t -> {
+        Visibility.Tie tie = t.getOrDefault(userId, Visibility.Tie.NONE);
+        if (viewer != 0 && (tie.blocked() || tie.hiddenFrom())) {
+          return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).put("next_max_id", null)
+              .put("newest_id", null));
+        }
+        // only what this viewer may see is read, so the page and its cursor never touch a hidden post
+        JsonArray visible = Visibility.visibleTo(viewer, tie);
+        Source source = (max, since, count) -> posts.byAuthorVisible(userId, visible, max, since, count)
+            .map(PostStore::ids);
+        return page(viewer, source, maxId, sinceId, limit, false);
+      });
     });
   }
 
@@ -420,15 +445,17 @@ final class FeedsServiceImpl implements FeedsService {
 
   /**
    * One page: reads candidates from the source, keeps those the viewer may see (and, on timelines, does not mute),
-   * and reads further while the page is short, for at most {@link #MAX_ROUNDS} rounds.
+   * and reads further while the page is short, reading more candidates each round, until {@link #SCAN_BUDGET}
+   * candidates were looked at. The cursor is always a post the viewer was shown (never a hidden candidate: that would
+   * reveal a hidden post's id and so its time); a stretch of more hidden posts than the budget ends the list early.
    */
   private Future<JsonObject> page(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline) {
-    return round(viewer, source, maxId, sinceId, limit, timeline, new ArrayList<>(), 0);
+    return round(viewer, source, maxId, sinceId, limit, timeline, new ArrayList<>(), 0, 0);
   }
 
   private Future<JsonObject> round(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline,
-                                   List<JsonObject> items, int round) {
-    int fetch = limit + Math.max(10, limit / 2);
+                                   List<JsonObject> items, int round, int scanned) {
+    int fetch = Math.min(MAX_FETCH, (limit + Math.max(10, limit / 2)) << round);
     return source.read(maxId, sinceId, fetch).compose(ids -> posts.findAll(ids).compose(found -> {
       List<JsonObject> docs = new ArrayList<>();
       ids.forEach(id -> {
@@ -454,13 +481,12 @@ final class FeedsServiceImpl implements FeedsService {
           }
         }
         boolean exhausted = ids.size() < fetch && !stoppedEarly;
-        if (items.size() < limit && !exhausted && round + 1 < MAX_ROUNDS) {
-          return round(viewer, source, last, sinceId, limit, timeline, items, round + 1);
+        int seen = scanned + ids.size();
+        if (items.size() < limit && !exhausted && seen < SCAN_BUDGET) {
+          return round(viewer, source, last, sinceId, limit, timeline, items, round + 1, seen);
         }
         JsonObject page = new JsonObject().put("items", new JsonArray(items));
-        // where reading stopped: the last item when the page filled up, else the last candidate looked at (a page
-        // left short by filtering still lets the client read on)
-        page.put("next_max_id", exhausted || last <= 0 ? null : last);
+        page.put("next_max_id", exhausted || items.isEmpty() ? null : items.get(items.size() - 1).getLong("id"));
         page.put("newest_id", items.isEmpty() ? (sinceId > 0 ? sinceId : null) : items.get(0).getLong("id"));
         return Future.succeededFuture(page);
       });
@@ -578,7 +604,9 @@ final class FeedsServiceImpl implements FeedsService {
         long replyTo = d.getLong("reply_to", 0L);
         if (replyTo != 0) {
           long replyAuthor = d.getLong("reply_to_author", 0L);
-          reply = new JsonObject().put("id", replyTo).put("author", sums.getJsonObject(Long.toString(replyAuthor)));
+          boolean hidden = t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked();
+          reply = new JsonObject().put("id", replyTo)
+              .put("author", hidden ? null : sums.getJsonObject(Long.toString(replyAuthor)));
         }
         out.add(new JsonObject().put("id", d.getLong("_id")).put("post", d.getLong("post")).put("author", summary)
             .put("text", d.getString("text")).put("reply_to", reply).put("created", d.getLong("created")));
@@ -595,12 +623,16 @@ final class FeedsServiceImpl implements FeedsService {
       requireUser(actor);
       return limit("like", actor, settings.likesPerMinute(), MINUTE, "likes per minute")
           .compose(v -> visiblePost(actor, postId))
-          .compose(post -> posts.like(platform.ids().next(), postId, actor, post.getLong("author"))
+          .compose(post -> {
+            long likeId = platform.ids().next();
+            return posts.like(likeId, postId, actor, post.getLong("author"))
               .compose(added -> !added ? Future.succeededFuture()
-                  : posts.inc(postId, new JsonObject().put("likes", 1)).onSuccess(x ->
+                  : posts.inc(postId, new JsonObject().put("likes", 1))
+                      .compose(x -> quietly(flags.add(ViewerFlags.LIKED, actor, postId, likeId))).onSuccess(x ->
                       emit(FeedsEvents.POST_LIKED, new JsonObject().put("post", postId)
                           .put("post_author", post.getLong("author")).put("from", actor))))
-              .compose(x -> likeState(postId, true)));
+              .compose(x -> likeState(postId, true));
+          });
     });
   }
 
@@ -608,14 +640,19 @@ final class FeedsServiceImpl implements FeedsService {
   public Future<JsonObject> unlike(long actor, long postId) {
     return Failures.guard(() -> {
       requireUser(actor);
+      // taking back one's own like needs no visibility: a user must be able to withdraw it from a post they can no
+      // longer see (the answer then says nothing about the post)
       return limit("like", actor, settings.likesPerMinute(), MINUTE, "likes per minute")
-          .compose(v -> visiblePost(actor, postId))
-          .compose(post -> posts.unlike(postId, actor)
+          .compose(v -> posts.find(postId))
+          .compose(post -> post == null ? notFound() : posts.unlike(postId, actor)
               .compose(removed -> !removed ? Future.succeededFuture()
-                  : posts.inc(postId, new JsonObject().put("likes", -1)).onSuccess(x ->
+                  : posts.inc(postId, new JsonObject().put("likes", -1))
+                      .compose(x -> quietly(flags.remove(ViewerFlags.LIKED, actor, postId))).onSuccess(x ->
                       emit(FeedsEvents.POST_UNLIKED, new JsonObject().put("post", postId)
                           .put("post_author", post.getLong("author")).put("from", actor))))
-              .compose(x -> likeState(postId, false)));
+              .compose(x -> visibleDocs(actor, List.of(post), false))
+              .compose(v -> v.isEmpty() ? Future.succeededFuture(new JsonObject().put("liked", false))
+                  : likeState(postId, false)));
     });
   }
 
@@ -726,7 +763,8 @@ final class FeedsServiceImpl implements FeedsService {
         Set<Long> users = new LinkedHashSet<>();
         visible.forEach(d -> users.add(d.getLong("author")));
         visibleRoots.forEach(id -> users.add(roots.get(id).getLong("author")));
-        return Future.all(posts.likedAmong(viewer, flagged), posts.repostedAmong(viewer, flagged),
+        return Future.all(flags.among(ViewerFlags.LIKED, viewer, flagged, posts::likePairs, posts::likedAmong),
+            flags.among(ViewerFlags.REPOSTED, viewer, flagged, posts::repostsBy, posts::repostedAmong),
             summaries(viewer, users)).map(f -> {
               Set<Long> liked = f.resultAt(0);
               Set<Long> reposted = f.resultAt(1);
@@ -827,6 +865,17 @@ final class FeedsServiceImpl implements FeedsService {
         ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + what + " (at most " + max
             + "); retry later", new JsonObject().put("retry_after", window.retryAfterSeconds())))
         : Future.succeededFuture());
+  }
+
+  /**
+   * A write to the viewer-flag sets after the record changed: its failure must not fail (or undo) the change; the set
+   * is then stale until it expires, which is logged.
+   */
+  private static Future<Void> quietly(Future<Void> flagWrite) {
+    return flagWrite.recover(e -> {
+      LOG.warn("Could not update a viewer-flag set in Redis (stale until it expires): {}", e.toString());
+      return Future.succeededFuture();
+    });
   }
 
   /** Logs failures that are not domain refusals: they are bugs or store outages, and become 500 or 503. */

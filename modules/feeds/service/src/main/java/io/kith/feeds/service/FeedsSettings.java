@@ -14,10 +14,11 @@ import io.vertx.core.json.JsonObject;
  * @param postsPerHour         posts (and reposts) a user may publish per hour
  * @param commentsPerMinute    comments a user may add per minute
  * @param likesPerMinute       likes and unlikes a user may make per minute
- * @param postCacheTtlSeconds  lifetime of a cached post document in Redis
+ * @param fanoutWorkers        consumers of the feeds stream per node (posts fanned out in parallel)
+ * @param editsPerHour         post edits a user may make per hour (each visibility change fans out again)
  */
 record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSeconds, int backfillPosts,
-                     int postsPerHour, int commentsPerMinute, int likesPerMinute, int postCacheTtlSeconds) {
+                     int postsPerHour, int commentsPerMinute, int likesPerMinute, int fanoutWorkers, int editsPerHour) {
 
   static FeedsSettings from(JsonObject s) {
     return new FeedsSettings(
@@ -28,6 +29,7 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
         s.getInteger("posts-per-hour", 100),
         s.getInteger("comments-per-minute", 30),
         s.getInteger("likes-per-minute", 120),
-        s.getInteger("post-cache-ttl-seconds", 60));
+        s.getInteger("fanout-workers", 2),
+        s.getInteger("edits-per-hour", 60));
   }
 }

@@ -47,6 +47,8 @@ final class MediaStore {
   static final String UPLOADING = "uploading";
   static final String READY = "ready";
   static final int MAX_IMAGES = 9;
+  /** Most posts one media may be used by (a read checks the visibility of each of them). */
+  static final int MAX_POSTS_PER_MEDIA = 20;
 
   private final MongoClient mongo;
   private final IdGenerator ids;
@@ -107,6 +109,8 @@ final class MediaStore {
         JsonObject doc = byId.get(id);
         if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
           unusable.add(id);
+        } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
+          return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
         } else if (MediaSniffer.VIDEO.equals(doc.getString("kind"))) {
           videos.add(id);
         } else {

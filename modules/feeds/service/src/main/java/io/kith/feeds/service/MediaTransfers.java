@@ -28,7 +28,7 @@ final class MediaTransfers {
 
   private static final Logger LOG = LoggerFactory.getLogger(MediaTransfers.class);
   /** Most post ids sent to one visibility question (the feeds service's batch limit). */
-  static final int MAX_VISIBILITY_IDS = 1_000;
+  static final int MAX_VISIBILITY_IDS = MediaStore.MAX_POSTS_PER_MEDIA;
 
   /** Limits, from the {@code feeds.media} configuration. */
   record Limits(long imageMaxBytes, long videoMaxBytes, int uploadsPerWindow, long uploadWindowMillis,

@@ -82,6 +82,20 @@ final class PostStore {
         });
   }
 
+  /** What the visibility rule reads of posts ({@code author, vis, aud, deleted}), keyed by id. */
+  Future<Map<Long, JsonObject>> findRules(Collection<Long> ids) {
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    JsonObject fields = new JsonObject().put("author", 1).put("vis", 1).put("aud", 1).put("deleted", 1);
+    return mongo.findWithOptions(POSTS, new JsonObject().put("_id", new JsonObject().put("$in",
+        new JsonArray(List.copyOf(ids)))), new FindOptions().setFields(fields)).map(list -> {
+          Map<Long, JsonObject> out = new HashMap<>();
+          list.forEach(p -> out.put(p.getLong("_id"), p));
+          return out;
+        });
+  }
+
   /** Live posts of the given authors, newest first, below {@code before} and above {@code after} (0: no bound). */
   Future<List<JsonObject>> byAuthors(Collection<Long> authors, long before, long after, int limit) {
     if (authors.isEmpty()) {
@@ -93,6 +107,12 @@ final class PostStore {
     return page(query, before, after, limit);
   }
 
+  /** Live posts of one author matching any of the visibility clauses ({@code $or}), newest first. */
+  Future<List<JsonObject>> byAuthorVisible(long author, JsonArray visibility, long before, long after, int limit) {
+    return page(new JsonObject().put("author", author).put("deleted", LIVE).put("$or", visibility), before, after,
+        limit);
+  }
+
   /** Live public posts, newest first. */
   Future<List<JsonObject>> latestPublic(long before, long after, int limit) {
     return page(new JsonObject().put("vis", Visibility.PUBLIC).put("deleted", LIVE), before, after, limit);
@@ -101,6 +121,27 @@ final class PostStore {
   /** Live reposts of a post, newest first. */
   Future<List<JsonObject>> repostsOf(long original, long before, int limit) {
     return page(new JsonObject().put("repost_of", original).put("deleted", LIVE), before, 0, limit);
+  }
+
+  /** The user's live reposts, newest first: (original id, repost id) pairs. */
+  Future<List<long[]>> repostsBy(long user, int limit) {
+    JsonObject query = new JsonObject().put("author", user).put("deleted", LIVE)
+        .put("repost_of", new JsonObject().put("$gt", 0));
+    return mongo.findWithOptions(POSTS, query, new FindOptions().setSort(NEWEST).setLimit(limit)
+        .setFields(new JsonObject().put("repost_of", 1))).map(list -> {
+          List<long[]> out = new ArrayList<>();
+          list.forEach(p -> out.add(new long[] {p.getLong("repost_of"), p.getLong("_id")}));
+          return out;
+        });
+  }
+
+  /** The user's likes, newest first: (post id, like id) pairs. */
+  Future<List<long[]>> likePairs(long user, int limit) {
+    return likesBy(user, 0, limit).map(list -> {
+      List<long[]> out = new ArrayList<>();
+      list.forEach(l -> out.add(new long[] {l.getLong("p"), l.getLong("_id")}));
+      return out;
+    });
   }
 
   /** Which of the given originals {@code user} has a live repost of. */

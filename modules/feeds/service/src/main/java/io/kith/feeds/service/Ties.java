@@ -41,7 +41,7 @@ final class Ties {
     if (viewer == 0 || others.isEmpty()) {
       return Future.succeededFuture(Map.of());
     }
-    Future<JsonObject> placements = withPlacements ? relations.placements(viewer)
+    Future<JsonObject> placements = withPlacements ? placementsBy(viewer, others)
         : Future.succeededFuture(new JsonObject());
     return Future.all(flags(viewer, others), placements).map(all -> {
       Map<Long, JsonObject> rel = all.resultAt(0);
@@ -58,6 +58,15 @@ final class Ties {
             r.getBoolean("blocking", false) || r.getBoolean("blocked_by", false),
             r.getBoolean("hidden_from", false), r.getBoolean("muting", false), groups, tags));
       }
+      return out;
+    });
+  }
+
+  /** Which of these owners' contact tags and friend groups hold the viewer, complete, in chunks of {@link #BATCH}. */
+  Future<JsonObject> placementsBy(long viewer, Collection<Long> owners) {
+    return batched(owners, part -> relations.placementsBy(viewer, part)).map(all -> {
+      JsonObject out = new JsonObject();
+      all.forEach((owner, p) -> out.put(Long.toString(owner), p));
       return out;
     });
   }

@@ -36,6 +36,7 @@ final class Timelines {
   private static final String PUSH = "if redis.call('exists', KEYS[1]) == 1 then "
       + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[1]) "
       + "redis.call('zremrangebyrank', KEYS[1], 0, -tonumber(ARGV[2]) - 2) end return 1";
+  private static final String PUSH_SHA = sha1(PUSH);
   private static final long CELEBRITY_CACHE_MILLIS = 5_000;
 
   /** Loads the post ids a missing timeline should hold, newest first. */
@@ -151,26 +152,59 @@ final class Timelines {
 
   /** Adds a post to the existing timelines of these users (pipelined; missing timelines are skipped). */
   Future<Void> push(String kind, Collection<Long> users, long postId) {
-    if (users.isEmpty()) {
-      return Future.succeededFuture();
-    }
-    List<Request> batch = new ArrayList<>(users.size());
+    List<String[]> calls = new ArrayList<>(users.size());
     for (long user : users) {
-      batch.add(Request.cmd(Command.EVAL).arg(PUSH).arg(1).arg(key(kind, user)).arg(postId).arg(cap));
+      calls.add(new String[] {key(kind, user), Long.toString(postId)});
     }
-    return redis.batch(batch).mapEmpty();
+    return pushScript(calls);
   }
 
   /** Adds posts to one user's existing timeline. */
   Future<Void> pushAll(String kind, long user, Collection<Long> postIds) {
-    if (postIds.isEmpty()) {
+    List<String[]> calls = new ArrayList<>(postIds.size());
+    for (long id : postIds) {
+      calls.add(new String[] {key(kind, user), Long.toString(id)});
+    }
+    return pushScript(calls);
+  }
+
+  /**
+   * Runs the push script for each (key, post id), pipelined, by its SHA; when Redis does not know the script (restarted
+   * or flushed) it is loaded and the batch is sent again (the script is idempotent).
+   */
+  private Future<Void> pushScript(List<String[]> calls) {
+    if (calls.isEmpty()) {
       return Future.succeededFuture();
     }
-    List<Request> batch = new ArrayList<>(postIds.size());
-    for (long id : postIds) {
-      batch.add(Request.cmd(Command.EVAL).arg(PUSH).arg(1).arg(key(kind, user)).arg(id).arg(cap));
+    return redis.batch(pushRequests(calls)).<Void>mapEmpty().recover(e -> {
+      if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
+        return Future.failedFuture(e);
+      }
+      return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(PUSH))
+          .compose(r -> redis.batch(pushRequests(calls))).mapEmpty();
+    });
+  }
+
+  private List<Request> pushRequests(List<String[]> calls) {
+    List<Request> batch = new ArrayList<>(calls.size());
+    for (String[] call : calls) {
+      batch.add(Request.cmd(Command.EVALSHA).arg(PUSH_SHA).arg(1).arg(call[0]).arg(call[1]).arg(cap));
     }
-    return redis.batch(batch).mapEmpty();
+    return batch;
+  }
+
+  private static String sha1(String script) {
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
+          .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder();
+      for (byte b : digest) {
+        hex.append(String.format("%02x", b));
+      }
+      return hex.toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is missing from this JVM", e);
+    }
   }
 
   /** Removes posts from one user's timeline. */

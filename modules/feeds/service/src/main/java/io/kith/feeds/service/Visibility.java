@@ -79,6 +79,34 @@ final class Visibility {
     };
   }
 
+  /**
+   * The rule as MongoDB query clauses ({@code $or} members) over one author's posts, for a viewer who is not the author
+   * and is not blocked or hidden from: the same answer as {@link #canSee}, so that lists can read only visible posts.
+   */
+  static JsonArray visibleTo(long viewer, Tie tie) {
+    JsonArray or = new JsonArray().add(new JsonObject().put("vis", PUBLIC));
+    if (viewer == 0) {
+      return or;
+    }
+    JsonArray groups = new JsonArray(List.copyOf(tie.groups()));
+    JsonArray tags = new JsonArray(List.copyOf(tie.tags()));
+    if (tie.following() || tie.friend()) {
+      or.add(new JsonObject().put("vis", FOLLOWERS));
+    }
+    if (tie.friend()) {
+      or.add(new JsonObject().put("vis", FRIENDS));
+      or.add(new JsonObject().put("vis", EXCEPT)
+          .put("aud.users", new JsonObject().put("$ne", viewer))
+          .put("aud.groups", new JsonObject().put("$nin", groups))
+          .put("aud.tags", new JsonObject().put("$nin", tags)));
+    }
+    or.add(new JsonObject().put("vis", ONLY).put("$or", new JsonArray()
+        .add(new JsonObject().put("aud.users", viewer))
+        .add(new JsonObject().put("aud.groups", new JsonObject().put("$in", groups)))
+        .add(new JsonObject().put("aud.tags", new JsonObject().put("$in", tags)))));
+    return or;
+  }
+
   private static boolean inAudience(long viewer, JsonObject post, Tie tie) {
     JsonObject aud = post.getJsonObject("aud", new JsonObject());
     for (Object u : aud.getJsonArray("users", new JsonArray())) {

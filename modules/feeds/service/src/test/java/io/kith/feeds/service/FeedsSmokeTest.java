@@ -88,4 +88,16 @@ class FeedsSmokeTest {
     JsonArray home = await(feeds.home(reader, 0, 0, 20)).getJsonArray("items");
     assertEquals(2, home.size(), home.encodePrettily());
   }
+
+  @Test
+  void fanOutSurvivesARedisThatForgotItsScripts() throws Exception {
+    long author = newUser();
+    long reader = newUser();
+    await(relations.follow(reader, author));
+    await(feeds.home(reader, 0, 0, 20));
+    await(platform.redisApi().script(java.util.List.of("FLUSH")));
+    long id = await(feeds.publish(author, new JsonObject().put("text", "after a script flush"))).getLong("id");
+    await(Poll.until(vertx, Duration.ofSeconds(10), "post in the reader's home", () ->
+        platform.redisApi().zscore("feed:{u:" + reader + "}:home", Long.toString(id)).map(r -> r != null)));
+  }
 }

@@ -158,4 +158,16 @@ class MediaAttachTest extends MediaTestBase {
     // an attach of a swept media is refused
     failsWith("invalid_media", store.attach(owner, List.of(unused), post()));
   }
+
+  @Test
+  @DisplayName("one media can be used by at most 20 posts (a read checks each of them)")
+  void postsPerMediaBounded() throws Exception {
+    long owner = newUser();
+    long image = uploaded(owner, "image/png", png(2_000));
+    for (int i = 0; i < MediaStore.MAX_POSTS_PER_MEDIA; i++) {
+      assertEquals(1, await(store.attach(owner, List.of(image), post())).size());
+    }
+    ServiceException full = failsWith("invalid_media", store.attach(owner, List.of(image), post()));
+    assertEquals(new JsonArray().add(image), offending(full));
+  }
 }

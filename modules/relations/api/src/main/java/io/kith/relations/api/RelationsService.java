@@ -185,4 +185,10 @@ public interface RelationsService {
    * at most 5,000 owners.
    */
   Future<JsonObject> placements(long viewer);
+
+  /**
+   * The same for up to 1,000 given owners only, complete whatever the viewer's other placements: what a visibility
+   * check of these authors' posts needs.
+   */
+  Future<JsonObject> placementsBy(long viewer, List<Long> owners);
 }

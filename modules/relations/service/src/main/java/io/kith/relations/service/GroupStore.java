@@ -176,4 +176,10 @@ final class GroupStore {
   Future<List<JsonObject>> holding(long member, int max) {
     return mongo.findWithOptions(MEMBERS, new JsonObject().put("member", member), new FindOptions().setLimit(max));
   }
+
+  /** The groups of these owners that hold {@code member} (at most 100 per owner). */
+  Future<List<JsonObject>> holdingBy(long member, java.util.Collection<Long> owners) {
+    return mongo.find(MEMBERS, new JsonObject().put("member", member)
+        .put("owner", new JsonObject().put("$in", new io.vertx.core.json.JsonArray(List.copyOf(owners)))));
+  }
 }

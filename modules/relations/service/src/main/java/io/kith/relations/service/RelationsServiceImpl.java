@@ -601,7 +601,20 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> placements(long viewer) {
-    return Future.all(tags.placing(viewer, MAX_PLACEMENTS), groups.holding(viewer, MAX_PLACEMENTS)).map(all -> {
+    return placementsFrom(tags.placing(viewer, MAX_PLACEMENTS), groups.holding(viewer, MAX_PLACEMENTS));
+  }
+
+  @Override
+  public Future<JsonObject> placementsBy(long viewer, List<Long> owners) {
+    return Failures.guard(() -> {
+      List<Long> ids = idList(owners, MAX_IDS, "owners");
+      return placementsFrom(tags.placingBy(viewer, ids), groups.holdingBy(viewer, ids));
+    });
+  }
+
+  private static Future<JsonObject> placementsFrom(Future<List<JsonObject>> tagsFound,
+                                                   Future<List<JsonObject>> groupsFound) {
+    return Future.all(tagsFound, groupsFound).map(all -> {
       JsonObject out = new JsonObject();
       Function<Long, JsonObject> entry = owner -> {
         JsonObject e = out.getJsonObject(Long.toString(owner));

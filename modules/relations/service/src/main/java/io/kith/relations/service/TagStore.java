@@ -99,4 +99,10 @@ final class TagStore {
   Future<List<JsonObject>> placing(long target, int max) {
     return mongo.findWithOptions(TAGS, new JsonObject().put("target", target), new FindOptions().setLimit(max));
   }
+
+  /** The tags these owners put on {@code target} (at most 200 per owner, so the answer is never cut short). */
+  Future<List<JsonObject>> placingBy(long target, java.util.Collection<Long> owners) {
+    return mongo.find(TAGS, new JsonObject().put("target", target)
+        .put("owner", new JsonObject().put("$in", new io.vertx.core.json.JsonArray(List.copyOf(owners)))));
+  }
 }

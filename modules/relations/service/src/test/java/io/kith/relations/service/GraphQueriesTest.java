@@ -260,6 +260,26 @@ class GraphQueriesTest extends RelationsTestBase {
     assertEquals(0, await(relations.friendIds(users.get(5), 10, null)).getJsonArray("items").size());
   }
 
+  @Test
+  @DisplayName("placementsBy answers for the given owners only, whatever others did")
+  void placementsByOwners() throws Exception {
+    List<Long> users = newUsers(4);
+    long viewer = users.get(0);
+    long owner = users.get(1);
+    long other = users.get(2);
+    long nobody = users.get(3);
+    befriend(owner, viewer);
+    await(relations.tagUser(owner, viewer, "Close"));
+    long group = await(relations.createGroup(owner, "Inner")).getLong("id");
+    await(relations.addGroupMembers(owner, group, List.of(viewer)));
+    await(relations.tagUser(other, viewer, "Far"));
+    JsonObject placed = await(relations.placementsBy(viewer, List.of(owner, nobody)));
+    assertEquals(new JsonObject().put(Long.toString(owner), new JsonObject()
+        .put("tags", new JsonArray().add("close")).put("groups", new JsonArray().add(group))), placed);
+    failsWith("validation_failed", relations.placementsBy(viewer, List.of()));
+    failsWith("validation_failed", relations.placementsBy(viewer, LongStream.rangeClosed(1, 1_001).boxed().toList()));
+  }
+
   private static void expect(JsonObject all, long id, Set<String> on, List<String> tags, List<Long> groups) {
     JsonObject r = all.getJsonObject(Long.toString(id));
     for (String flag : FLAGS) {

@@ -1,0 +1,147 @@
+package io.kith.feeds.service;
+
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The viewer's flags on a page of posts (liked, reposted) from Redis, so that a timeline read does not query MongoDB
+ * for them: {@code feed:{u:<id>}:liked}, a sorted set of the user's most recent liked post ids (score: the like id),
+ * and {@code feed:{u:<id>}:reposted}, the same for the originals the user has live reposts of.
+ *
+ * <p>A set exists only once built from MongoDB, with one marker member scored 2^53: {@code c} when it holds all of
+ * the user's likes (reposts), {@code p} when it holds only the newest {@link #CAP} and a miss must be checked in
+ * MongoDB. Every write bumps a generation counter; a build stores its result only if the counter did not move while it
+ * read MongoDB (else a like or unlike racing the build could be lost or resurrected), as relations' hot sets do.
+ * Writes change a set only when it exists. Sets expire a day after their last use.
+ */
+final class ViewerFlags {
+
+  static final String LIKED = "liked";
+  static final String REPOSTED = "reposted";
+  /** Most entries kept per set. */
+  static final int CAP = 1_000;
+  static final long TTL_SECONDS = 86_400;
+  private static final String TOP = "9007199254740992";
+  private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], 2 * ARGV[3]) ";
+  // ARGV: member, score, ttl, cap
+  private static final String ADD = BUMP + "if redis.call('exists', KEYS[1]) == 1 then "
+      + "redis.call('zadd', KEYS[1], ARGV[2], ARGV[1]) "
+      + "local extra = redis.call('zcard', KEYS[1]) - 1 - tonumber(ARGV[4]) "
+      + "if extra > 0 then redis.call('zremrangebyrank', KEYS[1], 0, extra - 1) "
+      + "redis.call('zrem', KEYS[1], 'c') redis.call('zadd', KEYS[1], '" + TOP + "', 'p') end end return 1";
+  private static final String REMOVE = BUMP + "redis.call('zrem', KEYS[1], ARGV[1]) return 1";
+  // ARGV: generation read before loading, marker, ttl, then score/member pairs
+  private static final String FILL = "if redis.call('exists', KEYS[1]) == 1 then return 1 end "
+      + "if (redis.call('get', KEYS[2]) or '0') ~= ARGV[1] then return 0 end "
+      + "redis.call('zadd', KEYS[1], '" + TOP + "', ARGV[2]) "
+      + "for i = 4, #ARGV, 1000 do redis.call('zadd', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV))) end "
+      + "redis.call('expire', KEYS[1], ARGV[3]) return 1";
+
+  /** Loads up to {@code limit} (id, score) pairs of a user's set from the record, newest first. */
+  interface Loader {
+    Future<List<long[]>> load(long user, int limit);
+  }
+
+  /** Checks in the record which of the ids are in a user's set. */
+  interface Checker {
+    Future<Set<Long>> among(long user, Collection<Long> ids);
+  }
+
+  private final Redis redis;
+
+  ViewerFlags(Redis redis) {
+    this.redis = redis;
+  }
+
+  static String key(String set, long user) {
+    return "feed:{u:" + user + "}:" + set;
+  }
+
+  /** Records that {@code user} now has {@code member} in the set (a like, a repost of that original). */
+  Future<Void> add(String set, long user, long member, long score) {
+    return redis.send(Request.cmd(Command.EVAL).arg(ADD).arg(2).arg(key(set, user)).arg(key(set, user) + ":gen")
+        .arg(member).arg(score).arg(TTL_SECONDS).arg(CAP)).mapEmpty();
+  }
+
+  /** Records that {@code user} no longer has {@code member} in the set. */
+  Future<Void> remove(String set, long user, long member) {
+    return redis.send(Request.cmd(Command.EVAL).arg(REMOVE).arg(2).arg(key(set, user)).arg(key(set, user) + ":gen")
+        .arg(member).arg(0).arg(TTL_SECONDS)).mapEmpty();
+  }
+
+  /** Which of {@code ids} are in the user's set: from Redis, with MongoDB only for misses of a partial set. */
+  Future<Set<Long>> among(String set, long user, Collection<Long> ids, Loader loader, Checker checker) {
+    if (user == 0 || ids.isEmpty()) {
+      return Future.succeededFuture(Set.of());
+    }
+    List<Long> list = List.copyOf(new HashSet<>(ids));
+    String key = key(set, user);
+    return redis.send(Request.cmd(Command.EXPIRE).arg(key).arg(TTL_SECONDS)).compose(r -> r.toInteger() == 1
+        ? Future.succeededFuture() : build(set, user, loader)).compose(v -> {
+          Request zms = Request.cmd(Command.ZMSCORE).arg(key).arg("c");
+          list.forEach(zms::arg);
+          return redis.send(zms);
+        }).compose(scores -> {
+          if (scores == null || scores.size() != list.size() + 1) {
+            return checker.among(user, list);
+          }
+          boolean complete = scores.get(0) != null;
+          Set<Long> in = new HashSet<>();
+          List<Long> unknown = new ArrayList<>();
+          for (int i = 0; i < list.size(); i++) {
+            if (scores.get(i + 1) != null) {
+              in.add(list.get(i));
+            } else {
+              unknown.add(list.get(i));
+            }
+          }
+          if (complete || unknown.isEmpty()) {
+            return Future.succeededFuture(in);
+          }
+          return checker.among(user, unknown).map(more -> {
+            in.addAll(more);
+            return in;
+          });
+        });
+  }
+
+  /** Builds a set from the record; a build that lost a race with a write stores nothing (the next read retries). */
+  private Future<Void> build(String set, long user, Loader loader) {
+    String key = key(set, user);
+    return redis.send(Request.cmd(Command.GET).arg(key + ":gen")).compose(g -> {
+      String generation = g == null ? "0" : g.toString();
+      return loader.load(user, CAP + 1).compose(rows -> {
+        boolean complete = rows.size() <= CAP;
+        Request fill = Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key).arg(key + ":gen")
+            .arg(generation).arg(complete ? "c" : "p").arg(TTL_SECONDS);
+        for (long[] row : rows.subList(0, Math.min(rows.size(), CAP))) {
+          fill.arg(row[1]).arg(row[0]);
+        }
+        return redis.send(fill).mapEmpty();
+      });
+    });
+  }
+
+  /** For tests: the members of a set as stored (markers included), or null when it does not exist. */
+  Future<List<String>> stored(String set, long user) {
+    return redis.send(Request.cmd(Command.ZRANGE).arg(key(set, user)).arg(0).arg(-1)).map(r -> {
+      if (r == null || r.size() == 0) {
+        return null;
+      }
+      List<String> out = new ArrayList<>();
+      for (Response item : r) {
+        out.add(item.toString());
+      }
+      return out;
+    });
+  }
+}

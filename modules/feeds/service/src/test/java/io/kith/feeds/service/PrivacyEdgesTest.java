@@ -1,0 +1,129 @@
+package io.kith.feeds.service;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Edges of privacy and of the viewer's flags: cursors never point at hidden posts, a block empties a profile without a
+ * cursor, likes can be taken back from posts no longer visible, reply authors in a block are not shown, and the
+ * viewer-flag sets in Redis agree with the record after being lost.
+ */
+class PrivacyEdgesTest extends FeedsTestBase {
+
+  @Test
+  @DisplayName("a profile page's cursor is always a post shown to the viewer, never a hidden one")
+  void cursorNeverHidden() throws Exception {
+    List<Long> users = newUsers(2);
+    long author = users.get(0);
+    long stranger = users.get(1);
+    long older = publishPublic(author);
+    long newer = publishPublic(author);
+    for (int i = 0; i < 15; i++) {
+      publish(author, "friends");
+    }
+    JsonObject page = await(feeds.userPosts(stranger, author, 0, 0, 1));
+    assertEquals(List.of(newer), ids(page));
+    assertEquals(newer, page.getLong("next_max_id"));
+    JsonObject next = await(feeds.userPosts(stranger, author, newer, 0, 1));
+    assertEquals(List.of(older), ids(next));
+    assertNull(next.getValue("next_max_id"), "the list is known to end: 15 hidden posts are no reason to go on");
+    JsonObject end = await(feeds.userPosts(stranger, author, older, 0, 1));
+    assertEquals(List.of(), ids(end));
+    assertNull(end.getValue("next_max_id"));
+  }
+
+  @Test
+  @DisplayName("a viewer blocked by the author gets an empty profile with no cursor, whatever the author posted")
+  void blockedProfileHasNoCursor() throws Exception {
+    List<Long> users = newUsers(2);
+    long author = users.get(0);
+    long blocked = users.get(1);
+    for (int i = 0; i < 5; i++) {
+      publishPublic(author);
+    }
+    block(author, blocked);
+    JsonObject page = await(feeds.userPosts(blocked, author, 0, 0, 3));
+    assertEquals(List.of(), ids(page));
+    assertNull(page.getValue("next_max_id"));
+    assertNull(page.getValue("newest_id"));
+    assertEquals(3, ids(await(feeds.userPosts(0, author, 0, 0, 3))).size(), "anonymous readers still see them");
+  }
+
+  @Test
+  @DisplayName("a like can be taken back from a post the liker can no longer see, without learning about the post")
+  void unlikeAfterLosingSight() throws Exception {
+    List<Long> users = newUsers(2);
+    long author = users.get(0);
+    long liker = users.get(1);
+    long post = publishPublic(author);
+    assertEquals(1L, await(feeds.like(liker, post)).getLong("like_count"));
+    block(author, liker);
+    failsWith("post_not_found", feeds.like(liker, post));
+    JsonObject answer = await(feeds.unlike(liker, post));
+    assertEquals(new JsonObject().put("liked", false), answer);
+    assertEquals(0L, await(feeds.post(author, post)).getJsonObject("counts").getLong("likes"));
+    assertEquals(List.of(), likerIds(await(feeds.likers(author, post, 0, 20))));
+    failsWith("post_not_found", feeds.unlike(liker, 9_000_000_000_000L));
+  }
+
+  @Test
+  @DisplayName("a reply to the comment of a user in a block with the viewer does not show that user")
+  void replyAuthorHiddenAcrossBlock() throws Exception {
+    List<Long> users = newUsers(3);
+    long author = users.get(0);
+    long blocked = users.get(1);
+    long viewer = users.get(2);
+    long post = publishPublic(author);
+    long parent = await(feeds.comment(blocked, post, new JsonObject().put("text", "first"))).getLong("id");
+    await(feeds.comment(author, post, new JsonObject().put("text", "reply").put("reply_to", parent)));
+    block(viewer, blocked);
+    JsonArray items = await(feeds.comments(viewer, post, 0, 0, 20)).getJsonArray("items");
+    assertEquals(1, items.size(), items.encode());
+    JsonObject reply = items.getJsonObject(0).getJsonObject("reply_to");
+    assertEquals(parent, reply.getLong("id"));
+    assertNull(reply.getValue("author"));
+    JsonObject seenByAuthor = await(feeds.comments(author, post, 0, 0, 20)).getJsonArray("items").getJsonObject(0);
+    assertEquals(blocked, seenByAuthor.getJsonObject("reply_to").getJsonObject("author").getLong("id"));
+  }
+
+  @Test
+  @DisplayName("the liked and reposted flags come back right after their Redis sets are lost, and follow writes")
+  void flagsSurviveLosingRedis() throws Exception {
+    List<Long> users = newUsers(2);
+    long author = users.get(0);
+    long viewer = users.get(1);
+    long post = publishPublic(author);
+    await(feeds.like(viewer, post));
+    long first = await(feeds.repost(viewer, post, new JsonObject())).getLong("id");
+    long second = await(feeds.repost(viewer, post, new JsonObject().put("text", "again"))).getLong("id");
+    assertFlags(viewer, post, true, true);
+    await(platform.redisApi().del(List.of(ViewerFlags.key(ViewerFlags.LIKED, viewer),
+        ViewerFlags.key(ViewerFlags.REPOSTED, viewer))));
+    assertFlags(viewer, post, true, true);
+    await(feeds.delete(viewer, first));
+    assertFlags(viewer, post, true, true);
+    await(feeds.delete(viewer, second));
+    await(feeds.unlike(viewer, post));
+    assertFlags(viewer, post, false, false);
+    await(platform.redisApi().del(List.of(ViewerFlags.key(ViewerFlags.LIKED, viewer),
+        ViewerFlags.key(ViewerFlags.REPOSTED, viewer))));
+    assertFlags(viewer, post, false, false);
+  }
+
+  private void assertFlags(long viewer, long post, boolean liked, boolean reposted) throws Exception {
+    JsonObject flags = await(feeds.post(viewer, post)).getJsonObject("viewer");
+    assertEquals(liked, flags.getBoolean("liked"), "liked");
+    assertEquals(reposted, flags.getBoolean("reposted"), "reposted");
+    assertFalse(flags.getBoolean("following"));
+    assertTrue(flags.containsKey("following"));
+  }
+}

@@ -641,18 +641,23 @@ final class FeedsServiceImpl implements FeedsService {
     return Failures.guard(() -> {
       requireUser(actor);
       // taking back one's own like needs no visibility: a user must be able to withdraw it from a post they can no
-      // longer see (the answer then says nothing about the post)
+      // longer see (they knew the post when they liked it; the answer then says nothing more about it). Without a
+      // like to take back, an invisible post is post_not_found like a missing one.
       return limit("like", actor, settings.likesPerMinute(), MINUTE, "likes per minute")
           .compose(v -> posts.find(postId))
-          .compose(post -> post == null ? notFound() : posts.unlike(postId, actor)
-              .compose(removed -> !removed ? Future.succeededFuture()
-                  : posts.inc(postId, new JsonObject().put("likes", -1))
-                      .compose(x -> quietly(flags.remove(ViewerFlags.LIKED, actor, postId))).onSuccess(x ->
-                      emit(FeedsEvents.POST_UNLIKED, new JsonObject().put("post", postId)
-                          .put("post_author", post.getLong("author")).put("from", actor))))
-              .compose(x -> visibleDocs(actor, List.of(post), false))
-              .compose(v -> v.isEmpty() ? Future.succeededFuture(new JsonObject().put("liked", false))
-                  : likeState(postId, false)));
+          .compose(post -> post == null || post.getBoolean("deleted", false) ? notFound()
+              : visibleDocs(actor, List.of(post), false).compose(visible -> posts.unlike(postId, actor)
+                  .compose(removed -> {
+                    if (!removed) {
+                      return visible.isEmpty() ? notFound() : likeState(postId, false);
+                    }
+                    return posts.inc(postId, new JsonObject().put("likes", -1))
+                        .compose(x -> quietly(flags.remove(ViewerFlags.LIKED, actor, postId)))
+                        .onSuccess(x -> emit(FeedsEvents.POST_UNLIKED, new JsonObject().put("post", postId)
+                            .put("post_author", post.getLong("author")).put("from", actor)))
+                        .compose(x -> visible.isEmpty() ? Future.succeededFuture(new JsonObject().put("liked", false))
+                            : likeState(postId, false));
+                  })));
     });
   }
 

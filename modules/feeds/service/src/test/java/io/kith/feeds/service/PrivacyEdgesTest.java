@@ -73,6 +73,8 @@ class PrivacyEdgesTest extends FeedsTestBase {
     assertEquals(0L, await(feeds.post(author, post)).getJsonObject("counts").getLong("likes"));
     assertEquals(List.of(), likerIds(await(feeds.likers(author, post, 0, 20))));
     failsWith("post_not_found", feeds.unlike(liker, 9_000_000_000_000L));
+    // with no like to take back, an invisible post answers like a missing one
+    failsWith("post_not_found", feeds.unlike(liker, post));
   }
 
   @Test

@@ -548,8 +548,8 @@ public final class FeedsFanoutScenario implements Scenario {
         .withGoal(Figure.Goal.atMost(1000)));
     List<String> all = new ArrayList<>(notes);
     all.add("the in-process Kith runs with feeds.celebrity-threshold " + CELEBRITY_THRESHOLD + " (default 10,000: an "
-        + "author with 10,000 followers would be a celebrity, not fanned out, merged at read time) and "
-        + "feeds.posts-per-hour raised");
+        + "author with more followers is a celebrity, not fanned out, merged at read time; raised so that any "
+        + "--followers value is fanned out) and feeds.posts-per-hour raised");
     all.add("a timeline insert is the worker's script (EXISTS, ZADD, ZREMRANGEBYRANK) per follower, pipelined per "
         + "page of 1,000 followers; LPUSH is the cheapest pipelined write, so the ratio is the fan-out's efficiency "
         + "against the store's raw write speed on the same Redis (the embedded redis-server 6.2, append-only file "

@@ -17,6 +17,9 @@ public final class FeedsErrors {
   public static final ErrorCode MEDIA_NOT_FOUND = ErrorCode.of(404, "media_not_found", "Media not found");
   /** An upload exceeds the size limit of its type. */
   public static final ErrorCode MEDIA_TOO_LARGE = ErrorCode.of(413, "media_too_large", "Media too large");
+  /** The user has too many uploads that no post uses; {@code max_unattached} says how many are allowed. */
+  public static final ErrorCode TOO_MANY_UNATTACHED =
+      ErrorCode.of(409, "too_many_unattached_media", "Too many unattached media");
   /** The uploaded bytes are not an accepted image or video format. */
   public static final ErrorCode MEDIA_TYPE = ErrorCode.of(415, "unsupported_media", "Unsupported media");
   /** The requested byte range cannot be served. */

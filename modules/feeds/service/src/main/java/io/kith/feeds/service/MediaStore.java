@@ -207,6 +207,13 @@ final class MediaStore {
   // ---------------------------------------------------------------- uploads
 
   /** Starts an upload: records it (so that a crash leaves something the sweep finds) and returns the record. */
+  /** How many of the owner's uploads (finished or not) no post uses, counting at most {@code max}. */
+  Future<Integer> unattached(long owner, int max) {
+    JsonObject query = new JsonObject().put("owner", owner).put("posts", new JsonObject().put("$size", 0));
+    return mongo.findWithOptions(ITEMS, query, new FindOptions().setLimit(max)
+        .setFields(new JsonObject().put("_id", 1))).map(List::size);
+  }
+
   Future<JsonObject> begin(long owner, MediaSniffer.Sniffed type) {
     JsonObject record = new JsonObject()
         .put("_id", ids.next())

@@ -32,7 +32,7 @@ final class MediaTransfers {
 
   /** Limits, from the {@code feeds.media} configuration. */
   record Limits(long imageMaxBytes, long videoMaxBytes, int uploadsPerWindow, long uploadWindowMillis,
-                long stepTimeoutMillis) {
+                long stepTimeoutMillis, int maxUnattached) {
 
     long maxFor(String kind) {
       return MediaSniffer.VIDEO.equals(kind) ? videoMaxBytes : imageMaxBytes;
@@ -98,8 +98,18 @@ final class MediaTransfers {
                 + " uploads per " + limits.uploadWindowMillis() / 1000 + " s; retry later",
             new JsonObject().put("retry_after", ar.result().retryAfterSeconds())));
       } else {
-        Upload upload = new Upload(actor, declaredKind, declaredLength);
-        upload.await(open.replyAndRequest(new JsonObject().put("ack", 0), step()));
+        store.unattached(actor, limits.maxUnattached()).onComplete(count -> {
+          if (count.failed()) {
+            refuse(open, Failures.of(KithErrors.UNAVAILABLE, "cannot check your stored media right now; retry"));
+          } else if (count.result() >= limits.maxUnattached()) {
+            refuse(open, Failures.withExtra(FeedsErrors.TOO_MANY_UNATTACHED, "you have " + limits.maxUnattached()
+                + " uploads that no post uses: attach them to posts, or wait until they expire",
+                new JsonObject().put("max_unattached", limits.maxUnattached())));
+          } else {
+            Upload upload = new Upload(actor, declaredKind, declaredLength);
+            upload.await(open.replyAndRequest(new JsonObject().put("ack", 0), step()));
+          }
+        });
       }
     });
   }

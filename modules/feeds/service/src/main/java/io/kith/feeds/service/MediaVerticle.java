@@ -27,9 +27,12 @@ public final class MediaVerticle extends VerticleBase {
   static final String UPLOAD_WINDOW_SECONDS = "upload-window-seconds";
   static final String UNATTACHED_TTL_SECONDS = "unattached-ttl-seconds";
   static final String SWEEP_INTERVAL_SECONDS = "sweep-interval-seconds";
+  static final String MAX_UNATTACHED = "max-unattached";
   static final String TRANSFER_TIMEOUT_SECONDS = "transfer-timeout-seconds";
   /** Most media one sweep pass removes. */
   static final int SWEEP_BATCH = 500;
+  /** Most batches one sweep run removes. */
+  static final int SWEEP_ROUNDS = 100;
 
   private final Platform platform;
   private MessageConsumer<Object> uploads;
@@ -49,7 +52,8 @@ public final class MediaVerticle extends VerticleBase {
         config.getLong(VIDEO_MAX_BYTES, 104_857_600L),
         config.getInteger(UPLOADS_PER_WINDOW, 60),
         config.getLong(UPLOAD_WINDOW_SECONDS, 3600L) * 1000,
-        config.getLong(TRANSFER_TIMEOUT_SECONDS, 60L) * 1000);
+        config.getLong(TRANSFER_TIMEOUT_SECONDS, 60L) * 1000,
+        config.getInteger(MAX_UNATTACHED, 50));
     long ttl = config.getLong(UNATTACHED_TTL_SECONDS, 86_400L) * 1000;
     long every = config.getLong(SWEEP_INTERVAL_SECONDS, 3600L) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
@@ -58,16 +62,26 @@ public final class MediaVerticle extends VerticleBase {
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {
       // every node sweeps; removal is conditional on the media being unused, so concurrent sweeps are harmless
-      sweepTimer = vertx.setPeriodic(every, every, id -> store.sweep(System.currentTimeMillis() - ttl, SWEEP_BATCH)
-          .onSuccess(n -> {
-            if (n > 0) {
-              LOG.info("removed {} media that no post used", n);
-            }
-          })
-          .onFailure(e -> LOG.warn("media sweep failed: {}", e.toString())));
+      sweepTimer = vertx.setPeriodic(every, every, id -> sweep(store, System.currentTimeMillis() - ttl, 0, 0));
       uploads = vertx.eventBus().consumer(MediaClient.UPLOAD_ADDRESS, transfers::onUpload);
       reads = vertx.eventBus().consumer(MediaClient.READ_ADDRESS, transfers::onRead);
       return Future.all(uploads.completion(), reads.completion());
+    });
+  }
+
+  /** Sweeps batch after batch until a batch comes back short (at most {@link #SWEEP_ROUNDS} batches a run). */
+  private void sweep(MediaStore store, long createdBefore, int round, int removed) {
+    store.sweep(createdBefore, SWEEP_BATCH).onComplete(ar -> {
+      if (ar.failed()) {
+        LOG.warn("media sweep failed: {}", ar.cause().toString());
+        return;
+      }
+      int total = removed + ar.result();
+      if (ar.result() >= SWEEP_BATCH && round + 1 < SWEEP_ROUNDS) {
+        sweep(store, createdBefore, round + 1, total);
+      } else if (total > 0) {
+        LOG.info("removed {} media that no post used", total);
+      }
     });
   }
 

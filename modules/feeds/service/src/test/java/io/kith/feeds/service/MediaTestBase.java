@@ -59,12 +59,17 @@ abstract class MediaTestBase {
   protected final Set<String> visible = ConcurrentHashMap.newKeySet();
   private Context context;
 
+  /** The {@code feeds.media} settings of the test node. */
+  protected JsonObject mediaConfig() {
+    return new JsonObject().put("image-max-bytes", IMAGE_MAX).put("video-max-bytes", VIDEO_MAX)
+        .put("uploads-per-window", UPLOADS_PER_WINDOW);
+  }
+
   @BeforeAll
   void deploy() throws Exception {
     vertx = Vertx.vertx();
     platform = await(KithTestKit.platform(vertx, new JsonObject().put("feeds", new JsonObject().put("media",
-        new JsonObject().put("image-max-bytes", IMAGE_MAX).put("video-max-bytes", VIDEO_MAX)
-            .put("uploads-per-window", UPLOADS_PER_WINDOW)))));
+        mediaConfig()))));
     FeedsService feeds = (FeedsService) Proxy.newProxyInstance(FeedsService.class.getClassLoader(),
         new Class<?>[] {FeedsService.class}, (proxy, method, args) -> {
           if (method.getName().equals("visiblePosts")) {

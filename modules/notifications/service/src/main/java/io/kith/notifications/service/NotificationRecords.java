@@ -17,7 +17,9 @@ import java.util.List;
  *
  * <p>A notification is {@code {_id, to, type, created, unread, key, from_user?, post?, comment?, reply_to?, repost?}};
  * {@code (to, key)} is unique, so a duplicate event makes one notification whatever the order of deliveries.
- * Preferences are {@code {_id: user, muted_types: [...], muted_users: [...]}}.
+ * Preferences are {@code {user, muted_types: [...], muted_users: [...]}} (the user in a field with a unique index
+ * rather than in {@code _id}, as relations does with its counts: concurrent first upserts race on the index and the
+ * loser retries).
  */
 final class NotificationRecords {
 
@@ -43,7 +45,9 @@ final class NotificationRecords {
         .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("comment", 1),
             new IndexOptions().name("comment").sparse(true)))
         .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("repost", 1),
-            new IndexOptions().name("repost").sparse(true)));
+            new IndexOptions().name("repost").sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(PREFERENCES, new JsonObject().put("user", 1),
+            new IndexOptions().name("user_unique").unique(true)));
   }
 
   /**
@@ -102,7 +106,7 @@ final class NotificationRecords {
 
   /** The user's preferences, with empty lists when none were set. */
   Future<JsonObject> preferences(long user) {
-    return mongo.findOne(PREFERENCES, new JsonObject().put("_id", user), null).map(doc -> {
+    return mongo.findOne(PREFERENCES, new JsonObject().put("user", user), null).map(doc -> {
       JsonObject d = doc == null ? new JsonObject() : doc;
       return new JsonObject().put("muted_types", d.getJsonArray("muted_types", new JsonArray()))
           .put("muted_users", d.getJsonArray("muted_users", new JsonArray()));
@@ -111,15 +115,22 @@ final class NotificationRecords {
 
   /** Sets members of the user's preferences (upsert). */
   Future<Void> setPreferences(long user, JsonObject set) {
-    return mongo.updateCollectionWithOptions(PREFERENCES, new JsonObject().put("_id", user),
-        new JsonObject().put("$set", set), new UpdateOptions().setUpsert(true)).mapEmpty();
+    return upsert(user, new JsonObject().put("$set", set), true);
   }
 
   /** Adds or removes one muted user (the service checks the limit before adding). */
   Future<Void> muteUser(long user, long other, boolean mute) {
     JsonObject update = mute ? new JsonObject().put("$addToSet", new JsonObject().put("muted_users", other))
         : new JsonObject().put("$pull", new JsonObject().put("muted_users", other));
-    return mongo.updateCollectionWithOptions(PREFERENCES, new JsonObject().put("_id", user), update,
-        new UpdateOptions().setUpsert(mute)).mapEmpty();
+    return upsert(user, update, mute);
+  }
+
+  private Future<Void> upsert(long user, JsonObject update, boolean create) {
+    JsonObject filter = new JsonObject().put("user", user);
+    UpdateOptions options = new UpdateOptions().setUpsert(create);
+    return mongo.updateCollectionWithOptions(PREFERENCES, filter, update, options).<Void>mapEmpty()
+        .recover(e -> MongoErrors.isDuplicateKey(e)
+            ? mongo.updateCollectionWithOptions(PREFERENCES, filter, update, options).mapEmpty()
+            : Future.failedFuture(e));
   }
 }

@@ -1,0 +1,284 @@
+package io.kith.notifications.service;
+
+import io.kith.notifications.api.Notifications;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Response;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The hot side of a user's notifications in Redis, all under the hash tag {@code {u:<id>}}: a hash per notification,
+ * a sorted index of ids (and one per type), a dedupe-key map and the counters hash, changed only by the Lua scripts
+ * beside this class (see the module README). Every script that reads or changes a user's side first checks that the
+ * side exists; when it does not, the side is rebuilt from the record ({@link Loader}) and the script runs again.
+ */
+final class HotStore {
+
+  /** Loads a user's notifications from the record, newest first (at most the cap). */
+  interface Loader {
+    Future<List<JsonObject>> load(long user);
+  }
+
+  /** What a script changed: the ids it touched and the counters after it (null when the side was missing). */
+  record Change(List<Long> ids, JsonObject counts) {
+  }
+
+  /** The outcome of an insert. */
+  enum Stored { STORED, DUPLICATE, SIDE_MISSING }
+
+  /** An insert's outcome, the ids the cap evicted and the counters after it. */
+  record Inserted(Stored stored, List<Long> evicted, JsonObject counts) {
+  }
+
+  private static final String COMMON = resource("common.lua");
+  private static final String INSERT = COMMON + resource("insert.lua");
+  private static final String FILL = COMMON + resource("fill.lua");
+  private static final String COUNTS = COMMON + resource("counts.lua");
+  private static final String LIST = COMMON + resource("list.lua");
+  private static final String GROUPED = COMMON + resource("grouped.lua");
+  private static final String MARK_IDS = COMMON + resource("mark_ids.lua");
+  private static final String MARK_ALL = COMMON + resource("mark_all.lua");
+  private static final String MARK_WHERE = COMMON + resource("mark_where.lua");
+  private static final String DELETE_IDS = COMMON + resource("delete_ids.lua");
+  private static final String DELETE_WHERE = COMMON + resource("delete_where.lua");
+  /** Rebuilds that lose the race with concurrent writes are retried this many times before giving up. */
+  private static final int REBUILD_ATTEMPTS = 5;
+
+  private final RedisAPI api;
+  private final Loader loader;
+  private final int cap;
+
+  HotStore(Redis redis, Loader loader, int cap) {
+    this.api = RedisAPI.api(redis);
+    this.loader = loader;
+    this.cap = cap;
+  }
+
+  static String prefix(long user) {
+    return "ntf:{u:" + user + "}";
+  }
+
+  static String countersKey(long user) {
+    return prefix(user) + ":c";
+  }
+
+  static String generationKey(long user) {
+    return prefix(user) + ":g";
+  }
+
+  // ---------------------------------------------------------------- writes from producers
+
+  /** Stores a notification record (as in MongoDB) when the user's side exists; duplicates by key are refused. */
+  Future<Inserted> insert(JsonObject record) {
+    long user = record.getLong("to");
+    List<String> args = script(INSERT, user);
+    args.add(Integer.toString(cap));
+    args.add(Long.toString(record.getLong("_id")));
+    args.add(record.getString("type"));
+    args.add(Long.toString(record.getLong("created")));
+    args.add(record.getString("key"));
+    for (String field : Notifications.FIELDS) {
+      Long value = record.getLong(field);
+      if (value != null) {
+        args.add(field);
+        args.add(Long.toString(value));
+      }
+    }
+    return api.eval(args).map(r -> {
+      int status = r.get(0).toInteger();
+      if (status < 0) {
+        return new Inserted(Stored.SIDE_MISSING, List.of(), null);
+      }
+      if (status == 0) {
+        return new Inserted(Stored.DUPLICATE, List.of(), null);
+      }
+      return new Inserted(Stored.STORED, ids(r.get(1)), counts(r.get(2)));
+    });
+  }
+
+  /** Removes these notifications of the user if its side exists (system deletes, decided from the record). */
+  Future<Change> removeIfPresent(long user, List<Long> ids) {
+    List<String> args = script(DELETE_IDS, user);
+    ids.forEach(id -> args.add(Long.toString(id)));
+    return api.eval(args).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
+        : new Change(ids(r.get(1)), counts(r.get(2))));
+  }
+
+  // ---------------------------------------------------------------- the user's own reads and writes
+
+  Future<JsonObject> counts(long user) {
+    return run(user, () -> script(COUNTS, user)).map(r -> counts(r.get(1)));
+  }
+
+  /** A page of notification records (string fields as stored) matching {@code spec}. */
+  Future<List<JsonObject>> list(long user, JsonObject spec) {
+    return run(user, () -> withSpec(LIST, user, spec)).map(r -> {
+      List<JsonObject> items = new ArrayList<>();
+      for (Response item : r.get(1)) {
+        items.add(hash(item));
+      }
+      return items;
+    });
+  }
+
+  /** Groups as {@code {latest: <record>, count, unread, actor_count, actors: [ids]}}. */
+  Future<List<JsonObject>> grouped(long user, JsonObject spec) {
+    return run(user, () -> withSpec(GROUPED, user, spec)).map(r -> {
+      List<JsonObject> groups = new ArrayList<>();
+      for (Response g : r.get(1)) {
+        groups.add(new JsonObject().put("latest", hash(g.get(0))).put("count", g.get(1).toInteger())
+            .put("unread", g.get(2).toInteger()).put("actor_count", g.get(3).toInteger())
+            .put("actors", new JsonArray(ids(g.get(4)))));
+      }
+      return groups;
+    });
+  }
+
+  Future<Change> markIds(long user, List<Long> ids) {
+    return change(user, () -> {
+      List<String> args = script(MARK_IDS, user);
+      ids.forEach(id -> args.add(Long.toString(id)));
+      return args;
+    });
+  }
+
+  Future<Change> markAll(long user) {
+    return change(user, () -> script(MARK_ALL, user));
+  }
+
+  Future<Change> markWhere(long user, JsonObject spec) {
+    return change(user, () -> withSpec(MARK_WHERE, user, spec));
+  }
+
+  Future<Change> deleteIds(long user, List<Long> ids) {
+    return change(user, () -> {
+      List<String> args = script(DELETE_IDS, user);
+      ids.forEach(id -> args.add(Long.toString(id)));
+      return args;
+    });
+  }
+
+  Future<Change> deleteWhere(long user, JsonObject spec) {
+    return change(user, () -> withSpec(DELETE_WHERE, user, spec));
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private Future<Change> change(long user, Supplier<List<String>> args) {
+    return run(user, args).map(r -> new Change(ids(r.get(1)), counts(r.get(2))));
+  }
+
+  /** Runs a script; when it finds the side missing, rebuilds the side and runs it once more. */
+  private Future<Response> run(long user, Supplier<List<String>> args) {
+    return api.eval(args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
+        : rebuild(user, REBUILD_ATTEMPTS).compose(v -> api.eval(args.get())).compose(again ->
+            again.get(0).toInteger() >= 0 ? Future.succeededFuture(again)
+                : Failures.<Response>fail(KithErrors.UNAVAILABLE, "notifications are being rebuilt; retry")));
+  }
+
+  /**
+   * Builds the user's side from the record in one script run. The generation is read before loading: a write that
+   * lands meanwhile bumps it, and the fill then stores nothing (the write could be missing from what was loaded), so
+   * the rebuild starts over.
+   */
+  Future<Void> rebuild(long user, int attempts) {
+    return api.get(generationKey(user)).compose(g -> {
+      String generation = g == null ? "0" : g.toString();
+      return loader.load(user).compose(records -> {
+        JsonArray docs = new JsonArray();
+        for (JsonObject record : records) {
+          JsonArray fields = new JsonArray();
+          for (String field : Notifications.FIELDS) {
+            Long value = record.getLong(field);
+            if (value != null) {
+              fields.add(field).add(Long.toString(value));
+            }
+          }
+          docs.add(new JsonObject().put("id", Long.toString(record.getLong("_id")))
+              .put("type", record.getString("type")).put("created", Long.toString(record.getLong("created")))
+              .put("unread", record.getBoolean("unread", true) ? "1" : "0").put("key", record.getString("key"))
+              .put("fields", fields));
+        }
+        List<String> args = script(FILL, user);
+        args.add(generation);
+        args.add(new JsonArray(Notifications.TYPES).encode());
+        args.add(docs.encode());
+        return api.eval(args);
+      });
+    }).compose(stored -> {
+      if (stored.toInteger() == 1) {
+        return Future.succeededFuture();
+      }
+      return attempts > 1 ? rebuild(user, attempts - 1)
+          : Failures.fail(KithErrors.UNAVAILABLE, "notifications are busy being rebuilt; retry");
+    });
+  }
+
+  private static List<String> script(String script, long user) {
+    List<String> args = new ArrayList<>();
+    args.add(script);
+    args.add("2");
+    args.add(countersKey(user));
+    args.add(generationKey(user));
+    args.add(prefix(user));
+    return args;
+  }
+
+  private static List<String> withSpec(String script, long user, JsonObject spec) {
+    List<String> args = script(script, user);
+    args.add(spec.encode());
+    return args;
+  }
+
+  private static List<Long> ids(Response array) {
+    List<Long> ids = new ArrayList<>();
+    if (array != null) {
+      for (Response id : array) {
+        ids.add(id.toLong());
+      }
+    }
+    return ids;
+  }
+
+  /** A flat field/value array as a JSON object of strings. */
+  private static JsonObject hash(Response flat) {
+    JsonObject out = new JsonObject();
+    for (int i = 0; i + 1 < flat.size(); i += 2) {
+      out.put(flat.get(i).toString(), flat.get(i + 1).toString());
+    }
+    return out;
+  }
+
+  /** The counters hash as {@code {total, by_type}} with every known type. */
+  static JsonObject counts(Response flat) {
+    JsonObject raw = hash(flat);
+    JsonObject byType = new JsonObject();
+    for (String type : Notifications.TYPES) {
+      byType.put(type, Long.parseLong(raw.getString("u:" + type, "0")));
+    }
+    return new JsonObject().put("total", Long.parseLong(raw.getString("unread", "0"))).put("by_type", byType);
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = HotStore.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing script " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

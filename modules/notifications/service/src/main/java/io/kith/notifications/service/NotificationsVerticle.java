@@ -1,0 +1,53 @@
+package io.kith.notifications.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.FeedsService;
+import io.kith.notifications.api.NotificationsService;
+import io.kith.platform.Platform;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceBinder;
+
+/**
+ * Wires the notification stores, service and producers, and binds the service on
+ * {@link NotificationsService#ADDRESS}.
+ */
+public final class NotificationsVerticle extends VerticleBase {
+
+  private final Platform platform;
+  private MessageConsumer<JsonObject> binding;
+  private Producers producers;
+
+  /** Creates the verticle on a node's platform. */
+  public NotificationsVerticle(Platform platform) {
+    this.platform = platform;
+  }
+
+  @Override
+  public Future<?> start() {
+    NotificationsSettings settings = NotificationsSettings.from(platform.config().section("notifications"));
+    NotificationRecords records = new NotificationRecords(platform.mongo());
+    HotStore hot = new HotStore(platform.redis(), user -> records.recent(user, settings.maxPerUser()),
+        settings.maxPerUser());
+    FeedsService feeds = FeedsService.proxy(vertx);
+    NotificationsServiceImpl service = new NotificationsServiceImpl(platform, settings, records, hot, feeds,
+        AccountsService.proxy(vertx));
+    producers = new Producers(platform, service, records, RelationsService.proxy(vertx), feeds);
+    return records.ensureIndexes()
+        .compose(v -> producers.start())
+        .compose(v -> {
+          binding = new ServiceBinder(vertx).setAddress(NotificationsService.ADDRESS)
+              .register(NotificationsService.class, service);
+          return binding.completion();
+        });
+  }
+
+  @Override
+  public Future<?> stop() {
+    Future<Void> worker = producers == null ? Future.succeededFuture() : producers.stop();
+    return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+  }
+}

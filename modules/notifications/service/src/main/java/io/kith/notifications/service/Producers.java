@@ -1,0 +1,193 @@
+package io.kith.notifications.service;
+
+import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.FeedsService;
+import io.kith.notifications.api.Notifications;
+import io.kith.platform.Platform;
+import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.EventConsumer;
+import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns domain events into notifications: the relations stream (consumer group {@value #RELATIONS_GROUP}) and the
+ * feeds stream (group {@value #FEEDS_GROUP}). Each handler runs at most once per event id ({@code EventLog.once}) and
+ * each notification has a dedupe key unique per recipient, so a redelivered event makes nothing new.
+ *
+ * <p>Nothing is made for the actor themselves, for a recipient who muted the type or the actor, when a block stands
+ * between the two either way, when either hides from the other, or when the recipient cannot see the post.
+ */
+final class Producers {
+
+  static final String RELATIONS_GROUP = "notifications-relations";
+  static final String FEEDS_GROUP = "notifications-feeds";
+
+  private final Platform platform;
+  private final NotificationsServiceImpl service;
+  private final NotificationRecords records;
+  private final RelationsService relations;
+  private final FeedsService feeds;
+  private final List<EventConsumer> consumers = new ArrayList<>();
+
+  Producers(Platform platform, NotificationsServiceImpl service, NotificationRecords records,
+            RelationsService relations, FeedsService feeds) {
+    this.platform = platform;
+    this.service = service;
+    this.records = records;
+    this.relations = relations;
+    this.feeds = feeds;
+  }
+
+  Future<Void> start() {
+    var log = platform.events();
+    return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, log.once(RELATIONS_GROUP, this::onRelations))
+        .compose(c -> {
+          consumers.add(c);
+          return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, log.once(FEEDS_GROUP, this::onFeeds));
+        })
+        .map(c -> {
+          consumers.add(c);
+          return null;
+        });
+  }
+
+  Future<Void> stop() {
+    return Future.all(consumers.stream().map(EventConsumer::stop).toList()).mapEmpty();
+  }
+
+  // ---------------------------------------------------------------- relations
+
+  private Future<?> onRelations(DomainEvent e) {
+    JsonObject p = e.payload();
+    long from = p.getLong("from", 0L);
+    long to = p.getLong("to", 0L);
+    if (from == 0 || to == 0) {
+      return Future.succeededFuture();
+    }
+    JsonObject actor = new JsonObject().put("from_user", from);
+    return switch (e.type()) {
+      case RelationsEvents.USER_FOLLOWED -> notify(to, Notifications.FOLLOWER, "follower:" + from, actor);
+      case RelationsEvents.FOLLOW_REQUESTED ->
+          notify(to, Notifications.FOLLOW_REQUEST, "follow_request:" + from, actor);
+      // from accepted to's request: to is told, and from's request notification has been answered
+      case RelationsEvents.FOLLOW_REQUEST_ACCEPTED -> Future.all(
+          notify(to, Notifications.REQUEST_ACCEPTED, "request_accepted:" + from, actor),
+          service.purge(new JsonObject().put("to", from).put("key", "follow_request:" + to)));
+      case RelationsEvents.FRIENDSHIP_FORMED -> Future.all(
+          notify(to, Notifications.FRIEND, "friend:" + from, actor),
+          notify(from, Notifications.FRIEND, "friend:" + to, new JsonObject().put("from_user", to)));
+      // a block removes what each made for the other
+      case RelationsEvents.USER_BLOCKED -> Future.all(
+          service.purge(new JsonObject().put("to", to).put("from_user", from)),
+          service.purge(new JsonObject().put("to", from).put("from_user", to)));
+      default -> Future.succeededFuture();
+    };
+  }
+
+  // ---------------------------------------------------------------- feeds
+
+  private Future<?> onFeeds(DomainEvent e) {
+    JsonObject p = e.payload();
+    long from = p.getLong("from", 0L);
+    long post = p.getLong("post", 0L);
+    return switch (e.type()) {
+      case FeedsEvents.COMMENT_ADDED -> commented(p, from, post);
+      case FeedsEvents.POST_LIKED -> notify(p.getLong("post_author", 0L), Notifications.LIKE,
+          "like:" + post + ":" + from, new JsonObject().put("from_user", from).put("post", post));
+      case FeedsEvents.POST_UNLIKED -> service.purge(new JsonObject().put("to", p.getLong("post_author", 0L))
+          .put("key", "like:" + post + ":" + from));
+      case FeedsEvents.POST_REPOSTED -> notify(p.getLong("original_author", 0L), Notifications.REPOST,
+          "repost:" + post, new JsonObject().put("from_user", from).put("post", p.getLong("original", 0L))
+              .put("repost", post));
+      case FeedsEvents.USER_MENTIONED -> notify(p.getLong("to", 0L), Notifications.MENTION, "mention:" + post,
+          new JsonObject().put("from_user", from).put("post", post));
+      case FeedsEvents.POST_DELETED -> Future.all(service.purge(new JsonObject().put("post", post)),
+          service.purge(new JsonObject().put("repost", post)));
+      case FeedsEvents.COMMENT_DELETED -> service.purge(new JsonObject().put("comment", p.getLong("comment", 0L)));
+      case FeedsEvents.POST_EDITED -> recheck(post);
+      default -> Future.succeededFuture();
+    };
+  }
+
+  /** A reply tells the author of the answered comment; a comment tells the post's author (once: reply wins). */
+  private Future<?> commented(JsonObject p, long from, long post) {
+    long comment = p.getLong("comment", 0L);
+    long postAuthor = p.getLong("post_author", 0L);
+    long replyTo = p.getLong("reply_to", 0L);
+    long replyToAuthor = p.getLong("reply_to_author", 0L);
+    List<Future<Void>> each = new ArrayList<>();
+    if (replyTo != 0 && replyToAuthor != 0) {
+      each.add(notify(replyToAuthor, Notifications.REPLY, "reply:" + comment, new JsonObject().put("from_user", from)
+          .put("post", post).put("comment", comment).put("reply_to", replyTo)));
+    }
+    if (postAuthor != 0 && postAuthor != replyToAuthor) {
+      each.add(notify(postAuthor, Notifications.COMMENT, "comment:" + comment, new JsonObject()
+          .put("from_user", from).put("post", post).put("comment", comment)));
+    }
+    return Future.all(each);
+  }
+
+  /** After a post's audience changed, removes its notifications from recipients who can no longer see it. */
+  private Future<Void> recheck(long post) {
+    return service.find(new JsonObject().put("post", post)).compose(found -> {
+      Map<Long, List<Long>> byUser = new HashMap<>();
+      found.forEach(r -> byUser.computeIfAbsent(r.getLong("to"), u -> new ArrayList<>()).add(r.getLong("_id")));
+      List<Future<Void>> each = new ArrayList<>();
+      byUser.forEach((user, ids) -> each.add(feeds.visiblePosts(user, List.of(post)).compose(v ->
+          v.getJsonArray("items", new JsonArray()).isEmpty() ? service.removeForUser(user, ids)
+              : Future.succeededFuture())));
+      return Future.all(each).mapEmpty();
+    });
+  }
+
+  // ---------------------------------------------------------------- the checks
+
+  /** Makes a notification unless one of the rules says no. */
+  private Future<Void> notify(long to, String type, String key, JsonObject fields) {
+    long from = fields.getLong("from_user", 0L);
+    if (to == 0 || from == 0 || to == from) {
+      return Future.succeededFuture();
+    }
+    return records.preferences(to).compose(prefs -> {
+      if (prefs.getJsonArray("muted_types").contains(type) || prefs.getJsonArray("muted_users").contains(from)) {
+        return Future.succeededFuture(false);
+      }
+      return apart(to, from).compose(apart -> apart ? Future.succeededFuture(false) : canSee(to, fields));
+    }).compose(ok -> ok ? service.store(to, type, key, fields) : Future.succeededFuture());
+  }
+
+  /** Whether a block (either way) or a hide (either way) stands between the two users. */
+  private Future<Boolean> apart(long to, long from) {
+    return Future.all(relations.ties(to, List.of(from)), relations.ties(from, List.of(to))).map(all -> {
+      JsonObject seenByRecipient = all.<JsonObject>resultAt(0).getJsonObject(Long.toString(from), new JsonObject());
+      JsonObject seenByActor = all.<JsonObject>resultAt(1).getJsonObject(Long.toString(to), new JsonObject());
+      return seenByRecipient.getBoolean("blocking", false) || seenByRecipient.getBoolean("blocked_by", false)
+          || seenByRecipient.getBoolean("hidden_from", false) || seenByActor.getBoolean("hidden_from", false);
+    });
+  }
+
+  /** Whether the recipient may see every post the notification names. */
+  private Future<Boolean> canSee(long to, JsonObject fields) {
+    Set<Long> posts = new HashSet<>();
+    for (String f : List.of("post", "repost")) {
+      if (fields.getLong(f, 0L) != 0) {
+        posts.add(fields.getLong(f));
+      }
+    }
+    if (posts.isEmpty()) {
+      return Future.succeededFuture(true);
+    }
+    return feeds.visiblePosts(to, new ArrayList<>(posts))
+        .map(v -> v.getJsonArray("items", new JsonArray()).size() == posts.size());
+  }
+}

@@ -1,0 +1,251 @@
+package io.kith.notifications.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.service.AccountsModule;
+import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.service.FeedsModule;
+import io.kith.notifications.api.Notifications;
+import io.kith.notifications.api.NotificationsService;
+import io.kith.platform.Platform;
+import io.kith.platform.error.Failures;
+import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Poll;
+import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.RelationsService;
+import io.kith.relations.service.RelationsModule;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Response;
+import io.vertx.serviceproxy.ServiceException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * Deploys accounts, relations, feeds and notifications on the test stores once per class and calls notifications
+ * through its event-bus proxy. Each test makes its own users (registered, or bare fresh ids for events injected into
+ * the event log, which the producers cannot tell apart from real ones).
+ */
+@ExtendWith(KithTestKit.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class NotificationsTestBase {
+
+  /** How long the producers may take to turn an event into a notification. */
+  protected static final Duration WAIT = Duration.ofSeconds(20);
+
+  protected Vertx vertx;
+  protected Platform platform;
+  protected AccountsService accounts;
+  protected RelationsService relations;
+  protected FeedsService feeds;
+  protected NotificationsService notifications;
+
+  /** The {@code notifications} configuration of this class. */
+  protected JsonObject notificationsConfig() {
+    return new JsonObject();
+  }
+
+  @BeforeAll
+  void deploy() throws Exception {
+    vertx = Vertx.vertx();
+    platform = await(KithTestKit.platform(vertx, new JsonObject()
+        .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
+        .put("feeds", new JsonObject().put("posts-per-hour", 1_000_000).put("comments-per-minute", 1_000_000)
+            .put("likes-per-minute", 1_000_000))
+        .put("notifications", notificationsConfig())));
+    await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new FeedsModule(),
+        new NotificationsModule()));
+    accounts = AccountsService.proxy(vertx);
+    relations = RelationsService.proxy(vertx);
+    feeds = FeedsService.proxy(vertx);
+    notifications = NotificationsService.proxy(vertx);
+  }
+
+  @AfterAll
+  void undeploy() throws Exception {
+    if (platform != null) {
+      await(platform.close());
+    }
+    if (vertx != null) {
+      await(vertx.close());
+    }
+  }
+
+  protected static <T> T await(Future<T> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  /** Asserts that {@code future} fails with the stable {@code code} (and names {@code field} unless null). */
+  protected static ServiceException failsWith(String code, String field, Future<?> future) {
+    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
+    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
+    ServiceException se = (ServiceException) e.getCause();
+    if (field != null) {
+      assertEquals(field, se.getDebugInfo().getString(Failures.FIELD), "field of " + se.getMessage());
+    }
+    return se;
+  }
+
+  // ---------------------------------------------------------------- users
+
+  /** Registers {@code n} fresh users and returns their ids. */
+  protected List<Long> newUsers(int n) throws Exception {
+    List<Future<JsonObject>> wave = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String name = "n" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+      wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
+          "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
+    }
+    await(Future.all(wave));
+    List<Long> ids = new ArrayList<>();
+    wave.forEach(f -> ids.add(f.result().getLong("id")));
+    return ids;
+  }
+
+  protected void follow(long a, long b) throws Exception {
+    assertEquals("following", await(relations.follow(a, b)).getString("state"));
+  }
+
+  protected long publish(long author, JsonObject body) throws Exception {
+    return await(feeds.publish(author, body)).getLong("id");
+  }
+
+  protected static JsonObject post(String visibility) {
+    return new JsonObject().put("text", "post " + UUID.randomUUID()).put("visibility", visibility);
+  }
+
+  // ---------------------------------------------------------------- events and notifications
+
+  /** Appends a relations event {@code {from, to}} to the event log, as the relations service would. */
+  protected void relationsEvent(String type, long from, long to) throws Exception {
+    await(platform.events().append(RelationsEvents.DOMAIN, type, new JsonObject().put("from", from).put("to", to)));
+  }
+
+  /** Every notification of {@code user} (pages of 100), newest first. */
+  protected List<JsonObject> all(long user, JsonObject query) throws Exception {
+    List<JsonObject> out = new ArrayList<>();
+    Long maxId = null;
+    for (int i = 0; i < 1_000; i++) {
+      JsonObject q = query.copy().put("limit", 100);
+      if (maxId != null) {
+        q.put("max_id", maxId);
+      }
+      JsonObject page = await(notifications.list(user, q));
+      page.getJsonArray("items").forEach(n -> out.add((JsonObject) n));
+      maxId = page.getLong("next_max_id");
+      if (maxId == null) {
+        return out;
+      }
+    }
+    throw new AssertionError("paging never ended");
+  }
+
+  protected List<JsonObject> all(long user) throws Exception {
+    return all(user, new JsonObject());
+  }
+
+  /** Waits until {@code user}'s notifications satisfy {@code condition}; returns them. */
+  protected List<JsonObject> awaitNotifications(long user, String what, Predicate<List<JsonObject>> condition)
+      throws Exception {
+    List<List<JsonObject>> last = new ArrayList<>();
+    await(Poll.until(vertx, WAIT, what, () -> notifications.list(user, new JsonObject().put("limit", 100)).map(page -> {
+      List<JsonObject> items = new ArrayList<>();
+      page.getJsonArray("items").forEach(n -> items.add((JsonObject) n));
+      last.clear();
+      last.add(items);
+      return condition.test(items);
+    })));
+    return last.get(0);
+  }
+
+  protected static long count(List<JsonObject> items, String type) {
+    return items.stream().filter(n -> type.equals(n.getString("type"))).count();
+  }
+
+  /**
+   * Appends a marker event (a follow of {@code user} by a fresh id) and waits for its notification: the producers
+   * handle a stream in order, so everything appended before it has been handled by then.
+   */
+  protected void drain(long user) throws Exception {
+    long marker = KithTestKit.newUserId();
+    relationsEvent(RelationsEvents.USER_FOLLOWED, marker, user);
+    awaitNotifications(user, "the marker notification", items -> items.stream()
+        .anyMatch(n -> Long.valueOf(marker).equals(n.getLong("from_user"))));
+    await(notifications.deleteWhere(user, new JsonObject().put("where", new JsonObject().put("from_user", marker))));
+  }
+
+  /** Drains the feeds stream too: a like by a fresh user of {@code author}'s post {@code post}. */
+  protected void drainFeeds(long user, long postId) throws Exception {
+    long marker = KithTestKit.newUserId();
+    await(platform.events().append("feeds", "PostLiked", new JsonObject().put("post", postId)
+        .put("post_author", user).put("from", marker)));
+    awaitNotifications(user, "the feeds marker notification", items -> items.stream()
+        .anyMatch(n -> Long.valueOf(marker).equals(n.getLong("from_user"))));
+    await(notifications.deleteWhere(user, new JsonObject().put("where", new JsonObject().put("from_user", marker))));
+  }
+
+  // ---------------------------------------------------------------- the invariant
+
+  /**
+   * Checks the counters of {@code user} against a full scan of the Redis side, and the Redis side against the
+   * MongoDB record (same ids, same read state): {@code {total, by_type}} as the scan computes it.
+   */
+  protected JsonObject assertCountersMatchScan(long user) throws Exception {
+    var api = platform.redisApi();
+    String prefix = HotStore.prefix(user);
+    Response ids = await(api.zrange(List.of(prefix + ":idx", "0", "-1")));
+    TreeMap<String, Long> byType = new TreeMap<>();
+    Notifications.TYPES.forEach(t -> byType.put(t, 0L));
+    long unread = 0;
+    TreeMap<Long, Boolean> redisState = new TreeMap<>();
+    for (Response id : ids) {
+      Response h = await(api.hmget(List.of(prefix + ":n:" + id, "type", "unread")));
+      String type = h.get(0).toString();
+      boolean isUnread = "1".equals(h.get(1).toString());
+      redisState.put(id.toLong(), isUnread);
+      if (isUnread) {
+        unread++;
+        byType.merge(type, 1L, Long::sum);
+      }
+      assertEquals(1L, await(api.zscore(prefix + ":t:" + type, id.toString())) == null ? 0L : 1L,
+          "type index holds " + id);
+    }
+    JsonObject scan = new JsonObject().put("total", unread).put("by_type", new JsonObject(new java.util.LinkedHashMap<>(byType)));
+    JsonObject counters = await(notifications.unreadCounts(user));
+    assertEquals(scan.getLong("total"), counters.getLong("total"), "total unread: counters " + counters + " scan " + scan);
+    for (String t : Notifications.TYPES) {
+      assertEquals(byType.get(t), counters.getJsonObject("by_type").getLong(t), "unread " + t + ": " + counters);
+    }
+    Response stored = await(api.hget(HotStore.countersKey(user), "stored"));
+    assertEquals(ids.size(), stored.toInteger(), "stored counter");
+    List<JsonObject> docs = await(platform.mongo().find(NotificationRecords.NOTIFICATIONS,
+        new JsonObject().put("to", user)));
+    TreeMap<Long, Boolean> mongoState = new TreeMap<>();
+    docs.forEach(d -> mongoState.put(d.getLong("_id"), d.getBoolean("unread")));
+    assertEquals(redisState, mongoState, "Redis and MongoDB hold the same notifications and read states");
+    return scan;
+  }
+
+  protected static JsonObject where(String field, Object value) {
+    return new JsonObject().put("where", new JsonObject().put(field, value));
+  }
+
+  protected static JsonObject types(String... types) {
+    return new JsonObject().put("types", new JsonArray(List.of((Object[]) types)));
+  }
+}

@@ -53,6 +53,7 @@ final class FeedsServiceImpl implements FeedsService {
   private final AccountsService accounts;
   private final RateLimiter limiter;
   private final ViewerFlags flags;
+  private final PostCache cache;
 
   FeedsServiceImpl(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines, MediaStore media,
                    RelationsService relations, AccountsService accounts) {
@@ -66,6 +67,7 @@ final class FeedsServiceImpl implements FeedsService {
     this.accounts = accounts;
     this.limiter = new RateLimiter(platform.redis());
     this.flags = new ViewerFlags(platform.redis());
+    this.cache = new PostCache(platform.redis(), posts);
   }
 
   // ---------------------------------------------------------------- posts
@@ -105,7 +107,7 @@ final class FeedsServiceImpl implements FeedsService {
             long rootId = root.getLong("_id");
             JsonObject doc = newPost(id, actor, draft, rootId).put("media", new JsonArray());
             return posts.insert(doc)
-                .compose(x -> posts.inc(rootId, new JsonObject().put("reposts", 1).put("reposts_total", 1)))
+                .compose(x -> inc(rootId, new JsonObject().put("reposts", 1).put("reposts_total", 1)))
                 .compose(x -> quietly(flags.add(ViewerFlags.REPOSTED, actor, rootId, id)))
                 .compose(x -> {
                   emit(FeedsEvents.POST_REPOSTED, new JsonObject().put("post", id).put("original", rootId)
@@ -199,6 +201,7 @@ final class FeedsServiceImpl implements FeedsService {
             || !audience.equals(post.getJsonObject("aud", PostDraft.emptyAudience()));
         return checkReferences(actor, merged)
             .compose(v -> posts.update(postId, actor, set))
+            .compose(updated -> quietly(cache.changed(postId)).map(updated))
             .onSuccess(updated -> {
               if (updated != null && audienceChanged) {
                 emit(FeedsEvents.POST_EDITED, new JsonObject().put("post", postId).put("author", actor)
@@ -225,7 +228,8 @@ final class FeedsServiceImpl implements FeedsService {
         if (post.getBoolean("deleted", false)) {
           return Future.succeededFuture();
         }
-        return posts.markDeleted(postId, actor, System.currentTimeMillis()).compose(before -> {
+        return posts.markDeleted(postId, actor, System.currentTimeMillis())
+            .compose(before -> quietly(cache.changed(postId)).map(before)).compose(before -> {
           if (before == null) {
             return Future.succeededFuture();
           }
@@ -233,7 +237,7 @@ final class FeedsServiceImpl implements FeedsService {
           List<Long> mediaIds = new ArrayList<>();
           before.getJsonArray("media", new JsonArray()).forEach(m -> mediaIds.add(((JsonObject) m).getLong("id")));
           Future<Void> counters = root == 0 ? Future.succeededFuture()
-              : posts.inc(root, new JsonObject().put("reposts", -1))
+              : inc(root, new JsonObject().put("reposts", -1))
                   .compose(v -> posts.repostedAmong(actor, List.of(root)))
                   .compose(still -> still.isEmpty() ? quietly(flags.remove(ViewerFlags.REPOSTED, actor, root))
                       : Future.succeededFuture());
@@ -252,8 +256,8 @@ final class FeedsServiceImpl implements FeedsService {
 
   @Override
   public Future<JsonObject> post(long viewer, long postId) {
-    return Failures.guard(() -> posts.find(postId).compose(post -> post == null ? notFound()
-        : hydrate(viewer, List.of(post), false).compose(views -> views.isEmpty() ? notFound()
+    return Failures.guard(() -> cache.getAll(List.of(postId)).map(found -> found.get(postId))
+        .compose(post -> post == null ? notFound() : hydrate(viewer, List.of(post), false).compose(views -> views.isEmpty() ? notFound()
             : Future.succeededFuture(views.get(0)))));
   }
 
@@ -347,7 +351,7 @@ final class FeedsServiceImpl implements FeedsService {
     int fetch = limit + 10;
     return posts.likesBy(viewer, maxId, fetch).compose(likes -> {
       List<Long> postIds = likes.stream().map(l -> l.getLong("p")).toList();
-      return posts.findAll(postIds).compose(found -> hydrate(viewer, new ArrayList<>(found.values()), false))
+      return cache.getAll(postIds).compose(found -> hydrate(viewer, new ArrayList<>(found.values()), false))
           .compose(views -> {
             Map<Long, JsonObject> byId = new LinkedHashMap<>();
             views.forEach(v -> byId.put(v.getLong("id"), v));
@@ -456,7 +460,7 @@ final class FeedsServiceImpl implements FeedsService {
   private Future<JsonObject> round(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline,
                                    List<JsonObject> items, int round, int scanned) {
     int fetch = Math.min(MAX_FETCH, (limit + Math.max(10, limit / 2)) << round);
-    return source.read(maxId, sinceId, fetch).compose(ids -> posts.findAll(ids).compose(found -> {
+    return source.read(maxId, sinceId, fetch).compose(ids -> cache.getAll(ids).compose(found -> {
       List<JsonObject> docs = new ArrayList<>();
       ids.forEach(id -> {
         JsonObject d = found.get(id);
@@ -528,7 +532,7 @@ final class FeedsServiceImpl implements FeedsService {
                     .put("reply_to_author", parent == null ? 0L : parent.getLong("author"))
                     .put("created", System.currentTimeMillis());
                 return posts.insertComment(doc)
-                    .compose(x -> posts.inc(postId, new JsonObject().put("comments", 1)))
+                    .compose(x -> inc(postId, new JsonObject().put("comments", 1)))
                     .compose(x -> {
                       emit(FeedsEvents.COMMENT_ADDED, new JsonObject().put("comment", id).put("post", postId)
                           .put("post_author", post.getLong("author")).put("from", actor).put("reply_to", replyTo)
@@ -561,7 +565,7 @@ final class FeedsServiceImpl implements FeedsService {
                     "only the commenter or the post's author may delete a comment")));
           }
           return posts.removeComment(commentId).compose(removed -> !removed ? Future.succeededFuture()
-              : posts.inc(postId, new JsonObject().put("comments", -1)).onSuccess(x ->
+              : inc(postId, new JsonObject().put("comments", -1)).onSuccess(x ->
                   emit(FeedsEvents.COMMENT_DELETED, new JsonObject().put("comment", commentId).put("post", postId)
                       .put("post_author", postAuthor).put("from", commenter).put("by", actor))));
         });
@@ -627,7 +631,7 @@ final class FeedsServiceImpl implements FeedsService {
             long likeId = platform.ids().next();
             return posts.like(likeId, postId, actor, post.getLong("author"))
               .compose(added -> !added ? Future.succeededFuture()
-                  : posts.inc(postId, new JsonObject().put("likes", 1))
+                  : inc(postId, new JsonObject().put("likes", 1))
                       .compose(x -> quietly(flags.add(ViewerFlags.LIKED, actor, postId, likeId))).onSuccess(x ->
                       emit(FeedsEvents.POST_LIKED, new JsonObject().put("post", postId)
                           .put("post_author", post.getLong("author")).put("from", actor))))
@@ -651,7 +655,7 @@ final class FeedsServiceImpl implements FeedsService {
                     if (!removed) {
                       return visible.isEmpty() ? notFound() : likeState(postId, false);
                     }
-                    return posts.inc(postId, new JsonObject().put("likes", -1))
+                    return inc(postId, new JsonObject().put("likes", -1))
                         .compose(x -> quietly(flags.remove(ViewerFlags.LIKED, actor, postId)))
                         .onSuccess(x -> emit(FeedsEvents.POST_UNLIKED, new JsonObject().put("post", postId)
                             .put("post_author", post.getLong("author")).put("from", actor)))
@@ -750,7 +754,7 @@ final class FeedsServiceImpl implements FeedsService {
         rootIds.add(d.getLong("repost_of"));
       }
     });
-    return posts.findAll(rootIds).compose(roots -> {
+    return cache.getAll(rootIds).compose(roots -> {
       List<JsonObject> all = new ArrayList<>(live);
       roots.values().stream().filter(r -> !r.getBoolean("deleted", false)).forEach(all::add);
       Set<Long> authors = new LinkedHashSet<>();
@@ -870,6 +874,11 @@ final class FeedsServiceImpl implements FeedsService {
         ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + what + " (at most " + max
             + "); retry later", new JsonObject().put("retry_after", window.retryAfterSeconds())))
         : Future.succeededFuture());
+  }
+
+  /** Adds to a post's counters, then drops its cached copy. */
+  private Future<Void> inc(long postId, JsonObject inc) {
+    return posts.inc(postId, inc).compose(v -> quietly(cache.changed(postId)));
   }
 
   /**

@@ -1,0 +1,86 @@
+package io.kith.feeds.service;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Post documents cached in Redis for the read paths (timelines, post views), cache-aside with a version guard:
+ * {@code feed:{p:<id>}} holds the document as JSON for {@link #TTL_SECONDS}, {@code feed:{p:<id>}:v} counts changes.
+ * Every change of a post (counters, edit, delete) bumps the version and drops the copy after MongoDB changed; a reader
+ * that missed reads the version before MongoDB and stores its copy only if the version did not move meanwhile, so a
+ * slow reader never puts back a document older than a change. Write paths read MongoDB directly.
+ */
+final class PostCache {
+
+  static final long TTL_SECONDS = 120;
+  private static final String FILL = "if (redis.call('get', KEYS[2]) or '0') == ARGV[1] then "
+      + "redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3]) end return 1";
+  private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], ARGV[1]) "
+      + "redis.call('del', KEYS[1]) return 1";
+
+  private final Redis redis;
+  private final PostStore posts;
+
+  PostCache(Redis redis, PostStore posts) {
+    this.redis = redis;
+    this.posts = posts;
+  }
+
+  static String key(long id) {
+    return "feed:{p:" + id + "}";
+  }
+
+  /** Posts by id (deleted ones included), from Redis where cached, else from MongoDB (then cached). */
+  Future<Map<Long, JsonObject>> getAll(Collection<Long> ids) {
+    List<Long> list = List.copyOf(new LinkedHashSet<>(ids));
+    if (list.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    List<Request> gets = new ArrayList<>(list.size() * 2);
+    for (long id : list) {
+      gets.add(Request.cmd(Command.GET).arg(key(id)));
+      gets.add(Request.cmd(Command.GET).arg(key(id) + ":v"));
+    }
+    return redis.batch(gets).compose(replies -> {
+      Map<Long, JsonObject> out = new HashMap<>();
+      Map<Long, String> versions = new HashMap<>();
+      for (int i = 0; i < list.size(); i++) {
+        Response doc = replies.get(2 * i);
+        if (doc != null) {
+          out.put(list.get(i), new JsonObject(doc.toString()));
+        } else {
+          Response v = replies.get(2 * i + 1);
+          versions.put(list.get(i), v == null ? "0" : v.toString());
+        }
+      }
+      if (versions.isEmpty()) {
+        return Future.succeededFuture(out);
+      }
+      return posts.findAll(versions.keySet()).compose(found -> {
+        out.putAll(found);
+        List<Request> fills = new ArrayList<>(found.size());
+        found.forEach((id, doc) -> fills.add(Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key(id))
+            .arg(key(id) + ":v").arg(versions.get(id)).arg(doc.encode()).arg(TTL_SECONDS)));
+        return fills.isEmpty() ? Future.succeededFuture(out)
+            : redis.batch(fills).map(x -> out).recover(e -> Future.succeededFuture(out));
+      });
+    }).recover(e -> posts.findAll(list));
+  }
+
+  /** Drops the cached copy of a post that just changed in MongoDB. */
+  Future<Void> changed(long id) {
+    return redis.send(Request.cmd(Command.EVAL).arg(BUMP).arg(2).arg(key(id)).arg(key(id) + ":v")
+        .arg(2 * TTL_SECONDS)).mapEmpty();
+  }
+}

@@ -30,7 +30,7 @@ public final class Stores {
         // RESP2 replies have one shape on every Redis version Kith supports (6.2 embedded, 7.x servers).
         .setPreferredProtocolVersion(ProtocolVersion.RESP2)
         .setMaxPoolSize(redisSection.getInteger("max-pool-size", 16))
-        .setMaxPoolWaiting(redisSection.getInteger("max-pool-waiting", 512))
+        .setMaxPoolWaiting(redisSection.getInteger("max-pool-waiting", 4096))
         .setMaxWaitingHandlers(redisSection.getInteger("max-waiting-handlers", 4096));
   }
 

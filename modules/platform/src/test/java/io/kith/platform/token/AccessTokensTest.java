@@ -99,7 +99,9 @@ class AccessTokensTest {
   @Test
   @DisplayName("a token that outlived its lifetime is refused as expired")
   void expiredTokenByTime(Vertx vertx) {
-    AccessTokens shortLived = new AccessTokens(vertx, SECRET, ISSUER, AUDIENCE, 1);
+    // two seconds: expiry is kept in whole seconds, so a one-second token issued just before a second's end could
+    // already be expired at the first check on a busy machine
+    AccessTokens shortLived = new AccessTokens(vertx, SECRET, ISSUER, AUDIENCE, 2);
     String token = shortLived.issue(7, "s");
     Await.result(shortLived.verify(token));
 

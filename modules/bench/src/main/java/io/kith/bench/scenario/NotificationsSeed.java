@@ -409,16 +409,28 @@ final class NotificationsSeed {
   /** Measures a user's side (SCAN of its prefix, then pipelined MEMORY USAGE). */
   static Future<Memory> memory(Redis redis, long user) {
     List<String> keys = new ArrayList<>();
+    List<Long> sizes = new ArrayList<>();
     return scan(redis, prefix(user) + ":*", "0", keys).compose(v -> {
-      List<Request> usage = new ArrayList<>(keys.size());
-      keys.forEach(k -> usage.add(Request.cmd(Command.MEMORY).arg("USAGE").arg(k).arg("SAMPLES").arg(0)));
-      return redis.batch(usage);
-    }).map(replies -> {
+      Future<Void> chain = Future.succeededFuture();
+      // in batches: the client queues at most redis.max-waiting-handlers replies
+      for (int i = 0; i < keys.size(); i += INSERT_BATCH) {
+        List<String> chunk = keys.subList(i, Math.min(keys.size(), i + INSERT_BATCH));
+        chain = chain.compose(x -> {
+          List<Request> usage = new ArrayList<>(chunk.size());
+          chunk.forEach(k -> usage.add(Request.cmd(Command.MEMORY).arg("USAGE").arg(k).arg("SAMPLES").arg(0)));
+          return redis.batch(usage).map(replies -> {
+            replies.forEach(r -> sizes.add(r == null ? 0L : r.toLong()));
+            return null;
+          });
+        });
+      }
+      return chain;
+    }).map(v -> {
       long bytes = 0;
       long hashes = 0;
       long hashBytes = 0;
       for (int i = 0; i < keys.size(); i++) {
-        long b = replies.get(i) == null ? 0 : replies.get(i).toLong();
+        long b = sizes.get(i);
         bytes += b;
         if (keys.get(i).contains(":n:")) {
           hashes++;
@@ -441,11 +453,37 @@ final class NotificationsSeed {
   }
 
   /**
-   * Redis's own time per call of {@code call} (microseconds, script execution included, no network): resets the
-   * command statistics, sends {@code times} calls in one pipeline and reads {@code usec_per_call} of
-   * {@code command} ({@code evalsha}, {@code eval}) from {@code INFO commandstats}. Only meaningful while nothing
-   * else runs that command (the product's scripts go by EVAL, the bench's by EVALSHA).
+   * Redis's own time per call of {@code call} (microseconds, script execution included, no network), the median of
+   * {@value #ROUNDS} rounds: each resets the command statistics, sends its calls in one pipeline and reads
+   * {@code usec_per_call} of {@code command} ({@code evalsha}, {@code eval}) from {@code INFO commandstats}. Only
+   * meaningful while nothing else runs that command (the product's scripts go by EVAL, the bench's by EVALSHA).
    */
+  static Future<Double> serverMicros(Redis redis, Request call, String command) {
+    // a probe sizes the rounds (~0.2 s of Redis time each); the median of the rounds resists a stalled core
+    return serverMicros(redis, call, PROBE_CALLS, command).compose(probe -> {
+      int calls = (int) Math.max(PROBE_CALLS, Math.min(MAX_CALLS, ROUND_MICROS / Math.max(1, probe)));
+      List<Double> rounds = new ArrayList<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (int i = 0; i < ROUNDS; i++) {
+        chain = chain.compose(v -> serverMicros(redis, call, calls, command).map(us -> {
+          rounds.add(us);
+          return null;
+        }));
+      }
+      return chain.map(v -> {
+        rounds.sort(null);
+        return rounds.get(rounds.size() / 2);
+      });
+    });
+  }
+
+  /** Rounds of {@link #serverMicros(Redis, Request, String)}, and its bounds on the calls per round. */
+  static final int ROUNDS = 5;
+  static final int PROBE_CALLS = 10;
+  static final int MAX_CALLS = 2_000;
+  static final double ROUND_MICROS = 200_000;
+
+  /** One round: {@code times} calls in one pipeline, Redis's time per call. */
   static Future<Double> serverMicros(Redis redis, Request call, int times, String command) {
     List<Request> calls = new ArrayList<>(times);
     for (int i = 0; i < times; i++) {

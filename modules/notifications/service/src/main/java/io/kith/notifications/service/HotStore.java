@@ -96,7 +96,7 @@ final class HotStore {
         args.add(Long.toString(value));
       }
     }
-    return api.eval(args).map(r -> {
+    return eval(args).map(r -> {
       int status = r.get(0).toInteger();
       if (status < 0) {
         return new Inserted(Stored.SIDE_MISSING, List.of(), null);
@@ -112,7 +112,7 @@ final class HotStore {
   Future<Change> removeIfPresent(long user, List<Long> ids) {
     List<String> args = script(DELETE_IDS, user);
     ids.forEach(id -> args.add(Long.toString(id)));
-    return api.eval(args).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
+    return eval(args).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
         : new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
@@ -176,14 +176,42 @@ final class HotStore {
 
   // ---------------------------------------------------------------- plumbing
 
+  private final java.util.Map<String, String> shas = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Runs a script by its SHA (the text is sent only when Redis does not know it yet: after a restart or a flush, EVAL
+   * runs it and caches it again). {@code args} is what EVAL takes: the script text first.
+   */
+  private Future<Response> eval(List<String> args) {
+    String sha = shas.computeIfAbsent(args.get(0), HotStore::sha1);
+    List<String> bySha = new java.util.ArrayList<>(args);
+    bySha.set(0, sha);
+    return api.evalsha(bySha).recover(e -> e.getMessage() != null && e.getMessage().contains("NOSCRIPT")
+        ? api.eval(args) : Future.failedFuture(e));
+  }
+
+  private static String sha1(String script) {
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
+          .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder();
+      for (byte b : digest) {
+        hex.append(String.format("%02x", b));
+      }
+      return hex.toString();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is missing from this JVM", e);
+    }
+  }
+
   private Future<Change> change(long user, Supplier<List<String>> args) {
     return run(user, args).map(r -> new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
   /** Runs a script; when it finds the side missing, rebuilds the side and runs it once more. */
   private Future<Response> run(long user, Supplier<List<String>> args) {
-    return api.eval(args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
-        : rebuild(user, REBUILD_ATTEMPTS).compose(v -> api.eval(args.get())).compose(again ->
+    return eval(args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
+        : rebuild(user, REBUILD_ATTEMPTS).compose(v -> eval(args.get())).compose(again ->
             again.get(0).toInteger() >= 0 ? Future.succeededFuture(again)
                 : Failures.<Response>fail(KithErrors.UNAVAILABLE, "notifications are being rebuilt; retry")));
   }
@@ -215,7 +243,7 @@ final class HotStore {
         args.add(generation);
         args.add(new JsonArray(Notifications.TYPES).encode());
         args.add(docs.encode());
-        return api.eval(args);
+        return eval(args);
       });
     }).compose(stored -> {
       if (stored.toInteger() == 1) {

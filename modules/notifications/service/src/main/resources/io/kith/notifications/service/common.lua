@@ -46,43 +46,63 @@ local function markread(id)
 end
 
 -- Ids matching spec {types, where: [[field, value]...], max, min} newest first; at most want of them (nil: all).
--- With types, only those types' indexes are read; conditions are checked on each candidate's hash.
+-- With types, only those types' indexes are read, merged newest first (each index is already sorted: no sort of the
+-- whole set); every index is read in pages, so a list stops reading once it has want matches. Conditions are checked
+-- on each candidate's hash.
+local PAGE = 128
+
+local function cursor(key, max, min)
+  return {key = key, max = max, min = min, buf = {}, pos = 1, done = false}
+end
+
+-- The cursor's next (id, score) without taking it; nil when the index is used up.
+local function peek(c)
+  if c.pos > #c.buf then
+    if c.done then return nil end
+    local r = redis.call('zrevrangebyscore', c.key, c.max, c.min, 'WITHSCORES', 'LIMIT', 0, PAGE)
+    c.buf = {}
+    c.pos = 1
+    for k = 1, #r, 2 do c.buf[#c.buf + 1] = {r[k], tonumber(r[k + 1]), r[k + 1]} end
+    if #c.buf < PAGE then c.done = true end
+    if #c.buf == 0 then return nil end
+    -- the next page starts below the last score read (ids are unique scores)
+    c.max = '(' .. c.buf[#c.buf][3]
+  end
+  return c.buf[c.pos]
+end
+
 local function scan(spec, want)
   local max = spec.max or '+inf'
   local min = spec.min or '-inf'
   local conds = spec.where or {}
   local fields = {}
-  for i, c in ipairs(conds) do fields[i] = c[1] end
-  local limit = want and #fields == 0
-  local function range(key)
-    if limit then return redis.call('zrevrangebyscore', key, max, min, 'LIMIT', 0, want) end
-    return redis.call('zrevrangebyscore', key, max, min)
-  end
-  local ids
+  for k, c in ipairs(conds) do fields[k] = c[1] end
+  local cursors = {}
   local types = spec.types or {}
   if #types == 0 then
-    ids = range(IDX)
+    cursors[1] = cursor(IDX, max, min)
   else
-    ids = {}
-    for _, t in ipairs(types) do
-      for _, id in ipairs(range(p .. ':t:' .. t)) do ids[#ids + 1] = id end
-    end
-    if #types > 1 then table.sort(ids, function(a, b) return tonumber(a) > tonumber(b) end) end
-  end
-  if #fields == 0 then
-    if want and #ids > want then
-      local cut = {}
-      for i = 1, want do cut[i] = ids[i] end
-      return cut
-    end
-    return ids
+    for _, t in ipairs(types) do cursors[#cursors + 1] = cursor(p .. ':t:' .. t, max, min) end
   end
   local out = {}
-  for _, id in ipairs(ids) do
-    local v = redis.call('hmget', p .. ':n:' .. id, unpack(fields))
+  while true do
+    local best, bestScore = nil, nil
+    for k, c in ipairs(cursors) do
+      local e = peek(c)
+      if e and (bestScore == nil or e[2] > bestScore) then
+        best, bestScore = k, e[2]
+      end
+    end
+    if not best then break end
+    local c = cursors[best]
+    local id = c.buf[c.pos][1]
+    c.pos = c.pos + 1
     local ok = true
-    for i, c in ipairs(conds) do
-      if v[i] ~= c[2] then ok = false break end
+    if #fields > 0 then
+      local v = redis.call('hmget', p .. ':n:' .. id, unpack(fields))
+      for k, cond in ipairs(conds) do
+        if v[k] ~= cond[2] then ok = false break end
+      end
     end
     if ok then
       out[#out + 1] = id

@@ -77,6 +77,20 @@ class QueriesTest extends NotificationsTestBase {
   }
 
   @Test
+  @DisplayName("queries and writes keep working after Redis forgot the scripts (they run by SHA, reloaded on NOSCRIPT)")
+  void scriptsReloaded() throws Exception {
+    long alice = KithTestKit.newUserId();
+    fill(alice, List.of(KithTestKit.newUserId(), KithTestKit.newUserId()));
+    long before = await(notifications.unreadCounts(alice)).getLong("total");
+    await(platform.redisApi().script(List.of("FLUSH")));
+    assertEquals(before, await(notifications.unreadCounts(alice)).getLong("total"));
+    await(platform.redisApi().script(List.of("FLUSH")));
+    JsonObject marked = await(notifications.markAllRead(alice));
+    assertEquals(0L, marked.getJsonObject("counts").getLong("total"));
+    assertCountersMatchScan(alice);
+  }
+
+  @Test
   @DisplayName("mark read and delete by ids, all and condition keep the counters equal to a scan")
   void markAndDelete() throws Exception {
     long alice = KithTestKit.newUserId();

@@ -351,6 +351,42 @@ class MessagingServiceTest {
   }
 
   @Test
+  @DisplayName("a stored message appends one MessageSent event with its ids and a preview")
+  void messageSentEvent() throws Exception {
+    List<Long> u = newUsers(2);
+    List<io.kith.platform.events.DomainEvent> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.kith.platform.events.EventConsumer consumer = await(platform.events().consume(
+        io.kith.messaging.api.MessagingEvents.DOMAIN, "test-" + UUID.randomUUID().toString().substring(0, 8), e -> {
+          seen.add(e);
+          return Future.succeededFuture();
+        }));
+    try {
+      JsonObject body = text("x".repeat(150));
+      JsonObject m = await(messaging.send(u.get(0), u.get(1), body)).getJsonObject("message");
+      await(messaging.send(u.get(0), u.get(1), body));
+      await(Poll.until(vertx, Duration.ofSeconds(20), "the MessageSent event", () -> Future.succeededFuture(
+          seen.stream().anyMatch(e -> m.getLong("id").equals(e.payload().getLong("message"))))));
+      // the retry appended nothing: a marker message sent after it arrives with no second event before it
+      JsonObject marker = send(u.get(0), u.get(1), "marker");
+      await(Poll.until(vertx, Duration.ofSeconds(20), "the marker event", () -> Future.succeededFuture(
+          seen.stream().anyMatch(e -> marker.getLong("id").equals(e.payload().getLong("message"))))));
+      List<JsonObject> mine = seen.stream().map(io.kith.platform.events.DomainEvent::payload)
+          .filter(p -> m.getLong("id").equals(p.getLong("message"))).toList();
+      assertEquals(1, mine.size(), mine.toString());
+      JsonObject p = mine.get(0);
+      assertEquals(u.get(0), p.getLong("from"));
+      assertEquals(new JsonArray().add(u.get(1)), p.getJsonArray("to"));
+      assertEquals(m.getLong("conversation"), p.getLong("conversation"));
+      assertEquals(m.getLong("seq"), p.getLong("seq"));
+      assertEquals(100, p.getString("preview").length());
+      assertEquals(io.kith.messaging.api.MessagingEvents.MESSAGE_SENT,
+          seen.stream().filter(e -> m.getLong("id").equals(e.payload().getLong("message"))).findFirst().get().type());
+    } finally {
+      await(consumer.stop());
+    }
+  }
+
+  @Test
   @DisplayName("the conversations list is newest first with the peer's summary and pages with next")
   void conversationsList() throws Exception {
     List<Long> u = newUsers(4);

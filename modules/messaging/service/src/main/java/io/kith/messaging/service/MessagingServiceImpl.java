@@ -9,6 +9,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.store.MongoErrors;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
@@ -51,6 +52,7 @@ final class MessagingServiceImpl implements MessagingService {
   private final RecentWindow window;
   private final AccountsService accounts;
   private final RelationsService relations;
+  private final RateLimiter limiter;
   /** The tail of each conversation's chain of sends on this node (touched on the verticle's event loop only). */
   private final Map<Long, Future<?>> sending = new HashMap<>();
 
@@ -64,6 +66,7 @@ final class MessagingServiceImpl implements MessagingService {
     this.window = window;
     this.accounts = accounts;
     this.relations = relations;
+    this.limiter = new RateLimiter(platform.redis());
   }
 
   // ------------------------------------------------------------------ send
@@ -81,7 +84,8 @@ final class MessagingServiceImpl implements MessagingService {
       }
       return messages.byClientId(actor, clientId).compose(existing -> existing != null
           ? duplicate(existing)
-          : allowed(actor, to)
+          : throttle(actor)
+              .compose(v -> allowed(actor, to))
               .compose(v -> conversations.directOf(actor, to, platform.ids().next(), System.currentTimeMillis()))
               .compose(conv -> serially(conv.getLong("_id"), () -> store(actor, to, conv.getLong("_id"), content))));
     });
@@ -123,6 +127,15 @@ final class MessagingServiceImpl implements MessagingService {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "a message needs text or media");
     }
     return out;
+  }
+
+  /** Counts a new send of {@code actor}; fails with {@code rate_limited} past the per-minute limit. */
+  private Future<Void> throttle(long actor) {
+    return limiter.hit("rl:messaging:send:" + actor, 60_000L).compose(window -> window.count() > settings.sendsPerMinute()
+        ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED,
+            "too many messages; at most " + settings.sendsPerMinute() + " per minute",
+            new JsonObject().put("retry_after", window.retryAfterSeconds())))
+        : Future.succeededFuture());
   }
 
   /** Fails unless {@code to} exists and takes messages from {@code actor}. */

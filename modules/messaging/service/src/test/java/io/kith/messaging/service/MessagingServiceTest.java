@@ -1,26 +1,14 @@
 package io.kith.messaging.service;
 
-import io.kith.accounts.api.AccountsService;
-import io.kith.accounts.service.AccountsModule;
 import io.kith.messaging.api.Messaging;
-import io.kith.messaging.api.MessagingService;
-import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
-import io.kith.relations.api.RelationsService;
-import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,101 +16,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @DisplayName("Direct messages through the service proxy")
-class MessagingServiceTest {
-
-  /** The recall window of this class, short enough to wait out. */
-  private static final int RECALL_SECONDS = 2;
-
-  private Vertx vertx;
-  private Platform platform;
-  private AccountsService accounts;
-  private RelationsService relations;
-  private MessagingService messaging;
-
-  @BeforeAll
-  void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
-        .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
-        .put("messaging", new JsonObject().put("recall-seconds", RECALL_SECONDS).put("window-size", 10))));
-    await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new MessagingModule()));
-    accounts = AccountsService.proxy(vertx);
-    relations = RelationsService.proxy(vertx);
-    messaging = MessagingService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
-
-  private static ServiceException failsWith(String code, String field, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    ServiceException se = (ServiceException) e.getCause();
-    if (field != null) {
-      assertEquals(field, se.getDebugInfo().getString(Failures.FIELD), "field of " + se.getMessage());
-    }
-    return se;
-  }
-
-  private List<Long> newUsers(int n) throws Exception {
-    List<Future<JsonObject>> wave = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      String name = "m" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-          "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
-    }
-    await(Future.all(wave));
-    List<Long> ids = new ArrayList<>();
-    wave.forEach(f -> ids.add(f.result().getLong("id")));
-    return ids;
-  }
-
-  private static JsonObject text(String text) {
-    return new JsonObject().put("client_id", UUID.randomUUID().toString()).put("text", text);
-  }
-
-  private JsonObject send(long from, long to, String text) throws Exception {
-    JsonObject reply = await(messaging.send(from, to, text(text)));
-    assertFalse(reply.getBoolean("duplicate"));
-    return reply.getJsonObject("message");
-  }
-
-  private static List<Long> seqs(JsonObject page) {
-    List<Long> out = new ArrayList<>();
-    page.getJsonArray("items").forEach(m -> out.add(((JsonObject) m).getLong("seq")));
-    return out;
-  }
-
-  private static List<Long> range(long from, long to) {
-    List<Long> out = new ArrayList<>();
-    for (long i = from; i <= to; i++) {
-      out.add(i);
-    }
-    return out;
-  }
+class MessagingServiceTest extends MessagingTestBase {
 
   private JsonObject conversationOf(long user, long conversation) throws Exception {
     for (Object item : await(messaging.conversations(user, new JsonObject().put("limit", 100))).getJsonArray("items")) {

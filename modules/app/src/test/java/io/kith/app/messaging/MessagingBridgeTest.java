@@ -90,6 +90,23 @@ class MessagingBridgeTest {
           .getJsonObject("body");
       assertEquals(alice.id(), receipt.getLong("user"));
       assertEquals(back.getLong("seq"), receipt.getLong("seq"));
+
+      // typing over the bridge reaches the peer only; a recall reaches both sides
+      String typingReply = UUID.randomUUID().toString();
+      bobPhone.send("kith.messaging.typing", new JsonObject().put("conversation", back.getLong("conversation")),
+          typingReply, null, null);
+      bobPhone.takeReply(typingReply, WAIT);
+      JsonObject typing = alicePhone.takeDelivery(alice.address(), WAIT, b -> "typing".equals(b.getString("kind")))
+          .getJsonObject("body");
+      assertEquals(bob.id(), typing.getLong("user"));
+      kith.post("/messages/" + stored.getLong("id") + "/recall", alice, null).expect(200);
+      for (BridgeSocket socket : List.of(bobPhone, aliceLaptop)) {
+        String address = socket == bobPhone ? bob.address() : alice.address();
+        JsonObject recalled = socket.takeDelivery(address, WAIT, b -> "recalled".equals(b.getString("kind")))
+            .getJsonObject("body");
+        assertEquals(stored.getLong("id"), recalled.getLong("id"));
+        assertEquals(stored.getLong("seq"), recalled.getLong("seq"));
+      }
     }
   }
 

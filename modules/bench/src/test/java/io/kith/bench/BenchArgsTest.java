@@ -129,9 +129,10 @@ class BenchArgsTest {
   void unknownScenario() {
     assertEquals("unknown scenario 'feeds-latest'; the scenarios are: auth-overhead, bridge-roundtrip, "
         + "accounts-profile, accounts-login, relations-batch, relations-followers, feeds-fanout, feeds-home, "
-        + "feeds-moments", refusal("feeds-latest"));
+        + "feeds-moments, notifications", refusal("feeds-latest"));
     assertEquals("name a scenario to run (auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, "
-        + "relations-batch, relations-followers, feeds-fanout, feeds-home, feeds-moments), or "
+        + "relations-batch, relations-followers, feeds-fanout, feeds-home, feeds-moments, "
+        + "notifications), or "
         + "'list'", refusal("--rate", "10"));
   }
 

@@ -56,7 +56,8 @@ public final class Scenarios {
         new RelationsFollowersScenario(),
         new FeedsFanoutScenario(),
         new FeedsHomeScenario(),
-        new FeedsMomentsScenario()));
+        new FeedsMomentsScenario(),
+        new NotificationsScenario()));
   }
 
   /** All scenarios in listing order. */

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MessagingContractHttpTest {
 
   /** Stable operation ids (clients generate code from them). */
-  private static final Set<String> OPERATIONS = Set.of("sendDirectMessage", "listConversations", "getConversation",
+  private static final Set<String> OPERATIONS = Set.of("sendDirectMessage", "getDirectConversation", "listConversations", "getConversation",
       "listMessages", "markConversationRead", "sendTyping", "recallMessage", "getMessagingSettings",
       "updateMessagingSettings");
 

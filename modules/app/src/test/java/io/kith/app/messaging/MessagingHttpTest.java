@@ -41,6 +41,7 @@ class MessagingHttpTest {
   void conversationFlow() {
     User alice = kith.register();
     User bob = kith.register();
+    kith.get("/users/" + bob.path() + "/conversation", alice).problem(404, "conversation_not_found");
     JsonObject body = new JsonObject().put("client_id", "c-1").put("text", "hi bob");
     JsonObject sent = kith.post("/users/" + bob.path() + "/messages", alice, body).expect(201);
     assertFalse(sent.getBoolean("duplicate"));
@@ -51,6 +52,8 @@ class MessagingHttpTest {
     assertTrue(retry.getBoolean("duplicate"));
     assertEquals(m1.getLong("id"), retry.getJsonObject("message").getLong("id"));
     long conversation = m1.getLong("conversation");
+    assertEquals(conversation, kith.get("/users/" + bob.path() + "/conversation", alice).expect(200).getLong("id"));
+    assertEquals(conversation, kith.get("/users/" + alice.path() + "/conversation", bob).expect(200).getLong("id"));
     kith.message(bob, alice, "hi alice");
     kith.message(alice, bob, "how are you");
 

@@ -46,6 +46,8 @@ public final class MessagingRoutes implements ApiRoutes {
       }
       Http.reply(rc, messaging.conversations(me(rc), query), json -> json);
     });
+    builder.getRoute("getDirectConversation").addHandler(rc ->
+        Http.reply(rc, messaging.directConversation(me(rc), pathId(rc, "userId")), json -> json));
     builder.getRoute("getConversation").addHandler(rc ->
         Http.reply(rc, messaging.conversation(me(rc), pathId(rc, "conversationId")), json -> json));
     builder.getRoute("listMessages").addHandler(rc -> {

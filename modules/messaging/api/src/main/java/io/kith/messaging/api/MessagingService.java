@@ -56,6 +56,12 @@ public interface MessagingService {
    */
   Future<JsonObject> conversations(long actor, JsonObject query);
 
+  /**
+   * The actor's direct conversation with {@code userId} (to open a chat screen before anything is sent), or
+   * {@link MessagingErrors#CONVERSATION_NOT_FOUND} when they have none yet.
+   */
+  Future<JsonObject> directConversation(long actor, long userId);
+
   /** One conversation of the actor: its view. */
   Future<JsonObject> conversation(long actor, long conversationId);
 

@@ -304,6 +304,13 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   @Override
+  public Future<JsonObject> directConversation(long actor, long userId) {
+    return conversations.findDirect(actor, userId).compose(conv -> conv == null || actor == userId
+        ? Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no conversation with this user yet")
+        : conversation(actor, conv.getLong("_id")));
+  }
+
+  @Override
   public Future<JsonObject> conversation(long actor, long conversationId) {
     return mine(actor, conversationId).compose(conv -> {
       long peer = peerOf(conv, actor);

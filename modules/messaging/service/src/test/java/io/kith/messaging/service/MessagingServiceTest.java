@@ -3,7 +3,10 @@ package io.kith.messaging.service;
 import io.kith.messaging.api.Messaging;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.bus.Addresses;
 import io.vertx.core.Future;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
@@ -16,10 +19,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @DisplayName("Direct messages through the service proxy")
@@ -285,6 +290,26 @@ class MessagingServiceTest extends MessagingTestBase {
     } finally {
       await(consumer.stop());
     }
+  }
+
+  @Test
+  @DisplayName("the bridge addresses act as the stamped sender header only: without it nothing is sent")
+  void bridgeAddressNeedsSender() throws Exception {
+    List<Long> u = newUsers(2);
+    JsonObject body = text("no header").put("to", u.get(1)).put("sender", u.get(0));
+    ExecutionException e = assertThrows(ExecutionException.class, () -> await(vertx.eventBus()
+        .request(Messaging.BRIDGE_SEND, body)));
+    assertEquals(401, ((ReplyException) e.getCause()).failureCode());
+    assertEquals("unauthenticated", e.getCause().getMessage());
+    JsonObject sent = (JsonObject) await(vertx.eventBus().request(Messaging.BRIDGE_SEND, text("with header")
+        .put("to", u.get(1)), new DeliveryOptions().addHeader(Addresses.SENDER_HEADER, Long.toString(u.get(0)))))
+        .body();
+    assertEquals(u.get(0), sent.getJsonObject("message").getLong("sender"));
+    ExecutionException refused = assertThrows(ExecutionException.class, () -> await(vertx.eventBus()
+        .request(Messaging.BRIDGE_SEND, text("to myself").put("to", u.get(0)),
+            new DeliveryOptions().addHeader(Addresses.SENDER_HEADER, Long.toString(u.get(0))))));
+    assertEquals(400, ((ReplyException) refused.getCause()).failureCode());
+    assertEquals("self_message", refused.getCause().getMessage());
   }
 
   @Test

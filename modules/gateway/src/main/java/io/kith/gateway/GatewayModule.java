@@ -7,7 +7,9 @@ import io.kith.gateway.http.AccountsRoutes;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
+import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
+import io.kith.messaging.api.MessagingService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.feeds.api.FeedsService;
@@ -54,7 +56,8 @@ public final class GatewayModule implements KithModule {
         new RelationsRoutes(RelationsService.proxy(platform.vertx())),
         new FeedsRoutes(FeedsService.proxy(platform.vertx())),
         new MediaRoutes(MediaClient.create(platform.vertx())),
-        new NotificationsRoutes(NotificationsService.proxy(platform.vertx())));
+        new NotificationsRoutes(NotificationsService.proxy(platform.vertx())),
+        new MessagingRoutes(MessagingService.proxy(platform.vertx())));
     AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
     return GatewayVerticle.loadContract(platform.vertx()).compose(contract -> platform.vertx().deployVerticle(
         () -> new GatewayVerticle(platform, routes, RoomAccess.NONE, presence, contract),

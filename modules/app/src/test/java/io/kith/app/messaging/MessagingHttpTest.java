@@ -1,0 +1,116 @@
+package io.kith.app.messaging;
+
+import io.kith.app.messaging.MessagingKith.User;
+import io.kith.platform.testkit.KithTestKit;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@ExtendWith(KithTestKit.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@DisplayName("Direct messages over HTTP")
+class MessagingHttpTest {
+
+  private MessagingKith kith;
+
+  @BeforeAll
+  void start() {
+    kith = MessagingKith.start();
+  }
+
+  @AfterAll
+  void stop() {
+    if (kith != null) {
+      kith.close();
+    }
+  }
+
+  @Test
+  @DisplayName("send (201, a retry 200), list conversations, page history, mark read, recall, all as the token's user")
+  void conversationFlow() {
+    User alice = kith.register();
+    User bob = kith.register();
+    kith.get("/users/" + bob.path() + "/conversation", alice).problem(404, "conversation_not_found");
+    JsonObject body = new JsonObject().put("client_id", "c-1").put("text", "hi bob");
+    JsonObject sent = kith.post("/users/" + bob.path() + "/messages", alice, body).expect(201);
+    assertFalse(sent.getBoolean("duplicate"));
+    JsonObject m1 = sent.getJsonObject("message");
+    assertEquals(alice.id(), m1.getLong("sender"));
+    assertEquals(1L, m1.getLong("seq"));
+    JsonObject retry = kith.post("/users/" + bob.path() + "/messages", alice, body).expect(200);
+    assertTrue(retry.getBoolean("duplicate"));
+    assertEquals(m1.getLong("id"), retry.getJsonObject("message").getLong("id"));
+    long conversation = m1.getLong("conversation");
+    assertEquals(conversation, kith.get("/users/" + bob.path() + "/conversation", alice).expect(200).getLong("id"));
+    assertEquals(conversation, kith.get("/users/" + alice.path() + "/conversation", bob).expect(200).getLong("id"));
+    kith.message(bob, alice, "hi alice");
+    kith.message(alice, bob, "how are you");
+
+    JsonArray convs = kith.get("/conversations", bob).expect(200).getJsonArray("items");
+    assertEquals(1, convs.size());
+    JsonObject c = convs.getJsonObject(0);
+    assertEquals(conversation, c.getLong("id"));
+    assertEquals(alice.id(), c.getJsonObject("peer").getLong("id"));
+    assertEquals(alice.username(), c.getJsonObject("peer").getString("username"));
+    assertEquals("how are you", c.getJsonObject("last_message").getString("text"));
+    assertEquals(2L, c.getLong("unread"));
+
+    JsonObject page = kith.get("/conversations/" + conversation + "/messages?limit=2", bob).expect(200);
+    assertEquals(List.of(2L, 3L), List.of(page.getJsonArray("items").getJsonObject(0).getLong("seq"),
+        page.getJsonArray("items").getJsonObject(1).getLong("seq")));
+    assertEquals(1, kith.get("/conversations/" + conversation + "/messages?before_seq=2", bob).expect(200)
+        .getJsonArray("items").size());
+
+    JsonObject read = kith.put("/conversations/" + conversation + "/read", bob, new JsonObject().put("seq", 3))
+        .expect(200);
+    assertEquals(3L, read.getLong("read_seq"));
+    assertEquals(0L, read.getLong("unread"));
+    assertEquals(0L, kith.get("/conversations/" + conversation, bob).expect(200).getLong("unread"));
+
+    JsonObject recalled = kith.post("/messages/" + m1.getLong("id") + "/recall", alice, null).expect(200);
+    assertTrue(recalled.getBoolean("recalled"));
+    kith.post("/messages/" + m1.getLong("id") + "/recall", bob, null).problem(403, "not_your_message");
+    kith.post("/conversations/" + conversation + "/typing", bob, null).expectNoContent();
+  }
+
+  @Test
+  @DisplayName("refusals: not a party 404, oversize text 400, blocked 403, friends-only 403, anonymous 401")
+  void refusals() {
+    User alice = kith.register();
+    User bob = kith.register();
+    User carol = kith.register();
+    long conversation = kith.message(alice, bob, "private").getLong("conversation");
+    kith.get("/conversations/" + conversation + "/messages", carol).problem(404, "conversation_not_found");
+    kith.get("/conversations/" + conversation, carol).problem(404, "conversation_not_found");
+    kith.put("/conversations/" + conversation + "/read", carol, new JsonObject().put("seq", 1))
+        .problem(404, "conversation_not_found");
+    kith.get("/conversations/" + conversation + "/messages", null).problem(401, "unauthenticated");
+
+    kith.post("/users/" + bob.path() + "/messages", alice, new JsonObject().put("client_id", "big")
+        .put("text", "x".repeat(4_001))).problem(400, "validation_failed", "text");
+    kith.get("/conversations/" + conversation + "/messages?limit=101", alice).problem(400, "validation_failed");
+
+    kith.put("/me/blocks/" + alice.path(), bob, null);
+    kith.post("/users/" + bob.path() + "/messages", alice, new JsonObject().put("client_id", "b1")
+        .put("text", "blocked?")).problem(403, "message_not_allowed");
+
+    assertEquals("friends", kith.patch("/me/messaging-settings", carol, new JsonObject()
+        .put("messages_from", "friends")).expect(200).getString("messages_from"));
+    kith.post("/users/" + carol.path() + "/messages", alice, new JsonObject().put("client_id", "f1")
+        .put("text", "stranger")).problem(403, "message_not_allowed");
+    kith.patch("/me/messaging-settings", carol, new JsonObject().put("messages_from", "nobody"))
+        .problem(400, "validation_failed");
+    assertEquals("friends", kith.get("/me/messaging-settings", carol).expect(200).getString("messages_from"));
+  }
+}

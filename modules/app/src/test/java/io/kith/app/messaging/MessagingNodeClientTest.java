@@ -1,0 +1,94 @@
+package io.kith.app.messaging;
+
+import io.kith.app.messaging.MessagingKith.User;
+import io.kith.platform.testkit.KithTestKit;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Runs {@code src/test/node/direct-chat.js}, which drives the bridge with the official Vert.x JavaScript client
+ * ({@code @vertx/eventbus-bridge-client.js}, installed by {@code npm ci} in {@code src/test/node}; {@code .ci/run} does
+ * it). Where Node or the client is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes
+ * that a failure.
+ */
+@ExtendWith(KithTestKit.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@DisplayName("Direct messages with the official Vert.x JavaScript bridge client (Node.js)")
+class MessagingNodeClientTest {
+
+  private static final Path DIR = Path.of("src", "test", "node");
+
+  private MessagingKith kith;
+
+  @BeforeAll
+  void start() {
+    boolean ready = Files.isDirectory(DIR.resolve("node_modules").resolve("@vertx"))
+        && nodeVersion() != null;
+    if (!ready && "1".equals(System.getenv("KITH_REQUIRE_NODE_TESTS"))) {
+      fail("Node.js or the bridge client is missing: run `npm ci` in modules/app/src/test/node");
+    }
+    Assumptions.assumeTrue(ready, "Node.js and npm ci in modules/app/src/test/node are needed");
+    kith = MessagingKith.start();
+  }
+
+  @AfterAll
+  void stop() {
+    if (kith != null) {
+      kith.close();
+    }
+  }
+
+  private static String nodeVersion() {
+    try {
+      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0
+          ? new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim() : null;
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  @Test
+  @DisplayName("two users exchange messages live; one disconnects and on reconnect fetches exactly the missed ones")
+  void directChat() throws Exception {
+    User alice = kith.register();
+    User bob = kith.register();
+    JsonArray users = new JsonArray()
+        .add(new JsonObject().put("id", alice.id()).put("access", alice.access()))
+        .add(new JsonObject().put("id", bob.id()).put("access", bob.access()));
+    File log = File.createTempFile("kith-node-", ".log");
+    log.deleteOnExit();
+    ProcessBuilder pb = new ProcessBuilder("node", "direct-chat.js").directory(DIR.toFile())
+        .redirectErrorStream(true).redirectOutput(log);
+    pb.environment().put("KITH_URL", "http://127.0.0.1:" + kith.port());
+    pb.environment().put("KITH_USERS", users.encode());
+    Process node = pb.start();
+    boolean finished = node.waitFor(90, TimeUnit.SECONDS);
+    if (!finished) {
+      node.destroyForcibly();
+    }
+    String output = Files.readString(log.toPath());
+    assertTrue(finished, "the Node client did not finish: " + output);
+    assertEquals(0, node.exitValue(), output);
+    JsonObject result = new JsonObject(output.lines().filter(l -> l.startsWith("{")).reduce((x, y) -> y).orElse("{}"));
+    assertEquals(Boolean.TRUE, result.getBoolean("ok"), output);
+    assertEquals(5, result.getInteger("missed"), output);
+  }
+}

@@ -1,0 +1,97 @@
+package io.kith.messaging.api;
+
+import io.vertx.codegen.annotations.GenIgnore;
+import io.vertx.codegen.annotations.ProxyGen;
+import io.vertx.codegen.annotations.VertxGen;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceProxyBuilder;
+
+/**
+ * Chat between users: direct conversations with per-conversation sequence numbers, history paged by sequence,
+ * read markers with exact unread counts, read receipts, recall, and per-user messaging settings.
+ *
+ * <p>Every method takes the acting user first (filled by the gateway or the bridge from a verified token) and decides
+ * what that user may do. A conversation the actor is not part of answers exactly like one that does not exist
+ * ({@link MessagingErrors#CONVERSATION_NOT_FOUND}).
+ *
+ * <p><b>Message view</b>: {@code {id, conversation, seq, sender, to, client_id, created, text?, media?, recalled?}};
+ * a recalled message keeps its place ({@code seq}) and loses {@code text} and {@code media}.
+ *
+ * <p><b>Conversation view</b>: {@code {id, kind: "direct", peer: <user summary or {id}>, last_message: <message view
+ * or null>, last_seq, read_seq (the actor's marker), unread (messages after the marker sent by the peer and not
+ * recalled), updated (ms of the last activity)}}.
+ */
+@ProxyGen
+@VertxGen
+public interface MessagingService {
+
+  /** Event-bus address of the service. */
+  String ADDRESS = "kith.messaging";
+
+  /** A proxy to the service (on any node of the cluster). */
+  @GenIgnore
+  static MessagingService proxy(Vertx vertx) {
+    return new ServiceProxyBuilder(vertx).setAddress(ADDRESS)
+        .setOptions(new DeliveryOptions().setSendTimeout(15_000)).build(MessagingService.class);
+  }
+
+  /**
+   * Sends a direct message from the actor to {@code to}: {@code message = {client_id (1..64 characters), text?
+   * (1..4,000 characters), media? (a reference, 1..512 characters)}}, text or media or both. The answer comes only
+   * after the message is stored: {@code {message: <view>, duplicate: bool}}. The same {@code client_id} from the same
+   * sender answers the first message again ({@code duplicate: true}) and stores nothing.
+   *
+   * <p>Refused with {@link MessagingErrors#NOT_ALLOWED} when either user blocked the other or the recipient accepts
+   * messages from friends only and the sender is not one; {@link MessagingErrors#USER_NOT_FOUND} for an unknown
+   * recipient.
+   */
+  Future<JsonObject> send(long actor, long to, JsonObject message);
+
+  /**
+   * The actor's conversations, most recent activity first: {@code {items: [<conversation view>], next}}.
+   * {@code query}: {@code {limit (1..100, default 20), before (the previous page's next)}}.
+   */
+  Future<JsonObject> conversations(long actor, JsonObject query);
+
+  /**
+   * The actor's direct conversation with {@code userId} (to open a chat screen before anything is sent), or
+   * {@link MessagingErrors#CONVERSATION_NOT_FOUND} when they have none yet.
+   */
+  Future<JsonObject> directConversation(long actor, long userId);
+
+  /** One conversation of the actor: its view. */
+  Future<JsonObject> conversation(long actor, long conversationId);
+
+  /**
+   * Messages of a conversation of the actor, ascending by {@code seq}: {@code {items, last_seq}}. {@code query}:
+   * {@code {before_seq?, after_seq?, limit (1..100, default 50)}}; with neither cursor, the newest page. With
+   * {@code after_seq} the page starts right after it: a reconnecting client passes the last {@code seq} it holds and
+   * repeats until {@code items} is empty; a sequence still being written is never skipped over.
+   */
+  Future<JsonObject> history(long actor, long conversationId, JsonObject query);
+
+  /**
+   * Moves the actor's read marker of a conversation forward to {@code seq} (never back; clamped to the last
+   * sequence), pushes a read receipt to the other party unless the actor turned receipts off:
+   * {@code {conversation, read_seq, unread}}.
+   */
+  Future<JsonObject> markRead(long actor, long conversationId, long seq);
+
+  /**
+   * Recalls the actor's own message within the recall window (2 minutes): it stays in history as
+   * {@code recalled: true} without content, and both parties are told. Answers the message view.
+   */
+  Future<JsonObject> recall(long actor, long messageId);
+
+  /** Tells the other party of a conversation that the actor is typing (ephemeral; nothing is stored). */
+  Future<Void> typing(long actor, long conversationId);
+
+  /** The actor's messaging settings: {@code {messages_from: "everyone" | "friends", read_receipts: bool}}. */
+  Future<JsonObject> settings(long actor);
+
+  /** Changes the members given of the actor's messaging settings; returns them all. */
+  Future<JsonObject> updateSettings(long actor, JsonObject changes);
+}

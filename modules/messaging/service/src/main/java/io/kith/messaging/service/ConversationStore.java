@@ -1,0 +1,160 @@
+package io.kith.messaging.service;
+
+import io.kith.platform.store.MongoErrors;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.FindOptions;
+import io.vertx.ext.mongo.IndexOptions;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.ext.mongo.UpdateOptions;
+
+import java.util.List;
+
+/**
+ * Conversations, their members (one document per member: read marker and last activity, for the conversations list)
+ * and users' messaging settings, in MongoDB.
+ *
+ * <p>A conversation {@code {_id, kind: "direct", pair: "<low>:<high>", members: [ids], seq (last reserved sequence),
+ * last_seq (highest stored), last_message, created, updated}}; a member {@code {_id: "<conversation>:<user>",
+ * conversation, user, peer, read_seq, updated}}; settings {@code {user (unique), messages_from, read_receipts}}.
+ */
+final class ConversationStore {
+
+  static final String CONVERSATIONS = "messaging_conversations";
+  static final String MEMBERS = "messaging_members";
+  static final String SETTINGS = "messaging_settings";
+
+  private final MongoClient mongo;
+
+  ConversationStore(MongoClient mongo) {
+    this.mongo = mongo;
+  }
+
+  Future<Void> ensureIndexes() {
+    return mongo.createIndexWithOptions(CONVERSATIONS, new JsonObject().put("pair", 1),
+            new IndexOptions().name("pair_unique").unique(true).sparse(true))
+        .compose(v -> mongo.createIndexWithOptions(MEMBERS,
+            new JsonObject().put("user", 1).put("updated", -1).put("conversation", -1),
+            new IndexOptions().name("user_recent")))
+        .compose(v -> mongo.createIndexWithOptions(SETTINGS, new JsonObject().put("user", 1),
+            new IndexOptions().name("user_unique").unique(true)));
+  }
+
+  static String pair(long a, long b) {
+    return Math.min(a, b) + ":" + Math.max(a, b);
+  }
+
+  static String memberId(long conversation, long user) {
+    return conversation + ":" + user;
+  }
+
+  /** The direct conversation of two users, or null. */
+  Future<JsonObject> findDirect(long a, long b) {
+    return mongo.findOne(CONVERSATIONS, new JsonObject().put("pair", pair(a, b)), null);
+  }
+
+  /**
+   * The direct conversation of two users, made with id {@code newId} (and both member documents) when there is none.
+   * Two first messages racing meet at the unique pair index: the loser reads the winner's conversation.
+   */
+  Future<JsonObject> directOf(long a, long b, long newId, long now) {
+    return findDirect(a, b).compose(found -> {
+      if (found != null) {
+        return Future.succeededFuture(found);
+      }
+      JsonObject doc = new JsonObject().put("_id", newId).put("kind", "direct").put("pair", pair(a, b))
+          .put("members", new JsonArray().add(a).add(b)).put("seq", 0L).put("last_seq", 0L)
+          .put("created", now).put("updated", now);
+      return mongo.insert(CONVERSATIONS, doc)
+          .compose(id -> Future.all(member(newId, a, b, now), member(newId, b, a, now)).map(v -> doc))
+          .recover(e -> MongoErrors.isDuplicateKey(e) ? findDirect(a, b) : Future.failedFuture(e));
+    });
+  }
+
+  private Future<Void> member(long conversation, long user, long peer, long now) {
+    JsonObject update = new JsonObject().put("$setOnInsert", new JsonObject().put("conversation", conversation)
+        .put("user", user).put("peer", peer).put("read_seq", 0L).put("updated", now));
+    return mongo.updateCollectionWithOptions(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)), update,
+        new UpdateOptions().setUpsert(true)).mapEmpty();
+  }
+
+  Future<JsonObject> byId(long conversation) {
+    return mongo.findOne(CONVERSATIONS, new JsonObject().put("_id", conversation), null);
+  }
+
+  /** Reserves the next sequence of a conversation (atomic increment); answers it. */
+  Future<Long> reserveSeq(long conversation) {
+    return mongo.findOneAndUpdateWithOptions(CONVERSATIONS, new JsonObject().put("_id", conversation),
+            new JsonObject().put("$inc", new JsonObject().put("seq", 1L)), new FindOptions(),
+            new UpdateOptions().setReturningNewDocument(true))
+        .map(doc -> doc.getLong("seq"));
+  }
+
+  /**
+   * Records a stored message as the conversation's last one unless a later one is there already, and moves every
+   * member's last activity forward.
+   */
+  Future<Void> stored(JsonObject message) {
+    long conversation = message.getLong("conversation");
+    long seq = message.getLong("seq");
+    long created = message.getLong("created");
+    JsonObject newer = new JsonObject().put("_id", conversation).put("last_seq", new JsonObject().put("$lt", seq));
+    Future<?> last = mongo.updateCollection(CONVERSATIONS, newer, new JsonObject()
+        .put("$set", new JsonObject().put("last_seq", seq).put("last_message", message))
+        .put("$max", new JsonObject().put("updated", created)));
+    Future<?> members = mongo.updateCollectionWithOptions(MEMBERS, new JsonObject().put("conversation", conversation),
+        new JsonObject().put("$max", new JsonObject().put("updated", created)), new UpdateOptions().setMulti(true));
+    return Future.all(last, members).mapEmpty();
+  }
+
+  /** Replaces the conversation's last message when it is this one (a recall). */
+  Future<Void> replaceLast(JsonObject message) {
+    return mongo.updateCollection(CONVERSATIONS, new JsonObject().put("_id", message.getLong("conversation"))
+            .put("last_seq", message.getLong("seq")),
+        new JsonObject().put("$set", new JsonObject().put("last_message", message))).mapEmpty();
+  }
+
+  Future<JsonObject> member(long conversation, long user) {
+    return mongo.findOne(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)), null);
+  }
+
+  /** Moves a member's read marker forward to {@code seq} (never back); answers the member document. */
+  Future<JsonObject> markRead(long conversation, long user, long seq) {
+    return mongo.findOneAndUpdateWithOptions(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)),
+        new JsonObject().put("$max", new JsonObject().put("read_seq", seq)), new FindOptions(),
+        new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /** A page of a user's member documents, most recent activity first, after the cursor {@code (updated, conv)}. */
+  Future<List<JsonObject>> recent(long user, Long beforeUpdated, Long beforeConversation, int limit) {
+    JsonObject query = new JsonObject().put("user", user);
+    if (beforeUpdated != null) {
+      query.put("$or", new JsonArray()
+          .add(new JsonObject().put("updated", new JsonObject().put("$lt", beforeUpdated)))
+          .add(new JsonObject().put("updated", beforeUpdated)
+              .put("conversation", new JsonObject().put("$lt", beforeConversation))));
+    }
+    return mongo.findWithOptions(MEMBERS, query, new FindOptions()
+        .setSort(new JsonObject().put("updated", -1).put("conversation", -1)).setLimit(limit));
+  }
+
+  Future<List<JsonObject>> byIds(List<Long> ids) {
+    return mongo.find(CONVERSATIONS, new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids))));
+  }
+
+  /** A user's settings document, or null. */
+  Future<JsonObject> settings(long user) {
+    return mongo.findOne(SETTINGS, new JsonObject().put("user", user), null);
+  }
+
+  Future<Void> saveSettings(long user, JsonObject changes) {
+    return mongo.updateCollectionWithOptions(SETTINGS, new JsonObject().put("user", user),
+        new JsonObject().put("$set", changes), new UpdateOptions().setUpsert(true)).<Void>mapEmpty()
+        // two first saves racing: the loser's upsert meets the winner's _id; the update then applies
+        .recover(e -> MongoErrors.isDuplicateKey(e)
+            ? mongo.updateCollection(SETTINGS, new JsonObject().put("user", user),
+                new JsonObject().put("$set", changes)).mapEmpty()
+            : Future.failedFuture(e));
+  }
+}

@@ -1,0 +1,78 @@
+package io.kith.messaging.service;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.FindOptions;
+import io.vertx.ext.mongo.IndexOptions;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.ext.mongo.UpdateOptions;
+
+import java.util.List;
+
+/**
+ * Messages in MongoDB, the record: {@code {_id, conversation, seq, sender, to, client_id, created, text?, media?,
+ * recalled?, recalled_at?}}. Unique {@code (conversation, seq)} and {@code (sender, client_id)}.
+ */
+final class MessageStore {
+
+  static final String MESSAGES = "messaging_messages";
+
+  private final MongoClient mongo;
+
+  MessageStore(MongoClient mongo) {
+    this.mongo = mongo;
+  }
+
+  Future<Void> ensureIndexes() {
+    return mongo.createIndexWithOptions(MESSAGES, new JsonObject().put("conversation", 1).put("seq", 1),
+            new IndexOptions().name("conversation_seq_unique").unique(true))
+        .compose(v -> mongo.createIndexWithOptions(MESSAGES, new JsonObject().put("sender", 1).put("client_id", 1),
+            new IndexOptions().name("sender_client_id_unique").unique(true)));
+  }
+
+  Future<JsonObject> byClientId(long sender, String clientId) {
+    return mongo.findOne(MESSAGES, new JsonObject().put("sender", sender).put("client_id", clientId), null);
+  }
+
+  Future<JsonObject> byId(long id) {
+    return mongo.findOne(MESSAGES, new JsonObject().put("_id", id), null);
+  }
+
+  Future<Void> insert(JsonObject doc) {
+    return mongo.insert(MESSAGES, doc).mapEmpty();
+  }
+
+  /** Marks a message recalled and drops its content; answers the document after, or null if it was recalled already. */
+  Future<JsonObject> recall(long id, long now) {
+    return mongo.findOneAndUpdateWithOptions(MESSAGES,
+        new JsonObject().put("_id", id).put("recalled", new JsonObject().put("$ne", true)),
+        new JsonObject().put("$set", new JsonObject().put("recalled", true).put("recalled_at", now))
+            .put("$unset", new JsonObject().put("text", "").put("media", "")),
+        new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /** Up to {@code limit} messages with {@code after < seq < before} (either bound may be null), ascending or not. */
+  Future<List<JsonObject>> range(long conversation, Long after, Long before, int limit, boolean ascending) {
+    JsonObject seq = new JsonObject();
+    if (after != null) {
+      seq.put("$gt", after);
+    }
+    if (before != null) {
+      seq.put("$lt", before);
+    }
+    JsonObject query = new JsonObject().put("conversation", conversation);
+    if (!seq.isEmpty()) {
+      query.put("seq", seq);
+    }
+    return mongo.findWithOptions(MESSAGES, query, new FindOptions()
+        .setSort(new JsonObject().put("seq", ascending ? 1 : -1)).setLimit(limit));
+  }
+
+  /** Messages after {@code readSeq} that {@code reader} did not send and that are not recalled: the exact unread count. */
+  Future<Long> unread(long conversation, long reader, long readSeq) {
+    return mongo.count(MESSAGES, new JsonObject().put("conversation", conversation)
+        .put("seq", new JsonObject().put("$gt", readSeq))
+        .put("sender", new JsonObject().put("$ne", reader))
+        .put("recalled", new JsonObject().put("$ne", true)));
+  }
+}

@@ -1,0 +1,559 @@
+package io.kith.messaging.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.messaging.api.Messaging;
+import io.kith.messaging.api.MessagingErrors;
+import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.MessagingService;
+import io.kith.platform.Platform;
+import io.kith.platform.bus.Addresses;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.store.MongoErrors;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Direct messaging. A send checks the recipient's rules (blocks either way, friends-only setting), finds or makes the
+ * conversation, reserves the next sequence (an atomic increment on the conversation), stores the message (unique
+ * {@code (conversation, seq)} and {@code (sender, client_id)}), then updates the Redis window, the conversation's
+ * last message and the members' activity, and only then answers; the pushes and the {@code MessageSent} event follow.
+ *
+ * <p>Sends of one conversation on this node run one after the other, so that sequences are stored in order and a
+ * retried client id finds its first message instead of reserving a sequence it would not use. Across nodes, two
+ * sends may store their sequences out of order for a moment: history therefore stops before a missing sequence that
+ * has a younger neighbour (see {@link MessagingSettings#settleMillis()}), so a reader never steps over a message that
+ * is still being written.
+ */
+final class MessagingServiceImpl implements MessagingService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MessagingServiceImpl.class);
+  private static final Set<String> SETTINGS_FIELDS = Set.of("messages_from", "read_receipts");
+  private static final Set<String> MESSAGES_FROM = Set.of("everyone", "friends");
+  private static final int PREVIEW = 100;
+
+  private final Platform platform;
+  private final MessagingSettings settings;
+  private final ConversationStore conversations;
+  private final MessageStore messages;
+  private final RecentWindow window;
+  private final AccountsService accounts;
+  private final RelationsService relations;
+  private final RateLimiter limiter;
+  /** The tail of each conversation's chain of sends on this node (touched on the verticle's event loop only). */
+  private final Map<Long, Future<?>> sending = new HashMap<>();
+
+  MessagingServiceImpl(Platform platform, MessagingSettings settings, ConversationStore conversations,
+                       MessageStore messages, RecentWindow window, AccountsService accounts,
+                       RelationsService relations) {
+    this.platform = platform;
+    this.settings = settings;
+    this.conversations = conversations;
+    this.messages = messages;
+    this.window = window;
+    this.accounts = accounts;
+    this.relations = relations;
+    this.limiter = new RateLimiter(platform.redis());
+  }
+
+  // ------------------------------------------------------------------ send
+
+  @Override
+  public Future<JsonObject> send(long actor, long to, JsonObject message) {
+    return Failures.guard(() -> {
+      JsonObject content = content(message);
+      String clientId = content.getString("client_id");
+      if (to <= 0) {
+        return Failures.failField(KithErrors.VALIDATION_FAILED, "to", "to must be a user id");
+      }
+      if (to == actor) {
+        return Failures.failField(MessagingErrors.SELF_MESSAGE, "to", "you cannot message yourself");
+      }
+      return messages.byClientId(actor, clientId).compose(existing -> existing != null
+          ? duplicate(existing)
+          : throttle(actor)
+              .compose(v -> allowed(actor, to))
+              .compose(v -> conversations.directOf(actor, to, platform.ids().next(), System.currentTimeMillis()))
+              .compose(conv -> serially(conv.getLong("_id"), () -> store(actor, to, conv.getLong("_id"), content))));
+    });
+  }
+
+  /** Validates a message body: {@code {client_id, text?, media?}}; answers the stored members. */
+  private static JsonObject content(JsonObject message) {
+    if (message == null) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "client_id", "a message needs a client_id and text or media");
+    }
+    Object clientId = message.getValue("client_id");
+    if (!(clientId instanceof String) || ((String) clientId).isBlank()
+        || ((String) clientId).length() > Messaging.MAX_CLIENT_ID) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "client_id",
+          "client_id must be a string of 1 to " + Messaging.MAX_CLIENT_ID + " characters");
+    }
+    JsonObject out = new JsonObject().put("client_id", clientId);
+    Object text = message.getValue("text");
+    if (text != null) {
+      if (!(text instanceof String) || ((String) text).isBlank()) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "text must be a non-blank string");
+      }
+      String s = (String) text;
+      if (s.codePointCount(0, s.length()) > Messaging.MAX_TEXT) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "text",
+            "text must be at most " + Messaging.MAX_TEXT + " characters");
+      }
+      out.put("text", s);
+    }
+    Object media = message.getValue("media");
+    if (media != null) {
+      if (!(media instanceof String) || ((String) media).isBlank() || ((String) media).length() > Messaging.MAX_MEDIA) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "media",
+            "media must be a reference of 1 to " + Messaging.MAX_MEDIA + " characters");
+      }
+      out.put("media", media);
+    }
+    if (text == null && media == null) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "a message needs text or media");
+    }
+    return out;
+  }
+
+  /** Counts a new send of {@code actor}; fails with {@code rate_limited} past the per-minute limit. */
+  private Future<Void> throttle(long actor) {
+    return limiter.hit("rl:messaging:send:" + actor, 60_000L).compose(window -> window.count() > settings.sendsPerMinute()
+        ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED,
+            "too many messages; at most " + settings.sendsPerMinute() + " per minute",
+            new JsonObject().put("retry_after", window.retryAfterSeconds())))
+        : Future.succeededFuture());
+  }
+
+  /** Fails unless {@code to} exists and takes messages from {@code actor}. */
+  private Future<Void> allowed(long actor, long to) {
+    Future<JsonObject> exists = accounts.summaries(actor, List.of(to));
+    Future<JsonObject> ties = relations.ties(to, List.of(actor));
+    Future<JsonObject> prefs = settingsOf(to);
+    return Future.all(exists, ties, prefs).compose(v -> {
+      if (!exists.result().containsKey(Long.toString(to))) {
+        return Failures.failField(MessagingErrors.USER_NOT_FOUND, "to", "no such user");
+      }
+      JsonObject tie = ties.result().getJsonObject(Long.toString(actor), new JsonObject());
+      boolean blocked = tie.getBoolean("blocking", false) || tie.getBoolean("blocked_by", false);
+      boolean friendsOnly = "friends".equals(prefs.result().getString("messages_from"));
+      if (blocked || (friendsOnly && !tie.getBoolean("friend", false))) {
+        return Failures.fail(MessagingErrors.NOT_ALLOWED, "this user does not accept messages from you");
+      }
+      return Future.succeededFuture();
+    });
+  }
+
+  /** Runs {@code work} after every earlier send of this conversation on this node has finished. */
+  private <T> Future<T> serially(long conversation, Supplier<Future<T>> work) {
+    Future<?> tail = sending.getOrDefault(conversation, Future.succeededFuture());
+    Future<T> mine = tail.transform(ignored -> Failures.guard(work));
+    sending.put(conversation, mine);
+    mine.onComplete(ar -> sending.remove(conversation, mine));
+    return mine;
+  }
+
+  private Future<JsonObject> store(long actor, long to, long conversation, JsonObject content) {
+    String clientId = content.getString("client_id");
+    // a retry that queued behind its first attempt finds it here, before reserving a sequence
+    return messages.byClientId(actor, clientId).compose(existing -> {
+      if (existing != null) {
+        return duplicate(existing);
+      }
+      return conversations.reserveSeq(conversation).compose(seq -> {
+        long now = System.currentTimeMillis();
+        JsonObject doc = content.copy().put("_id", platform.ids().next()).put("conversation", conversation)
+            .put("seq", seq).put("sender", actor).put("to", to).put("created", now);
+        return messages.insert(doc)
+            .compose(v -> afterStore(view(doc)))
+            .compose(view -> {
+              deliver(view);
+              return Future.succeededFuture(new JsonObject().put("message", view).put("duplicate", false));
+            })
+            // the same client id from another node won the race: that message is the answer (this sequence is a hole)
+            .recover(e -> MongoErrors.isDuplicateKey(e)
+                ? messages.byClientId(actor, clientId).compose(first -> first == null
+                    ? Future.failedFuture(e) : duplicate(first))
+                : Future.failedFuture(e));
+      });
+    });
+  }
+
+  /** The answer to a retry: the first message, with the follow-up writes redone (they are idempotent). */
+  private Future<JsonObject> duplicate(JsonObject existing) {
+    return afterStore(view(existing)).map(view -> new JsonObject().put("message", view).put("duplicate", true));
+  }
+
+  /** The derived writes after a message is stored: the Redis window, the conversation's last message, activity. */
+  private Future<JsonObject> afterStore(JsonObject view) {
+    Future<Void> hot = window.add(view).recover(e -> {
+      // the window is derived: a read that finds it incomplete reads MongoDB
+      LOG.warn("Cannot add message {} to the Redis window: {}", view.getLong("id"), e.getMessage());
+      return Future.succeededFuture();
+    });
+    return Future.all(hot, conversations.stored(view)).map(v -> view);
+  }
+
+  /** Pushes a stored message to both users' connections and appends {@code MessageSent}. */
+  private void deliver(JsonObject view) {
+    JsonObject push = new JsonObject().put("kind", Messaging.PUSH_MESSAGE).put("message", view);
+    long sender = view.getLong("sender");
+    long to = view.getLong("to");
+    platform.vertx().eventBus().publish(Addresses.user(to), push);
+    platform.vertx().eventBus().publish(Addresses.user(sender), push);
+    String text = view.getString("text", "");
+    JsonObject event = new JsonObject().put("message", view.getLong("id")).put("conversation", view.getLong("conversation"))
+        .put("seq", view.getLong("seq")).put("kind", "direct").put("from", sender).put("to", new JsonArray().add(to))
+        .put("preview", text.length() > PREVIEW ? text.substring(0, text.offsetByCodePoints(0,
+            Math.min(PREVIEW, text.codePointCount(0, text.length())))) : text);
+    platform.events().append(MessagingEvents.DOMAIN, MessagingEvents.MESSAGE_SENT, event)
+        .onFailure(e -> LOG.error("Message {} is stored but MessageSent could not be appended: {}",
+            view.getLong("id"), e.getMessage()));
+  }
+
+  static JsonObject view(JsonObject doc) {
+    JsonObject view = doc.copy();
+    view.put("id", view.remove("_id"));
+    view.remove("recalled_at");
+    return view;
+  }
+
+  // ------------------------------------------------------------------ conversations
+
+  /** The conversation if the actor is part of it, else {@code conversation_not_found}. */
+  private Future<JsonObject> mine(long actor, long conversation) {
+    if (conversation <= 0) {
+      return Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no such conversation");
+    }
+    return conversations.byId(conversation).compose(conv -> conv != null && conv.getJsonArray("members", new JsonArray())
+        .contains(actor) ? Future.succeededFuture(conv)
+        : Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no such conversation"));
+  }
+
+  private static long peerOf(JsonObject conv, long actor) {
+    for (Object m : conv.getJsonArray("members")) {
+      long id = ((Number) m).longValue();
+      if (id != actor) {
+        return id;
+      }
+    }
+    return actor;
+  }
+
+  @Override
+  public Future<JsonObject> conversations(long actor, JsonObject query) {
+    return Failures.guard(() -> {
+      JsonObject q = query == null ? new JsonObject() : query;
+      int limit = limit(q, 20);
+      Long beforeUpdated = null;
+      Long beforeConversation = null;
+      Object before = q.getValue("before");
+      if (before != null) {
+        String[] parts = String.valueOf(before).split("\\.");
+        try {
+          if (parts.length != 2) {
+            throw new NumberFormatException();
+          }
+          beforeUpdated = Long.parseLong(parts[0]);
+          beforeConversation = Long.parseLong(parts[1]);
+        } catch (NumberFormatException e) {
+          return Failures.failField(KithErrors.VALIDATION_FAILED, "before", "before must be the next of a previous page");
+        }
+      }
+      return conversations.recent(actor, beforeUpdated, beforeConversation, limit + 1).compose(members -> {
+        boolean more = members.size() > limit;
+        List<JsonObject> page = more ? members.subList(0, limit) : members;
+        if (page.isEmpty()) {
+          return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"));
+        }
+        List<Long> ids = page.stream().map(m -> m.getLong("conversation")).toList();
+        List<Long> peers = page.stream().map(m -> m.getLong("peer")).distinct().toList();
+        Future<List<JsonObject>> convs = conversations.byIds(ids);
+        Future<JsonObject> summaries = accounts.summaries(actor, peers);
+        return Future.all(convs, summaries).compose(v -> {
+          Map<Long, JsonObject> byId = new HashMap<>();
+          convs.result().forEach(c -> byId.put(c.getLong("_id"), c));
+          List<Future<JsonObject>> items = new ArrayList<>();
+          for (JsonObject m : page) {
+            JsonObject conv = byId.get(m.getLong("conversation"));
+            if (conv != null) {
+              items.add(conversationView(actor, conv, m, summaries.result()));
+            }
+          }
+          return Future.all(items).map(all -> {
+            JsonObject last = page.get(page.size() - 1);
+            return new JsonObject().put("items", new JsonArray(all.list()))
+                .put("next", more ? last.getLong("updated") + "." + last.getLong("conversation") : null);
+          });
+        });
+      });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> directConversation(long actor, long userId) {
+    return conversations.findDirect(actor, userId).compose(conv -> conv == null || actor == userId
+        ? Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no conversation with this user yet")
+        : conversation(actor, conv.getLong("_id")));
+  }
+
+  @Override
+  public Future<JsonObject> conversation(long actor, long conversationId) {
+    return mine(actor, conversationId).compose(conv -> {
+      long peer = peerOf(conv, actor);
+      Future<JsonObject> member = conversations.member(conversationId, actor);
+      Future<JsonObject> summaries = accounts.summaries(actor, List.of(peer));
+      return Future.all(member, summaries).compose(v -> conversationView(actor, conv,
+          member.result() == null ? new JsonObject() : member.result(), summaries.result()));
+    });
+  }
+
+  private Future<JsonObject> conversationView(long actor, JsonObject conv, JsonObject member, JsonObject summaries) {
+    long peer = peerOf(conv, actor);
+    long readSeq = member.getLong("read_seq", 0L);
+    long id = conv.getLong("_id");
+    return messages.unread(id, actor, readSeq).map(unread -> new JsonObject()
+        .put("id", id)
+        .put("kind", conv.getString("kind"))
+        .put("peer", summaries.getJsonObject(Long.toString(peer), new JsonObject().put("id", peer)))
+        .put("last_message", conv.getJsonObject("last_message"))
+        .put("last_seq", conv.getLong("last_seq", 0L))
+        .put("read_seq", readSeq)
+        .put("unread", unread)
+        .put("updated", member.getLong("updated", conv.getLong("updated"))));
+  }
+
+  // ------------------------------------------------------------------ history
+
+  @Override
+  public Future<JsonObject> history(long actor, long conversationId, JsonObject query) {
+    return Failures.guard(() -> {
+      JsonObject q = query == null ? new JsonObject() : query;
+      int limit = limit(q, 50);
+      Long after = cursor(q, "after_seq");
+      Long before = cursor(q, "before_seq");
+      if (after != null && before != null) {
+        return Failures.failField(KithErrors.VALIDATION_FAILED, "after_seq", "give after_seq or before_seq, not both");
+      }
+      return mine(actor, conversationId).compose(conv -> {
+        long lastSeq = conv.getLong("last_seq", 0L);
+        Future<List<JsonObject>> page = after != null
+            ? afterPage(conversationId, after, limit, lastSeq)
+            : beforePage(conversationId, before, limit, lastSeq);
+        return page.map(items -> new JsonObject().put("items", new JsonArray(settled(items, after)))
+            .put("last_seq", lastSeq));
+      });
+    });
+  }
+
+  private Future<List<JsonObject>> afterPage(long conversation, long after, int limit, long lastSeq) {
+    return window.after(conversation, after, limit).otherwise(List.of()).compose(hot -> {
+      boolean complete = !hot.isEmpty() && hot.get(0).getLong("seq") == after + 1 && contiguous(hot)
+          && (hot.size() == limit || hot.get(hot.size() - 1).getLong("seq") >= lastSeq);
+      if (complete) {
+        return Future.succeededFuture(hot);
+      }
+      return messages.range(conversation, after, null, limit, true).map(MessagingServiceImpl::views);
+    });
+  }
+
+  private Future<List<JsonObject>> beforePage(long conversation, Long before, int limit, long lastSeq) {
+    return window.before(conversation, before, limit).otherwise(List.of()).compose(hot -> {
+      List<JsonObject> asc = new ArrayList<>(hot);
+      Collections.reverse(asc);
+      long top = before == null ? lastSeq : Math.min(before - 1, lastSeq);
+      boolean complete = !asc.isEmpty() && contiguous(asc) && asc.get(asc.size() - 1).getLong("seq") >= top
+          && (asc.size() == limit || asc.get(0).getLong("seq") == 1);
+      if (complete) {
+        return Future.succeededFuture(asc);
+      }
+      return messages.range(conversation, null, before, limit, false).map(docs -> {
+        List<JsonObject> views = views(docs);
+        Collections.reverse(views);
+        return views;
+      });
+    });
+  }
+
+  private static List<JsonObject> views(List<JsonObject> docs) {
+    return new ArrayList<>(docs.stream().map(MessagingServiceImpl::view).toList());
+  }
+
+  private static boolean contiguous(List<JsonObject> asc) {
+    for (int i = 1; i < asc.size(); i++) {
+      if (asc.get(i).getLong("seq") != asc.get(i - 1).getLong("seq") + 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Cuts an ascending page before the first missing sequence whose next message is younger than the settle time:
+   * that sequence may still be being written, and a client continuing after the page must not step over it.
+   */
+  private List<JsonObject> settled(List<JsonObject> asc, Long after) {
+    long now = System.currentTimeMillis();
+    long expected = after == null ? (asc.isEmpty() ? 0 : asc.get(0).getLong("seq")) : after + 1;
+    List<JsonObject> out = new ArrayList<>();
+    for (JsonObject m : asc) {
+      long seq = m.getLong("seq");
+      if (seq != expected && now - m.getLong("created", 0L) < settings.settleMillis()) {
+        break;
+      }
+      out.add(m);
+      expected = seq + 1;
+    }
+    return out;
+  }
+
+  private static int limit(JsonObject q, int dflt) {
+    Object raw = q.getValue("limit");
+    if (raw == null) {
+      return dflt;
+    }
+    if (!(raw instanceof Number) || ((Number) raw).longValue() < 1 || ((Number) raw).longValue() > 100) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "limit", "limit must be between 1 and 100");
+    }
+    return ((Number) raw).intValue();
+  }
+
+  private static Long cursor(JsonObject q, String name) {
+    Object raw = q.getValue(name);
+    if (raw == null) {
+      return null;
+    }
+    if (!(raw instanceof Number) || ((Number) raw).longValue() < 0) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, name, name + " must be a sequence number (0 or more)");
+    }
+    return ((Number) raw).longValue();
+  }
+
+  // ------------------------------------------------------------------ read markers, recall, typing
+
+  @Override
+  public Future<JsonObject> markRead(long actor, long conversationId, long seq) {
+    if (seq < 0) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "seq", "seq must be a sequence number (0 or more)");
+    }
+    return mine(actor, conversationId).compose(conv -> {
+      long target = Math.min(seq, conv.getLong("last_seq", 0L));
+      return conversations.markRead(conversationId, actor, target).compose(member -> {
+        long readSeq = member.getLong("read_seq", 0L);
+        return messages.unread(conversationId, actor, readSeq).compose(unread -> {
+          JsonObject answer = new JsonObject().put("conversation", conversationId).put("read_seq", readSeq)
+              .put("unread", unread);
+          JsonObject push = new JsonObject().put("kind", Messaging.PUSH_READ).put("conversation", conversationId)
+              .put("user", actor).put("seq", readSeq);
+          platform.vertx().eventBus().publish(Addresses.user(actor), push);
+          return settingsOf(actor).map(mine -> {
+            if (mine.getBoolean("read_receipts", true)) {
+              platform.vertx().eventBus().publish(Addresses.user(peerOf(conv, actor)), push);
+            }
+            return answer;
+          });
+        });
+      });
+    });
+  }
+
+  @Override
+  public Future<JsonObject> recall(long actor, long messageId) {
+    return messages.byId(messageId).compose(doc -> {
+      if (doc == null) {
+        return Failures.fail(MessagingErrors.MESSAGE_NOT_FOUND, "no such message");
+      }
+      return mine(actor, doc.getLong("conversation"))
+          .recover(e -> Failures.fail(MessagingErrors.MESSAGE_NOT_FOUND, "no such message"))
+          .compose(conv -> {
+            if (doc.getLong("sender") != actor) {
+              return Failures.fail(MessagingErrors.NOT_YOUR_MESSAGE, "you can recall only your own messages");
+            }
+            if (doc.getBoolean("recalled", false)) {
+              return Future.succeededFuture(view(doc));
+            }
+            long now = System.currentTimeMillis();
+            if (now - doc.getLong("created") > settings.recallSeconds() * 1000L) {
+              return Failures.fail(MessagingErrors.RECALL_WINDOW_PASSED,
+                  "a message can be recalled within " + settings.recallSeconds() + " seconds of sending");
+            }
+            return messages.recall(messageId, now).compose(after -> {
+              if (after == null) {
+                return messages.byId(messageId).map(MessagingServiceImpl::view);
+              }
+              JsonObject view = view(after);
+              return Future.all(window.replace(view).otherwiseEmpty(), conversations.replaceLast(view)).map(v -> {
+                JsonObject push = new JsonObject().put("kind", Messaging.PUSH_RECALLED)
+                    .put("conversation", view.getLong("conversation")).put("seq", view.getLong("seq"))
+                    .put("id", messageId);
+                platform.vertx().eventBus().publish(Addresses.user(view.getLong("to")), push);
+                platform.vertx().eventBus().publish(Addresses.user(actor), push);
+                return view;
+              });
+            });
+          });
+    });
+  }
+
+  @Override
+  public Future<Void> typing(long actor, long conversationId) {
+    return mine(actor, conversationId).map(conv -> {
+      platform.vertx().eventBus().publish(Addresses.user(peerOf(conv, actor)), new JsonObject()
+          .put("kind", Messaging.PUSH_TYPING).put("conversation", conversationId).put("user", actor));
+      return null;
+    });
+  }
+
+  // ------------------------------------------------------------------ settings
+
+  private Future<JsonObject> settingsOf(long user) {
+    return conversations.settings(user).map(doc -> new JsonObject()
+        .put("messages_from", doc == null ? "everyone" : doc.getString("messages_from", "everyone"))
+        .put("read_receipts", doc == null || doc.getBoolean("read_receipts", true)));
+  }
+
+  @Override
+  public Future<JsonObject> settings(long actor) {
+    return settingsOf(actor);
+  }
+
+  @Override
+  public Future<JsonObject> updateSettings(long actor, JsonObject changes) {
+    if (changes == null || changes.isEmpty()) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "messages_from",
+          "give messages_from and/or read_receipts");
+    }
+    for (String field : changes.fieldNames()) {
+      if (!SETTINGS_FIELDS.contains(field)) {
+        return Failures.failField(KithErrors.VALIDATION_FAILED, field, "unknown setting " + field);
+      }
+    }
+    Object from = changes.getValue("messages_from");
+    if (from != null && !MESSAGES_FROM.contains(String.valueOf(from))) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "messages_from",
+          "messages_from must be everyone or friends");
+    }
+    Object receipts = changes.getValue("read_receipts");
+    if (changes.containsKey("read_receipts") && !(receipts instanceof Boolean)) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "read_receipts", "read_receipts must be true or false");
+    }
+    if (changes.containsKey("messages_from") && from == null) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "messages_from",
+          "messages_from must be everyone or friends");
+    }
+    return conversations.saveSettings(actor, changes.copy()).compose(v -> settingsOf(actor));
+  }
+}

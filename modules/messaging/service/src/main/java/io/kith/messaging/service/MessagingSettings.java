@@ -1,0 +1,45 @@
+package io.kith.messaging.service;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The {@code messaging} configuration section.
+ *
+ * @param recallSeconds how long after sending a message its sender may recall it
+ * @param windowSize    most recent messages per conversation kept in Redis for fast history
+ * @param windowTtlSeconds how long an idle conversation's window stays in Redis
+ * @param settleMillis  how long a missing sequence below a newer message is taken for a write still in flight (a
+ *                      history page stops before it); past that it is a hole (a reserved sequence whose write failed)
+ * @param sendsPerMinute new messages a user may send per minute (retries of a stored client id are not counted)
+ */
+record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds, int settleMillis,
+                         int sendsPerMinute) {
+
+  /** Config key of {@link #recallSeconds}. */
+  static final String RECALL_SECONDS = "recall-seconds";
+  /** Config key of {@link #windowSize}. */
+  static final String WINDOW_SIZE = "window-size";
+  /** Config key of {@link #windowTtlSeconds}. */
+  static final String WINDOW_TTL_SECONDS = "window-ttl-seconds";
+  /** Config key of {@link #settleMillis}. */
+  static final String SETTLE_MILLIS = "settle-millis";
+  /** Config key of {@link #sendsPerMinute}. */
+  static final String SENDS_PER_MINUTE = "sends-per-minute";
+
+  static MessagingSettings from(JsonObject section) {
+    return new MessagingSettings(
+        bounded(section, RECALL_SECONDS, 120, 1, 86_400),
+        bounded(section, WINDOW_SIZE, 200, 1, 10_000),
+        bounded(section, WINDOW_TTL_SECONDS, 7 * 86_400, 60, 365 * 86_400),
+        bounded(section, SETTLE_MILLIS, 5_000, 100, 600_000),
+        bounded(section, SENDS_PER_MINUTE, 300, 1, 1_000_000));
+  }
+
+  private static int bounded(JsonObject section, String key, int dflt, int min, int max) {
+    int value = section.getInteger(key, dflt);
+    if (value < min || value > max) {
+      throw new IllegalArgumentException("messaging." + key + " must be between " + min + " and " + max + ": " + value);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,78 @@
+package io.kith.messaging.service;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The recent messages of each conversation in Redis: {@code msg:{c<id>}:recent}, a sorted set of message views
+ * scored by sequence, capped at the window size, expiring after a quiet period. Derived from MongoDB: a history read
+ * uses it only when it holds the asked range without a gap, and otherwise reads MongoDB, so a lost or partial window
+ * costs speed, never messages.
+ */
+final class RecentWindow {
+
+  /** Puts (or, with ARGV[5] = 1, only replaces) the view at its sequence, trims to the cap, renews the expiry. */
+  private static final String PUT =
+      "if ARGV[5] == '1' and redis.call('zcount', KEYS[1], ARGV[1], ARGV[1]) == 0 then return 0 end "
+          + "redis.call('zremrangebyscore', KEYS[1], ARGV[1], ARGV[1]) "
+          + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[2]) "
+          + "redis.call('zremrangebyrank', KEYS[1], 0, -(tonumber(ARGV[3]) + 1)) "
+          + "redis.call('expire', KEYS[1], ARGV[4]) return 1";
+
+  private final RedisAPI redis;
+  private final int size;
+  private final int ttlSeconds;
+
+  RecentWindow(RedisAPI redis, int size, int ttlSeconds) {
+    this.redis = redis;
+    this.size = size;
+    this.ttlSeconds = ttlSeconds;
+  }
+
+  static String key(long conversation) {
+    return "msg:{c" + conversation + "}:recent";
+  }
+
+  /** Adds a stored message's view. */
+  Future<Void> add(JsonObject view) {
+    return put(view, false);
+  }
+
+  /** Replaces a message's view if the window holds it (a recall). */
+  Future<Void> replace(JsonObject view) {
+    return put(view, true);
+  }
+
+  private Future<Void> put(JsonObject view, boolean replaceOnly) {
+    return redis.eval(List.of(PUT, "1", key(view.getLong("conversation")), Long.toString(view.getLong("seq")),
+        view.encode(), Integer.toString(size), Integer.toString(ttlSeconds), replaceOnly ? "1" : "0")).mapEmpty();
+  }
+
+  /** Up to {@code limit} views with sequence above {@code after}, ascending. */
+  Future<List<JsonObject>> after(long conversation, long after, int limit) {
+    return redis.zrangebyscore(List.of(key(conversation), "(" + after, "+inf", "LIMIT", "0", Integer.toString(limit)))
+        .map(RecentWindow::views);
+  }
+
+  /** Up to {@code limit} views with sequence below {@code before} (or the newest when null), descending. */
+  Future<List<JsonObject>> before(long conversation, Long before, int limit) {
+    return redis.zrevrangebyscore(List.of(key(conversation), before == null ? "+inf" : "(" + before, "-inf",
+            "LIMIT", "0", Integer.toString(limit)))
+        .map(RecentWindow::views);
+  }
+
+  private static List<JsonObject> views(Response r) {
+    List<JsonObject> out = new ArrayList<>();
+    if (r != null) {
+      for (Response item : r) {
+        out.add(new JsonObject(item.toString()));
+      }
+    }
+    return out;
+  }
+}

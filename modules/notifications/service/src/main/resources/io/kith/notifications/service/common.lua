@@ -49,21 +49,23 @@ end
 -- With types, only those types' indexes are read, merged newest first (each index is already sorted: no sort of the
 -- whole set); every index is read in pages, so a list stops reading once it has want matches. Conditions are checked
 -- on each candidate's hash.
-local PAGE = 128
+-- Pages start at about what the caller wants (no more than needed for a short list) and double up to MAX_PAGE.
+local MAX_PAGE = 512
 
-local function cursor(key, max, min)
-  return {key = key, max = max, min = min, buf = {}, pos = 1, done = false}
+local function cursor(key, max, min, first)
+  return {key = key, max = max, min = min, buf = {}, pos = 1, done = false, n = first}
 end
 
 -- The cursor's next (id, score) without taking it; nil when the index is used up.
 local function peek(c)
   if c.pos > #c.buf then
     if c.done then return nil end
-    local r = redis.call('zrevrangebyscore', c.key, c.max, c.min, 'WITHSCORES', 'LIMIT', 0, PAGE)
+    local r = redis.call('zrevrangebyscore', c.key, c.max, c.min, 'WITHSCORES', 'LIMIT', 0, c.n)
     c.buf = {}
     c.pos = 1
     for k = 1, #r, 2 do c.buf[#c.buf + 1] = {r[k], tonumber(r[k + 1]), r[k + 1]} end
-    if #c.buf < PAGE then c.done = true end
+    if #c.buf < c.n then c.done = true end
+    c.n = math.min(c.n * 2, MAX_PAGE)
     if #c.buf == 0 then return nil end
     -- the next page starts below the last score read (ids are unique scores)
     c.max = '(' .. c.buf[#c.buf][3]
@@ -79,10 +81,11 @@ local function scan(spec, want)
   for k, c in ipairs(conds) do fields[k] = c[1] end
   local cursors = {}
   local types = spec.types or {}
+  local first = want and math.max(16, math.min(want, MAX_PAGE)) or MAX_PAGE
   if #types == 0 then
-    cursors[1] = cursor(IDX, max, min)
+    cursors[1] = cursor(IDX, max, min, first)
   else
-    for _, t in ipairs(types) do cursors[#cursors + 1] = cursor(p .. ':t:' .. t, max, min) end
+    for _, t in ipairs(types) do cursors[#cursors + 1] = cursor(p .. ':t:' .. t, max, min, first) end
   end
   local out = {}
   while true do

@@ -77,6 +77,41 @@ class QueriesTest extends NotificationsTestBase {
   }
 
   @Test
+  @DisplayName("filters over many types and conditions read the indexes page by page and agree with a plain filter")
+  void filtersAcrossPages() throws Exception {
+    long alice = KithTestKit.newUserId();
+    List<Long> from = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      from.add(KithTestKit.newUserId());
+    }
+    fill(alice, from);
+    List<JsonObject> everything = all(alice);
+    assertEquals(90, everything.size());
+    long target = from.get(3);
+    JsonObject query = types(Notifications.FOLLOWER, Notifications.FRIEND);
+    List<Long> expectedTypes = ids(everything.stream().filter(n -> n.getString("type").equals(Notifications.FOLLOWER)
+        || n.getString("type").equals(Notifications.FRIEND)).toList());
+    assertEquals(expectedTypes, ids(all(alice, query)), "two types, newest first, across index pages");
+    List<Long> small = new ArrayList<>();
+    Long maxId = null;
+    do {
+      JsonObject q = query.copy().put("limit", 7);
+      if (maxId != null) {
+        q.put("max_id", maxId);
+      }
+      JsonObject page = await(notifications.list(alice, q));
+      page.getJsonArray("items").forEach(n -> small.add(((JsonObject) n).getLong("id")));
+      maxId = page.getLong("next_max_id");
+    } while (maxId != null);
+    assertEquals(expectedTypes, small, "the same ids in pages of 7");
+    JsonObject withCondition = query.copy().put("where", where("from_user", target).getJsonObject("where"));
+    List<Long> expected = ids(everything.stream().filter(n -> expectedTypes.contains(n.getLong("id"))
+        && n.getLong("from_user") == target).toList());
+    assertEquals(2, expected.size());
+    assertEquals(expected, ids(all(alice, withCondition)));
+  }
+
+  @Test
   @DisplayName("queries and writes keep working after Redis forgot the scripts (they run by SHA, reloaded on NOSCRIPT)")
   void scriptsReloaded() throws Exception {
     long alice = KithTestKit.newUserId();

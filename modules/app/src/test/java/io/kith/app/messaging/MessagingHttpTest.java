@@ -41,19 +41,19 @@ class MessagingHttpTest {
   void conversationFlow() {
     User alice = kith.register();
     User bob = kith.register();
-    kith.get("/users/" + bob.path() + "/conversation", alice).problem(404, "conversation_not_found");
+    kith.get("/direct/" + bob.path() + "/conversation", alice).problem(404, "conversation_not_found");
     JsonObject body = new JsonObject().put("client_id", "c-1").put("text", "hi bob");
-    JsonObject sent = kith.post("/users/" + bob.path() + "/messages", alice, body).expect(201);
+    JsonObject sent = kith.post("/direct/" + bob.path() + "/messages", alice, body).expect(201);
     assertFalse(sent.getBoolean("duplicate"));
     JsonObject m1 = sent.getJsonObject("message");
     assertEquals(alice.id(), m1.getLong("sender"));
     assertEquals(1L, m1.getLong("seq"));
-    JsonObject retry = kith.post("/users/" + bob.path() + "/messages", alice, body).expect(200);
+    JsonObject retry = kith.post("/direct/" + bob.path() + "/messages", alice, body).expect(200);
     assertTrue(retry.getBoolean("duplicate"));
     assertEquals(m1.getLong("id"), retry.getJsonObject("message").getLong("id"));
     long conversation = m1.getLong("conversation");
-    assertEquals(conversation, kith.get("/users/" + bob.path() + "/conversation", alice).expect(200).getLong("id"));
-    assertEquals(conversation, kith.get("/users/" + alice.path() + "/conversation", bob).expect(200).getLong("id"));
+    assertEquals(conversation, kith.get("/direct/" + bob.path() + "/conversation", alice).expect(200).getLong("id"));
+    assertEquals(conversation, kith.get("/direct/" + alice.path() + "/conversation", bob).expect(200).getLong("id"));
     kith.message(bob, alice, "hi alice");
     kith.message(alice, bob, "how are you");
 
@@ -97,17 +97,17 @@ class MessagingHttpTest {
         .problem(404, "conversation_not_found");
     kith.get("/conversations/" + conversation + "/messages", null).problem(401, "unauthenticated");
 
-    kith.post("/users/" + bob.path() + "/messages", alice, new JsonObject().put("client_id", "big")
+    kith.post("/direct/" + bob.path() + "/messages", alice, new JsonObject().put("client_id", "big")
         .put("text", "x".repeat(4_001))).problem(400, "validation_failed", "text");
     kith.get("/conversations/" + conversation + "/messages?limit=101", alice).problem(400, "validation_failed");
 
     kith.put("/me/blocks/" + alice.path(), bob, null);
-    kith.post("/users/" + bob.path() + "/messages", alice, new JsonObject().put("client_id", "b1")
+    kith.post("/direct/" + bob.path() + "/messages", alice, new JsonObject().put("client_id", "b1")
         .put("text", "blocked?")).problem(403, "message_not_allowed");
 
     assertEquals("friends", kith.patch("/me/messaging-settings", carol, new JsonObject()
         .put("messages_from", "friends")).expect(200).getString("messages_from"));
-    kith.post("/users/" + carol.path() + "/messages", alice, new JsonObject().put("client_id", "f1")
+    kith.post("/direct/" + carol.path() + "/messages", alice, new JsonObject().put("client_id", "f1")
         .put("text", "stranger")).problem(403, "message_not_allowed");
     kith.patch("/me/messaging-settings", carol, new JsonObject().put("messages_from", "nobody"))
         .problem(400, "validation_failed");

@@ -138,7 +138,7 @@ final class MessagingKith implements AutoCloseable {
 
   /** Sends a text message over HTTP; returns the stored message. */
   JsonObject message(User from, User to, String text) {
-    return post("/users/" + to.path() + "/messages", from, new JsonObject().put("text", text)
+    return post("/direct/" + to.path() + "/messages", from, new JsonObject().put("text", text)
         .put("client_id", UUID.randomUUID().toString())).expect(201).getJsonObject("message");
   }
 

@@ -36,7 +36,7 @@ final class Timelines {
   private static final String PUSH = "if redis.call('exists', KEYS[1]) == 1 then "
       + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[1]) "
       + "redis.call('zremrangebyrank', KEYS[1], 0, -tonumber(ARGV[2]) - 2) end return 1";
-  private static final String PUSH_SHA = sha1(PUSH);
+  private static final String PUSH_SHA = io.kith.platform.store.LuaScripts.sha1(PUSH);
   private static final long CELEBRITY_CACHE_MILLIS = 5_000;
 
   /** Loads the post ids a missing timeline should hold, newest first. */
@@ -191,20 +191,6 @@ final class Timelines {
       batch.add(Request.cmd(Command.EVALSHA).arg(PUSH_SHA).arg(1).arg(call[0]).arg(call[1]).arg(cap));
     }
     return batch;
-  }
-
-  private static String sha1(String script) {
-    try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
-          .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      StringBuilder hex = new StringBuilder();
-      for (byte b : digest) {
-        hex.append(String.format("%02x", b));
-      }
-      return hex.toString();
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-1 is missing from this JVM", e);
-    }
   }
 
   /** Removes posts from one user's timeline. */

@@ -183,25 +183,11 @@ final class HotStore {
    * runs it and caches it again). {@code args} is what EVAL takes: the script text first.
    */
   private Future<Response> eval(List<String> args) {
-    String sha = shas.computeIfAbsent(args.get(0), HotStore::sha1);
+    String sha = shas.computeIfAbsent(args.get(0), io.kith.platform.store.LuaScripts::sha1);
     List<String> bySha = new java.util.ArrayList<>(args);
     bySha.set(0, sha);
     return api.evalsha(bySha).recover(e -> e.getMessage() != null && e.getMessage().contains("NOSCRIPT")
         ? api.eval(args) : Future.failedFuture(e));
-  }
-
-  private static String sha1(String script) {
-    try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
-          .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      StringBuilder hex = new StringBuilder();
-      for (byte b : digest) {
-        hex.append(String.format("%02x", b));
-      }
-      return hex.toString();
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-1 is missing from this JVM", e);
-    }
   }
 
   private Future<Change> change(long user, Supplier<List<String>> args) {

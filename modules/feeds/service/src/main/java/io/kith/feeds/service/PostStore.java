@@ -160,6 +160,12 @@ final class PostStore {
   }
 
   private Future<List<JsonObject>> page(JsonObject query, long before, long after, int limit) {
+    return mongo.findWithOptions(POSTS, idRange(query, before, after),
+        new FindOptions().setSort(NEWEST).setLimit(limit));
+  }
+
+  /** Adds {@code _id < before} and {@code _id > after} (each when positive) to a query; returns it. */
+  private static JsonObject idRange(JsonObject query, long before, long after) {
     JsonObject range = new JsonObject();
     if (before > 0) {
       range.put("$lt", before);
@@ -170,7 +176,7 @@ final class PostStore {
     if (!range.isEmpty()) {
       query.put("_id", range);
     }
-    return mongo.findWithOptions(POSTS, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+    return query;
   }
 
   /** Applies changes to the author's live post; the updated post, or null when there is none. */
@@ -218,18 +224,8 @@ final class PostStore {
   }
 
   Future<List<JsonObject>> comments(long post, long before, long after, int limit) {
-    JsonObject query = new JsonObject().put("post", post);
-    JsonObject range = new JsonObject();
-    if (before > 0) {
-      range.put("$lt", before);
-    }
-    if (after > 0) {
-      range.put("$gt", after);
-    }
-    if (!range.isEmpty()) {
-      query.put("_id", range);
-    }
-    return mongo.findWithOptions(COMMENTS, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+    return mongo.findWithOptions(COMMENTS, idRange(new JsonObject().put("post", post), before, after),
+        new FindOptions().setSort(NEWEST).setLimit(limit));
   }
 
   // ---------------------------------------------------------------- likes
@@ -249,20 +245,14 @@ final class PostStore {
 
   /** Likes of a post, newest first: {@code {_id, p, u}}. */
   Future<List<JsonObject>> likers(long post, long before, int limit) {
-    JsonObject query = new JsonObject().put("p", post);
-    if (before > 0) {
-      query.put("_id", new JsonObject().put("$lt", before));
-    }
-    return mongo.findWithOptions(LIKES, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+    return mongo.findWithOptions(LIKES, idRange(new JsonObject().put("p", post), before, 0),
+        new FindOptions().setSort(NEWEST).setLimit(limit));
   }
 
   /** Likes by a user, newest first. */
   Future<List<JsonObject>> likesBy(long user, long before, int limit) {
-    JsonObject query = new JsonObject().put("u", user);
-    if (before > 0) {
-      query.put("_id", new JsonObject().put("$lt", before));
-    }
-    return mongo.findWithOptions(LIKES, query, new FindOptions().setSort(NEWEST).setLimit(limit));
+    return mongo.findWithOptions(LIKES, idRange(new JsonObject().put("u", user), before, 0),
+        new FindOptions().setSort(NEWEST).setLimit(limit));
   }
 
   /** Which of the posts {@code user} likes. */

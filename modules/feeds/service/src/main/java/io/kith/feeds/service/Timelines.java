@@ -111,11 +111,14 @@ final class Timelines {
 
   /** Ids in an existing timeline below {@code maxId} and above {@code sinceId} (0: unbounded), newest first. */
   Future<List<Long>> range(String kind, long user, long maxId, long sinceId, int count) {
-    Request req = Request.cmd(Command.ZREVRANGEBYSCORE).arg(key(kind, user))
+    return redis.send(rangeRequest(kind, user, maxId, sinceId, count)).map(Timelines::ids);
+  }
+
+  private static Request rangeRequest(String kind, long user, long maxId, long sinceId, int count) {
+    return Request.cmd(Command.ZREVRANGEBYSCORE).arg(key(kind, user))
         .arg(maxId > 0 ? "(" + maxId : "(" + MARKER_SCORE)
         .arg(sinceId > 0 ? "(" + sinceId : "-inf")
         .arg("LIMIT").arg(0).arg(count);
-    return redis.send(req).map(Timelines::ids);
   }
 
   /** Ranges of several users' timelines of one kind in one round trip (for merging celebrities' recent posts). */
@@ -125,10 +128,7 @@ final class Timelines {
     }
     List<Request> batch = new ArrayList<>();
     for (long user : users) {
-      batch.add(Request.cmd(Command.ZREVRANGEBYSCORE).arg(key(kind, user))
-          .arg(maxId > 0 ? "(" + maxId : "(" + MARKER_SCORE)
-          .arg(sinceId > 0 ? "(" + sinceId : "-inf")
-          .arg("LIMIT").arg(0).arg(count));
+      batch.add(rangeRequest(kind, user, maxId, sinceId, count));
     }
     return redis.batch(batch).map(responses -> {
       List<Long> out = new ArrayList<>();

@@ -34,11 +34,11 @@ final class BridgeInbound {
   }
 
   Future<Void> start() {
-    on(Messaging.BRIDGE_SEND, (actor, body) -> service.send(actor, body.getLong("to", 0L), body));
+    on(Messaging.BRIDGE_SEND, (actor, body) -> service.send(actor, id(body, "to"), body));
     on(Messaging.BRIDGE_READ, (actor, body) ->
-        service.markRead(actor, body.getLong("conversation", 0L), body.getLong("seq", 0L)));
+        service.markRead(actor, id(body, "conversation"), id(body, "seq")));
     on(Messaging.BRIDGE_TYPING, (actor, body) ->
-        service.typing(actor, body.getLong("conversation", 0L)).map(v -> new JsonObject()));
+        service.typing(actor, id(body, "conversation")).map(v -> new JsonObject()));
     return Future.all(consumers.stream().map(MessageConsumer::completion).toList()).mapEmpty();
   }
 
@@ -50,12 +50,26 @@ final class BridgeInbound {
     consumers.add(vertx.eventBus().<JsonObject>consumer(address, msg -> handle(msg, handler)));
   }
 
+  /** A required positive integer field of a bridge frame; anything else is validation_failed naming it. */
+  private static long id(JsonObject body, String field) {
+    Object v = body.getValue(field);
+    if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a positive integer id");
+    }
+    return n.longValue();
+  }
+
   private static void handle(Message<JsonObject> msg, BiFunction<Long, JsonObject, Future<JsonObject>> handler) {
     long actor;
     try {
       actor = Long.parseLong(msg.headers().get(Addresses.SENDER_HEADER));
     } catch (RuntimeException e) {
       msg.fail(KithErrors.UNAUTHENTICATED.status(), KithErrors.UNAUTHENTICATED.code());
+      return;
+    }
+    if (!msg.isSend()) {
+      // a published frame would reach every node's consumer: these addresses take point-to-point sends only
+      msg.fail(KithErrors.VALIDATION_FAILED.status(), KithErrors.VALIDATION_FAILED.code());
       return;
     }
     Object raw = msg.body();

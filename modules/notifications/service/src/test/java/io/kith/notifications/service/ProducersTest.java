@@ -174,6 +174,9 @@ class ProducersTest extends NotificationsTestBase {
     relationsEvent(RelationsEvents.USER_FOLLOWED, dave, alice);
     drain(alice);
     drain(bob);
+    // the likes travel on the feeds stream: wait until it has passed them too
+    drainFeeds(alice, post);
+    drainFeeds(bob, bobsPost);
     assertEquals(List.of(), all(alice));
     assertEquals(List.of(), all(bob));
   }

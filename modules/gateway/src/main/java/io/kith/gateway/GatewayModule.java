@@ -1,6 +1,7 @@
 package io.kith.gateway;
 
 import io.kith.gateway.bridge.AccountsPresence;
+import io.kith.gateway.bridge.DomainRooms;
 import io.kith.gateway.bridge.RoomAccess;
 import io.kith.accounts.api.AccountsService;
 import io.kith.gateway.http.AccountsRoutes;
@@ -59,8 +60,9 @@ public final class GatewayModule implements KithModule {
         new NotificationsRoutes(NotificationsService.proxy(platform.vertx())),
         new MessagingRoutes(MessagingService.proxy(platform.vertx())));
     AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
+    RoomAccess rooms = new DomainRooms(MessagingService.proxy(platform.vertx()));
     return GatewayVerticle.loadContract(platform.vertx()).compose(contract -> platform.vertx().deployVerticle(
-        () -> new GatewayVerticle(platform, routes, RoomAccess.NONE, presence, contract),
+        () -> new GatewayVerticle(platform, routes, rooms, presence, contract),
         new DeploymentOptions().setInstances(instances)));
   }
 }

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,7 +38,10 @@ import java.util.regex.Pattern;
  *   <li>Anonymous frames are refused. A refused frame gets an {@code access_denied} error; the connection stays
  *   open and usable.</li>
  *   <li>REGISTER is allowed only on the caller's own {@code kith.user.<id>} address, or on a room address that a
- *   {@link RoomAccess} grants.</li>
+ *   {@link RoomAccess} grants. A room stays open to the connection until the user loses it: on a
+ *   {@value Addresses#ROOMS_REVOKED} notice the guard stops delivering that room's messages to the user's connections
+ *   (the RECEIVE of every room message is checked against the rooms the connection was granted), so a kicked member
+ *   hears nothing more even though the bridge still holds the registration. Registering again asks anew.</li>
  *   <li>SEND and PUBLISH are allowed only to the inbound allow list ({@code bridge.inbound}). The verified user id is
  *   stamped in the {@value Addresses#SENDER_HEADER} header and a {@code sender} member of a JSON body is
  *   overwritten with it too. The forwarded headers are rebuilt from the client's: every header named (in any case)
@@ -74,6 +78,14 @@ public final class BridgeGuard {
   private final RoomAccess rooms;
   private final Map<Object, Connection> connections = new ConcurrentHashMap<>();
   private final MessageConsumer<JsonObject> revocations;
+  private final MessageConsumer<JsonObject> roomRevocations;
+  /**
+   * When each {@code "<user>:<room>"} was last revoked (ms, this node's clock), kept {@value #REVOKED_MEMORY_MS} ms:
+   * a room grant whose check started before a revocation of it is not applied (the check may have read the
+   * membership before the user lost it).
+   */
+  private final Map<String, Long> revokedAt = new ConcurrentHashMap<>();
+  static final long REVOKED_MEMORY_MS = 60_000;
   private final ConnectionListener listener;
 
   /** A bridge connection: who it belongs to and how to close it. */
@@ -85,6 +97,8 @@ public final class BridgeGuard {
     Future<?> last = Future.succeededFuture();
     /** Frames received and not decided yet. */
     final AtomicInteger pending = new AtomicInteger();
+    /** Room ids this connection registered on and was granted (and has not lost since). */
+    final Set<String> rooms = ConcurrentHashMap.newKeySet();
 
     Connection(Runnable closer) {
       this.closer = closer;
@@ -110,6 +124,7 @@ public final class BridgeGuard {
     this.inbound = inboundPatterns.stream().map(Pattern::compile).toList();
     this.rooms = rooms;
     this.revocations = vertx.eventBus().consumer(Addresses.SESSIONS_REVOKED, msg -> closeRevoked(msg.body()));
+    this.roomRevocations = vertx.eventBus().consumer(Addresses.ROOMS_REVOKED, msg -> revokeRooms(msg.body()));
   }
 
   /** The inbound allow list, for the bridges' own permitted-address options. */
@@ -164,7 +179,7 @@ public final class BridgeGuard {
 
   /** Stops listening for revocations. */
   public Future<Void> close() {
-    return revocations.unregister();
+    return Future.all(revocations.unregister(), roomRevocations.unregister()).mapEmpty();
   }
 
   /**
@@ -196,6 +211,9 @@ public final class BridgeGuard {
       case SOCKET_CLOSED:
         forget(key);
         event.complete(true);
+        return;
+      case RECEIVE:
+        event.complete(mayReceive(event, key));
         return;
       case SEND:
       case PUBLISH:
@@ -281,10 +299,11 @@ public final class BridgeGuard {
     } else {
       who = Future.failedFuture("anonymous");
     }
-    return who.compose(caller -> decide(event, raw, forwarded, caller)).otherwise(false);
+    return who.compose(caller -> decide(event, raw, forwarded, caller, conn)).otherwise(false);
   }
 
-  private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller) {
+  private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller,
+                                 Connection conn) {
     String address = raw.getString("address");
     if (address == null) {
       return Future.succeededFuture(false);
@@ -295,10 +314,22 @@ public final class BridgeGuard {
           return Future.succeededFuture(true);
         }
         if (address.startsWith(Addresses.ROOM_PREFIX)) {
-          return rooms.mayListen(caller.userId(), address.substring(Addresses.ROOM_PREFIX.length()));
+          String room = address.substring(Addresses.ROOM_PREFIX.length());
+          long asked = System.currentTimeMillis();
+          return rooms.mayListen(caller.userId(), room).map(granted -> {
+            Long revoked = revokedAt.get(caller.userId() + ":" + room);
+            if (granted && (revoked == null || revoked < asked)) {
+              conn.rooms.add(room);
+              return true;
+            }
+            return false;
+          });
         }
         return Future.succeededFuture(false);
       case UNREGISTER:
+        if (address.startsWith(Addresses.ROOM_PREFIX)) {
+          conn.rooms.remove(address.substring(Addresses.ROOM_PREFIX.length()));
+        }
         return Future.succeededFuture(true);
       case SEND:
       case PUBLISH:
@@ -324,6 +355,40 @@ public final class BridgeGuard {
       return null;
     }
     return header.substring(BEARER.length()).trim();
+  }
+
+  /** Whether a message on its way to a connection may be delivered: room messages only while the room is granted. */
+  private boolean mayReceive(BaseBridgeEvent event, Object key) {
+    JsonObject raw = event.getRawMessage();
+    String address = raw == null ? null : raw.getString("address");
+    if (address == null || !address.startsWith(Addresses.ROOM_PREFIX)) {
+      return true;
+    }
+    Connection conn = connections.get(key);
+    return conn != null && conn.rooms.contains(address.substring(Addresses.ROOM_PREFIX.length()));
+  }
+
+  private void revokeRooms(JsonObject notice) {
+    String room = notice.getString("room");
+    JsonArray users = notice.getJsonArray("users", new JsonArray());
+    if (room == null || users.isEmpty()) {
+      return;
+    }
+    long now = System.currentTimeMillis();
+    revokedAt.values().removeIf(at -> now - at > REVOKED_MEMORY_MS);
+    Set<Long> lost = new HashSet<>();
+    for (Object u : users) {
+      if (u instanceof Number) {
+        lost.add(((Number) u).longValue());
+        revokedAt.put(((Number) u).longValue() + ":" + room, now);
+      }
+    }
+    connections.values().forEach(conn -> {
+      AccessClaims caller = conn.caller;
+      if (caller != null && lost.contains(caller.userId())) {
+        conn.rooms.remove(room);
+      }
+    });
   }
 
   private void closeRevoked(JsonObject notice) {

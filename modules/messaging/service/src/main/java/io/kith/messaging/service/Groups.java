@@ -577,7 +577,7 @@ final class Groups {
               }
               JsonObject last = page.isEmpty() ? null : page.get(page.size() - 1);
               return new JsonObject().put("items", items)
-                  .put("next", more ? last.getLong("joined") + "." + last.getLong("user") : null);
+                  .put("next", more ? last.getLong("joined") + "_" + last.getLong("user") : null);
             });
           }));
     });
@@ -613,7 +613,7 @@ final class Groups {
               }
               JsonObject last = page.get(page.size() - 1);
               return new JsonObject().put("items", items)
-                  .put("next", more ? last.getLong("created") + "." + last.getLong("group") : null);
+                  .put("next", more ? last.getLong("created") + "_" + last.getLong("group") : null);
             });
           });
     });
@@ -881,13 +881,16 @@ final class Groups {
     return ((Number) raw).longValue();
   }
 
-  /** A {@code "<number>.<number>"} page cursor, or null when absent. */
+  /**
+   * A {@code "<number>_<number>"} page cursor (an underscore: the HTTP contract validator would read a dot as a
+   * decimal number; {@code "."} is still accepted), or null when absent.
+   */
   private static long[] cursor(JsonObject q, String field) {
     Object raw = q.getValue(field);
     if (raw == null) {
       return null;
     }
-    String[] parts = String.valueOf(raw).split("\\.");
+    String[] parts = String.valueOf(raw).split("[._]");
     try {
       if (parts.length != 2) {
         throw new NumberFormatException();

@@ -351,7 +351,8 @@ final class MessagingServiceImpl implements MessagingService {
       Long beforeConversation = null;
       Object before = q.getValue("before");
       if (before != null) {
-        String[] parts = String.valueOf(before).split("\\.");
+        // "<updated>_<conversation>"; a dot (the first format) is still read
+        String[] parts = String.valueOf(before).split("[._]");
         try {
           if (parts.length != 2) {
             throw new NumberFormatException();
@@ -386,7 +387,7 @@ final class MessagingServiceImpl implements MessagingService {
           return Future.all(items).map(all -> {
             JsonObject last = page.get(page.size() - 1);
             return new JsonObject().put("items", new JsonArray(all.list()))
-                .put("next", more ? last.getLong("updated") + "." + last.getLong("conversation") : null);
+                .put("next", more ? last.getLong("updated") + "_" + last.getLong("conversation") : null);
           });
         });
       });

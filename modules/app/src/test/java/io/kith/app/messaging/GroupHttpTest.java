@@ -97,7 +97,8 @@ class GroupHttpTest {
         .expect(200);
     assertEquals(bob.id(), second.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
 
-    kith.patch("/groups/" + id, bob, new JsonObject().put("name", "Bob's owls")).problem(403, "group_permission_denied");
+    kith.patch("/groups/" + id, bob, new JsonObject().put("name", "Bob's owls"))
+        .problem(403, "group_permission_denied");
     assertEquals("admin", kith.put("/groups/" + id + "/members/" + bob.path() + "/role", alice,
         new JsonObject().put("role", "admin")).expect(200).getString("role"));
     assertEquals("Bob's owls", kith.patch("/groups/" + id, bob, new JsonObject().put("name", "Bob's owls"))

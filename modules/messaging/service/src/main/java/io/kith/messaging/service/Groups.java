@@ -45,9 +45,7 @@ final class Groups {
   private static final Set<String> CREATE_FIELDS = Set.of("kind", "name", "topic", "about", "members");
   private static final Set<String> UPDATE_FIELDS = Set.of("name", "topic", "about");
   private static final Set<String> ROLES = Set.of(OWNER, ADMIN, MEMBER);
-  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
   private static final Pattern ROOM = Pattern.compile("g([1-9][0-9]{0,15})");
-  private static final int MAX_KEYWORDS = 20;
   private static final int MAX_QUERY_WORDS = 5;
   private static final int MAX_QUERY = 50;
   private static final int MAX_REF = 100;
@@ -93,7 +91,10 @@ final class Groups {
     return doc.getJsonArray("members", new JsonArray()).contains(user);
   }
 
-  /** The role of {@code user} in a group: the document's owner field decides ownership, the member document the rest. */
+  /**
+   * The role of {@code user} in a group (null when not a member): the group's owner field decides ownership, the
+   * member document the rest.
+   */
   static String roleOf(JsonObject doc, JsonObject member, long user) {
     if (!isMember(doc, user)) {
       return null;
@@ -192,13 +193,13 @@ final class Groups {
       if (!TOPIC.equals(kind) && !FRIENDS.equals(kind)) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "kind", "kind must be topic or friends");
       }
-      String name = text(spec, "name", 1, Messaging.MAX_GROUP_NAME, true);
-      String about = text(spec, "about", 0, Messaging.MAX_ABOUT, false);
-      String topic = text(spec, "topic", 1, Messaging.MAX_TOPIC, TOPIC.equals(kind));
+      String name = GroupInput.text(spec, "name", 1, Messaging.MAX_GROUP_NAME, true);
+      String about = GroupInput.text(spec, "about", 0, Messaging.MAX_ABOUT, false);
+      String topic = GroupInput.text(spec, "topic", 1, Messaging.MAX_TOPIC, TOPIC.equals(kind));
       if (topic != null && !TOPIC.equals(kind)) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "topic", "only topic groups have a topic");
       }
-      List<Long> friends = spec.containsKey("members") ? ids(spec.getValue("members"), "members", actor)
+      List<Long> friends = spec.containsKey("members") ? GroupInput.ids(spec.getValue("members"), "members", actor)
           : List.of();
       if (!friends.isEmpty() && !FRIENDS.equals(kind)) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "members",
@@ -217,7 +218,7 @@ final class Groups {
             friends.forEach(members::add);
             JsonObject doc = new JsonObject().put("_id", id).put("kind", "group").put("group_kind", kind)
                 .put("name", name).put("about", about == null ? "" : about)
-                .put("keywords", keywords(name, topic)).put("owner", actor).put("members", members)
+                .put("keywords", GroupInput.keywords(name, topic)).put("owner", actor).put("members", members)
                 .put("member_count", members.size()).put("dissolved", false).put("seq", 0L).put("last_seq", 0L)
                 .put("created", now).put("updated", now);
             if (topic != null) {
@@ -244,7 +245,7 @@ final class Groups {
       if (!(raw instanceof String) || ((String) raw).isBlank() || ((String) raw).length() > MAX_QUERY) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "q", "q must be 1 to " + MAX_QUERY + " characters");
       }
-      List<String> words = words((String) raw);
+      List<String> words = GroupInput.words((String) raw);
       if (words.isEmpty()) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "q", "q must contain a letter or a digit");
       }
@@ -252,8 +253,8 @@ final class Groups {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "q", "q may have at most " + MAX_QUERY_WORDS
             + " words");
       }
-      int limit = limit(q, "limit", 20, 50);
-      Long before = positive(q, "before");
+      int limit = GroupInput.limit(q, "limit", 20, 50);
+      Long before = GroupInput.positive(q, "before");
       return groups.search(words, before, limit + 1).compose(found -> {
         boolean more = found.size() > limit;
         List<JsonObject> page = more ? found.subList(0, limit) : found;
@@ -303,9 +304,9 @@ final class Groups {
           return Failures.failField(KithErrors.VALIDATION_FAILED, field, "unknown field " + field);
         }
       }
-      String name = text(changes, "name", 1, Messaging.MAX_GROUP_NAME, false);
-      String about = text(changes, "about", 0, Messaging.MAX_ABOUT, false);
-      String topic = text(changes, "topic", 1, Messaging.MAX_TOPIC, false);
+      String name = GroupInput.text(changes, "name", 1, Messaging.MAX_GROUP_NAME, false);
+      String about = GroupInput.text(changes, "about", 0, Messaging.MAX_ABOUT, false);
+      String topic = GroupInput.text(changes, "topic", 1, Messaging.MAX_TOPIC, false);
       return asMember(actor, groupId).compose(seen -> {
         if (seen.managed()) {
           return Failures.fail(MessagingErrors.GROUP_MANAGED, "this group's name is set by the activity it belongs to");
@@ -326,7 +327,7 @@ final class Groups {
         if (topic != null) {
           set.put("topic", topic);
         }
-        set.put("keywords", keywords(name != null ? name : seen.doc().getString("name"),
+        set.put("keywords", GroupInput.keywords(name != null ? name : seen.doc().getString("name"),
             topic != null ? topic : seen.doc().getString("topic")));
         return groups.update(groupId, set).compose(after -> {
           if (after == null) {
@@ -372,7 +373,10 @@ final class Groups {
   Future<JsonObject> join(long actor, long groupId) {
     return see(actor, groupId).compose(seen -> {
       if (seen.role() != null) {
-        return Future.succeededFuture(view(seen));
+        // a member already: rewriting the member document (an upsert that keeps it as it is) repairs one lost
+        // between the two writes of an earlier join
+        return groups.putMember(groupId, actor, seen.role(), System.currentTimeMillis(),
+            seen.doc().getLong("last_seq", 0L)).map(v -> view(seen));
       }
       if (FRIENDS.equals(seen.kind()) && !seen.invited()) {
         // not reached: see() hides a friend group from a user without an invitation
@@ -517,7 +521,7 @@ final class Groups {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "users", "name 1 to " + Messaging.MAX_INVITEES
             + " users to invite");
       }
-      List<Long> invitees = ids(new JsonArray(new ArrayList<>(users)), "users", actor);
+      List<Long> invitees = GroupInput.ids(new JsonArray(new ArrayList<>(users)), "users", actor);
       return asMember(actor, groupId).compose(seen -> {
         if (seen.managed()) {
           return Failures.fail(MessagingErrors.GROUP_MANAGED, "members of this group follow its activity");
@@ -555,8 +559,8 @@ final class Groups {
   Future<JsonObject> members(long actor, long groupId, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
-      int limit = limit(q, "limit", 50, 100);
-      long[] cursor = cursor(q, "after");
+      int limit = GroupInput.limit(q, "limit", 50, 100);
+      long[] cursor = GroupInput.cursor(q, "after");
       return asMember(actor, groupId).compose(seen -> groups.members(groupId,
           cursor == null ? null : cursor[0], cursor == null ? null : cursor[1], limit + 1).compose(found -> {
             boolean more = found.size() > limit;
@@ -586,8 +590,8 @@ final class Groups {
   Future<JsonObject> invitations(long actor, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
-      int limit = limit(q, "limit", 20, 100);
-      long[] cursor = cursor(q, "before");
+      int limit = GroupInput.limit(q, "limit", 20, 100);
+      long[] cursor = GroupInput.cursor(q, "before");
       return groups.invitations(actor, cursor == null ? null : cursor[0], cursor == null ? null : cursor[1],
           limit + 1).compose(found -> {
             boolean more = found.size() > limit;
@@ -633,7 +637,8 @@ final class Groups {
       if (ref == null || ref.isBlank() || ref.length() > MAX_REF) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "ref", "ref must be 1 to " + MAX_REF + " characters");
       }
-      String name = text(spec == null ? new JsonObject() : spec, "name", 1, Messaging.MAX_GROUP_NAME, true);
+      String name = GroupInput.text(spec == null ? new JsonObject() : spec, "name", 1, Messaging.MAX_GROUP_NAME,
+          true);
       return groups.byRef(ref).compose(found -> {
         if (found != null) {
           return Future.succeededFuture(found);
@@ -659,15 +664,16 @@ final class Groups {
 
   Future<Void> setManaged(long owner, long groupId, List<Long> add, List<Long> remove) {
     return Failures.guard(() -> {
-      List<Long> adds = managedIds(add, "add");
-      List<Long> removes = managedIds(remove, "remove");
+      List<Long> adds = GroupInput.managedIds(add, "add");
+      List<Long> removes = GroupInput.managedIds(remove, "remove");
       if (adds.size() + removes.size() > Messaging.MAX_MANAGED_CHANGE) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "add", "at most " + Messaging.MAX_MANAGED_CHANGE
             + " ids in all per call");
       }
       for (Long id : adds) {
         if (removes.contains(id)) {
-          return Failures.failField(KithErrors.VALIDATION_FAILED, "remove", "user " + id + " is both added and removed");
+          return Failures.failField(KithErrors.VALIDATION_FAILED, "remove",
+              "user " + id + " is both added and removed");
         }
       }
       return groups.byId(groupId <= 0 ? -1 : groupId).compose(doc -> {
@@ -719,21 +725,6 @@ final class Groups {
         }).compose(v -> Future.all(added)).mapEmpty();
       });
     });
-  }
-
-  private static List<Long> managedIds(List<Long> ids, String field) {
-    List<Long> out = new ArrayList<>();
-    if (ids != null) {
-      for (Long id : ids) {
-        if (id == null || id <= 0) {
-          throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must hold user ids");
-        }
-        if (!out.contains(id)) {
-          out.add(id);
-        }
-      }
-    }
-    return out;
   }
 
   // ------------------------------------------------------------------ notices
@@ -798,106 +789,5 @@ final class Groups {
       return strangers.isEmpty() ? Future.succeededFuture()
           : Failures.failField(MessagingErrors.NOT_FRIENDS, field, "not your friends: " + strangers);
     });
-  }
-
-  /** Up to {@value Messaging#MAX_INVITEES} distinct user ids, not the actor's own. */
-  private static List<Long> ids(Object raw, String field, long actor) {
-    if (!(raw instanceof JsonArray) || ((JsonArray) raw).size() > Messaging.MAX_INVITEES) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a list of at most "
-          + Messaging.MAX_INVITEES + " user ids");
-    }
-    LinkedHashSet<Long> out = new LinkedHashSet<>();
-    for (Object v : (JsonArray) raw) {
-      if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
-        throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must hold user ids");
-      }
-      if (n.longValue() == actor) {
-        throw Failures.field(KithErrors.VALIDATION_FAILED, field, "you cannot add yourself");
-      }
-      out.add(n.longValue());
-    }
-    return new ArrayList<>(out);
-  }
-
-  /** A text member of {@code min..max} characters (code points), trimmed; null when absent and not required. */
-  private static String text(JsonObject body, String field, int min, int max, boolean required) {
-    Object raw = body.getValue(field);
-    if (raw == null) {
-      if (required) {
-        throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " is required");
-      }
-      return null;
-    }
-    if (!(raw instanceof String)) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a string");
-    }
-    String s = ((String) raw).strip();
-    int n = s.codePointCount(0, s.length());
-    if (n < min || n > max) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be " + (min == 0 ? "at most " + max
-          : min + " to " + max) + " characters");
-    }
-    return s;
-  }
-
-  /** Lower-case words (letters and digits) of a text, in order, without repeats. */
-  static List<String> words(String text) {
-    LinkedHashSet<String> out = new LinkedHashSet<>();
-    Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
-    while (m.find()) {
-      out.add(m.group());
-    }
-    return new ArrayList<>(out);
-  }
-
-  private static JsonArray keywords(String name, String topic) {
-    LinkedHashSet<String> all = new LinkedHashSet<>();
-    if (topic != null) {
-      all.addAll(words(topic));
-    }
-    all.addAll(words(name));
-    return new JsonArray(new ArrayList<>(all).subList(0, Math.min(all.size(), MAX_KEYWORDS)));
-  }
-
-  private static int limit(JsonObject q, String field, int dflt, int max) {
-    Object raw = q.getValue(field);
-    if (raw == null) {
-      return dflt;
-    }
-    if (!(raw instanceof Number) || ((Number) raw).longValue() < 1 || ((Number) raw).longValue() > max) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be between 1 and " + max);
-    }
-    return ((Number) raw).intValue();
-  }
-
-  private static Long positive(JsonObject q, String field) {
-    Object raw = q.getValue(field);
-    if (raw == null) {
-      return null;
-    }
-    if (!(raw instanceof Number) || ((Number) raw).longValue() <= 0) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be the next of a previous page");
-    }
-    return ((Number) raw).longValue();
-  }
-
-  /**
-   * A {@code "<number>_<number>"} page cursor (an underscore: the HTTP contract validator would read a dot as a
-   * decimal number; {@code "."} is still accepted), or null when absent.
-   */
-  private static long[] cursor(JsonObject q, String field) {
-    Object raw = q.getValue(field);
-    if (raw == null) {
-      return null;
-    }
-    String[] parts = String.valueOf(raw).split("[._]");
-    try {
-      if (parts.length != 2) {
-        throw new NumberFormatException();
-      }
-      return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
-    } catch (NumberFormatException e) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be the next of a previous page");
-    }
   }
 }

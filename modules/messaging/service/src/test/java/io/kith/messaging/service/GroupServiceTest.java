@@ -396,7 +396,8 @@ class GroupServiceTest extends GroupTestBase {
     for (int i = 1; i <= 51; i++) {
       many.add(i);
     }
-    failsWith("validation_failed", "mentions", messaging.sendToGroup(owner, id, text("everyone").put("mentions", many)));
+    failsWith("validation_failed", "mentions", messaging.sendToGroup(owner, id,
+        text("everyone").put("mentions", many)));
     failsWith("not_group_member", null, messaging.sendToGroup(u.get(3), id, text("outsider")));
 
     // typing and recall go to the room

@@ -427,7 +427,10 @@ final class Groups {
           return groups.dissolve(groupId, null, System.currentTimeMillis())
               .compose(before -> before == null ? Future.succeededFuture() : dissolved(before, actor));
         }
-        return after.getLong("owner", 0L) == actor ? handOver(groupId, actor) : Future.succeededFuture();
+        // the owner left: now, or a moment ago while the member chosen to take over was leaving too (any leave
+        // that finds the owner outside the group hands it over, so a group never stays without one)
+        long owner = after.getLong("owner", 0L);
+        return isMember(after, owner) ? Future.succeededFuture() : handOver(groupId, owner);
       });
     }));
   }

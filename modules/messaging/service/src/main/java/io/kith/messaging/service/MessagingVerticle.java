@@ -29,12 +29,14 @@ public final class MessagingVerticle extends VerticleBase {
   public Future<?> start() {
     MessagingSettings settings = MessagingSettings.from(platform.config().section("messaging"));
     ConversationStore conversations = new ConversationStore(platform.mongo());
+    GroupStore groups = new GroupStore(platform.mongo());
     MessageStore messages = new MessageStore(platform.mongo());
     RecentWindow window = new RecentWindow(platform.redisApi(), settings.windowSize(), settings.windowTtlSeconds());
-    MessagingServiceImpl service = new MessagingServiceImpl(platform, settings, conversations, messages, window,
+    MessagingServiceImpl service = new MessagingServiceImpl(platform, settings, conversations, groups, messages, window,
         AccountsService.proxy(vertx), RelationsService.proxy(vertx));
     inbound = new BridgeInbound(vertx, service);
     return conversations.ensureIndexes()
+        .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
         .compose(v -> inbound.start())
         .compose(v -> {

@@ -2,6 +2,7 @@ package io.kith.messaging.service;
 
 import io.kith.messaging.api.Whiteboards;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.error.Failures;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -15,12 +16,14 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 @DisplayName("Whiteboards through the service proxy")
 class BoardServiceTest extends BoardTestBase {
@@ -348,6 +351,50 @@ class BoardServiceTest extends BoardTestBase {
         .put("group", notMyGroup).put("members", new JsonArray())));
     failsWith("validation_failed", "group", boards.create(u.get(0), new JsonObject().put("title", "g")
         .put("group", "12")));
+  }
+
+  @Test
+  @DisplayName("a group board follows the group's membership: members read and draw, others get 404, a removed "
+      + "member is refused at once and loses the board's room (skipped while groups answer unavailable)")
+  void groupBoardFollowsGroup() throws Exception {
+    List<Long> u = newUsers(3);
+    JsonObject group;
+    try {
+      group = await(messaging.managedGroup(u.get(0), "board-test:" + UUID.randomUUID(),
+          new JsonObject().put("name", "Board test")));
+    } catch (ExecutionException e) {
+      assumeFalse("unavailable".equals(Failures.codeOf(e.getCause())),
+          "groups are not built on this branch: MessagingService.managedGroup answers unavailable");
+      throw e;
+    }
+    long groupId = group.getLong("id");
+    await(messaging.setManagedMembers(u.get(0), groupId, List.of(u.get(1)), List.of()));
+    JsonObject board = await(boards.create(u.get(1), new JsonObject().put("title", "group plans")
+        .put("group", groupId)));
+    long id = board.getLong("id");
+    assertEquals("group", board.getString("kind"));
+    assertEquals(groupId, board.getLong("group"));
+    assertFalse(board.containsKey("members"));
+    JsonObject s = stroke(2);
+    draw(u.get(0), id, stroke(2));
+    draw(u.get(1), id, s);
+    assertEquals(s.getString("client_id"), tags(page(u.get(0), id, null, null)).get(1));
+    assertTrue(await(boards.mayListen(u.get(0), Whiteboards.room(id))));
+    assertEquals(id, await(boards.boards(u.get(0), new JsonObject().put("group", groupId))).getJsonArray("items")
+        .getJsonObject(0).getLong("id"));
+    failsWith("board_not_found", null, boards.draw(u.get(2), id, stroke(2)));
+    failsWith("board_not_found", null, boards.strokes(u.get(2), id, new JsonObject()));
+    failsWith("group_not_found", "group", boards.boards(u.get(2), new JsonObject().put("group", groupId)));
+    failsWith("group_board_members", null, boards.addMembers(u.get(1), id, List.of(u.get(2))));
+    try (Revocations revocations = new Revocations()) {
+      await(messaging.setManagedMembers(u.get(0), groupId, List.of(), List.of(u.get(1))));
+      failsWith("board_not_found", null, boards.draw(u.get(1), id, stroke(2)));
+      failsWith("board_not_found", null, boards.board(u.get(1), id));
+      assertFalse(await(boards.mayListen(u.get(1), Whiteboards.room(id))));
+      await(Poll.until(vertx, WAIT, "the board room revoked with the group's", () -> Future.succeededFuture(
+          revocations.revoked(Whiteboards.room(id), u.get(1)))));
+    }
+    draw(u.get(0), id, stroke(2));
   }
 
   @Test

@@ -102,9 +102,17 @@ class BoardBridgeTest {
     User carol = kith.register();
     friends(alice, bob);
     friends(alice, carol);
-    long board = board(alice, bob, carol);
     try (BridgeSocket a = kith.connect(alice); BridgeSocket b = kith.connect(bob);
          BridgeSocket c = kith.connect(carol)) {
+      long board = board(alice, bob);
+      // members learn of a board on their own address, when it is made and when they are added
+      assertEquals(board, b.takeDelivery(bob.address(), WAIT, x -> "board_added".equals(x.getString("kind")))
+          .getJsonObject("body").getJsonObject("board").getLong("id"));
+      kith.post("/boards/" + board + "/members", alice, new JsonObject().put("users", new JsonArray().add(carol.id())))
+          .expect(200);
+      JsonObject added = c.takeDelivery(carol.address(), WAIT, x -> "board_added".equals(x.getString("kind")))
+          .getJsonObject("body").getJsonObject("board");
+      assertEquals(List.of(alice.id(), bob.id(), carol.id()), added.getJsonArray("members").getList());
       join(a, alice, board);
       join(b, bob, board);
       join(c, carol, board);
@@ -203,6 +211,8 @@ class BoardBridgeTest {
 
       kith.call(HttpMethod.DELETE, API + "/boards/" + board + "/members/" + bob.path(), alice.access(), null)
           .expectNoContent();
+      assertEquals(board, b.takeDelivery(bob.address(), WAIT, x -> "board_removed".equals(x.getString("kind")))
+          .getJsonObject("body").getLong("board"));
       JsonObject after = BoardHttpTest.stroke(2);
       assertEquals("rec", draw(a, board, after, null).getString("type"));
       relayed(c, board, after.getString("client_id"));

@@ -67,7 +67,8 @@ class BoardContractHttpTest {
     for (Operation op : ops) {
       List<SecurityRequirement> security = op.getSecurityRequirements();
       assertTrue(security.stream().anyMatch(r -> r.getNames().equals(Set.of("bearerAuth"))), op.getOperationId());
-      assertTrue(security.stream().noneMatch(SecurityRequirement::isEmpty), op.getOperationId() + " is never anonymous");
+      assertTrue(security.stream().noneMatch(SecurityRequirement::isEmpty),
+          op.getOperationId() + " is never anonymous");
     }
   }
 

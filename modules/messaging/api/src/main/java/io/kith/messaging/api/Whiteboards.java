@@ -12,7 +12,11 @@ package io.kith.messaging.api;
  *   <li>{@value #PUSH_MEMBERS}: {@code {kind, board, members}}, an ad-hoc board's members changed;</li>
  *   <li>{@value #PUSH_DELETED}: {@code {kind, board}}, the board was deleted.</li>
  * </ul>
- * Sequences increase per board but are not consecutive across an expiry of the board's strokes; live envelopes of
+ * A user added to or removed from an ad-hoc board is also told on their own address {@code kith.user.<id>}:
+ * {@value #PUSH_BOARD_ADDED} {@code {kind, board: <board view>}} (also to the members a board is created with) and
+ * {@value #PUSH_BOARD_REMOVED} {@code {kind, board: <id>}}.
+ *
+ * <p>Sequences increase per board but are not consecutive across an expiry of the board's strokes; live envelopes of
  * one board may arrive out of order when several nodes relay them: clients place strokes by {@code seq}.
  *
  * <p><b>Stroke</b>: {@code {tool: "pen" | "eraser", color: "#rrggbb" (required for a pen), width (1..50),
@@ -42,6 +46,10 @@ public final class Whiteboards {
   public static final String PUSH_MEMBERS = "members";
   /** Envelope kind of a deleted board. */
   public static final String PUSH_DELETED = "deleted";
+  /** Envelope kind, on a user's address, of being made a member of an ad-hoc board. */
+  public static final String PUSH_BOARD_ADDED = "board_added";
+  /** Envelope kind, on a user's address, of being removed from an ad-hoc board (or leaving it). */
+  public static final String PUSH_BOARD_REMOVED = "board_removed";
 
   /**
    * Bridge-reachable address that draws a stroke: body {@code {board, stroke}}, the drawing user taken from the

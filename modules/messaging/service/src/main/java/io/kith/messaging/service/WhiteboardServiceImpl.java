@@ -110,7 +110,11 @@ final class WhiteboardServiceImpl implements WhiteboardService {
             members.forEach(all::add);
             doc.put("kind", ADHOC).put("members", all);
           }
-          return boards.insert(doc).map(x -> view(doc));
+          return boards.insert(doc).map(x -> {
+            JsonObject view = view(doc);
+            members.forEach(m -> tell(m, added(view)));
+            return view;
+          });
         });
       });
     });
@@ -255,7 +259,9 @@ final class WhiteboardServiceImpl implements WhiteboardService {
             JsonObject now = doc.copy().put("members", new JsonArray(new ArrayList<>(after)))
                 .put("v", doc.getLong("v", 0L) + 1);
             platform.vertx().eventBus().publish(Addresses.room(Whiteboards.room(boardId)), membersPush(now));
-            return Future.succeededFuture(view(now));
+            JsonObject view = view(now);
+            added.forEach(u -> tell(u, added(view)));
+            return Future.succeededFuture(view);
           }
           if (attempt >= MEMBER_CHANGE_ATTEMPTS) {
             return Failures.fail(KithErrors.CONFLICT, "the board's members are changing; try again");
@@ -281,6 +287,7 @@ final class WhiteboardServiceImpl implements WhiteboardService {
       return boards.pullMember(boardId, userId).map(after -> {
         if (after != null) {
           revoke(boardId, List.of(userId));
+          tell(userId, new JsonObject().put("kind", Whiteboards.PUSH_BOARD_REMOVED).put("board", boardId));
           platform.vertx().eventBus().publish(Addresses.room(Whiteboards.room(boardId)), membersPush(after));
         }
         return null;
@@ -404,6 +411,15 @@ final class WhiteboardServiceImpl implements WhiteboardService {
       platform.vertx().eventBus().publish(Addresses.ROOMS_REVOKED,
           new JsonObject().put("room", Whiteboards.room(boardId)).put("users", new JsonArray(new ArrayList<>(users))));
     }
+  }
+
+  /** Publishes to a user's own address (every connection of theirs, on any node). */
+  private void tell(long user, JsonObject push) {
+    platform.vertx().eventBus().publish(Addresses.user(user), push);
+  }
+
+  private static JsonObject added(JsonObject view) {
+    return new JsonObject().put("kind", Whiteboards.PUSH_BOARD_ADDED).put("board", view);
   }
 
   private static JsonObject membersPush(JsonObject doc) {

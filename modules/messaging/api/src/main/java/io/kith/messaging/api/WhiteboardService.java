@@ -63,7 +63,7 @@ public interface WhiteboardService {
 
   /**
    * The kept entries of a board, ascending by {@code seq}: {@code {board, items, last_seq, reset}}. {@code query}:
-   * {@code {after_seq?, limit (1..500, default 100)}}. With {@code after_seq} (the last {@code seq} the client holds)
+   * {@code {after_seq?, limit (1..200, default 100)}}. With {@code after_seq} (the last {@code seq} the client holds)
    * the page continues right after it; when that cannot be done (those entries are no longer kept, or the board's
    * strokes expired since), and without {@code after_seq} (a late joiner), the page starts at the oldest kept entry
    * and {@code reset} is true: the client drops what it holds of the board first. Page on with the last item's

@@ -154,7 +154,7 @@ final class WhiteboardServiceImpl implements WhiteboardService {
   public Future<JsonObject> strokes(long actor, long boardId, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
-      int limit = limit(q, 100, 500);
+      int limit = limit(q, 100, 200);
       Object rawAfter = q.getValue("after_seq");
       if (rawAfter != null && (!(rawAfter instanceof Number) || ((Number) rawAfter).longValue() < 0)) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "after_seq",

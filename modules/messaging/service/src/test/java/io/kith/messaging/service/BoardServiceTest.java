@@ -320,6 +320,8 @@ class BoardServiceTest extends BoardTestBase {
     failsWith("validation_failed", "client_id", boards.draw(me, board, stroke(1).put("client_id", "x".repeat(65))));
     failsWith("validation_failed", "stroke", boards.draw(me, board, null));
     assertEquals(0L, await(boards.strokes(me, board, new JsonObject())).getLong("last_seq"), "nothing was stored");
+    failsWith("validation_failed", "limit", boards.strokes(me, board, new JsonObject().put("limit", 201)));
+    failsWith("validation_failed", "after_seq", boards.strokes(me, board, new JsonObject().put("after_seq", -1)));
 
     // an eraser needs no colour; the largest stroke passes; numbers are rounded to 2 decimals
     JsonArray most = new JsonArray();

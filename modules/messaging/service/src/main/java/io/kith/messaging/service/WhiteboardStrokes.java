@@ -26,7 +26,7 @@ final class WhiteboardStrokes {
    * counter start, '1' for a clear (drops everything before it). Answers the entry's sequence (as a string: Lua
    * numbers print in exponent form beyond 14 digits).
    */
-  private static final String APPEND =
+  private static final LuaScripts.Script APPEND = new LuaScripts.Script(
       "if redis.call('exists', KEYS[2]) == 0 then redis.call('set', KEYS[2], ARGV[4]) end "
           + "local seq = string.format('%d', redis.call('incr', KEYS[2])) "
           + "if ARGV[5] == '1' then redis.call('del', KEYS[1]) end "
@@ -34,8 +34,7 @@ final class WhiteboardStrokes {
           + "redis.call('zremrangebyrank', KEYS[1], 0, -(tonumber(ARGV[2]) + 1)) "
           + "redis.call('expire', KEYS[1], ARGV[3]) "
           + "redis.call('expire', KEYS[2], ARGV[3]) "
-          + "return seq";
-  private static final String APPEND_SHA = LuaScripts.sha1(APPEND);
+          + "return seq");
 
   /**
    * Reads a page: KEYS = strokes, seq; ARGV = after ('' for none), limit. The page continues after ARGV[1] when the
@@ -43,7 +42,7 @@ final class WhiteboardStrokes {
    * supersedes everything before it). Otherwise it starts at the oldest kept entry with reset = 1. Answers
    * {counter, reset, entries}, read atomically.
    */
-  private static final String READ =
+  private static final LuaScripts.Script READ = new LuaScripts.Script(
       "local last = redis.call('get', KEYS[2]) or '0' "
           + "local reset = 1 "
           + "if ARGV[1] ~= '' then "
@@ -58,8 +57,7 @@ final class WhiteboardStrokes {
           + "end "
           + "local min = '-inf' "
           + "if reset == 0 then min = '(' .. ARGV[1] end "
-          + "return {last, reset, redis.call('zrangebyscore', KEYS[1], min, '+inf', 'LIMIT', 0, ARGV[2])}";
-  private static final String READ_SHA = LuaScripts.sha1(READ);
+          + "return {last, reset, redis.call('zrangebyscore', KEYS[1], min, '+inf', 'LIMIT', 0, ARGV[2])}");
 
   /** A page of entries. */
   record Page(long lastSeq, boolean reset, List<JsonObject> items) {
@@ -90,16 +88,14 @@ final class WhiteboardStrokes {
   Future<Long> append(long board, JsonObject entry, boolean clear, long boardCreated) {
     String json = entry.encode();
     long start = Math.max(0, System.currentTimeMillis() - boardCreated) * 1000;
-    List<String> args = List.of(strokesKey(board), seqKey(board), json.substring(1), Integer.toString(keep),
-        Integer.toString(ttlSeconds), Long.toString(start), clear ? "1" : "0");
-    return script(APPEND, APPEND_SHA, args).map(r -> Long.parseLong(r.toString()));
+    return APPEND.run(redis, List.of("2", strokesKey(board), seqKey(board), json.substring(1), Integer.toString(keep),
+        Integer.toString(ttlSeconds), Long.toString(start), clear ? "1" : "0")).map(r -> Long.parseLong(r.toString()));
   }
 
   /** A page of entries (see the READ script). */
   Future<Page> read(long board, Long after, int limit) {
-    List<String> args = List.of(strokesKey(board), seqKey(board), after == null ? "" : Long.toString(after),
-        Integer.toString(limit));
-    return script(READ, READ_SHA, args).map(r -> {
+    return READ.run(redis, List.of("2", strokesKey(board), seqKey(board), after == null ? "" : Long.toString(after),
+        Integer.toString(limit))).map(r -> {
       List<JsonObject> items = new ArrayList<>();
       for (Response item : r.get(2)) {
         items.add(new JsonObject(item.toString()));
@@ -111,21 +107,5 @@ final class WhiteboardStrokes {
   /** Forgets a board's entries and counter. */
   Future<Void> drop(long board) {
     return redis.del(List.of(strokesKey(board), seqKey(board))).mapEmpty();
-  }
-
-  /** Runs a two-key script by digest, loading it on the first NOSCRIPT (a restarted or new Redis). */
-  private Future<Response> script(String script, String sha, List<String> keysAndArgs) {
-    List<String> bySha = new ArrayList<>(keysAndArgs.size() + 2);
-    bySha.add(sha);
-    bySha.add("2");
-    bySha.addAll(keysAndArgs);
-    return redis.evalsha(bySha).recover(e -> {
-      if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
-        return Future.failedFuture(e);
-      }
-      List<String> byText = new ArrayList<>(bySha);
-      byText.set(0, script);
-      return redis.eval(byText);
-    });
   }
 }

@@ -58,7 +58,7 @@ final class BridgeInbound {
   }
 
   /** A required positive integer field of a bridge frame; anything else is validation_failed naming it. */
-  private static long id(JsonObject body, String field) {
+  static long id(JsonObject body, String field) {
     Object v = body.getValue(field);
     if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a positive integer id");
@@ -66,7 +66,11 @@ final class BridgeInbound {
     return n.longValue();
   }
 
-  private static void handle(Message<JsonObject> msg, BiFunction<Long, JsonObject, Future<JsonObject>> handler) {
+  /**
+   * Answers one bridge frame with {@code handler}'s result, acting as the stamped sender (also used by
+   * {@link WhiteboardInbound}).
+   */
+  static void handle(Message<JsonObject> msg, BiFunction<Long, JsonObject, Future<JsonObject>> handler) {
     long actor;
     try {
       actor = Long.parseLong(msg.headers().get(Addresses.SENDER_HEADER));

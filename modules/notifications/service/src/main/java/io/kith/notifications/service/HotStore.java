@@ -21,9 +21,9 @@ import java.util.function.Supplier;
 /**
  * The hot side of a user's notifications in Redis, all under the hash tag {@code {u:<id>}}: a hash per notification,
  * a sorted index of ids (and one per type), a dedupe-key map, a slot map and the counters hash, changed only by the
- * Lua scripts
- * beside this class (see the module README). Every script that reads or changes a user's side first checks that the
- * side exists; when it does not, the side is rebuilt from the record ({@link Loader}) and the script runs again.
+ * Lua scripts beside this class (see the module README). Every script that reads or changes a user's side first
+ * checks that the side exists; when it does not, the side is rebuilt from the record ({@link Loader}) and the script
+ * runs again.
  */
 final class HotStore {
 

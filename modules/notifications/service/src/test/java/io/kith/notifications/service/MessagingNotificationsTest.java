@@ -170,11 +170,13 @@ class MessagingNotificationsTest extends NotificationsTestBase {
 
     // Redis loses bob's side: a message made meanwhile goes to the record, and the rebuild keeps one per conversation
     await(platform.redisApi().del(List.of(HotStore.countersKey(bob))));
-    sent(direct(fresh(), withAlice, alice, bob, "fifth"));
+    // (a preview beyond 100 code points is cut there; non-ASCII text survives the record and the rebuild)
+    String long150 = "fünf 🎉 " + "x".repeat(142);
+    sent(direct(fresh(), withAlice, alice, bob, long150));
     drainStream(DOMAIN, bob);
     List<JsonObject> rebuilt = all(bob, where("conversation", withAlice));
     assertEquals(1, rebuilt.size(), rebuilt.toString());
-    assertEquals("fifth", rebuilt.get(0).getString("preview"));
+    assertEquals(long150.substring(0, long150.offsetByCodePoints(0, 100)), rebuilt.get(0).getString("preview"));
     assertEquals(2L, rebuilt.get(0).getLong("count"));
     assertEquals(2, ofType(all(bob), Notifications.MESSAGE).size());
     assertCountersMatchScan(bob);

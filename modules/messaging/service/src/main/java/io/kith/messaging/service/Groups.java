@@ -224,10 +224,12 @@ final class Groups {
             if (topic != null) {
               doc.put("topic", topic);
             }
-            List<Future<Void>> docs = new ArrayList<>();
-            docs.add(groups.putMember(id, actor, OWNER, now, 0));
-            friends.forEach(f -> docs.add(groups.putMember(id, f, MEMBER, now, 0)));
-            return groups.insert(doc).compose(x -> Future.all(docs)).map(x -> {
+            return groups.insert(doc).compose(x -> {
+              List<Future<Void>> docs = new ArrayList<>();
+              docs.add(groups.putMember(id, actor, OWNER, now, 0));
+              friends.forEach(f -> docs.add(groups.putMember(id, f, MEMBER, now, 0)));
+              return Future.all(docs);
+            }).map(x -> {
               for (Object m : members) {
                 long user = ((Number) m).longValue();
                 added(doc, user, "created");

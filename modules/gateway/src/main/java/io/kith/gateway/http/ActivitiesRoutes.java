@@ -53,19 +53,19 @@ public final class ActivitiesRoutes implements ApiRoutes {
         Http.reply(rc, activities.leave(me(rc), id(rc, "activityId")), json -> json));
     builder.getRoute("listActivityParticipants").addHandler(rc ->
         Http.reply(rc, activities.participants(me(rc), id(rc, "activityId"), query(rc, PARTICIPANTS_QUERY)),
-            json -> json));
+            ActivitiesRoutes::page));
 
     // reading
     builder.getRoute("getActivity").addHandler(rc ->
         Http.reply(rc, activities.activity(me(rc), id(rc, "activityId")), json -> json));
     builder.getRoute("listOrganisedActivities").addHandler(rc ->
-        Http.reply(rc, activities.organised(me(rc), query(rc, OWN_QUERY)), json -> json));
+        Http.reply(rc, activities.organised(me(rc), query(rc, OWN_QUERY)), ActivitiesRoutes::page));
     builder.getRoute("listJoinedActivities").addHandler(rc ->
-        Http.reply(rc, activities.joined(me(rc), query(rc, OWN_QUERY)), json -> json));
+        Http.reply(rc, activities.joined(me(rc), query(rc, OWN_QUERY)), ActivitiesRoutes::page));
     builder.getRoute("listNearbyActivities").addHandler(rc ->
-        Http.reply(rc, activities.nearby(me(rc), query(rc, NEARBY_QUERY)), json -> json));
+        Http.reply(rc, activities.nearby(me(rc), query(rc, NEARBY_QUERY)), ActivitiesRoutes::page));
     builder.getRoute("listFriendsActivities").addHandler(rc ->
-        Http.reply(rc, activities.friendsActivities(me(rc), query(rc, FRIENDS_QUERY)), json -> json));
+        Http.reply(rc, activities.friendsActivities(me(rc), query(rc, FRIENDS_QUERY)), ActivitiesRoutes::page));
   }
 
   private static long me(RoutingContext rc) {
@@ -76,16 +76,44 @@ public final class ActivitiesRoutes implements ApiRoutes {
     return Http.validated(rc).getPathParameters().get(name).getLong();
   }
 
-  /** The given query parameters, as the contract typed them (numbers stay numbers); absent ones are left out. */
+  /**
+   * The given query parameters as the service reads them: {@code limit} an integer, coordinates and radius numbers,
+   * the others strings. Absent ones are left out (the service applies its defaults).
+   */
   private static JsonObject query(RoutingContext rc, List<String> names) {
     JsonObject query = new JsonObject();
     for (String name : names) {
       RequestParameter p = Http.validated(rc).getQuery().get(name);
-      if (p != null && !p.isNull()) {
-        query.put(name, p.get());
+      if (p == null || p.isNull()) {
+        continue;
+      }
+      switch (name) {
+        case "limit" -> query.put(name, p.getInteger());
+        case "latitude", "longitude", "radius_km" -> query.put(name, p.getDouble());
+        case "cursor" -> query.put(name, serviceCursor(p.getString()));
+        default -> query.put(name, p.getString());
       }
     }
     return query;
+  }
+
+  /**
+   * The service's cursor for an HTTP one. The service's cursors may hold a dot ({@code <start>.<id>}); over HTTP the
+   * dot is an underscore, because the contract validator reads a query value such as {@code 1700000000000.42} as a
+   * JSON number whatever the parameter's declared type, and refuses it (or would lose digits). Only values of word
+   * characters stay strings.
+   */
+  static String serviceCursor(String http) {
+    return http.replace('_', '.');
+  }
+
+  /** A page as the service answered it, with its {@code next} cursor in the HTTP form (see {@link #serviceCursor}). */
+  static JsonObject page(JsonObject page) {
+    Object next = page.getValue("next");
+    if (next instanceof String) {
+      page.put("next", ((String) next).replace('.', '_'));
+    }
+    return page;
   }
 
   /** User ids of a validated body array (the contract admits only integer ids). */

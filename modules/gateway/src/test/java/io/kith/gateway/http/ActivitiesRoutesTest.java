@@ -102,20 +102,23 @@ class ActivitiesRoutesTest {
     assertEquals(new JsonArray().add("leave").add(u).add(5L), lastCall());
     assertEquals(200, send(HttpMethod.GET, "/activities/5/participants", t, null).statusCode());
     assertEquals(new JsonArray().add("participants").add(u).add(5L).add(new JsonObject()), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/activities/5/participants?status=waitlisted&limit=3&cursor=abc", t,
+    assertEquals(200, send(HttpMethod.GET, "/activities/5/participants?status=waitlisted&limit=3&cursor=17", t,
         null).statusCode());
     assertEquals(new JsonArray().add("participants").add(u).add(5L).add(new JsonObject().put("status", "waitlisted")
-        .put("limit", 3).put("cursor", "abc")), lastCall());
+        .put("limit", 3).put("cursor", "17")), lastCall());
 
-    assertEquals(200, send(HttpMethod.GET, "/me/activities/organised", t, null).statusCode());
+    HttpResponse<Buffer> organised = send(HttpMethod.GET, "/me/activities/organised", t, null);
+    assertEquals(200, organised.statusCode());
     assertEquals(new JsonArray().add("organised").add(u).add(new JsonObject()), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/me/activities/joined?when=past&limit=100&cursor=x1", t, null)
-        .statusCode());
+    assertEquals("1700000000000_42", organised.bodyAsJsonObject().getString("next"),
+        "over HTTP a cursor's dot is an underscore (the validator would read 1700000000000.42 as a number)");
+    assertEquals(200, send(HttpMethod.GET, "/me/activities/joined?when=past&limit=100&cursor=1700000000000_42", t,
+        null).statusCode());
     assertEquals(new JsonArray().add("joined").add(u).add(new JsonObject().put("when", "past").put("limit", 100)
-        .put("cursor", "x1")), lastCall());
+        .put("cursor", "1700000000000.42")), lastCall());
 
     assertEquals(200, send(HttpMethod.GET, "/activities/nearby?latitude=48.85&longitude=-2.5&radius_km=100"
-        + "&order=distance&limit=10&cursor=c", t, null).statusCode());
+        + "&order=distance&limit=10&cursor=20", t, null).statusCode());
     JsonArray nearby = lastCall();
     assertEquals("nearby", nearby.getString(0));
     assertEquals(u, nearby.getLong(1));
@@ -125,7 +128,7 @@ class ActivitiesRoutesTest {
     assertEquals(100.0, query.getDouble("radius_km"), 1e-9);
     assertEquals("distance", query.getString("order"));
     assertEquals(10, query.getInteger("limit"));
-    assertEquals("c", query.getString("cursor"));
+    assertEquals("20", query.getString("cursor"));
     assertEquals(200, send(HttpMethod.GET, "/activities/nearby?latitude=0&longitude=0&radius_km=0.5", t, null)
         .statusCode());
     assertEquals(0.5, lastCall().getJsonObject(2).getDouble("radius_km"), 1e-9);
@@ -182,7 +185,10 @@ class ActivitiesRoutesTest {
         new String[] {near + "latitude=1&longitude=1&radius_km=1&order=popularity", "order"},
         new String[] {near + "latitude=1&longitude=1&radius_km=1&limit=101", "limit"},
         new String[] {"/activities/friends?limit=0", "limit"},
-        new String[] {"/activities/friends?cursor=" + "c".repeat(201), "cursor"},
+        new String[] {"/activities/friends?cursor=1.2.3", "cursor"},
+        new String[] {"/activities/friends?cursor=abc", "cursor"},
+        new String[] {"/activities/friends?cursor=1700000000000.42", "cursor"},
+        new String[] {"/me/activities/joined?cursor=" + "1".repeat(42), "cursor"},
         new String[] {"/me/activities/organised?when=soon", "when"},
         new String[] {"/me/activities/joined?when=", "when"},
         new String[] {"/activities/5/participants?status=removed", "status"},
@@ -288,6 +294,9 @@ class ActivitiesRoutesTest {
     return body;
   }
 
+  /** The service's cursor of every page the recorder answers. */
+  static final String NEXT = "1700000000000.42";
+
   /** Records each call as {@code [method, args...]} and answers with an empty page. */
   static final class Recorder implements ActivitiesService {
     final List<JsonArray> calls = new CopyOnWriteArrayList<>();
@@ -298,7 +307,7 @@ class ActivitiesRoutesTest {
         entry.add(o);
       }
       calls.add(entry);
-      return succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"));
+      return succeededFuture(new JsonObject().put("items", new JsonArray()).put("next", NEXT));
     }
 
     @Override

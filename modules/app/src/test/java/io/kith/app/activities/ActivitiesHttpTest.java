@@ -493,6 +493,18 @@ class ActivitiesHttpTest {
   }
 
   @Test
+  @DisplayName("near the poles, beyond what Redis GEO holds (85.05 degrees): created, never found, searches refused")
+  void polar() {
+    User org = kith.register();
+    JsonObject polar = kith.create(org, activityAt("Midnight sun", 89.5, 10));
+    assertEquals(89.5, polar.getJsonObject("place").getDouble("latitude"), 1e-9);
+    kith.get("/activities/nearby?latitude=89.5&longitude=10&radius_km=50", org)
+        .problem(400, "validation_failed", "latitude");
+    assertTrue(ids(kith.get("/activities/nearby?latitude=85.05&longitude=10&radius_km=100", org).expect(200))
+        .isEmpty());
+  }
+
+  @Test
   @DisplayName("activities my friends joined: upcoming, visible to me, with the friends who joined")
   void friendsActivities() {
     User org = kith.register();

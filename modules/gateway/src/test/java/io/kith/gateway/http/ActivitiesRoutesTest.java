@@ -179,6 +179,7 @@ class ActivitiesRoutesTest {
         new String[] {near + "latitude=1&longitude=1", "radius_km"},
         new String[] {near + "latitude=91&longitude=1&radius_km=1", "latitude"},
         new String[] {near + "latitude=-90.01&longitude=1&radius_km=1", "latitude"},
+        new String[] {near + "latitude=85.06&longitude=1&radius_km=1", "latitude"},
         new String[] {near + "longitude=1&radius_km=1", "latitude"},
         new String[] {near + "latitude=1&longitude=180.5&radius_km=1", "longitude"},
         new String[] {near + "latitude=1&radius_km=1", "longitude"},

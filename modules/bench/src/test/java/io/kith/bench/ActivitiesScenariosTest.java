@@ -52,7 +52,8 @@ class ActivitiesScenariosTest {
   @Test
   @DisplayName("activities-join: every burst admits exactly the capacity, over HTTP and the service proxy")
   void join(@TempDir Path dir) throws Exception {
-    JsonObject report = bench(dir, "activities-join", "--joiners", "12", "--capacity", "5", "--rounds", "2");
+    JsonObject report = bench(dir, "activities-join", "--joiners", "12", "--capacity", "5", "--rounds", "2",
+        "--warmup-rounds", "1");
     Map<String, JsonObject> ops = byName(report.getJsonArray("operations"));
     assertEquals(3, ops.size(), ops.keySet().toString());
     for (String name : List.of("join-http", "join-bus", "whoami-burst")) {

@@ -45,6 +45,7 @@ public final class ActivitiesJoinScenario implements Scenario {
   static final String JOINERS = "joiners";
   static final String CAPACITY = "capacity";
   static final String ROUNDS = "rounds";
+  static final String WARMUP_ROUNDS = "warmup-rounds";
 
   static final String JOIN_HTTP = "join-http";
   static final String JOIN_BUS = "join-bus";
@@ -78,7 +79,9 @@ public final class ActivitiesJoinScenario implements Scenario {
     return List.of(
         ScenarioOption.count(JOINERS, "distinct users joining at once (registered over HTTP)", 200, 2, 2_000),
         ScenarioOption.count(CAPACITY, "places of the activity (no waitlist)", 50, 1, 5_000),
-        ScenarioOption.count(ROUNDS, "bursts of each kind, each on a fresh activity", 5, 1, 100));
+        ScenarioOption.count(ROUNDS, "measured bursts of each kind, each on a fresh activity", 10, 1, 100),
+        ScenarioOption.count(WARMUP_ROUNDS, "bursts of each kind before those, not recorded (still checked)", 3, 0,
+            100));
   }
 
   @Override
@@ -92,6 +95,7 @@ public final class ActivitiesJoinScenario implements Scenario {
     int joiners = (int) context.option(JOINERS);
     int capacity = (int) context.option(CAPACITY);
     int rounds = (int) context.option(ROUNDS);
+    int warmupRounds = (int) context.option(WARMUP_ROUNDS);
     if (capacity >= joiners) {
       return Future.failedFuture(new IllegalArgumentException("--" + CAPACITY + " must be below --" + JOINERS
           + ", or every join succeeds and the capacity is never tested"));
@@ -113,12 +117,20 @@ public final class ActivitiesJoinScenario implements Scenario {
       List<BenchAccounts.User> joining = users.subList(1, users.size());
       Random random = new Random();
       Future<Void> chain = Future.succeededFuture();
-      for (int r = 0; r < rounds; r++) {
+      for (int r = 0; r < warmupRounds + rounds; r++) {
+        // warm-up rounds run the same bursts into operations that are not reported (their answers are still checked)
+        boolean warm = r < warmupRounds;
+        Burst w = warm ? new Burst(WHOAMI, "warm-up") : whoami;
+        Burst h = warm ? new Burst(JOIN_HTTP, "warm-up") : joinHttp;
+        Burst b = warm ? new Burst(JOIN_BUS, "warm-up") : joinBus;
         List<java.util.function.Supplier<Future<Void>>> steps = new ArrayList<>(List.of(
-            () -> whoamiBurst(burstClient, whoami, joining),
-            () -> httpBurst(http, burstClient, joinHttp, organiser, joining, capacity, admitted)));
+            () -> whoamiBurst(burstClient, w, joining),
+            () -> httpBurst(http, burstClient, h, organiser, joining, capacity, admitted)));
         if (bus != null) {
-          steps.add(() -> busBurst(ctx, http, bus, joinBus, organiser, joining, capacity, admitted));
+          steps.add(() -> busBurst(ctx, http, bus, b, organiser, joining, capacity, admitted));
+        }
+        if (warm) {
+          steps.add(() -> failOnErrors(w, h, b));
         }
         Collections.shuffle(steps, random);
         for (var step : steps) {
@@ -135,9 +147,21 @@ public final class ActivitiesJoinScenario implements Scenario {
       return new ScenarioResult(ops, List.of(
           new RatioSpec(JOIN_HTTP, WHOAMI, 50), new RatioSpec(JOIN_HTTP, WHOAMI, 99),
           new RatioSpec(JOIN_HTTP, WHOAMI, 100)),
-          notes(joiners, capacity, rounds, joinHttp, joinBus, bus != null),
+          notes(joiners, capacity, rounds, warmupRounds, joinHttp, joinBus, bus != null),
           figures(capacity, admitted, joinHttp, joinBus, bus != null));
     }).eventually(burstClient::close);
+  }
+
+  /** A warm-up round whose answers were wrong stops the run: it would have counted as an error if recorded. */
+  private static Future<Void> failOnErrors(Burst... bursts) {
+    for (Burst burst : bursts) {
+      OperationStats stats = burst.stats();
+      if (stats.failed() > 0) {
+        return Future.failedFuture(new IllegalStateException("a warm-up " + stats.name() + " burst went wrong: "
+            + stats.errorKinds()));
+      }
+    }
+    return Future.succeededFuture();
   }
 
   /** The organiser and the joiners, a few registrations at a time. */
@@ -291,11 +315,13 @@ public final class ActivitiesJoinScenario implements Scenario {
     figures.add(Figure.of(name + " max", h.getMaxValue() / 1000.0, "ms", "join latency, slowest"));
   }
 
-  private static List<String> notes(int joiners, int capacity, int rounds, Burst http, Burst bus, boolean overBus) {
+  private static List<String> notes(int joiners, int capacity, int rounds, int warmupRounds, Burst http, Burst bus,
+                                    boolean overBus) {
     List<String> notes = new ArrayList<>();
-    notes.add(String.format(Locale.ROOT, "%d bursts of each kind; each join burst on a fresh activity with %d places "
-        + "and no waitlist, %d distinct users sending at once; latency from the moment the burst was sent to each "
-        + "answer (joined or 409 activity_full, both correct)", rounds, capacity, joiners));
+    notes.add(String.format(Locale.ROOT, "%d bursts of each kind measured after %d not recorded, in a shuffled order "
+        + "each round; each join burst on a fresh activity with %d places and no waitlist, %d distinct users sending "
+        + "at once; latency from the moment the burst was sent to each answer (joined or 409 activity_full, both "
+        + "correct); --rate, --warmup and --duration do not apply", rounds, warmupRounds, capacity, joiners));
     notes.add(JOIN_HTTP + " outcomes: " + Burst.describe(http.outcomes()));
     if (overBus) {
       notes.add(JOIN_BUS + " outcomes: " + Burst.describe(bus.outcomes()));

@@ -38,12 +38,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * each at least the radius away from the edges of the seeded square, so every search finds well over a page. Every
  * answer is checked: 20 items, each within the radius, in the order asked for.
  *
- * <p>Set-up registers a reader and 10 organisers over HTTP and creates the activities through the service proxy
- * (the product's own create: MongoDB record, Redis copies, GEO set, event), {@value #SEED_IN_FLIGHT} at a time. It
- * runs only in-process. The in-process Kith runs accounts, relations, activities and the gateway only (no messaging,
- * notifications or feeds: 100,000 discussion group chats and notification consumers would only slow the seeding and
- * keep the machine busy while measuring), with the activities creation limit lifted and the discussion repair
- * pushed past the run.
+ * <p>Set-up registers a reader and 10 organisers over HTTP, writes the activities' MongoDB records in bulk straight
+ * into the in-process Kith's store (the documents the service's create stores: {@link #record}), and then has the
+ * service load every one into Redis through its own loader (reads that miss Redis), so the searches run on exactly
+ * what the service keeps. Seeding this way bypasses create: no rate limit, no {@code ActivityCreated} events (so no
+ * discussion group chats and no notifications), nothing left running in the background while measuring. It runs only
+ * in-process.
  */
 public final class ActivitiesNearbyScenario implements Scenario {
 
@@ -62,7 +62,12 @@ public final class ActivitiesNearbyScenario implements Scenario {
   static final int CANDIDATES = 1_000;
   static final int ORGANISERS = 10;
   static final int POINTS = 64;
-  static final int SEED_IN_FLIGHT = 32;
+  /** Activities asked about per {@code visibleActivities} call while loading them into Redis. */
+  static final int LOAD_BATCH = 200;
+  /** The activities service's MongoDB collection. */
+  static final String COLLECTION = "activities";
+  /** {@code activities.reminder-before-seconds} by default, in milliseconds. */
+  private static final long REMINDER_BEFORE_MS = 3_600_000L;
   /** Centre of the seeded square (Lyon). */
   static final double CENTRE_LAT = 45.76;
   static final double CENTRE_LON = 4.84;
@@ -99,12 +104,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled()
-        .put("kith", new JsonObject().put("modules", new JsonArray().add("accounts").add("relations")
-            .add("activities").add("gateway")))
-        .put("activities", new JsonObject().put("creates-per-hour", 1_000_000)
-            .put("repair-interval-seconds", 86_400))
-        .mergeIn(stores.inProcessConfig(), true);
+    return AccountsLoginScenario.unthrottled().mergeIn(stores.inProcessConfig(), true);
   }
 
   @Override
@@ -125,7 +125,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
     String geoKey = "bench:" + name() + ":{geo}:" + BenchAccounts.newTag();
     return stores.open(context).compose(platform -> {
       opened.set(platform);
-      return measure(context, ctx, platform.redis(), geoKey, count, area, radius);
+      return measure(context, ctx, platform, geoKey, count, area, radius);
     }).eventually(() -> {
       Platform platform = opened.get();
       if (platform == null) {
@@ -135,8 +135,9 @@ public final class ActivitiesNearbyScenario implements Scenario {
     });
   }
 
-  private Future<ScenarioResult> measure(ScenarioContext context, Context ctx, Redis redis, String geoKey, int count,
-                                         double area, double radius) {
+  private Future<ScenarioResult> measure(ScenarioContext context, Context ctx, Platform platform, String geoKey,
+                                         int count, double area, double radius) {
+    Redis redis = platform.redis();
     BenchHttpClient http = context.http();
     BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
     ActivitiesService service = ActivitiesService.proxy(context.kithVertx());
@@ -149,16 +150,13 @@ public final class ActivitiesNearbyScenario implements Scenario {
     return accounts.registerAll(roles).compose(users -> {
       BenchAccounts.User reader = users.get(0);
       List<Long> organisers = users.subList(1, users.size()).stream().map(BenchAccounts.User::id).toList();
-      long started = System.nanoTime();
-      return seed(ctx, service, redis, geoKey, organisers, count, area, random).compose(seeded -> {
-        double seconds = (System.nanoTime() - started) / 1e9;
-        figures.add(Figure.of("seeding", seeded / seconds, "creates/s", String.format(Locale.ROOT,
-            "%,d activities created through the service proxy, %d at a time, in %.1f s", seeded, SEED_IN_FLIGHT,
-            seconds)));
-        List<double[]> points = points(random, area, radius);
-        List<Operation> ops = operations(ctx, http, service, redis, geoKey, reader, points, radius);
-        return context.preflight(ops).compose(v -> context.runner().run(name(), ops));
-      }).map(stats -> new ScenarioResult(stats, List.of(
+      return seed(context, ctx, platform, service, geoKey, reader.id(), organisers, count, area, random)
+          .compose(seeded -> {
+            figures.addAll(seeded);
+            List<double[]> points = points(random, area, radius);
+            List<Operation> ops = operations(ctx, http, service, redis, geoKey, reader, points, radius);
+            return context.preflight(ops).compose(v -> context.runner().run(name(), ops));
+          }).map(stats -> new ScenarioResult(stats, List.of(
           new RatioSpec(NEARBY_HTTP, FLOOR, 50), new RatioSpec(NEARBY_HTTP, FLOOR, 99),
           new RatioSpec(NEARBY_DIST_HTTP, FLOOR, 99), new RatioSpec(NEARBY_BUS, FLOOR, 50),
           new RatioSpec(NEARBY_BUS, FLOOR, 99), new RatioSpec(NEARBY_HTTP, NEARBY_BUS, 99)),
@@ -166,7 +164,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
     });
   }
 
-  /** The activity the {@code i}-th create sends: public, somewhere in the square, starting 2 hours to 25 days ahead. */
+  /** The {@code i}-th activity: public, somewhere in the square, starting 2 hours to 25 days ahead. */
   static JsonObject activity(Random random, double area, long now, int i) {
     double[] p = offset(CENTRE_LAT, CENTRE_LON, (random.nextDouble() - 0.5) * area,
         (random.nextDouble() - 0.5) * area);
@@ -183,42 +181,85 @@ public final class ActivitiesNearbyScenario implements Scenario {
     return new double[] {lat + dLat, lon + dLon};
   }
 
-  /** Creates the activities through the service, a bounded number at a time, and adds each to the floor's GEO set. */
-  private static Future<Integer> seed(Context ctx, ActivitiesService service, Redis redis, String geoKey,
-                                      List<Long> organisers, int count, double area, Random random) {
+  /**
+   * Writes the activities' MongoDB records in bulk (the documents {@code ActivitiesServiceImpl.create} stores), adds
+   * them to the floor's GEO set, then has the service load them into Redis by asking it which of them the reader
+   * may see ({@code visibleActivities}, {@value #LOAD_BATCH} at a time): a read that misses Redis loads the activity
+   * through the service's own loader, the same path that serves every activity after Redis was emptied.
+   */
+  private static Future<List<Figure>> seed(ScenarioContext context, Context ctx, Platform platform,
+                                           ActivitiesService service, String geoKey, long reader,
+                                           List<Long> organisers, int count, double area, Random random) {
     long now = System.currentTimeMillis();
-    AtomicInteger next = new AtomicInteger();
-    AtomicInteger done = new AtomicInteger();
-    List<Future<Void>> workers = new ArrayList<>();
-    List<JsonObject> bodies = new ArrayList<>(count);
+    List<JsonObject> docs = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      bodies.add(activity(random, area, now, i));
+      docs.add(record(activity(random, area, now, i), platform.ids().next(), organisers.get(i % organisers.size()),
+          now));
     }
-    for (int w = 0; w < SEED_IN_FLIGHT; w++) {
-      workers.add(seedWorker(ctx, service, redis, geoKey, organisers, bodies, next, done));
-    }
-    return Future.all(workers).map(v -> done.get());
+    List<Figure> figures = new ArrayList<>();
+    long loadStart = System.nanoTime();
+    return EdgeSeeder.seed(context.vertx(), platform.mongo(), COLLECTION, EdgeSeeder.of(docs), "activities")
+        .compose(written -> {
+          figures.add(Figure.of("seed mongo", written.documents() * 1000.0 / Math.max(1, written.millis()),
+              "docs/s", "activity records written to MongoDB in bulk: " + written.describe()));
+          return geoAdd(platform.redis(), geoKey, docs);
+        })
+        .compose(v -> {
+          long started = System.nanoTime();
+          return load(ctx, service, reader, docs, 0).map(loaded -> {
+            double seconds = (System.nanoTime() - started) / 1e9;
+            figures.add(Figure.of("seed redis", loaded / seconds, "activities/s", String.format(Locale.ROOT,
+                "%,d activities loaded into Redis by the service's own loader (read misses), %d per call, in %.1f s",
+                loaded, LOAD_BATCH, seconds)));
+            figures.add(Figure.of("seeding", (System.nanoTime() - loadStart) / 1e9, "s", "the whole seeding"));
+            return figures;
+          });
+        });
   }
 
-  private static Future<Void> seedWorker(Context ctx, ActivitiesService service, Redis redis, String geoKey,
-                                         List<Long> organisers, List<JsonObject> bodies, AtomicInteger next,
-                                         AtomicInteger done) {
-    int i = next.getAndIncrement();
-    if (i >= bodies.size()) {
-      return Future.succeededFuture();
+  /** The MongoDB record of a new activity, as the service's create stores it. */
+  static JsonObject record(JsonObject body, long id, long organiser, long now) {
+    long start = body.getLong("start");
+    return new JsonObject().put("_id", id).put("title", body.getString("title")).put("introduction", "")
+        .put("start", start).put("end", body.getLong("end")).put("place", body.getJsonObject("place").copy())
+        .putNull("capacity").put("waitlist", false).put("visibility", body.getString("visibility")).putNull("cover")
+        .put("organiser", organiser).put("status", "open").put("joined_count", 0).put("waiting", 0)
+        .putNull("discussion").put("disc_dirty", false).put("remind_at", start - REMINDER_BEFORE_MS)
+        .put("reminded", false).put("created", now).put("updated", now).put("v", 1L);
+  }
+
+  private static Future<Void> geoAdd(Redis redis, String geoKey, List<JsonObject> docs) {
+    Future<Void> chain = Future.succeededFuture();
+    for (int i = 0; i < docs.size(); i += 1_000) {
+      List<JsonObject> chunk = docs.subList(i, Math.min(docs.size(), i + 1_000));
+      chain = chain.compose(v -> {
+        Request add = Request.cmd(Command.GEOADD).arg(geoKey);
+        for (JsonObject doc : chunk) {
+          JsonObject place = doc.getJsonObject("place");
+          add.arg(place.getDouble("longitude")).arg(place.getDouble("latitude")).arg(doc.getLong("_id"));
+        }
+        return redis.send(add).mapEmpty();
+      });
     }
-    JsonObject body = bodies.get(i);
-    long organiser = organisers.get(i % organisers.size());
-    return FeedsSeed.onContext(ctx, service.create(organiser, body))
-        .compose(view -> {
-          JsonObject place = body.getJsonObject("place");
-          return redis.send(Request.cmd(Command.GEOADD).arg(geoKey).arg(place.getDouble("longitude"))
-              .arg(place.getDouble("latitude")).arg(view.getLong("id")));
-        })
-        .compose(r -> {
-          done.incrementAndGet();
-          return seedWorker(ctx, service, redis, geoKey, organisers, bodies, next, done);
-        });
+    return chain;
+  }
+
+  /** Asks the service about the activities, a batch at a time; each must be visible to the reader. */
+  private static Future<Integer> load(Context ctx, ActivitiesService service, long reader, List<JsonObject> docs,
+                                      int from) {
+    if (from >= docs.size()) {
+      return Future.succeededFuture(docs.size());
+    }
+    List<Long> ids = docs.subList(from, Math.min(docs.size(), from + LOAD_BATCH)).stream()
+        .map(d -> d.getLong("_id")).toList();
+    return FeedsSeed.onContext(ctx, service.visibleActivities(reader, ids)).compose(reply -> {
+      int seen = reply.getJsonArray("items", new JsonArray()).size();
+      if (seen != ids.size()) {
+        return Future.failedFuture(new IllegalStateException("the service sees " + seen + " of " + ids.size()
+            + " seeded activities: the seeded records no longer match what it stores"));
+      }
+      return load(ctx, service, reader, docs, from + ids.size());
+    });
   }
 
   /** Search points at least {@code radius} inside the square. */
@@ -321,9 +362,10 @@ public final class ActivitiesNearbyScenario implements Scenario {
         + "(%.1f per km2): about %,.0f within %s km of a search point; the service considers the nearest %,d "
         + "(activities.nearby-candidates) and the floor fetches as many", count, area, area, density, inRadius,
         radius, Math.min(CANDIDATES, (int) inRadius)));
-    notes.add("seeded through ActivitiesService.create on the in-process event bus (MongoDB record, Redis copies, "
-        + "GEO set, ActivityCreated event), starting 2 hours to 25 days ahead (inside activities.warm-days, so all "
-        + "are held in Redis); the in-process Kith runs accounts, relations, activities and gateway only");
+    notes.add("seeded straight into MongoDB (the records the service's create stores, starting 2 hours to 25 days "
+        + "ahead, inside activities.warm-days), then loaded into Redis by the service's own loader through "
+        + "visibleActivities (read misses); create was bypassed: no rate limit, no ActivityCreated events, no "
+        + "discussion groups");
     notes.add(FLOOR + " runs on a GEO set of the bench's own holding the same activity ids at the same positions, on "
         + "the same Redis: the least any nearby search over these activities costs; " + NEARBY_BUS + " is the "
         + "service without HTTP, " + NEARBY_HTTP + "/" + NEARBY_BUS + " what the gateway adds");

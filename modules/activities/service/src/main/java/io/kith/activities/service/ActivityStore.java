@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * The record of activities in MongoDB ({@value #COLLECTION}): {@code {_id, organiser, title, introduction, start,
  * end, place, capacity, waitlist, visibility, cover, status: "open" | "cancelled", joined_count, waiting, discussion
- * (group id or null), disc_dirty, remind_at, reminded, created, updated, v}}.
+ * (group id or null), disc_dirty, disc_tried, remind_at, reminded, created, updated, v}}.
  *
  * <p>{@code joined_count} and {@code waiting} only move by conditional single-document updates, which is what keeps
  * the capacity exact: a place is claimed with {@code joined_count < cap} in the filter and {@code $inc} in the update,
@@ -139,12 +139,19 @@ final class ActivityStore {
         new JsonObject().put("$set", new JsonObject().put("disc_dirty", dirty))).mapEmpty();
   }
 
-  /** Activities whose discussion group is missing or lagging, not over yet. */
+  /** Notes when the repair last tried this activity's discussion. */
+  Future<Void> discussionTried(long id, long now) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id),
+        new JsonObject().put("$set", new JsonObject().put("disc_tried", now))).mapEmpty();
+  }
+
+  /** Activities whose discussion group is missing or lagging, not over yet, those tried longest ago first. */
   Future<List<JsonObject>> needingDiscussion(long now, int limit) {
     JsonObject query = new JsonObject().put("end", new JsonObject().put("$gt", now)).put("$or", new JsonArray()
         .add(new JsonObject().put("discussion", null).put("status", Activities.OPEN))
         .add(new JsonObject().put("disc_dirty", true)));
-    return mongo.findWithOptions(COLLECTION, query, new FindOptions().setLimit(limit));
+    return mongo.findWithOptions(COLLECTION, query,
+        new FindOptions().setSort(new JsonObject().put("disc_tried", 1).put("_id", 1)).setLimit(limit));
   }
 
   /** A page of activities starting at {@code from} or later, by id after {@code afterId}. */

@@ -139,7 +139,10 @@ final class Discussion {
     return out;
   }
 
-  /** Makes missing groups and resynchronises lagging ones (a few activities per run). */
+  /**
+   * Makes missing groups and resynchronises lagging ones, a few activities per run, those tried longest ago first (so
+   * one that keeps failing does not hold up the others).
+   */
   Future<Void> repair() {
     if (repairing) {
       return Future.succeededFuture();
@@ -149,17 +152,19 @@ final class Discussion {
       Future<Void> chain = Future.succeededFuture();
       for (JsonObject d : docs) {
         long id = d.getLong("_id");
-        chain = chain.compose(v -> group(id)
+        chain = chain.compose(v -> activities.discussionTried(id, System.currentTimeMillis())
+            .compose(x -> group(id))
             .compose(doc -> doc == null || doc.getLong("discussion") == null ? Future.succeededFuture()
                 : (d.getLong("discussion") == null ? Future.<Void>succeededFuture() : resync(doc))
                     .compose(x -> activities.discussionDirty(id, false)))
+            .<Void>mapEmpty()
             .recover(e -> {
               LOG.debug("Discussion of activity {} still not in step: {}", id, e.toString());
-              return Future.failedFuture(e);
+              return Future.succeededFuture();
             }));
       }
       return chain;
-    }).<Void>mapEmpty().eventually(() -> {
+    }).eventually(() -> {
       repairing = false;
       return Future.succeededFuture();
     });

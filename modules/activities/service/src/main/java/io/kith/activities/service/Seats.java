@@ -9,7 +9,10 @@ import io.kith.platform.store.MongoErrors;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Places and the waitlist: the only code that moves {@code joined_count} and {@code waiting} and participations
@@ -33,6 +36,8 @@ final class Seats {
   private final Effects effects;
   private final IdGenerator ids;
   private final ActivitiesSettings settings;
+  /** The tail of each (activity, user) chain of joins on this node (touched on the verticle's event loop only). */
+  private final Map<String, Future<?>> joining = new HashMap<>();
 
   Seats(ActivityStore activities, ParticipantStore participants, Effects effects, IdGenerator ids,
         ActivitiesSettings settings) {
@@ -66,7 +71,19 @@ final class Seats {
    * has checked it is open, not started and not the organiser's.
    */
   Future<Outcome> join(JsonObject doc, long user) {
-    return attempt(doc, user, 0);
+    return serially(doc.getLong("_id") + ":" + user, () -> attempt(doc, user, 0));
+  }
+
+  /**
+   * Runs {@code work} after this node's earlier join of the same user and activity: a client retrying at once makes
+   * one claim at a time instead of briefly holding several places (across nodes the unique index still decides).
+   */
+  private <T> Future<T> serially(String key, Supplier<Future<T>> work) {
+    Future<?> tail = joining.getOrDefault(key, Future.succeededFuture());
+    Future<T> mine = tail.transform(ignored -> Failures.guard(work));
+    joining.put(key, mine);
+    mine.onComplete(ar -> joining.remove(key, mine));
+    return mine;
   }
 
   private Future<Outcome> attempt(JsonObject doc, long user, int attempt) {
@@ -114,10 +131,17 @@ final class Seats {
       // a place was freed or the capacity changed between the read and the claim
       return attempt(doc, user, attempt + 1);
     }
-    if (!doc.getBoolean("waitlist", false)) {
-      return Failures.fail(ActivitiesErrors.ACTIVITY_FULL, "every place is taken");
-    }
-    return waitFor(doc, user, part, now);
+    // the same user's concurrent join (another node) may hold the place that made it look full
+    return participants.find(doc.getLong("_id"), user).compose(latest -> {
+      if (latest != null && (Activities.JOINED.equals(latest.getString("status"))
+          || Activities.WAITLISTED.equals(latest.getString("status")))) {
+        return Future.succeededFuture(new Outcome(latest, doc, false));
+      }
+      if (!doc.getBoolean("waitlist", false)) {
+        return Failures.fail(ActivitiesErrors.ACTIVITY_FULL, "every place is taken");
+      }
+      return waitFor(doc, user, latest, now);
+    });
   }
 
   /** The refusal for an activity that cannot be joined any more, or null. */

@@ -13,8 +13,9 @@ import java.util.List;
 /**
  * HTTP operations of the activities domain: create, read, edit and cancel an activity; invite; join and leave;
  * participants and removing one; the caller's organised and joined activities; upcoming public activities nearby and
- * activities friends joined. Every operation acts as the token's user; who may see, join or change what is decided by
- * the activities service, the same for every client.
+ * activities friends joined: one operation per method of {@link ActivitiesService} but {@code visibleActivities},
+ * which is for other domains. Every operation acts as the token's user; who may see, join or change what is decided
+ * by the activities service, the same for every client.
  */
 public final class ActivitiesRoutes implements ApiRoutes {
 

@@ -1,10 +1,12 @@
 package io.kith.gateway;
 
+import io.kith.activities.api.ActivitiesService;
 import io.kith.gateway.bridge.AccountsPresence;
 import io.kith.gateway.bridge.DomainRooms;
 import io.kith.gateway.bridge.RoomAccess;
 import io.kith.accounts.api.AccountsService;
 import io.kith.gateway.http.AccountsRoutes;
+import io.kith.gateway.http.ActivitiesRoutes;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
@@ -61,7 +63,8 @@ public final class GatewayModule implements KithModule {
         new MediaRoutes(MediaClient.create(platform.vertx())),
         new NotificationsRoutes(NotificationsService.proxy(platform.vertx())),
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
-        new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())));
+        new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
+        new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())));
     AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
     RoomAccess rooms = new DomainRooms(MessagingService.proxy(platform.vertx()),
         WhiteboardService.proxy(platform.vertx()));

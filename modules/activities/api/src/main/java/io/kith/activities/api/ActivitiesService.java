@@ -123,9 +123,10 @@ public interface ActivitiesService {
 
   /**
    * Participants of an activity the viewer may see, in the order they got their place: {@code {items: [{user:
-   * <summary>, status, since (ms), friend (whether the user is the viewer's friend)}], next}}. {@code query}:
-   * {@code {status? ("joined" default; "waitlisted" and "invited": the organiser only), limit?, cursor?}}. Users in a
-   * block with the viewer are left out.
+   * <summary>, status, since (ms; not for invitees), friend (whether the user is the viewer's friend)}], next}}.
+   * {@code query}: {@code {status? ("joined" default, in place order; "waitlisted", in line order; "invited": everyone
+   * holding an invitation, by id, each with their status now; the last two for the organiser only), limit?,
+   * cursor?}}. Users in a block with the viewer are left out (not for the organiser).
    */
   Future<JsonObject> participants(long viewer, long activityId, JsonObject query);
 

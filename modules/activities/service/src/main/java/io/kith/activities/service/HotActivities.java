@@ -214,6 +214,26 @@ final class HotActivities {
     });
   }
 
+  /** For each user, whether they hold a place ({@code joined}), wait ({@code waitlisted}), or neither ({@code invited}). */
+  Future<List<String>> statuses(long id, List<Long> users) {
+    if (users.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<Request> batch = new ArrayList<>();
+    for (long u : users) {
+      batch.add(Request.cmd(Command.ZSCORE).arg(joinedSet(id)).arg(u));
+      batch.add(Request.cmd(Command.ZSCORE).arg(waitSet(id)).arg(u));
+    }
+    return redis.batch(batch).map(r -> {
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < users.size(); i++) {
+        out.add(r.get(2 * i) != null ? Activities.JOINED
+            : r.get(2 * i + 1) != null ? Activities.WAITLISTED : Activities.INVITED);
+      }
+      return out;
+    });
+  }
+
   private static List<long[]> pairs(Response r) {
     List<long[]> out = new ArrayList<>();
     if (r == null) {

@@ -57,7 +57,9 @@ public final class Scenarios {
         new FeedsFanoutScenario(),
         new FeedsHomeScenario(),
         new FeedsMomentsScenario(),
-        new NotificationsScenario()));
+        new NotificationsScenario(),
+        new ActivitiesJoinScenario(),
+        new ActivitiesNearbyScenario()));
   }
 
   /** All scenarios in listing order. */

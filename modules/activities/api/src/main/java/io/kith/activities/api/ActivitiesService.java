@@ -106,7 +106,8 @@ public interface ActivitiesService {
    * When every place is taken the actor is waitlisted if the activity has a waitlist (at most
    * {@code activities.max-waitlist}, then {@link ActivitiesErrors#WAITLIST_FULL}), else refused with
    * {@link ActivitiesErrors#ACTIVITY_FULL}. Also refused: {@link ActivitiesErrors#ACTIVITY_CANCELLED},
-   * {@link ActivitiesErrors#ACTIVITY_STARTED} (it has started or is over), {@link ActivitiesErrors#ORGANISER_CANNOT_JOIN},
+   * {@link ActivitiesErrors#ACTIVITY_STARTED} (it has started or is over),
+   * {@link ActivitiesErrors#ORGANISER_CANNOT_JOIN},
    * {@link ActivitiesErrors#PARTICIPANT_REMOVED}; an activity the actor may not see (friends-only and not a friend,
    * invitation-only without an invitation, blocked) is {@link ActivitiesErrors#ACTIVITY_NOT_FOUND}. A new participant
    * is added to the discussion group and {@code ActivityJoined} is appended.

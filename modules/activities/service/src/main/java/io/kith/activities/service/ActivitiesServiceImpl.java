@@ -652,7 +652,8 @@ final class ActivitiesServiceImpl implements ActivitiesService {
               .toList());
           Comparator<HotActivities.Hot> byId = Comparator.comparingLong(h -> h.doc().getLong("_id"));
           open.sort(Activities.BY_DISTANCE.equals(order)
-              ? Comparator.<HotActivities.Hot>comparingDouble(h -> distance.get(h.doc().getLong("_id"))).thenComparing(byId)
+              ? Comparator.<HotActivities.Hot>comparingDouble(h -> distance.get(h.doc().getLong("_id")))
+                  .thenComparing(byId)
               : Comparator.<HotActivities.Hot>comparingLong(h -> h.doc().getLong("start")).thenComparing(byId));
           List<HotActivities.Hot> shown = open.subList(Math.min(offset, open.size()),
               Math.min(offset + limit, open.size()));

@@ -79,6 +79,24 @@ final class GroupStore {
         .map(doc -> doc != null);
   }
 
+  /** Which of these groups (live) have {@code user} in their {@code members} now. */
+  Future<java.util.Set<Long>> memberOf(long user, List<Long> groups) {
+    return mongo.findWithOptions(CONVERSATIONS, new JsonObject().put("_id", new JsonObject()
+            .put("$in", new JsonArray(groups))).put("kind", "group").put("dissolved", new JsonObject().put("$ne", true))
+            .put("members", user), new FindOptions().setFields(new JsonObject().put("_id", 1)))
+        .map(found -> {
+          java.util.Set<Long> out = new java.util.HashSet<>();
+          found.forEach(d -> out.add(d.getLong("_id")));
+          return out;
+        });
+  }
+
+  /** The {@code members} array of a live group now (empty when it is gone). */
+  Future<JsonArray> memberArray(long group) {
+    return mongo.findOne(CONVERSATIONS, live(group), new JsonObject().put("members", 1))
+        .map(doc -> doc == null ? new JsonArray() : doc.getJsonArray("members", new JsonArray()));
+  }
+
   /**
    * Adds {@code user} unless the group is dissolved, the user is a member already, or (when {@code cap} is not null)
    * it has {@code cap} members: one conditional update, so concurrent joins never pass the cap. Answers the group
@@ -152,18 +170,26 @@ final class GroupStore {
         .setSort(new JsonObject().put("joined", 1).put("user", 1)).setLimit(limit));
   }
 
-  /** Who takes over a group its owner left: the oldest admin, else the oldest member; null when nobody is left. */
-  Future<JsonObject> successor(long group) {
+  /**
+   * Who takes over a group its owner left: the oldest admin, else the oldest member, among {@code members} (the
+   * group's array: a member document left behind by a race with a kick never counts); null when nobody is left.
+   */
+  Future<JsonObject> successor(long group, JsonArray members) {
+    if (members.isEmpty()) {
+      return Future.succeededFuture(null);
+    }
     FindOptions oldest = new FindOptions().setSort(new JsonObject().put("joined", 1).put("user", 1)).setLimit(1);
-    return mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group).put("role", "admin"), oldest)
+    JsonObject in = new JsonObject().put("$in", members.copy());
+    return mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group).put("user", in)
+            .put("role", "admin"), oldest)
         .compose(admins -> !admins.isEmpty() ? Future.succeededFuture(admins.get(0))
-            : mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group), oldest)
+            : mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group).put("user", in), oldest)
                 .map(all -> all.isEmpty() ? null : all.get(0)));
   }
 
-  /** Makes {@code to} the owner if {@code from} still is; answers whether it did. */
+  /** Makes {@code to} the owner if {@code from} still is and {@code to} is a member; answers whether it did. */
   Future<Boolean> handOver(long group, long from, long to) {
-    return mongo.updateCollection(CONVERSATIONS, live(group).put("owner", from),
+    return mongo.updateCollection(CONVERSATIONS, live(group).put("owner", from).put("members", to),
         new JsonObject().put("$set", new JsonObject().put("owner", to))).map(r -> r.getDocModified() == 1);
   }
 

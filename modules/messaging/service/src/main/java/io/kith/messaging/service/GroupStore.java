@@ -24,6 +24,7 @@ import java.util.List;
 final class GroupStore {
 
   static final String INVITATIONS = "messaging_invitations";
+  static final String BANS = "messaging_group_bans";
   private static final String CONVERSATIONS = ConversationStore.CONVERSATIONS;
   private static final String MEMBERS = ConversationStore.MEMBERS;
   /** What group lists and views read of a group document (the members array can be long). */
@@ -48,6 +49,8 @@ final class GroupStore {
             new JsonObject().put("user", 1).put("created", -1).put("group", -1),
             new IndexOptions().name("user_recent")))
         .compose(v -> mongo.createIndexWithOptions(INVITATIONS, new JsonObject().put("group", 1),
+            new IndexOptions().name("group")))
+        .compose(v -> mongo.createIndexWithOptions(BANS, new JsonObject().put("group", 1),
             new IndexOptions().name("group")));
   }
 
@@ -236,6 +239,38 @@ final class GroupStore {
     return mongo.findWithOptions(CONVERSATIONS, new JsonObject().put("_id", new JsonObject()
         .put("$in", new JsonArray(groups))).put("kind", "group").put("dissolved", new JsonObject().put("$ne", true)),
         new FindOptions().setFields(LIGHT));
+  }
+
+  // ------------------------------------------------------------------ bans
+
+  /** Records that {@code user} was kicked from {@code group} by {@code by} (one document per group and user). */
+  Future<Void> ban(long group, long user, long by, long now) {
+    JsonObject doc = new JsonObject().put("_id", ConversationStore.memberId(group, user)).put("group", group)
+        .put("user", user).put("by", by).put("created", now);
+    // banned already (a kick racing another): the first ban stays
+    return mongo.insert(BANS, doc).<Void>mapEmpty()
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? Future.succeededFuture() : Future.failedFuture(e));
+  }
+
+  /** Which of these users are banned from {@code group}. */
+  Future<java.util.Set<Long>> banned(long group, List<Long> users) {
+    JsonArray ids = new JsonArray();
+    users.forEach(u -> ids.add(ConversationStore.memberId(group, u)));
+    return mongo.find(BANS, new JsonObject().put("_id", new JsonObject().put("$in", ids))).map(found -> {
+      java.util.Set<Long> out = new java.util.HashSet<>();
+      found.forEach(d -> out.add(d.getLong("user")));
+      return out;
+    });
+  }
+
+  Future<Void> unban(long group, List<Long> users) {
+    JsonArray ids = new JsonArray();
+    users.forEach(u -> ids.add(ConversationStore.memberId(group, u)));
+    return mongo.removeDocuments(BANS, new JsonObject().put("_id", new JsonObject().put("$in", ids))).mapEmpty();
+  }
+
+  Future<Void> dropBans(long group) {
+    return mongo.removeDocuments(BANS, new JsonObject().put("group", group)).mapEmpty();
   }
 
   // ------------------------------------------------------------------ invitations

@@ -370,7 +370,7 @@ final class Groups {
     for (Object m : members) {
       removedPush(id, ((Number) m).longValue(), "dissolved");
     }
-    return Future.all(groups.deleteMembers(id), groups.dropInvitations(id)).map(v -> {
+    return Future.all(groups.deleteMembers(id), groups.dropInvitations(id), groups.dropBans(id)).map(v -> {
       append(MessagingEvents.GROUP_DISSOLVED, event(before).put("by", by).put("members", members.copy()));
       return null;
     });
@@ -379,7 +379,7 @@ final class Groups {
   // ------------------------------------------------------------------ membership
 
   Future<JsonObject> join(long actor, long groupId) {
-    return see(actor, groupId).compose(seen -> {
+    return throttleJoins(actor).compose(t -> see(actor, groupId)).compose(seen -> {
       if (seen.role() != null) {
         // a member already: rewriting the member document (an upsert that keeps it as it is) repairs one lost
         // between the two writes of an earlier join
@@ -392,37 +392,46 @@ final class Groups {
         // not reached: see() hides a friend group from a user without an invitation
         return notFound();
       }
-      long now = System.currentTimeMillis();
-      return groups.add(groupId, actor, settings.groupMemberCap(), now).compose(after -> {
-        if (after == null) {
-          return groups.byId(groupId).compose(doc -> {
-            if (doc == null || doc.getBoolean("dissolved", false)) {
-              return notFound();
-            }
-            if (isMember(doc, actor)) {
-              // a concurrent join of the same user won
-              return see(actor, groupId).map(this::view);
-            }
-            return Failures.fail(MessagingErrors.GROUP_FULL, "this group has reached its "
-                + settings.groupMemberCap() + " members");
+      return groups.banned(groupId, List.of(actor)).compose(banned -> banned.isEmpty() ? joinNew(actor, seen)
+          : Failures.fail(MessagingErrors.BANNED_FROM_GROUP, "you were removed from this group; only its owner or "
+              + "an admin can invite you back"));
+    });
+  }
+
+  /** A join of a user who is not a member (nor banned). */
+  private Future<JsonObject> joinNew(long actor, Seen seen) {
+    long groupId = seen.id();
+    long now = System.currentTimeMillis();
+    return groups.add(groupId, actor, settings.groupMemberCap(), now).compose(after -> {
+      if (after == null) {
+        return groups.byId(groupId).compose(doc -> {
+          if (doc == null || doc.getBoolean("dissolved", false)) {
+            return notFound();
+          }
+          if (isMember(doc, actor)) {
+            // a concurrent join of the same user won
+            return see(actor, groupId).map(this::view);
+          }
+          return Failures.fail(MessagingErrors.GROUP_FULL, "this group has reached its "
+              + settings.groupMemberCap() + " members");
+        });
+      }
+      String via = seen.invited() ? "invitation" : "join";
+      return putMember(groupId, actor, MEMBER, now, after.getLong("last_seq", 0L))
+          .compose(in -> !in ? Failures.<Void>fail(MessagingErrors.NOT_GROUP_MEMBER,
+                  "you were removed from this group as you joined")
+              : seen.invited() ? groups.dropInvitation(groupId, actor) : Future.<Void>succeededFuture())
+          .map(v -> {
+            added(after, actor, via);
+            toRoom(groupId, changed(groupId, "joined").put("user", actor));
+            return view(after, MEMBER, false);
           });
-        }
-        String via = seen.invited() ? "invitation" : "join";
-        return putMember(groupId, actor, MEMBER, now, after.getLong("last_seq", 0L))
-            .compose(in -> !in ? Failures.<Void>fail(MessagingErrors.NOT_GROUP_MEMBER,
-                    "you were removed from this group as you joined")
-                : seen.invited() ? groups.dropInvitation(groupId, actor) : Future.<Void>succeededFuture())
-            .map(v -> {
-              added(after, actor, via);
-              toRoom(groupId, changed(groupId, "joined").put("user", actor));
-              return view(after, MEMBER, false);
-            });
-      });
     });
   }
 
   Future<Void> leave(long actor, long groupId) {
-    return asMember(actor, groupId).compose(seen -> groups.remove(groupId, actor).compose(after -> {
+    return throttleJoins(actor).compose(t -> asMember(actor, groupId)).compose(seen -> groups.remove(groupId, actor)
+        .compose(after -> {
       if (after == null) {
         return Failures.fail(MessagingErrors.NOT_GROUP_MEMBER, "you are not a member of this group");
       }
@@ -527,7 +536,8 @@ final class Groups {
           }
           revoke(groupId, new JsonArray().add(userId));
           removedPush(groupId, userId, "kicked");
-          return groups.deleteMember(groupId, userId).map(v -> {
+          return Future.all(groups.deleteMember(groupId, userId),
+              groups.ban(groupId, userId, actor, System.currentTimeMillis())).map(v -> {
             append(MessagingEvents.MEMBER_KICKED, event(after).put("by", actor).put("user", userId));
             toRoom(groupId, changed(groupId, "kicked").put("user", userId).put("by", actor));
             return null;
@@ -587,6 +597,18 @@ final class Groups {
         return throttle("rl:messaging:invitations:" + actor, 3_600_000L, settings.invitationsPerHour(),
             "invitation requests")
             .compose(v -> friendsOf(actor, invitees, "users"))
+            .compose(v -> groups.banned(groupId, invitees))
+            .compose(banned -> {
+              if (banned.isEmpty()) {
+                return Future.<Void>succeededFuture();
+              }
+              if (!OWNER.equals(seen.role()) && !ADMIN.equals(seen.role())) {
+                return Failures.<Void>failField(MessagingErrors.BANNED_FROM_GROUP, "users", "removed from this group "
+                    + "(only its owner or an admin can invite them back): " + banned);
+              }
+              // the owner or an admin inviting a kicked user lifts the ban
+              return groups.unban(groupId, new ArrayList<>(banned));
+            })
             .compose(v -> {
               long now = System.currentTimeMillis();
               List<Long> outside = invitees.stream().filter(u -> !isMember(seen.doc(), u)).toList();
@@ -838,10 +860,16 @@ final class Groups {
   // ------------------------------------------------------------------ checks
 
   private Future<Void> throttle(String key, long windowMillis, int max, String what) {
+    String per = windowMillis == 60_000L ? " per minute" : " per hour";
     return limiter.hit(key, windowMillis).compose(w -> w.count() > max
         ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + what + "; at most " + max
-            + " per hour", new JsonObject().put("retry_after", w.retryAfterSeconds())))
+            + per, new JsonObject().put("retry_after", w.retryAfterSeconds())))
         : Future.succeededFuture());
+  }
+
+  /** Counts a join or leave of {@code actor}: {@code rate_limited} past {@code group-joins-per-minute}. */
+  private Future<Void> throttleJoins(long actor) {
+    return throttle("rl:messaging:joins:" + actor, 60_000L, settings.groupJoinsPerMinute(), "group joins and leaves");
   }
 
   /** Fails with {@code not_friends} naming {@code field} unless every user is the actor's friend. */

@@ -622,7 +622,13 @@ final class MessagingServiceImpl implements MessagingService {
 
   @Override
   public Future<Void> typing(long actor, long conversationId) {
-    return mine(actor, conversationId).map(conv -> {
+    // one indicator per user and conversation per typing-interval-millis: more are dropped silently (typing is
+    // ephemeral: the one delivered says as much), so a client need not handle an error for them
+    return mine(actor, conversationId).compose(conv -> limiter.hit("rl:messaging:typing:" + actor + ":"
+        + conversationId, settings.typingIntervalMillis()).map(w -> w.count() > 1 ? null : conv)).map(conv -> {
+      if (conv == null) {
+        return null;
+      }
       JsonObject push = new JsonObject().put("kind", Messaging.PUSH_TYPING).put("conversation", conversationId)
           .put("user", actor);
       platform.vertx().eventBus().publish(isGroup(conv) ? Addresses.room(Messaging.groupRoom(conversationId))

@@ -57,7 +57,8 @@ public final class Scenarios {
         new FeedsFanoutScenario(),
         new FeedsHomeScenario(),
         new FeedsMomentsScenario(),
-        new NotificationsScenario()));
+        new NotificationsScenario(),
+        new MessagingDirectScenario()));
   }
 
   /** All scenarios in listing order. */

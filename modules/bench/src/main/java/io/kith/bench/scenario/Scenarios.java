@@ -58,7 +58,8 @@ public final class Scenarios {
         new FeedsHomeScenario(),
         new FeedsMomentsScenario(),
         new NotificationsScenario(),
-        new MessagingDirectScenario()));
+        new MessagingDirectScenario(),
+        new BridgeIdleHeapScenario()));
   }
 
   /** All scenarios in listing order. */

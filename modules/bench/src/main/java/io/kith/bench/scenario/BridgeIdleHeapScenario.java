@@ -156,8 +156,8 @@ public final class BridgeIdleHeapScenario implements Scenario {
     return lines.stream().map(l -> Long.parseLong(l.substring(0, l.indexOf(' ')))).toList();
   }
 
-  /** The heap readings of one run, in bytes. */
-  private record Readings(long echoBefore, long echoAfter, long clientEchoBefore, long clientEchoAfter,
+  /** The heap readings of one run, in bytes (the client JVM's own where named so). */
+  record Readings(long echoBefore, long echoAfter, long clientEchoBefore, long clientEchoAfter,
                           long bridgeBefore, long bridgeAfter, long clientBridgeBefore, long clientBridgeAfter,
                           long afterClose) {
   }

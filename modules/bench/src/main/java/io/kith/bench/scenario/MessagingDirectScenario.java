@@ -254,7 +254,7 @@ public final class MessagingDirectScenario implements Scenario {
     return table.stream().filter(op -> op.name().equals(name)).findFirst().orElse(null);
   }
 
-  private static List<Figure> figures(List<OperationStats> table, int inFlight, List<String> notes) {
+  static List<Figure> figures(List<OperationStats> table, int inFlight, List<String> notes) {
     List<Figure> figures = new ArrayList<>();
     OperationStats echoMax = find(table, ECHO_MAX);
     OperationStats directMax = find(table, DIRECT_MAX);

@@ -1,0 +1,62 @@
+package io.kith.bench.heap;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The heap maths, the open-file limit and the client JVM's command line and answers. */
+class HeapPartsTest {
+
+  private static final String LIMITS = """
+      Limit                     Soft Limit           Hard Limit           Units
+      Max cpu time              unlimited            unlimited            seconds
+      Max file size             unlimited            unlimited            bytes
+      Max processes             95548                95548                processes
+      Max open files            1024                 524288               files
+      Max locked memory         8388608              8388608              bytes
+      """;
+
+  @Test
+  @DisplayName("bytes per connection are the growth over the connections; none is n/a, a shrink is negative")
+  void perConnection() {
+    assertEquals(2048.0, Heap.perConnection(1_000_000, 1_000_000 + 2048 * 5000, 5000));
+    assertEquals(-1.0, Heap.perConnection(1000, 990, 10));
+    assertTrue(Double.isNaN(Heap.perConnection(1, 2, 0)));
+    assertTrue(Heap.settled(1_000_000, 1_004_000));
+    assertFalse(Heap.settled(1_000_000, 1_006_000));
+  }
+
+  @Test
+  @DisplayName("the open-file limit is read from /proc/<pid>/limits, and too low a limit says how to raise it")
+  void openFileLimit() {
+    OpenFileLimit limit = OpenFileLimit.parse(LIMITS).orElseThrow();
+    assertEquals(new OpenFileLimit(1024, 524_288), limit);
+    assertFalse(limit.allows(5000));
+    assertTrue(new OpenFileLimit(6024, 6024).allows(5000));
+    assertFalse(new OpenFileLimit(6023, 6023).allows(5000));
+    assertEquals("5000 connections need about 6024 open files in each process (server and client), but the limit "
+        + "is 1024; raise it in the shell that starts the bench: ulimit -n 6024", limit.advice(5000));
+    assertTrue(new OpenFileLimit(1024, 4096).advice(5000).contains("the hard limit is 4096: raise it first"));
+    assertEquals(Optional.of(new OpenFileLimit(Long.MAX_VALUE, Long.MAX_VALUE)),
+        OpenFileLimit.parse("Max open files            unlimited            unlimited            files\n"));
+    assertEquals(Optional.empty(), OpenFileLimit.parse("Max processes 1 1 processes\n"));
+  }
+
+  @Test
+  @DisplayName("the client JVM runs this JVM's java on the same class path, and its numeric answers are checked")
+  void clientProcess() {
+    assertEquals(List.of("/opt/jdk/bin/java", "-cp", "a.jar:b.jar", IdleClients.class.getName(), "127.0.0.1", "8080",
+        "5000"), IdleClientsProcess.command("/opt/jdk", "a.jar:b.jar", "127.0.0.1", 8080, 5000));
+    assertEquals(123_456L, IdleClientsProcess.number("heap 123456", "heap"));
+    assertThrows(IllegalStateException.class, () -> IdleClientsProcess.number("open 12", "heap"));
+    assertThrows(IllegalStateException.class, () -> IdleClientsProcess.number("heap lots", "heap"));
+    assertThrows(IllegalStateException.class, () -> IdleClientsProcess.number("heap 1 2", "heap"));
+  }
+}

@@ -57,7 +57,7 @@ class MessagingScenariosTest {
     JsonObject report = bench(dir, "messaging-direct", "--rate", "20", "--warmup", "500ms", "--duration", "2s",
         "--connections", "4", "--timeout", "10s", "--pairs", "2", "--text-length", "30");
     Map<String, JsonObject> ops = byName(report.getJsonArray("operations"));
-    assertEquals(List.of("direct", "ws-echo", "ws-echo-max", "direct-max", "direct-half-max"),
+    assertEquals(List.of("direct", "ws-whoami", "ws-echo", "ws-echo-max", "direct-max", "direct-half-max"),
         report.getJsonArray("operations").stream().map(o -> ((JsonObject) o).getString("name")).toList());
     for (JsonObject op : ops.values()) {
       assertTrue(op.getLong("ok") > 0, op.encode());
@@ -71,7 +71,7 @@ class MessagingScenariosTest {
     double half = figures.get("half-max rate").getDouble("value");
     assertEquals(ops.get("direct-max").getDouble("throughput_per_second") / 2, half, 0.01);
     assertEquals(half, ops.get("direct-half-max").getDouble("offered_per_second"), 0.01);
-    assertEquals(3, report.getJsonArray("ratios").size());
+    assertEquals(6, report.getJsonArray("ratios").size());
     String notes = report.getJsonArray("notes").encode();
     assertTrue(notes.contains("throughput: direct max / ws-echo max = "), notes);
     assertFalse(notes.contains("sends never saw their push"), notes);

@@ -39,7 +39,11 @@ import java.util.concurrent.TimeUnit;
  * plain Vert.x WebSocket echo server started in the bench process ({@link WebSocketEchoServer}, one event loop per
  * core like the gateway) and completes when it comes back, parsed.
  *
- * <p>Phases: latency (open loop at {@code --rate}, both interleaved; skipped with {@code --rate max}); each alone in
+ * <p>Beside them, {@code ws-whoami} asks {@code kith.bridge.whoami} on the senders' connections: the bridge's own
+ * round trip (frame, token check, event bus, reply) without the messaging service, so that direct/ws-whoami is what
+ * the service adds and ws-whoami/ws-echo what the bridge adds to a bare WebSocket.
+ *
+ * <p>Phases: latency (open loop at {@code --rate}, all three interleaved; skipped with {@code --rate max}); each alone in
  * closed loop with {@code --connections} in flight ({@code ws-echo-max}, {@code direct-max}), whose throughput ratio
  * is held to at least 0.5; then {@code direct} alone in open loop at half of {@code direct-max}'s throughput
  * ({@code direct-half-max}), whose p99 is held to at most 50 ms.
@@ -50,6 +54,7 @@ public final class MessagingDirectScenario implements Scenario {
   static final String TEXT_LENGTH = "text-length";
   static final String DIRECT = "direct";
   static final String ECHO = "ws-echo";
+  static final String WHOAMI = "ws-whoami";
   static final String DIRECT_MAX = "direct-max";
   static final String ECHO_MAX = "ws-echo-max";
   static final String DIRECT_HALF = "direct-half-max";
@@ -145,6 +150,7 @@ public final class MessagingDirectScenario implements Scenario {
         + " on the sender's SockJS WebSocket, until the recipient's connection receives the message push",
         messages::send);
     Operation echoOp = echoOperation(echo, users.get(0).accessToken(), pairs.get(0).recipient(), messages);
+    Operation whoami = whoamiOperation(bridge, pairs);
     List<Figure> figures = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     List<OperationStats> table = new ArrayList<>();
@@ -154,9 +160,9 @@ public final class MessagingDirectScenario implements Scenario {
         s.maxInFlight());
 
     return Future.all(pairs.stream().map(p -> handshake(vertx, messages, p, HANDSHAKE_ATTEMPTS)).toList())
-        .compose(v -> context.preflight(List.of(direct, echoOp)))
+        .compose(v -> context.preflight(List.of(direct, whoami, echoOp)))
         .compose(v -> s.closedLoop() ? Future.succeededFuture(List.<OperationStats>of())
-            : runner.run(name(), List.of(direct, echoOp)))
+            : runner.run(name(), List.of(direct, whoami, echoOp)))
         .compose(latency -> {
           table.addAll(latency);
           return runner.with(closed).run(name() + " " + ECHO_MAX, List.of(renamed(echoOp, ECHO_MAX,
@@ -189,6 +195,9 @@ public final class MessagingDirectScenario implements Scenario {
             for (double p : new double[] {50, 99, 99.9}) {
               ratios.add(new RatioSpec(DIRECT, ECHO, p));
             }
+            ratios.add(new RatioSpec(DIRECT, WHOAMI, 50));
+            ratios.add(new RatioSpec(DIRECT, WHOAMI, 99));
+            ratios.add(new RatioSpec(WHOAMI, ECHO, 50));
           }
           return new ScenarioResult(table, ratios, notes, figures);
         });
@@ -213,6 +222,21 @@ public final class MessagingDirectScenario implements Scenario {
             }
             return back;
           });
+        });
+  }
+
+  /**
+   * The bridge alone: a request/reply to {@code kith.bridge.whoami} on the senders' connections in turn, the same
+   * path in and out of the gateway (frame, token check, event bus) without the messaging service.
+   */
+  private static Operation whoamiOperation(BridgeClient bridge, List<DirectMessages.Pair> pairs) {
+    int[] next = {0};
+    return new Operation(WHOAMI, "send to " + BridgeRoundtripScenario.WHOAMI_ADDRESS + " on a sender's SockJS "
+        + "WebSocket, reply awaited (the bridge without the messaging service)", () -> {
+          DirectMessages.Pair pair = pairs.get(next[0]);
+          next[0] = (next[0] + 1) % pairs.size();
+          return bridge.request(pair.senderConnection(), BridgeRoundtripScenario.WHOAMI_ADDRESS, new JsonObject())
+              .map(body -> Replies.whoami(body, pair.sender()));
         });
   }
 

@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  *   <li>{@code open-echo <port> <n>}: opens {@code n} WebSockets to the echo server on that loopback port, and
  *   bounces one frame on each: {@code opened <n>};</li>
  *   <li>{@code open-bridge <file>}: opens one SockJS WebSocket per line {@code <userId> <access token>} of the file
- *   and registers it on {@code kith.user.<userId>}: {@code opened <n>};</li>
+ *   and registers it on {@code kith.user.<userId>} ({@link #registerAll}): {@code opened <n>};</li>
  *   <li>{@code pushes}: {@code pushes <n>}, how many bridge connections have received a message;</li>
  *   <li>{@code open}: {@code open <n>}, the connections still open;</li>
  *   <li>{@code close}: closes them all: {@code closed};</li>
@@ -50,6 +50,9 @@ public final class IdleClients {
       System.setProperty("logback.configurationFile", "kith-bench-logback.xml");
     }
   }
+
+  /** Registrations (register frame, then a whoami round trip) in flight at once. */
+  static final int REGISTER_CONCURRENCY = 200;
 
   private final Vertx vertx;
   private final Context context;
@@ -131,20 +134,7 @@ public final class IdleClients {
         pushed.set(0);
         boolean[] seen = new boolean[users.size()];
         bridge = onContext(() -> BridgeClient.perUser(vertx, target, BridgeClient.Transport.WEBSOCKET, tokens,
-            timeoutMillis).open().compose(client -> {
-              List<Future<Void>> registered = new ArrayList<>();
-              for (int i = 0; i < users.size(); i++) {
-                int index = i;
-                // the handler runs on this context, like every frame of the client: no lock needed for seen
-                registered.add(client.register(i, Addresses.user(users.get(i)), body -> {
-                  if (!seen[index]) {
-                    seen[index] = true;
-                    pushed.incrementAndGet();
-                  }
-                }));
-              }
-              return Future.all(registered).map(all -> client);
-            }));
+            timeoutMillis).open().compose(client -> registerAll(client, users, seen)));
         return "opened " + users.size();
       }
       case "pushes":
@@ -166,6 +156,44 @@ public final class IdleClients {
       default:
         throw new IllegalArgumentException("unknown command '" + words[0] + "'");
     }
+  }
+
+  /**
+   * Registers every connection on its user's address, {@value #REGISTER_CONCURRENCY} at a time: each register frame
+   * is followed by a whoami request on the same connection, whose reply means the bridge has decided the
+   * registration (frames of a connection are decided in order) and that the token is the expected user's. Without
+   * this pacing, thousands of first frames at once each need a session check in Redis together.
+   */
+  private Future<BridgeClient> registerAll(BridgeClient client, List<Long> users, boolean[] seen) {
+    AtomicInteger next = new AtomicInteger();
+    List<Future<Void>> lanes = new ArrayList<>();
+    for (int lane = 0; lane < Math.min(REGISTER_CONCURRENCY, users.size()); lane++) {
+      lanes.add(registerNext(client, users, seen, next));
+    }
+    return Future.all(lanes).map(all -> client);
+  }
+
+  private Future<Void> registerNext(BridgeClient client, List<Long> users, boolean[] seen, AtomicInteger next) {
+    int i = next.getAndIncrement();
+    if (i >= users.size()) {
+      return Future.succeededFuture();
+    }
+    long user = users.get(i);
+    // the handler runs on this context, like every frame of the client: no lock needed for seen
+    client.register(i, Addresses.user(user), body -> {
+      if (!seen[i]) {
+        seen[i] = true;
+        pushed.incrementAndGet();
+      }
+    });
+    return client.request(i, Addresses.BRIDGE_WHOAMI, new JsonObject()).compose(reply -> {
+      if (reply.getLong("user_id", 0L) != user) {
+        return Future.failedFuture("connection " + i + " is bound to user " + reply.getValue("user_id")
+            + " instead of " + user);
+      }
+      return registerNext(client, users, seen, next);
+    }).recover(e -> Future.failedFuture(new IllegalStateException("registering connection " + i + " of user " + user
+        + " failed: " + e.getMessage(), e)));
   }
 
   /** Runs {@code work} on the clients' context and waits for its outcome. */

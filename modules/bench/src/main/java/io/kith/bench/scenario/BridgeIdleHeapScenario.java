@@ -1,6 +1,7 @@
 package io.kith.bench.scenario;
 
 import io.kith.bench.baseline.WebSocketEchoServer;
+import io.kith.bench.heap.ClassHistogram;
 import io.kith.bench.heap.Heap;
 import io.kith.bench.heap.IdleClientsProcess;
 import io.kith.bench.heap.OpenFileLimit;
@@ -8,10 +9,14 @@ import io.kith.bench.report.Figure;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +44,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class BridgeIdleHeapScenario implements Scenario {
 
   static final String IDLE = "idle";
+  static final String CLASSES = "classes";
   /** Connections of the warm-up round of each kind. */
   static final int WARM_UP = 100;
   /** Sessions opened at once while minting tokens. */
@@ -68,8 +74,10 @@ public final class BridgeIdleHeapScenario implements Scenario {
 
   @Override
   public List<ScenarioOption> options() {
-    return List.of(ScenarioOption.count(IDLE, "idle connections of each kind (bridge, then raw WebSocket)", 5000, 1,
-        50_000));
+    return List.of(
+        ScenarioOption.count(IDLE, "idle connections of each kind (bridge, then raw WebSocket)", 5000, 1, 50_000),
+        ScenarioOption.count(CLASSES, "classes listed in the notes where the heap of a connection goes (0: none)", 8,
+            0, 100));
   }
 
   @Override
@@ -119,7 +127,8 @@ public final class BridgeIdleHeapScenario implements Scenario {
             client.get().close();
           }
           if (dir.get() != null) {
-            for (String f : List.of("warm.txt", "idle.txt")) {
+            for (String f : List.of("warm.txt", "idle.txt", "histogram-0.txt", "histogram-1.txt", "histogram-2.txt",
+                "histogram-3.txt", "histogram-4.txt")) {
               Files.deleteIfExists(dir.get().resolve(f));
             }
             Files.deleteIfExists(dir.get());
@@ -169,6 +178,7 @@ public final class BridgeIdleHeapScenario implements Scenario {
     List<Long> warmUsers = users.subList(0, warm);
     List<Long> idleUsers = users.subList(warm, users.size());
     String echoPort = Integer.toString(echo.port());
+    int classes = (int) context.option(CLASSES);
     long[] r = new long[9];
     // warm-up: one small round of each kind, then the measured rounds
     return blocking(vertx, () -> {
@@ -182,15 +192,18 @@ public final class BridgeIdleHeapScenario implements Scenario {
           client.call("close", COMMAND_MILLIS);
           Thread.sleep(SETTLE_MILLIS);
           r[0] = Heap.usedAfterGc();
+          histogram(classes, dir, 0);
           r[2] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
           client.call("open-echo " + echoPort + " " + idle, COMMAND_MILLIS);
           Thread.sleep(SETTLE_MILLIS);
           r[1] = Heap.usedAfterGc();
+          histogram(classes, dir, 1);
           r[3] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
           requireOpen(client, idle, "raw WebSocket");
           client.call("close", COMMAND_MILLIS);
           Thread.sleep(SETTLE_MILLIS);
           r[4] = Heap.usedAfterGc();
+          histogram(classes, dir, 2);
           r[6] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
           client.call("open-bridge " + dir.resolve("idle.txt"), COMMAND_MILLIS);
           return null;
@@ -199,14 +212,58 @@ public final class BridgeIdleHeapScenario implements Scenario {
         .compose(v -> blocking(vertx, () -> {
           Thread.sleep(SETTLE_MILLIS);
           r[5] = Heap.usedAfterGc();
+          histogram(classes, dir, 3);
           r[7] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
           requireOpen(client, idle, "bridge");
           client.call("close", COMMAND_MILLIS);
           Thread.sleep(SETTLE_MILLIS);
           r[8] = Heap.usedAfterGc();
+          histogram(classes, dir, 4);
           return new Readings(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
         }))
-        .map(readings -> result(readings, idle, warm));
+        .map(readings -> {
+          ScenarioResult result = result(readings, idle, warm);
+          if (classes == 0) {
+            return result;
+          }
+          List<String> notes = new ArrayList<>(result.notes());
+          notes.add(breakdown("per bridge connection", growth(dir, 2, 3, idle, classes)));
+          notes.add(breakdown("per raw WebSocket", growth(dir, 0, 1, idle, classes)));
+          notes.add(breakdown("left after closing the bridge connections, per connection",
+              growth(dir, 2, 4, idle, classes)));
+          return new ScenarioResult(result.operations(), result.ratios(), notes, result.figures());
+        });
+  }
+
+  /**
+   * When the breakdown is asked for, writes a class histogram to {@code histogram-<n>.txt}: on disk, it does not
+   * count in the next histogram nor in the heap readings.
+   */
+  private static void histogram(int classes, Path dir, int n) throws IOException {
+    if (classes > 0) {
+      Files.writeString(dir.resolve("histogram-" + n + ".txt"), ClassHistogram.takeText(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The classes that grew most from histogram {@code from} to histogram {@code to}, per connection. */
+  private static List<ClassHistogram.Growth> growth(Path dir, int from, int to, int connections, int classes) {
+    try {
+      ClassHistogram a = ClassHistogram.parse(Files.readString(dir.resolve("histogram-" + from + ".txt")));
+      ClassHistogram b = ClassHistogram.parse(Files.readString(dir.resolve("histogram-" + to + ".txt")));
+      return a.growth(b, connections, classes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A note: the classes that grew most, per connection. */
+  static String breakdown(String what, List<ClassHistogram.Growth> growth) {
+    StringBuilder s = new StringBuilder("largest growth by class, " + what + " (bytes, objects):");
+    for (ClassHistogram.Growth g : growth) {
+      s.append(String.format(Locale.ROOT, " %s %s (%.2f);", ClassHistogram.readable(g.className()),
+          Figure.format(g.bytesPerConnection()), g.instancesPerConnection()));
+    }
+    return growth.isEmpty() ? s.append(" nothing grew").toString() : s.substring(0, s.length() - 1);
   }
 
   /**
@@ -239,9 +296,24 @@ public final class BridgeIdleHeapScenario implements Scenario {
     }
   }
 
-  /** Runs {@code work} on a worker thread (heap readings and the client JVM's answers block). */
+  /**
+   * Runs {@code work} on a thread of its own and hands its outcome back to the caller's context: heap readings and
+   * the client JVM's answers block, for longer than Vert.x lets a worker thread run without warnings.
+   */
   private static <T> Future<T> blocking(Vertx vertx, Callable<T> work) {
-    return vertx.executeBlocking(work);
+    Context caller = vertx.getOrCreateContext();
+    Promise<T> promise = Promise.promise();
+    Thread thread = new Thread(() -> {
+      try {
+        T result = work.call();
+        caller.runOnContext(v -> promise.complete(result));
+      } catch (Exception | Error e) {
+        caller.runOnContext(v -> promise.fail(e));
+      }
+    }, "kith-bench-heap");
+    thread.setDaemon(true);
+    thread.start();
+    return promise.future();
   }
 
   static ScenarioResult result(Readings r, int idle, int warm) {
@@ -274,9 +346,9 @@ public final class BridgeIdleHeapScenario implements Scenario {
             + "embedded MongoDB-wire server), the idle echo server and the bench's runner, and only the server side "
             + "of each connection; Redis runs in its own process and its memory (presence, sessions) is not counted",
         "each bridge connection belongs to its own user (a session opened directly in Redis, no account), sent its "
-            + "bearer token in a register frame for its kith.user.<id>, and received one message there before the "
-            + "reading; each raw WebSocket bounced one frame; then no traffic but the bridge client's keep-alive ping "
-            + "every 5 s",
+            + "bearer token in a register frame for its kith.user.<id> followed by a kith.bridge.whoami request "
+            + "(200 such registrations at a time), and received one message there before the reading; each raw "
+            + "WebSocket bounced one frame; then no traffic but the bridge client's keep-alive ping every 5 s",
         "heap only: Netty's direct buffers, thread stacks and the kernel's socket buffers are not in these figures",
         "a warm-up round of " + warm + " connections of each kind was opened and closed before the readings; "
             + "--rate, --duration, --warmup and --connections do not apply to this scenario");

@@ -59,4 +59,35 @@ class HeapPartsTest {
     assertThrows(IllegalStateException.class, () -> IdleClientsProcess.number("heap lots", "heap"));
     assertThrows(IllegalStateException.class, () -> IdleClientsProcess.number("heap 1 2", "heap"));
   }
+
+  @Test
+  @DisplayName("a class histogram is read from GC.class_histogram and its growth is given per connection, largest first")
+  void classHistogram() {
+    ClassHistogram before = ClassHistogram.parse("""
+         num     #instances         #bytes  class name (module)
+        -------------------------------------------------------
+           1:          1000          64000  [B (java.base@17.0.15)
+           2:           500          12000  java.lang.String (java.base@17.0.15)
+           3:            10            480  io.vertx.core.impl.Foo
+        Total          1510          76480
+        """);
+    ClassHistogram after = ClassHistogram.parse("""
+           1:          3000         264000  [B (java.base@17.0.15)
+           2:           700          16800  java.lang.String (java.base@17.0.15)
+           3:             5            240  io.vertx.core.impl.Foo
+           4:           100           4000  [Ljava.lang.Object; (java.base@17.0.15)
+           5:           100           1000  [Ljava.lang.Object; (java.base@17.0.15)
+        Total          3905         286040
+        """);
+    assertEquals(new ClassHistogram.Counts(1000, 64000), before.classes().get("[B"));
+    assertEquals(new ClassHistogram.Counts(200, 5000), after.classes().get("[Ljava.lang.Object;"),
+        "a name listed once per class loader is added up");
+    List<ClassHistogram.Growth> growth = before.growth(after, 100, 2);
+    assertEquals(List.of(new ClassHistogram.Growth("[B", 20.0, 2000.0),
+        new ClassHistogram.Growth("[Ljava.lang.Object;", 2.0, 50.0)), growth);
+    assertEquals(3, before.growth(after, 100, 10).size(), "classes that shrank are left out");
+    assertEquals("byte[]", ClassHistogram.readable("[B"));
+    assertEquals("java.lang.Object[][]", ClassHistogram.readable("[[Ljava.lang.Object;"));
+    assertEquals("java.lang.String", ClassHistogram.readable("java.lang.String"));
+  }
 }

@@ -107,5 +107,11 @@ class MessagingScenarioPartsTest {
     assertEquals(5 * mib / 1000.0, f.get("client heap per bridge connection").value(), 1e-9);
     assertEquals(10 * mib / 1000.0, f.get("client heap per raw WebSocket").value(), 1e-9);
     assertTrue(result.operations().isEmpty());
+    assertEquals("largest growth by class, per bridge connection (bytes, objects): byte[] 2,000 (20.00); "
+        + "java.lang.String 48.0 (2.00)", BridgeIdleHeapScenario.breakdown("per bridge connection", List.of(
+            new io.kith.bench.heap.ClassHistogram.Growth("[B", 20, 2000),
+            new io.kith.bench.heap.ClassHistogram.Growth("java.lang.String", 2, 48))));
+    assertEquals("largest growth by class, per raw WebSocket (bytes, objects): nothing grew",
+        BridgeIdleHeapScenario.breakdown("per raw WebSocket", List.of()));
   }
 }

@@ -68,6 +68,8 @@ class MessagingScenariosTest {
     assertEquals(">= 0.5", figures.get("direct/ws-echo max throughput").getString("goal"));
     assertNotNull(figures.get("direct/ws-echo max throughput").getBoolean("met"));
     assertEquals("<= 50", figures.get("direct p99 at half max").getString("goal"));
+    assertTrue(figures.get("CPU per direct message").getDouble("value") > 0);
+    assertTrue(figures.get("CPU per ws-echo round trip").getDouble("value") > 0);
     double half = figures.get("half-max rate").getDouble("value");
     assertEquals(ops.get("direct-max").getDouble("throughput_per_second") / 2, half, 0.01);
     assertEquals(half, ops.get("direct-half-max").getDouble("offered_per_second"), 0.01);

@@ -1,10 +1,10 @@
 package io.kith.bench.scenario;
 
 import io.kith.bench.baseline.WebSocketEchoServer;
-import io.kith.bench.heap.ClassHistogram;
-import io.kith.bench.heap.Heap;
-import io.kith.bench.heap.IdleClientsProcess;
-import io.kith.bench.heap.OpenFileLimit;
+import io.kith.bench.jvm.ClassHistogram;
+import io.kith.bench.jvm.Heap;
+import io.kith.bench.jvm.IdleClientsProcess;
+import io.kith.bench.jvm.OpenFileLimit;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.platform.Platform;

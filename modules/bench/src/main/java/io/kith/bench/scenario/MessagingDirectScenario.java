@@ -4,6 +4,7 @@ import io.kith.bench.baseline.WebSocketEchoServer;
 import io.kith.bench.client.BridgeClient;
 import io.kith.bench.client.BridgeFrames;
 import io.kith.bench.client.EchoClient;
+import io.kith.bench.jvm.ProcessCpu;
 import io.kith.bench.load.LoadRunner;
 import io.kith.bench.load.LoadSettings;
 import io.kith.bench.load.Operation;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Direct messages over the SockJS bridge against a raw WebSocket echo of the same frame.
@@ -149,11 +151,13 @@ public final class MessagingDirectScenario implements Scenario {
     Operation direct = new Operation(DIRECT, "send {to, client_id, text} to " + Messaging.BRIDGE_SEND
         + " on the sender's SockJS WebSocket, until the recipient's connection receives the message push",
         messages::send);
-    Operation echoOp = echoOperation(echo, users.get(0).accessToken(), pairs.get(0).recipient(), messages);
+    long[] echoed = {0};
+    Operation echoOp = echoOperation(echo, users.get(0).accessToken(), pairs.get(0).recipient(), messages, echoed);
     Operation whoami = whoamiOperation(bridge, pairs);
     List<Figure> figures = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     List<OperationStats> table = new ArrayList<>();
+    CpuWindow[] cpu = new CpuWindow[2];
     LoadSettings s = context.settings();
     LoadRunner runner = context.runner();
     LoadSettings closed = new LoadSettings(s.rate(), true, s.warmup(), s.duration(), s.connections(), s.timeout(),
@@ -165,11 +169,13 @@ public final class MessagingDirectScenario implements Scenario {
             : runner.run(name(), List.of(direct, whoami, echoOp)))
         .compose(latency -> {
           table.addAll(latency);
+          cpu[0] = CpuWindow.around(vertx, closed, () -> echoed[0]);
           return runner.with(closed).run(name() + " " + ECHO_MAX, List.of(renamed(echoOp, ECHO_MAX,
               "the ws-echo round trip alone in closed loop, " + s.connections() + " in flight")));
         })
         .compose(echoMax -> {
           table.addAll(echoMax);
+          cpu[1] = CpuWindow.around(vertx, closed, messages::delivered);
           return runner.with(closed).run(name() + " " + DIRECT_MAX, List.of(renamed(direct, DIRECT_MAX,
               "the direct message alone in closed loop, " + s.connections() + " in flight")));
         })
@@ -189,6 +195,7 @@ public final class MessagingDirectScenario implements Scenario {
         .map(halfMax -> {
           table.addAll(halfMax);
           figures.addAll(figures(table, s.connections(), notes));
+          figures.addAll(cpuFigures(cpu[0].cost(), cpu[1].cost(), Runtime.getRuntime().availableProcessors(), notes));
           notes.addAll(notes(messages, pairCount, text.length(), context));
           List<RatioSpec> ratios = new ArrayList<>();
           if (!s.closedLoop()) {
@@ -207,7 +214,8 @@ public final class MessagingDirectScenario implements Scenario {
    * The echo baseline: the frame a send would be (same address, reply address shape, bearer header, body with
    * {@code to}, a fresh client id and the same text), checked to come back with its client id.
    */
-  private static Operation echoOperation(EchoClient echo, String token, long to, DirectMessages messages) {
+  private static Operation echoOperation(EchoClient echo, String token, long to, DirectMessages messages,
+                                         long[] echoed) {
     String replyPrefix = Long.toString(new SecureRandom().nextLong() >>> 16, 36) + ".";
     long[] sequence = {0};
     return new Operation(ECHO, "the same frame (send to " + Messaging.BRIDGE_SEND + ", bearer header, same body "
@@ -220,6 +228,7 @@ public final class MessagingDirectScenario implements Scenario {
             if (body == null || !clientId.equals(body.getString("client_id"))) {
               throw new IllegalStateException("the echo is not frame " + clientId);
             }
+            echoed[0]++;
             return back;
           });
         });
@@ -255,6 +264,77 @@ public final class MessagingDirectScenario implements Scenario {
           + pair.recipient() + " over the bridge in " + HANDSHAKE_ATTEMPTS + " tries (the send, or the recipient's "
           + "registration on " + Addresses.user(pair.recipient()) + ", failed): " + e.getMessage(), e));
     });
+  }
+
+  /** CPU used and operations completed over the measured window of a phase; {@code NaN} values when unknown. */
+  record CpuCost(double millisPerOperation, double machineShare) {
+  }
+
+  /**
+   * Samples {@link ProcessCpu} and a count of completed operations when the measured window of a phase that starts
+   * now begins and ends (timers on the runner's context, set just before the phase is started).
+   */
+  private static final class CpuWindow {
+    private final LongSupplier completed;
+    private ProcessCpu start;
+    private ProcessCpu end;
+    private long startCount;
+    private long endCount;
+
+    private CpuWindow(LongSupplier completed) {
+      this.completed = completed;
+    }
+
+    static CpuWindow around(Vertx vertx, LoadSettings settings, LongSupplier completed) {
+      CpuWindow w = new CpuWindow(completed);
+      long warmup = settings.warmup().toMillis();
+      vertx.setTimer(Math.max(1, warmup), id -> {
+        w.start = ProcessCpu.now();
+        w.startCount = completed.getAsLong();
+      });
+      vertx.setTimer(Math.max(2, warmup + settings.duration().toMillis()), id -> {
+        w.end = ProcessCpu.now();
+        w.endCount = w.completed.getAsLong();
+      });
+      return w;
+    }
+
+    CpuCost cost() {
+      if (start == null || end == null) {
+        return new CpuCost(Double.NaN, Double.NaN);
+      }
+      return new CpuCost(end.millisPerOperation(start, endCount - startCount),
+          end.machineShare(start, Runtime.getRuntime().availableProcessors()));
+    }
+  }
+
+  /**
+   * What each operation costs in CPU (the bench's JVM, which holds Kith, the embedded MongoDB-wire server, the echo
+   * server and the clients, plus the embedded Redis process), and the throughput ratio those costs imply when both
+   * are limited by CPU alone: a reading that moves much less than throughput with what else the machine runs.
+   */
+  static List<Figure> cpuFigures(CpuCost echo, CpuCost direct, int cpus, List<String> notes) {
+    List<Figure> figures = new ArrayList<>();
+    figures.add(Figure.of("CPU per ws-echo round trip", echo.millisPerOperation(), "ms", "CPU time of the bench JVM "
+        + "and its child processes over ws-echo-max's measured window, per echo"));
+    figures.add(Figure.of("CPU per direct message", direct.millisPerOperation(), "ms", "CPU time of the bench JVM "
+        + "(Kith, embedded MongoDB-wire server, clients) and the embedded Redis over direct-max's measured window, "
+        + "per delivered message"));
+    double cpuRatio = echo.millisPerOperation() / direct.millisPerOperation();
+    figures.add(Figure.of("direct/ws-echo by CPU cost", cpuRatio, "x", "CPU per echo / CPU per direct message: the "
+        + "max throughput ratio if both were limited by CPU alone"));
+    figures.add(Figure.of("direct max if CPU-bound", cpus / (direct.millisPerOperation() / 1000), "msg/s", "cores / "
+        + "CPU per direct message: messages per second with every core on this work"));
+    figures.add(Figure.of("machine share, ws-echo-max", echo.machineShare(), "x", "CPU used over wall time and "
+        + "cores during ws-echo-max (1.0: every core)"));
+    figures.add(Figure.of("machine share, direct-max", direct.machineShare(), "x", "CPU used over wall time and "
+        + "cores during direct-max (1.0: every core)"));
+    if (direct.machineShare() < 0.8) {
+      notes.add(String.format(Locale.ROOT, "during direct-max these processes used %.0f %% of the machine's %d cores: "
+          + "either something else had the CPU, or the messages waited on something other than CPU (a store round "
+          + "trip, the per-conversation order)", 100 * direct.machineShare(), cpus));
+    }
+    return figures;
   }
 
   private static Operation renamed(Operation op, String name, String description) {

@@ -82,6 +82,23 @@ class MessagingScenarioPartsTest {
   }
 
   @Test
+  @DisplayName("CPU costs give a CPU-bound throughput ratio and rate, and a low machine share is explained")
+  void cpuFigures() {
+    List<String> notes = new ArrayList<>();
+    Map<String, Figure> f = byName(MessagingDirectScenario.cpuFigures(
+        new MessagingDirectScenario.CpuCost(0.05, 0.95), new MessagingDirectScenario.CpuCost(5.0, 0.5), 2, notes));
+    assertEquals(0.01, f.get("direct/ws-echo by CPU cost").value(), 1e-12);
+    assertEquals(400, f.get("direct max if CPU-bound").value(), 1e-9);
+    assertEquals(0.5, f.get("machine share, direct-max").value());
+    assertTrue(notes.get(0).startsWith("during direct-max these processes used 50 % of the machine's 2 cores"),
+        notes.toString());
+    List<String> none = new ArrayList<>();
+    MessagingDirectScenario.cpuFigures(new MessagingDirectScenario.CpuCost(0.05, 0.95),
+        new MessagingDirectScenario.CpuCost(5.0, 0.9), 2, none);
+    assertTrue(none.isEmpty());
+  }
+
+  @Test
   @DisplayName("without a half-max phase there are no half-max figures")
   void noHalfMax() {
     List<OperationStats> table = List.of(op(MessagingDirectScenario.ECHO_MAX, 1000, 1, 0, Double.NaN),
@@ -109,8 +126,8 @@ class MessagingScenarioPartsTest {
     assertTrue(result.operations().isEmpty());
     assertEquals("largest growth by class, per bridge connection (bytes, objects): byte[] 2,000 (20.00); "
         + "java.lang.String 48.0 (2.00)", BridgeIdleHeapScenario.breakdown("per bridge connection", List.of(
-            new io.kith.bench.heap.ClassHistogram.Growth("[B", 20, 2000),
-            new io.kith.bench.heap.ClassHistogram.Growth("java.lang.String", 2, 48))));
+            new io.kith.bench.jvm.ClassHistogram.Growth("[B", 20, 2000),
+            new io.kith.bench.jvm.ClassHistogram.Growth("java.lang.String", 2, 48))));
     assertEquals("largest growth by class, per raw WebSocket (bytes, objects): nothing grew",
         BridgeIdleHeapScenario.breakdown("per raw WebSocket", List.of()));
   }

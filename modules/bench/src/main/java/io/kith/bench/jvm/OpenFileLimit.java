@@ -1,4 +1,4 @@
-package io.kith.bench.heap;
+package io.kith.bench.jvm;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.kith.bench.heap;
+package io.kith.bench.jvm;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;

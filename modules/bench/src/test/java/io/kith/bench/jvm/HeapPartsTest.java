@@ -1,4 +1,4 @@
-package io.kith.bench.heap;
+package io.kith.bench.jvm;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The heap maths, the open-file limit and the client JVM's command line and answers. */
+/** The heap and CPU maths, the open-file limit, class histograms and the client JVM's command line and answers. */
 class HeapPartsTest {
 
   private static final String LIMITS = """
@@ -89,5 +89,21 @@ class HeapPartsTest {
     assertEquals("byte[]", ClassHistogram.readable("[B"));
     assertEquals("java.lang.Object[][]", ClassHistogram.readable("[[Ljava.lang.Object;"));
     assertEquals("java.lang.String", ClassHistogram.readable("java.lang.String"));
+  }
+
+  @Test
+  @DisplayName("CPU per operation and the machine share come from two samples of the process and its children")
+  void processCpu() {
+    ProcessCpu start = new ProcessCpu(1_000_000_000L, 5_000_000_000L, 2_000_000_000L);
+    // one second later: 1.5 s of JVM CPU and 0.1 s of Redis, on 2 cores, for 400 operations
+    ProcessCpu end = new ProcessCpu(2_000_000_000L, 6_500_000_000L, 2_100_000_000L);
+    assertEquals(1_600_000_000L, end.cpuSince(start));
+    assertEquals(4.0, end.millisPerOperation(start, 400), 1e-9);
+    assertEquals(0.8, end.machineShare(start, 2), 1e-9);
+    assertTrue(Double.isNaN(end.millisPerOperation(start, 0)));
+    // a child that ended between the samples does not make the CPU go backwards
+    assertEquals(1_500_000_000L, new ProcessCpu(2_000_000_000L, 6_500_000_000L, 0).cpuSince(start));
+    ProcessCpu now = ProcessCpu.now();
+    assertTrue(now.jvmNanos() > 0, "this JVM has used some CPU");
   }
 }

@@ -1,4 +1,4 @@
-package io.kith.bench.heap;
+package io.kith.bench.jvm;
 
 import io.kith.bench.client.BridgeClient;
 import io.kith.bench.client.EchoClient;

@@ -1,4 +1,4 @@
-package io.kith.bench.heap;
+package io.kith.bench.jvm;
 
 import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;

@@ -41,7 +41,8 @@ import java.util.regex.Pattern;
  *   {@link RoomAccess} grants. A room stays open to the connection until the user loses it: on a
  *   {@value Addresses#ROOMS_REVOKED} notice the guard stops delivering that room's messages to the user's connections
  *   (the RECEIVE of every room message is checked against the rooms the connection was granted), so a kicked member
- *   hears nothing more even though the bridge still holds the registration. Registering again asks anew.</li>
+ *   hears nothing more even though the bridge still holds the registration. The TCP bridge reports no RECEIVE: a TCP
+ *   connection that loses a room it registered on is closed. Registering again asks anew.</li>
  *   <li>SEND and PUBLISH are allowed only to the inbound allow list ({@code bridge.inbound}). The verified user id is
  *   stamped in the {@value Addresses#SENDER_HEADER} header and a {@code sender} member of a JSON body is
  *   overwritten with it too. The forwarded headers are rebuilt from the client's: every header named (in any case)
@@ -99,9 +100,15 @@ public final class BridgeGuard {
     final AtomicInteger pending = new AtomicInteger();
     /** Room ids this connection registered on and was granted (and has not lost since). */
     final Set<String> rooms = ConcurrentHashMap.newKeySet();
+    /**
+     * Whether the bridge asks the guard before each delivery (RECEIVE): SockJS does, the TCP bridge does not, so a
+     * TCP connection that loses a room it registered on is closed instead (the client reconnects without it).
+     */
+    final boolean receiveChecked;
 
-    Connection(Runnable closer) {
+    Connection(Runnable closer, boolean receiveChecked) {
       this.closer = closer;
+      this.receiveChecked = receiveChecked;
     }
   }
 
@@ -191,10 +198,19 @@ public final class BridgeGuard {
    * @param deny       writes an {@code access_denied} error frame to the connection
    */
   public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Runnable deny) {
+    handle(event, key, closer, queryToken, deny, true);
+  }
+
+  /**
+   * Decides one bridge event of a bridge that may not report RECEIVE events ({@code receiveChecked} false: the TCP
+   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, Runnable)}.
+   */
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Runnable deny,
+                     boolean receiveChecked) {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED:
-        Connection created = new Connection(closer);
+        Connection created = new Connection(closer, receiveChecked);
         connections.put(key, created);
         if (queryToken != null) {
           // the bridge reads the socket only once SOCKET_CREATED completes, and frames arriving before are lost:
@@ -219,7 +235,7 @@ public final class BridgeGuard {
       case PUBLISH:
       case REGISTER:
       case UNREGISTER:
-        Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer));
+        Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer, receiveChecked));
         if (conn.pending.incrementAndGet() > MAX_PENDING) {
           conn.pending.decrementAndGet();
           deny.run();
@@ -368,6 +384,11 @@ public final class BridgeGuard {
     return conn != null && conn.rooms.contains(address.substring(Addresses.ROOM_PREFIX.length()));
   }
 
+  /** When {@code user} last lost {@code room} on this node (ms), if within the remembered time; else null. */
+  Long revokedAt(long user, String room) {
+    return revokedAt.get(user + ":" + room);
+  }
+
   private void revokeRooms(JsonObject notice) {
     String room = notice.getString("room");
     JsonArray users = notice.getJsonArray("users", new JsonArray());
@@ -383,10 +404,12 @@ public final class BridgeGuard {
         revokedAt.put(((Number) u).longValue() + ":" + room, now);
       }
     }
-    connections.values().forEach(conn -> {
+    connections.forEach((key, conn) -> {
       AccessClaims caller = conn.caller;
-      if (caller != null && lost.contains(caller.userId())) {
-        conn.rooms.remove(room);
+      if (caller != null && lost.contains(caller.userId()) && conn.rooms.remove(room) && !conn.receiveChecked) {
+        LOG.debug("Closing TCP bridge connection of user {}: lost room {}", caller.userId(), room);
+        forget(key);
+        conn.closer.run();
       }
     });
   }

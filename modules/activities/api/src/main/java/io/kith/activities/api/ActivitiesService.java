@@ -106,7 +106,8 @@ public interface ActivitiesService {
    * When every place is taken the actor is waitlisted if the activity has a waitlist (at most
    * {@code activities.max-waitlist}, then {@link ActivitiesErrors#WAITLIST_FULL}), else refused with
    * {@link ActivitiesErrors#ACTIVITY_FULL}. Also refused: {@link ActivitiesErrors#ACTIVITY_CANCELLED},
-   * {@link ActivitiesErrors#ACTIVITY_STARTED} (it has started or is over), {@link ActivitiesErrors#ORGANISER_CANNOT_JOIN},
+   * {@link ActivitiesErrors#ACTIVITY_STARTED} (it has started or is over),
+   * {@link ActivitiesErrors#ORGANISER_CANNOT_JOIN},
    * {@link ActivitiesErrors#PARTICIPANT_REMOVED}; an activity the actor may not see (friends-only and not a friend,
    * invitation-only without an invitation, blocked) is {@link ActivitiesErrors#ACTIVITY_NOT_FOUND}. A new participant
    * is added to the discussion group and {@code ActivityJoined} is appended.
@@ -123,9 +124,10 @@ public interface ActivitiesService {
 
   /**
    * Participants of an activity the viewer may see, in the order they got their place: {@code {items: [{user:
-   * <summary>, status, since (ms), friend (whether the user is the viewer's friend)}], next}}. {@code query}:
-   * {@code {status? ("joined" default; "waitlisted" and "invited": the organiser only), limit?, cursor?}}. Users in a
-   * block with the viewer are left out.
+   * <summary>, status, since (ms; not for invitees), friend (whether the user is the viewer's friend)}], next}}.
+   * {@code query}: {@code {status? ("joined" default, in place order; "waitlisted", in line order; "invited": everyone
+   * holding an invitation, by id, each with their status now; the last two for the organiser only), limit?,
+   * cursor?}}. Users in a block with the viewer are left out (not for the organiser).
    */
   Future<JsonObject> participants(long viewer, long activityId, JsonObject query);
 

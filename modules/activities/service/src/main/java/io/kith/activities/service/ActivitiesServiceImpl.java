@@ -418,9 +418,13 @@ final class ActivitiesServiceImpl implements ActivitiesService {
               : relations.ties(viewer, users);
           Future<JsonObject> summaries = users.isEmpty() ? Future.succeededFuture(new JsonObject())
               : accounts.summaries(viewer, users);
-          return Future.all(ties, summaries).map(v -> {
+          // invitees who joined or wait since are listed with that status
+          Future<List<String>> statuses = Activities.INVITED.equals(status) ? hot.statuses(activityId, users)
+              : Future.succeededFuture(users.stream().map(x -> status).toList());
+          return Future.all(ties, summaries, statuses).map(v -> {
             JsonArray items = new JsonArray();
-            for (long[] row : shown) {
+            for (int i = 0; i < shown.size(); i++) {
+              long[] row = shown.get(i);
               String key = Long.toString(row[0]);
               JsonObject tie = ties.result().getJsonObject(key, new JsonObject());
               if (!isOrganiser && Access.blocked(tie)) {
@@ -428,7 +432,7 @@ final class ActivitiesServiceImpl implements ActivitiesService {
               }
               JsonObject item = new JsonObject()
                   .put("user", summaries.result().getJsonObject(key, new JsonObject().put("id", row[0])))
-                  .put("status", status)
+                  .put("status", statuses.result().get(i))
                   .put("friend", tie.getBoolean("friend", false));
               if (!Activities.INVITED.equals(status)) {
                 item.put("since", IdGenerator.timeOf(row[1]));
@@ -648,7 +652,8 @@ final class ActivitiesServiceImpl implements ActivitiesService {
               .toList());
           Comparator<HotActivities.Hot> byId = Comparator.comparingLong(h -> h.doc().getLong("_id"));
           open.sort(Activities.BY_DISTANCE.equals(order)
-              ? Comparator.<HotActivities.Hot>comparingDouble(h -> distance.get(h.doc().getLong("_id"))).thenComparing(byId)
+              ? Comparator.<HotActivities.Hot>comparingDouble(h -> distance.get(h.doc().getLong("_id")))
+                  .thenComparing(byId)
               : Comparator.<HotActivities.Hot>comparingLong(h -> h.doc().getLong("start")).thenComparing(byId));
           List<HotActivities.Hot> shown = open.subList(Math.min(offset, open.size()),
               Math.min(offset + limit, open.size()));

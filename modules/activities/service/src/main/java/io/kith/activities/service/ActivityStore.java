@@ -50,7 +50,10 @@ final class ActivityStore {
     return mongo.find(COLLECTION, new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids))));
   }
 
-  /** Runs {@code update} (with {@code v} incremented and {@code updated} set) where {@code filter} matches; the new doc or null. */
+  /**
+   * Runs {@code update} (with {@code v} incremented and {@code updated} set) where {@code filter} matches; the new doc
+   * or null.
+   */
   private Future<JsonObject> change(JsonObject filter, JsonObject update, long now) {
     JsonObject u = update.copy();
     JsonObject inc = u.getJsonObject("$inc", new JsonObject()).put("v", 1);

@@ -12,8 +12,6 @@ import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Redis side of activities: what reads use so that current activities never need MongoDB. Everything here is
@@ -46,15 +44,15 @@ final class HotActivities {
   private static final double GEO_MAX_LATITUDE = 85.05112878;
 
   /** Copies a record if newer; marks the participant keys complete with ARGV[4] = 1. */
-  static final String PUT_DOC =
+  static final LuaScripts.Script PUT_DOC = new LuaScripts.Script(
       "local cur = tonumber(redis.call('hget', KEYS[1], 'v') or '-1') "
           + "local applied = 0 "
           + "if tonumber(ARGV[1]) > cur then redis.call('hset', KEYS[1], 'v', ARGV[1], 'doc', ARGV[2]) applied = 1 end "
           + "if ARGV[4] == '1' then redis.call('hset', KEYS[1], 'loaded', '1') end "
           + "redis.call('pexpireat', KEYS[1], ARGV[3]) "
-          + "return applied";
+          + "return applied");
   /** Copies one participation if newer: KEYS p, w, i, r, pv; ARGV user, v, status, seq, invited, expire-at. */
-  static final String PUT_PART =
+  static final LuaScripts.Script PUT_PART = new LuaScripts.Script(
       "local cur = tonumber(redis.call('hget', KEYS[5], ARGV[1]) or '-1') "
           + "if tonumber(ARGV[2]) <= cur then return 0 end "
           + "redis.call('hset', KEYS[5], ARGV[1], ARGV[2]) "
@@ -66,19 +64,18 @@ final class HotActivities {
           + "if ARGV[3] == 'removed' then redis.call('sadd', KEYS[4], ARGV[1]) "
           + "else redis.call('srem', KEYS[4], ARGV[1]) end "
           + "for i = 1, 5 do redis.call('pexpireat', KEYS[i], ARGV[6]) end "
-          + "return 1";
+          + "return 1");
   /** Takes started activities out of the nearby set. */
-  static final String SWEEP_GEO =
+  static final LuaScripts.Script SWEEP_GEO = new LuaScripts.Script(
       "local m = redis.call('zrangebyscore', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000) "
           + "for _, id in ipairs(m) do redis.call('zrem', KEYS[1], id) redis.call('zrem', KEYS[2], id) end "
-          + "return #m";
-  private static final String UNLOCK =
-      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+          + "return #m");
+  private static final LuaScripts.Script UNLOCK = new LuaScripts.Script(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end");
 
   private final Redis redis;
   private final RedisAPI api;
   private final long warmMillis;
-  private final Map<String, String> shas = new ConcurrentHashMap<>();
 
   HotActivities(Redis redis, long warmMillis) {
     this.redis = redis;
@@ -214,6 +211,26 @@ final class HotActivities {
     });
   }
 
+  /** For each user: holds a place ({@code joined}), waits ({@code waitlisted}), or neither ({@code invited}). */
+  Future<List<String>> statuses(long id, List<Long> users) {
+    if (users.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<Request> batch = new ArrayList<>();
+    for (long u : users) {
+      batch.add(Request.cmd(Command.ZSCORE).arg(joinedSet(id)).arg(u));
+      batch.add(Request.cmd(Command.ZSCORE).arg(waitSet(id)).arg(u));
+    }
+    return redis.batch(batch).map(r -> {
+      List<String> out = new ArrayList<>();
+      for (int i = 0; i < users.size(); i++) {
+        out.add(r.get(2 * i) != null ? Activities.JOINED
+            : r.get(2 * i + 1) != null ? Activities.WAITLISTED : Activities.INVITED);
+      }
+      return out;
+    });
+  }
+
   private static List<long[]> pairs(Response r) {
     List<long[]> out = new ArrayList<>();
     if (r == null) {
@@ -292,7 +309,7 @@ final class HotActivities {
     long id = doc.getLong("_id");
     long start = doc.getLong("start");
     String expireAt = Long.toString(expireAt(doc, now));
-    Future<Response> hash = eval(List.of(PUT_DOC, "1", activity(id), Long.toString(doc.getLong("v", 0L)),
+    Future<Response> hash = PUT_DOC.run(api, List.of("1", activity(id), Long.toString(doc.getLong("v", 0L)),
         doc.encode(), expireAt, loaded ? "1" : "0"));
     List<Request> batch = new ArrayList<>();
     String member = Long.toString(id);
@@ -323,7 +340,7 @@ final class HotActivities {
     long id = part.getLong("activity");
     long user = part.getLong("user");
     String status = part.getString("status");
-    Future<Response> sets = eval(List.of(PUT_PART, "5", joinedSet(id), waitSet(id), invitedSet(id), removedSet(id),
+    Future<Response> sets = PUT_PART.run(api, List.of("5", joinedSet(id), waitSet(id), invitedSet(id), removedSet(id),
         versions(id), Long.toString(user), Long.toString(part.getLong("v", 0L)), status,
         Long.toString(part.getLong("seq", 0L)), part.getBoolean("invited", false) ? "1" : "0",
         Long.toString(expireAt(activityDoc, now))));
@@ -399,7 +416,7 @@ final class HotActivities {
 
   /** Takes started activities out of the nearby set. */
   Future<Integer> sweepStarted(long now) {
-    return eval(List.of(SWEEP_GEO, "2", GEO, GEO_STARTS, Long.toString(now))).map(Response::toInteger);
+    return SWEEP_GEO.run(api, List.of("2", GEO, GEO_STARTS, Long.toString(now))).map(Response::toInteger);
   }
 
   Future<Boolean> warm() {
@@ -416,19 +433,6 @@ final class HotActivities {
   }
 
   Future<Void> unlockWarm(String token) {
-    return eval(List.of(UNLOCK, "1", WARM_LOCK, token)).mapEmpty();
-  }
-
-  /**
-   * Runs a script by its SHA (the text is sent only when Redis does not know it: after a restart or a flush, EVAL runs
-   * and caches it again). {@code args} is what EVAL takes, the script text first.
-   */
-  private Future<Response> eval(List<String> args) {
-    String sha = shas.computeIfAbsent(args.get(0), LuaScripts::sha1);
-    List<String> bySha = new ArrayList<>(args);
-    bySha.set(0, sha);
-    // Redis answers an unknown digest with an error whose code word is NOSCRIPT
-    return api.evalsha(bySha).recover(e -> e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")
-        ? api.eval(args) : Future.failedFuture(e));
+    return UNLOCK.run(api, List.of("1", WARM_LOCK, token)).mapEmpty();
   }
 }

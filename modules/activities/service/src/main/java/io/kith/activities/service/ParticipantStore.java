@@ -59,7 +59,10 @@ final class ParticipantStore {
     return mongo.insert(COLLECTION, doc).map(x -> doc);
   }
 
-  /** Moves a participation from one of {@code from} to what {@code set} says; the new doc, or null if it was not in {@code from}. */
+  /**
+   * Moves a participation from one of {@code from} to what {@code set} says; the new doc, or null if it was not in
+   * {@code from}.
+   */
   Future<JsonObject> transition(long activity, long user, List<String> from, JsonObject set) {
     return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id(activity, user))
             .put("status", new JsonObject().put("$in", new JsonArray(from))),

@@ -124,6 +124,10 @@ class JoinTest extends ActivitiesTestBase {
       assertEquals("joined", join(u.get(1), id));
       assertEquals("invitation", events.await(ActivitiesEvents.ACTIVITY_JOINED, id, 1).get(0).payload()
           .getString("via"));
+      JsonObject invitees = await(activities.participants(organiser, id, new JsonObject().put("status", "invited")));
+      assertEquals(List.of(u.get(1)), userIds(invitees));
+      assertEquals("joined", invitees.getJsonArray("items").getJsonObject(0).getString("status"),
+          "an invitee who joined is listed as joined");
       // after leaving, the invitation still holds: the user sees it and may come back
       await(activities.leave(u.get(1), id));
       assertEquals("invited", await(activities.activity(u.get(1), id)).getJsonObject("viewer").getString("status"));

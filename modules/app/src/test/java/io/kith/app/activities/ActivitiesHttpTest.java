@@ -196,6 +196,10 @@ class ActivitiesHttpTest {
     Set<Long> told = event.getJsonArray("participants").stream().map(o -> ((Number) o).longValue())
         .collect(Collectors.toSet());
     assertEquals(Set.of(u.get(0).id(), u.get(1).id()), told);
+    for (User participant : u) {
+      JsonObject note = kith.awaitNotification(participant, "activity_updated", a.getLong("id"));
+      assertEquals(org.id(), note.getLong("from_user"));
+    }
 
     Object cleared = kith.patch(path(a), org, new JsonObject().put("introduction", (Object) null)).expect(200)
         .getValue("introduction");
@@ -207,7 +211,7 @@ class ActivitiesHttpTest {
   }
 
   @Test
-  @DisplayName("cancel (idempotent): stays readable as cancelled, participants are told, joining and editing refused")
+  @DisplayName("cancel (idempotent): stays readable as cancelled, participants notified, joining and editing refused")
   void cancel() {
     User org = kith.register();
     User bob = kith.register();
@@ -222,6 +226,7 @@ class ActivitiesHttpTest {
     assertEquals("cancelled", kith.get(path(a), carol).expect(200).getString("status"));
     JsonObject event = kith.awaitEvent(a.getLong("id"), "ActivityCancelled", e -> true);
     assertTrue(event.getJsonArray("participants").contains(bob.id()), event.encode());
+    assertEquals(org.id(), kith.awaitNotification(bob, "activity_cancelled", a.getLong("id")).getLong("from_user"));
 
     kith.put(path(a) + "/participation", carol, null).problem(409, "activity_cancelled");
     kith.patch(path(a), org, new JsonObject().put("title", "Back on")).problem(409, "activity_cancelled");
@@ -268,6 +273,7 @@ class ActivitiesHttpTest {
     JsonObject left = kith.awaitEvent(a.getLong("id"), "ActivityLeft", e -> e.getLong("user") == bob.id());
     assertEquals(org.id(), left.getLong("removed_by"));
     kith.put(path(a) + "/participation", bob, null).problem(403, "participant_removed");
+    kith.awaitNotification(bob, "activity_removed", a.getLong("id"));
 
     kith.patch(path(a), org, new JsonObject().put("capacity", 2)).expect(200);
     assertEquals(List.of(bob.id()), kith.post(path(a) + "/invitations", org, new JsonObject().put("users",
@@ -304,6 +310,7 @@ class ActivitiesHttpTest {
         new JsonArray().add(stranger.id()).add(stranger.id()))).expect(200);
     assertEquals(new JsonArray().add(stranger.id()), invited.getJsonArray("invited"));
     assertEquals("invited", status(invitation, stranger));
+    kith.awaitNotification(stranger, "activity_invitation", invitation.getLong("id"));
     assertEquals("joined", kith.put(path(invitation) + "/participation", stranger, null).expect(200)
         .getString("status"));
     assertEquals(0, kith.post(path(invitation) + "/invitations", org, new JsonObject().put("users",

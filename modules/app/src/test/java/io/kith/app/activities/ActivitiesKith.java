@@ -29,7 +29,8 @@ import java.util.function.Predicate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * One Kith node (accounts, relations, feeds, messaging, activities and gateway, real wiring, in-process) for one test
+ * One Kith node (accounts, relations, feeds, messaging, notifications, activities and gateway, real wiring,
+ * in-process) for one test
  * class, and an HTTP client that talks to it as an app does. Tests make their own users and activities; nearby
  * searches use a random spot of their own, so tests never see each other's activities.
  */
@@ -65,7 +66,7 @@ final class ActivitiesKith implements AutoCloseable {
   static ActivitiesKith start() {
     JsonObject overrides = new JsonObject()
         .put("kith", new JsonObject().put("modules", new JsonArray().add("accounts").add("relations").add("feeds")
-            .add("messaging").add("activities").add("gateway")))
+            .add("messaging").add("notifications").add("activities").add("gateway")))
         .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
         .put("bridge", new JsonObject().put("tcp-port", 0))
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000))
@@ -262,6 +263,20 @@ final class ActivitiesKith implements AutoCloseable {
           }
           return out;
         });
+  }
+
+  /**
+   * Waits until {@code user} has a notification of {@code type} about {@code activityId} (read over HTTP, as the app
+   * does) and returns it.
+   */
+  JsonObject awaitNotification(User user, String type, long activityId) {
+    String path = API + "/notifications?types=" + type + "&limit=100";
+    Predicate<Object> about = o -> ((JsonObject) o).getLong("activity", 0L) == activityId;
+    Await.result(Poll.until(client, WAIT, type + " notification of " + user.username(), () ->
+        send(HttpMethod.GET, path, user.access(), null).map(r -> r.status() == 200
+            && r.body().toJsonObject().getJsonArray("items").stream().anyMatch(about))));
+    return (JsonObject) get("/notifications?types=" + type + "&limit=100", user).expect(200).getJsonArray("items")
+        .stream().filter(about).findFirst().orElseThrow();
   }
 
   /** Waits until an event of {@code type} about {@code activityId} matching {@code test} is in the stream. */

@@ -1,5 +1,6 @@
 package io.kith.activities.service;
 
+import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;
@@ -68,7 +69,8 @@ final class Reminders {
         .compose(v -> hot.due(now, DUE_BATCH))
         .compose(due -> {
           List<Future<Void>> each = new ArrayList<>();
-          due.forEach(id -> each.add(hot.takeDue(id).compose(mine -> mine ? remind(id) : Future.succeededFuture())));
+          due.forEach(id -> each.add(hot.takeDue(id)
+              .compose(mine -> mine ? remind(id, System.currentTimeMillis()) : Future.succeededFuture())));
           return Future.join(each).mapEmpty();
         })
         .<Void>mapEmpty()
@@ -79,12 +81,13 @@ final class Reminders {
         });
   }
 
-  private Future<Void> remind(long id) {
-    long now = System.currentTimeMillis();
+  /** Sends the reminder of an activity this node took off the queue at {@code now}. */
+  Future<Void> remind(long id, long now) {
     return activities.claimReminder(id, now).compose(doc -> {
       if (doc == null) {
-        // cancelled, started, or reminded already (by another node after a rebuild)
-        return Future.succeededFuture();
+        // cancelled, started, reminded already (by another node after a rebuild), or not due: the start moved later
+        // after this sweep read the old entry (and its ZREM may have taken the new one): re-queue at the new time
+        return requeueIfPending(id, now);
       }
       return participants.joinedIds(id, settings.maxParticipants())
           .compose(users -> platform.events().append(ActivitiesEvents.DOMAIN, ActivitiesEvents.ACTIVITY_STARTING_SOON,
@@ -96,6 +99,18 @@ final class Reminders {
             return activities.unclaimReminder(id, System.currentTimeMillis())
                 .compose(back -> hot.requeueDue(id, doc.getLong("remind_at", now)));
           });
+    });
+  }
+
+  /** Puts an unclaimed reminder back on the queue at the record's time when it is still to be sent later. */
+  private Future<Void> requeueIfPending(long id, long now) {
+    return activities.byId(id).compose(doc -> {
+      Long remindAt = doc == null ? null : doc.getLong("remind_at");
+      if (remindAt == null || remindAt <= now || doc.getBoolean("reminded", false)
+          || !Activities.OPEN.equals(doc.getString("status")) || doc.getLong("start") <= now) {
+        return Future.succeededFuture();
+      }
+      return hot.requeueDue(id, remindAt);
     });
   }
 }

@@ -18,6 +18,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,6 +33,8 @@ import java.util.Set;
 
 /** The activities rules; see {@link ActivitiesService} and the module README. */
 final class ActivitiesServiceImpl implements ActivitiesService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ActivitiesServiceImpl.class);
 
   private static final long HOUR = 3_600_000L;
   /** Rounds of reading further when filtering leaves a list page short. */
@@ -167,14 +171,28 @@ final class ActivitiesServiceImpl implements ActivitiesService {
     long id = doc.getLong("_id");
     Future<List<Long>> joined = participants.joinedIds(id, settings.maxParticipants());
     return effects.activity(doc).compose(v -> joined).compose(users -> {
+      Future<List<Long>> told = toldOf(doc, users);
       Future<Void> moved = !startChanged ? Future.succeededFuture()
           : participants.setStart(id, doc.getLong("start"))
               .compose(x -> hot.restart(id, users, doc.getLong("start")).recover(e -> Future.succeededFuture()));
       Future<Void> promoted = changed.contains("capacity") || changed.contains("start")
           ? moved.compose(x -> seats.fill(id)) : moved;
-      return promoted.compose(x -> effects.emit(ActivitiesEvents.ACTIVITY_UPDATED, Effects.base(doc)
-          .put("changed", new JsonArray(changed)).put("start", doc.getLong("start")).put("end", doc.getLong("end"))
-          .put("place", doc.getJsonObject("place")).put("participants", new JsonArray(users))));
+      return promoted.compose(x -> told).compose(named -> effects.emit(ActivitiesEvents.ACTIVITY_UPDATED,
+          Effects.base(doc).put("changed", new JsonArray(changed)).put("start", doc.getLong("start"))
+              .put("end", doc.getLong("end")).put("place", doc.getJsonObject("place"))
+              .put("participants", new JsonArray(named))));
+    });
+  }
+
+  /**
+   * The participants an event about the activity names: {@code users} without those in a block with the organiser.
+   * When relations cannot answer nobody is named (logged): the edit is made, its event tells no one rather than
+   * someone who should not be told.
+   */
+  private Future<List<Long>> toldOf(JsonObject doc, List<Long> users) {
+    return Access.withoutBlocks(relations, doc.getLong("organiser"), users).recover(e -> {
+      LOG.warn("Activity {}: participants not named in its event (relations: {})", doc.getLong("_id"), e.toString());
+      return Future.succeededFuture(List.of());
     });
   }
 
@@ -210,6 +228,7 @@ final class ActivitiesServiceImpl implements ActivitiesService {
           }
           return effects.activity(cancelled)
               .compose(v -> participants.joinedIds(activityId, settings.maxParticipants()))
+              .compose(joined -> toldOf(cancelled, joined))
               .compose(users -> effects.emit(ActivitiesEvents.ACTIVITY_CANCELLED, Effects.base(cancelled)
                   .put("start", cancelled.getLong("start")).put("participants", new JsonArray(users))))
               .compose(v -> viewOf(actor, cancelled, null));

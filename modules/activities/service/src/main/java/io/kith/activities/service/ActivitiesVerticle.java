@@ -44,7 +44,8 @@ public final class ActivitiesVerticle extends VerticleBase {
     ActivitiesServiceImpl service = new ActivitiesServiceImpl(platform, settings, activities, participants, hot,
         loader, seats, effects, RelationsService.proxy(vertx), AccountsService.proxy(vertx), MediaClient.create(vertx));
     discussion = new Discussion(platform, settings, activities, participants, effects, MessagingService.proxy(vertx));
-    reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects);
+    reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects,
+        RelationsService.proxy(vertx));
     return activities.ensureIndexes()
         .compose(v -> participants.ensureIndexes())
         .compose(v -> loader.loadAll().<Void>mapEmpty().recover(e -> {

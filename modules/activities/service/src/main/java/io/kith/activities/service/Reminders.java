@@ -3,6 +3,7 @@ package io.kith.activities.service;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.platform.Platform;
+import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import org.slf4j.Logger;
@@ -32,11 +33,12 @@ final class Reminders {
   private final HotActivities hot;
   private final WarmStart loader;
   private final Effects effects;
+  private final RelationsService relations;
   private long timer = -1;
   private boolean sweeping;
 
   Reminders(Platform platform, ActivitiesSettings settings, ActivityStore activities, ParticipantStore participants,
-            HotActivities hot, WarmStart loader, Effects effects) {
+            HotActivities hot, WarmStart loader, Effects effects, RelationsService relations) {
     this.platform = platform;
     this.settings = settings;
     this.activities = activities;
@@ -44,6 +46,7 @@ final class Reminders {
     this.hot = hot;
     this.loader = loader;
     this.effects = effects;
+    this.relations = relations;
   }
 
   void start() {
@@ -89,7 +92,9 @@ final class Reminders {
         // after this sweep read the old entry (and its ZREM may have taken the new one): re-queue at the new time
         return requeueIfPending(id, now);
       }
+      // participants in a block with the organiser are not told (relations failing: re-queued below, retried)
       return participants.joinedIds(id, settings.maxParticipants())
+          .compose(joined -> Access.withoutBlocks(relations, doc.getLong("organiser"), joined))
           .compose(users -> platform.events().append(ActivitiesEvents.DOMAIN, ActivitiesEvents.ACTIVITY_STARTING_SOON,
               Effects.base(doc).put("start", doc.getLong("start")).put("place", doc.getJsonObject("place"))
                   .put("participants", new JsonArray(users))))

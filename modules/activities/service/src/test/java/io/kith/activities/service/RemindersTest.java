@@ -25,7 +25,7 @@ class RemindersTest extends ActivitiesTestBase {
     ParticipantStore parts = new ParticipantStore(platform.mongo());
     HotActivities hot = new HotActivities(platform.redis(), settings.warmMillis());
     return new Reminders(platform, settings, store, parts, hot, new WarmStart(store, parts, hot, settings.warmMillis()),
-        new Effects(platform, hot));
+        new Effects(platform, hot), relations);
   }
 
   @Test
@@ -66,5 +66,36 @@ class RemindersTest extends ActivitiesTestBase {
       assertEquals(List.of(user), longs(sent.get(0).payload().getJsonArray("participants")));
       assertNotNull(sent.get(0).payload().getJsonObject("place"));
     }
+  }
+
+  @Test
+  @DisplayName("participants in a block with the organiser (either way) are left out of updated, reminder and cancelled")
+  void blockedParticipantsNotTold() throws Exception {
+    Reminders reminders = reminders();
+    HotActivities hot = new HotActivities(platform.redis(), DAY);
+    ActivityStore store = new ActivityStore(platform.mongo());
+    List<Long> u = newUsers(4);
+    long organiser = u.get(0);
+    long id = createId(organiser, body(DAY));
+    for (int i = 1; i < 4; i++) {
+      join(u.get(i), id);
+    }
+    await(relations.block(organiser, u.get(2)));
+    await(relations.block(u.get(3), organiser));
+    try (EventRecorder events = recordEvents()) {
+      await(activities.update(organiser, id, new JsonObject().put("title", "Renamed")));
+      assertEquals(List.of(u.get(1)), longs(events.await(ActivitiesEvents.ACTIVITY_UPDATED, id, 1).get(0).payload()
+          .getJsonArray("participants")));
+      long remindAt = await(store.byId(id)).getLong("remind_at");
+      assertTrue(await(hot.takeDue(id)));
+      await(reminders.remind(id, remindAt));
+      assertEquals(List.of(u.get(1)), longs(events.await(ActivitiesEvents.ACTIVITY_STARTING_SOON, id, 1).get(0)
+          .payload().getJsonArray("participants")));
+      await(activities.cancel(organiser, id));
+      assertEquals(List.of(u.get(1)), longs(events.await(ActivitiesEvents.ACTIVITY_CANCELLED, id, 1).get(0)
+          .payload().getJsonArray("participants")));
+    }
+    // the block does not take the place away: the organiser still lists them (and may remove them)
+    assertEquals(List.of(u.get(1), u.get(2), u.get(3)), allParticipants(organiser, id, "joined", 10));
   }
 }

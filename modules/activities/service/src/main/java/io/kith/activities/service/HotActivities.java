@@ -199,7 +199,11 @@ final class HotActivities {
         "LIMIT", "0", Integer.toString(count))).map(HotActivities::pairs);
   }
 
-  /** Invited users (not taking part) of an activity: every member of the set, sorted by id. */
+  /**
+   * Users holding an invitation to an activity: every member of the set, sorted by id. Read whole on each page of the
+   * organiser's invitee list; the set is bounded by {@code activities.max-invitees} (1,000; at most 100 more per
+   * invitation call racing another of the same activity), so this stays a small read.
+   */
   Future<List<Long>> invited(long id) {
     return api.smembers(invitedSet(id)).map(r -> {
       List<Long> out = new ArrayList<>();

@@ -47,8 +47,8 @@ class ScenariosTest {
   void builtIn() {
     Scenarios scenarios = Scenarios.builtIn();
     assertEquals("auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, relations-batch, "
-        + "relations-followers, feeds-fanout, feeds-home, feeds-moments, notifications, messaging-direct, "
-        + "bridge-idle-heap", scenarios.names());
+        + "relations-followers, feeds-fanout, feeds-home, feeds-moments, notifications, activities-join, "
+        + "activities-nearby, messaging-direct, bridge-idle-heap", scenarios.names());
     assertEquals("feeds-fanout", scenarios.declaring("publish-rate"));
     assertEquals("relations-followers, feeds-fanout", scenarios.declaring("followers"));
     assertTrue(scenarios.declaresOption("login-rate"));

@@ -1,15 +1,20 @@
 package io.kith.gateway;
 
+import io.kith.activities.api.ActivitiesService;
 import io.kith.gateway.bridge.AccountsPresence;
+import io.kith.gateway.bridge.DomainRooms;
 import io.kith.gateway.bridge.RoomAccess;
 import io.kith.accounts.api.AccountsService;
 import io.kith.gateway.http.AccountsRoutes;
+import io.kith.gateway.http.ActivitiesRoutes;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
 import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
+import io.kith.gateway.http.WhiteboardRoutes;
 import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.WhiteboardService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.feeds.api.FeedsService;
@@ -57,10 +62,14 @@ public final class GatewayModule implements KithModule {
         new FeedsRoutes(FeedsService.proxy(platform.vertx())),
         new MediaRoutes(MediaClient.create(platform.vertx())),
         new NotificationsRoutes(NotificationsService.proxy(platform.vertx())),
-        new MessagingRoutes(MessagingService.proxy(platform.vertx())));
+        new MessagingRoutes(MessagingService.proxy(platform.vertx())),
+        new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
+        new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())));
     AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
+    RoomAccess rooms = new DomainRooms(MessagingService.proxy(platform.vertx()),
+        WhiteboardService.proxy(platform.vertx()));
     return GatewayVerticle.loadContract(platform.vertx()).compose(contract -> platform.vertx().deployVerticle(
-        () -> new GatewayVerticle(platform, routes, RoomAccess.NONE, presence, contract),
+        () -> new GatewayVerticle(platform, routes, rooms, presence, contract),
         new DeploymentOptions().setInstances(instances)));
   }
 }

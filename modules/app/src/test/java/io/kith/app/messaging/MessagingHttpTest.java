@@ -85,6 +85,24 @@ class MessagingHttpTest {
   }
 
   @Test
+  @DisplayName("the conversations list pages over HTTP: the next of a page is accepted as before")
+  void conversationsPaging() {
+    User me = kith.register();
+    List<Long> convs = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      convs.add(0, kith.message(kith.register(), me, "hi " + i).getLong("conversation"));
+    }
+    List<Long> seen = new java.util.ArrayList<>();
+    String next = null;
+    do {
+      JsonObject page = kith.get("/conversations?limit=2" + (next == null ? "" : "&before=" + next), me).expect(200);
+      page.getJsonArray("items").forEach(c -> seen.add(((JsonObject) c).getLong("id")));
+      next = page.getString("next");
+    } while (next != null);
+    assertEquals(convs, seen);
+  }
+
+  @Test
   @DisplayName("refusals: not a party 404, oversize text 400, blocked 403, friends-only 403, anonymous 401")
   void refusals() {
     User alice = kith.register();

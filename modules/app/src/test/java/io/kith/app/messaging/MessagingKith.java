@@ -57,12 +57,18 @@ final class MessagingKith implements AutoCloseable {
   }
 
   static MessagingKith start() {
+    return start(new JsonObject());
+  }
+
+  /** A node whose {@code messaging} configuration section has these overrides. */
+  static MessagingKith start(JsonObject messaging) {
     JsonObject overrides = new JsonObject()
         .put("kith", new JsonObject().put("modules",
             new JsonArray().add("accounts").add("relations").add("messaging").add("gateway")))
         .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
         .put("bridge", new JsonObject().put("tcp-port", 0))
-        .put("accounts", new JsonObject().put("register-max-per-address", 100_000));
+        .put("accounts", new JsonObject().put("register-max-per-address", 100_000))
+        .put("messaging", messaging.copy());
     return new MessagingKith(Await.result(Kith.start(KithTestKit.config(overrides))));
   }
 
@@ -139,6 +145,21 @@ final class MessagingKith implements AutoCloseable {
   /** Sends a text message over HTTP; returns the stored message. */
   JsonObject message(User from, User to, String text) {
     return post("/direct/" + to.path() + "/messages", from, new JsonObject().put("text", text)
+        .put("client_id", UUID.randomUUID().toString())).expect(201).getJsonObject("message");
+  }
+
+  /** Creates a topic group ({@code "topic"}) or a friend group ({@code "friends"}) owned by {@code owner}; its id. */
+  long group(User owner, String kind) {
+    JsonObject spec = new JsonObject().put("kind", kind).put("name", unique("Group "));
+    if (kind.equals("topic")) {
+      spec.put("topic", "testing");
+    }
+    return post("/groups", owner, spec).expect(201).getLong("id");
+  }
+
+  /** Sends a text message to a group over HTTP; returns the stored message. */
+  JsonObject groupMessage(User from, long group, String text) {
+    return post("/groups/" + group + "/messages", from, new JsonObject().put("text", text)
         .put("client_id", UUID.randomUUID().toString())).expect(201).getJsonObject("message");
   }
 

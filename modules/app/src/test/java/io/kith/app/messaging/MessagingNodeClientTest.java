@@ -23,14 +23,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Runs {@code src/test/node/direct-chat.js}, which drives the bridge with the official Vert.x JavaScript client
- * ({@code @vertx/eventbus-bridge-client.js}, installed by {@code npm ci} in {@code src/test/node}; {@code .ci/run} does
- * it). Where Node or the client is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes
+ * Runs {@code src/test/node/direct-chat.js} and {@code group-chat.js}, which drive the bridge with the official
+ * Vert.x JavaScript client ({@code @vertx/eventbus-bridge-client.js}, installed by {@code npm ci} in
+ * {@code src/test/node}; {@code .ci/run} does it; {@code bridge-client.js} holds their shared helpers). Where Node or the client is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes
  * that a failure.
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DisplayName("Direct messages with the official Vert.x JavaScript bridge client (Node.js)")
+@DisplayName("Direct and group messages with the official Vert.x JavaScript bridge client (Node.js)")
 class MessagingNodeClientTest {
 
   private static final Path DIR = Path.of("src", "test", "node");
@@ -68,6 +68,21 @@ class MessagingNodeClientTest {
   @Test
   @DisplayName("two users exchange messages live; one disconnects and on reconnect fetches exactly the missed ones")
   void directChat() throws Exception {
+    JsonObject result = run("direct-chat.js");
+    assertEquals(5, result.getInteger("missed"), result.encode());
+  }
+
+  @Test
+  @DisplayName("two users exchange group messages on the group's room; one disconnects and on reconnect fetches "
+      + "exactly the missed ones by after_seq, in order")
+  void groupChat() throws Exception {
+    JsonObject result = run("group-chat.js");
+    assertEquals(3, result.getInteger("live"), result.encode());
+    assertEquals(5, result.getInteger("missed"), result.encode());
+  }
+
+  /** Runs a script with two fresh users; answers its result line, failing unless it exited 0 with ok. */
+  private JsonObject run(String script) throws Exception {
     User alice = kith.register();
     User bob = kith.register();
     JsonArray users = new JsonArray()
@@ -75,7 +90,7 @@ class MessagingNodeClientTest {
         .add(new JsonObject().put("id", bob.id()).put("access", bob.access()));
     File log = File.createTempFile("kith-node-", ".log");
     log.deleteOnExit();
-    ProcessBuilder pb = new ProcessBuilder("node", "direct-chat.js").directory(DIR.toFile())
+    ProcessBuilder pb = new ProcessBuilder("node", script).directory(DIR.toFile())
         .redirectErrorStream(true).redirectOutput(log);
     pb.environment().put("KITH_URL", "http://127.0.0.1:" + kith.port());
     pb.environment().put("KITH_USERS", users.encode());
@@ -89,6 +104,6 @@ class MessagingNodeClientTest {
     assertEquals(0, node.exitValue(), output);
     JsonObject result = new JsonObject(output.lines().filter(l -> l.startsWith("{")).reduce((x, y) -> y).orElse("{}"));
     assertEquals(Boolean.TRUE, result.getBoolean("ok"), output);
-    assertEquals(5, result.getInteger("missed"), output);
+    return result;
   }
 }

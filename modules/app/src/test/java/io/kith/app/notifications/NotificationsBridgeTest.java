@@ -2,7 +2,6 @@ package io.kith.app.notifications;
 
 import io.kith.app.notifications.NotificationsKith.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -11,8 +10,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.util.UUID;
 
 import static io.kith.app.notifications.NotificationsKith.WAIT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,20 +33,6 @@ class NotificationsBridgeTest {
     }
   }
 
-  /** Connects a socket registered on the user's address and waits until a probe published there arrives. */
-  private BridgeSocket connect(User user) {
-    BridgeSocket socket = BridgeSocket.connect(kith.client(), kith.port(), null);
-    socket.register(user.address(), user.access());
-    String probe = UUID.randomUUID().toString();
-    io.kith.platform.testkit.Await.result(io.kith.platform.testkit.Poll.until(kith.client(), WAIT,
-        "the registration on " + user.address(), () -> {
-          kith.kith().vertx().eventBus().publish(user.address(), new JsonObject().put("kind", "probe").put("id", probe));
-          return Future.succeededFuture(socket.pending().stream().anyMatch(f -> f.getValue("body") instanceof JsonObject
-              && probe.equals(f.getJsonObject("body").getString("id"))));
-        }));
-    return socket;
-  }
-
   @Test
   @DisplayName("a new notification and every count change reach all the user's connections; a reconnect fetches with since_id")
   void pushes() {
@@ -58,7 +41,7 @@ class NotificationsBridgeTest {
     User carol = kith.register();
     long post = kith.publish(alice, "watch me");
     long newestSeen;
-    try (BridgeSocket phone = connect(alice); BridgeSocket laptop = connect(alice)) {
+    try (BridgeSocket phone = kith.bridge(alice); BridgeSocket laptop = kith.bridge(alice)) {
       kith.follow(bob, alice);
       for (BridgeSocket socket : java.util.List.of(phone, laptop)) {
         JsonObject push = socket.takeDelivery(alice.address(), WAIT, b -> "notification".equals(b.getString("kind")))

@@ -17,6 +17,7 @@ import io.vertx.ext.web.client.WebClientOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
@@ -63,11 +64,15 @@ final class NotificationsKith implements AutoCloseable {
         .setDefaultPort(kith.httpPort()).setFollowRedirects(false));
   }
 
-  /** Starts a node running accounts, relations, feeds, notifications and the gateway. */
-  static NotificationsKith start() {
+  /** Starts a node running accounts, relations, feeds, notifications and the gateway, and {@code more} modules. */
+  static NotificationsKith start(String... more) {
+    JsonArray modules = new JsonArray().add("accounts").add("relations").add("feeds").add("notifications")
+        .add("gateway");
+    for (String module : more) {
+      modules.add(module);
+    }
     JsonObject overrides = new JsonObject()
-        .put("kith", new JsonObject().put("modules",
-            new JsonArray().add("accounts").add("relations").add("feeds").add("notifications").add("gateway")))
+        .put("kith", new JsonObject().put("modules", modules))
         .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
         .put("bridge", new JsonObject().put("tcp-port", 0))
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000));
@@ -82,6 +87,22 @@ final class NotificationsKith implements AutoCloseable {
   /** The client-side Vert.x (for bridge sockets and polling). */
   Vertx client() {
     return client;
+  }
+
+  /**
+   * Connects a SockJS bridge socket registered on the user's address and waits until a probe published there
+   * arrives.
+   */
+  BridgeSocket bridge(User user) {
+    BridgeSocket socket = BridgeSocket.connect(client, port(), null);
+    socket.register(user.address(), user.access());
+    String probe = UUID.randomUUID().toString();
+    Await.result(Poll.until(client, WAIT, "the registration on " + user.address(), () -> {
+      kith.vertx().eventBus().publish(user.address(), new JsonObject().put("kind", "probe").put("id", probe));
+      return Future.succeededFuture(socket.pending().stream().anyMatch(f -> f.getValue("body") instanceof JsonObject
+          && probe.equals(f.getJsonObject("body").getString("id"))));
+    }));
+    return socket;
   }
 
   /** The node's HTTP port. */

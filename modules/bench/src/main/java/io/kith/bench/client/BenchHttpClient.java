@@ -96,6 +96,39 @@ public final class BenchHttpClient {
         }));
   }
 
+  /**
+   * Sends {@code method path} with the JSON {@code body} when it is not null (and {@code Authorization: Bearer
+   * <token>} when {@code bearerToken} is not null), and completes with the JSON object body of a response with status
+   * {@code expectedStatus}. Any other status fails with {@code HTTP <status>}, followed by the problem code when the
+   * body is a Kith problem ({@code HTTP 409 activity_full}).
+   */
+  public Future<JsonObject> requestJson(HttpMethod method, String path, JsonObject body, String bearerToken,
+                                        int expectedStatus) {
+    RequestOptions options = new RequestOptions()
+        .setMethod(method)
+        .setHost(target.host())
+        .setPort(target.port())
+        .setSsl(target.ssl())
+        .setURI(path)
+        .setConnectTimeout(timeoutMillis)
+        .setIdleTimeout(timeoutMillis)
+        .putHeader(HttpHeaders.ACCEPT, "application/json");
+    if (body != null) {
+      options.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    }
+    if (bearerToken != null) {
+      options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + bearerToken);
+    }
+    return client.request(options)
+        .compose(request -> body == null ? request.send() : request.send(body.toBuffer()))
+        .compose(response -> response.body().map(reply -> {
+          if (response.statusCode() != expectedStatus) {
+            throw new IllegalStateException("HTTP " + response.statusCode() + problemCode(reply));
+          }
+          return reply.toJsonObject();
+        }));
+  }
+
   /** " code" of a problem+json body, or "" when the body is not one. */
   static String problemCode(Buffer body) {
     try {

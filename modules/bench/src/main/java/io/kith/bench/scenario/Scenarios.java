@@ -58,6 +58,9 @@ public final class Scenarios {
         new FeedsHomeScenario(),
         new FeedsMomentsScenario(),
         new NotificationsScenario(),
+        new ActivitiesJoinScenario(),
+        new ActivitiesNearbyScenario(),
+
         new MessagingDirectScenario(),
         new BridgeIdleHeapScenario()));
   }

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,7 +38,11 @@ import java.util.regex.Pattern;
  *   <li>Anonymous frames are refused. A refused frame gets an {@code access_denied} error; the connection stays
  *   open and usable.</li>
  *   <li>REGISTER is allowed only on the caller's own {@code kith.user.<id>} address, or on a room address that a
- *   {@link RoomAccess} grants.</li>
+ *   {@link RoomAccess} grants. A room stays open to the connection until the user loses it: on a
+ *   {@value Addresses#ROOMS_REVOKED} notice the guard stops delivering that room's messages to the user's connections
+ *   (the RECEIVE of every room message is checked against the rooms the connection was granted), so a kicked member
+ *   hears nothing more even though the bridge still holds the registration. The TCP bridge reports no RECEIVE: a TCP
+ *   connection that loses a room it registered on is closed. Registering again asks anew.</li>
  *   <li>SEND and PUBLISH are allowed only to the inbound allow list ({@code bridge.inbound}). The verified user id is
  *   stamped in the {@value Addresses#SENDER_HEADER} header and a {@code sender} member of a JSON body is
  *   overwritten with it too. The forwarded headers are rebuilt from the client's: every header named (in any case)
@@ -74,6 +79,14 @@ public final class BridgeGuard {
   private final RoomAccess rooms;
   private final Map<Object, Connection> connections = new ConcurrentHashMap<>();
   private final MessageConsumer<JsonObject> revocations;
+  private final MessageConsumer<JsonObject> roomRevocations;
+  /**
+   * When each {@code "<user>:<room>"} was last revoked (ms, this node's clock), kept {@value #REVOKED_MEMORY_MS} ms:
+   * a room grant whose check started before a revocation of it is not applied (the check may have read the
+   * membership before the user lost it).
+   */
+  private final Map<String, Long> revokedAt = new ConcurrentHashMap<>();
+  static final long REVOKED_MEMORY_MS = 60_000;
   private final ConnectionListener listener;
 
   /** A bridge connection: who it belongs to and how to close it. */
@@ -85,9 +98,17 @@ public final class BridgeGuard {
     Future<?> last = Future.succeededFuture();
     /** Frames received and not decided yet. */
     final AtomicInteger pending = new AtomicInteger();
+    /** Room ids this connection registered on and was granted (and has not lost since). */
+    final Set<String> rooms = ConcurrentHashMap.newKeySet();
+    /**
+     * Whether the bridge asks the guard before each delivery (RECEIVE): SockJS does, the TCP bridge does not, so a
+     * TCP connection that loses a room it registered on is closed instead (the client reconnects without it).
+     */
+    final boolean receiveChecked;
 
-    Connection(Runnable closer) {
+    Connection(Runnable closer, boolean receiveChecked) {
       this.closer = closer;
+      this.receiveChecked = receiveChecked;
     }
   }
 
@@ -110,6 +131,7 @@ public final class BridgeGuard {
     this.inbound = inboundPatterns.stream().map(Pattern::compile).toList();
     this.rooms = rooms;
     this.revocations = vertx.eventBus().consumer(Addresses.SESSIONS_REVOKED, msg -> closeRevoked(msg.body()));
+    this.roomRevocations = vertx.eventBus().consumer(Addresses.ROOMS_REVOKED, msg -> revokeRooms(msg.body()));
   }
 
   /** The inbound allow list, for the bridges' own permitted-address options. */
@@ -164,7 +186,7 @@ public final class BridgeGuard {
 
   /** Stops listening for revocations. */
   public Future<Void> close() {
-    return revocations.unregister();
+    return Future.all(revocations.unregister(), roomRevocations.unregister()).mapEmpty();
   }
 
   /**
@@ -176,10 +198,19 @@ public final class BridgeGuard {
    * @param deny       writes an {@code access_denied} error frame to the connection
    */
   public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Runnable deny) {
+    handle(event, key, closer, queryToken, deny, true);
+  }
+
+  /**
+   * Decides one bridge event of a bridge that may not report RECEIVE events ({@code receiveChecked} false: the TCP
+   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, Runnable)}.
+   */
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Runnable deny,
+                     boolean receiveChecked) {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED:
-        Connection created = new Connection(closer);
+        Connection created = new Connection(closer, receiveChecked);
         connections.put(key, created);
         if (queryToken != null) {
           // the bridge reads the socket only once SOCKET_CREATED completes, and frames arriving before are lost:
@@ -197,11 +228,14 @@ public final class BridgeGuard {
         forget(key);
         event.complete(true);
         return;
+      case RECEIVE:
+        event.complete(mayReceive(event, key));
+        return;
       case SEND:
       case PUBLISH:
       case REGISTER:
       case UNREGISTER:
-        Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer));
+        Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer, receiveChecked));
         if (conn.pending.incrementAndGet() > MAX_PENDING) {
           conn.pending.decrementAndGet();
           deny.run();
@@ -281,10 +315,11 @@ public final class BridgeGuard {
     } else {
       who = Future.failedFuture("anonymous");
     }
-    return who.compose(caller -> decide(event, raw, forwarded, caller)).otherwise(false);
+    return who.compose(caller -> decide(event, raw, forwarded, caller, conn)).otherwise(false);
   }
 
-  private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller) {
+  private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller,
+                                 Connection conn) {
     String address = raw.getString("address");
     if (address == null) {
       return Future.succeededFuture(false);
@@ -295,10 +330,22 @@ public final class BridgeGuard {
           return Future.succeededFuture(true);
         }
         if (address.startsWith(Addresses.ROOM_PREFIX)) {
-          return rooms.mayListen(caller.userId(), address.substring(Addresses.ROOM_PREFIX.length()));
+          String room = address.substring(Addresses.ROOM_PREFIX.length());
+          long asked = System.currentTimeMillis();
+          return rooms.mayListen(caller.userId(), room).map(granted -> {
+            Long revoked = revokedAt.get(caller.userId() + ":" + room);
+            if (granted && (revoked == null || revoked < asked)) {
+              conn.rooms.add(room);
+              return true;
+            }
+            return false;
+          });
         }
         return Future.succeededFuture(false);
       case UNREGISTER:
+        if (address.startsWith(Addresses.ROOM_PREFIX)) {
+          conn.rooms.remove(address.substring(Addresses.ROOM_PREFIX.length()));
+        }
         return Future.succeededFuture(true);
       case SEND:
       case PUBLISH:
@@ -324,6 +371,47 @@ public final class BridgeGuard {
       return null;
     }
     return header.substring(BEARER.length()).trim();
+  }
+
+  /** Whether a message on its way to a connection may be delivered: room messages only while the room is granted. */
+  private boolean mayReceive(BaseBridgeEvent event, Object key) {
+    JsonObject raw = event.getRawMessage();
+    String address = raw == null ? null : raw.getString("address");
+    if (address == null || !address.startsWith(Addresses.ROOM_PREFIX)) {
+      return true;
+    }
+    Connection conn = connections.get(key);
+    return conn != null && conn.rooms.contains(address.substring(Addresses.ROOM_PREFIX.length()));
+  }
+
+  /** When {@code user} last lost {@code room} on this node (ms), if within the remembered time; else null. */
+  Long revokedAt(long user, String room) {
+    return revokedAt.get(user + ":" + room);
+  }
+
+  private void revokeRooms(JsonObject notice) {
+    String room = notice.getString("room");
+    JsonArray users = notice.getJsonArray("users", new JsonArray());
+    if (room == null || users.isEmpty()) {
+      return;
+    }
+    long now = System.currentTimeMillis();
+    revokedAt.values().removeIf(at -> now - at > REVOKED_MEMORY_MS);
+    Set<Long> lost = new HashSet<>();
+    for (Object u : users) {
+      if (u instanceof Number) {
+        lost.add(((Number) u).longValue());
+        revokedAt.put(((Number) u).longValue() + ":" + room, now);
+      }
+    }
+    connections.forEach((key, conn) -> {
+      AccessClaims caller = conn.caller;
+      if (caller != null && lost.contains(caller.userId()) && conn.rooms.remove(room) && !conn.receiveChecked) {
+        LOG.debug("Closing TCP bridge connection of user {}: lost room {}", caller.userId(), room);
+        forget(key);
+        conn.closer.run();
+      }
+    });
   }
 
   private void closeRevoked(JsonObject notice) {

@@ -85,7 +85,7 @@ public final class Bridges {
             // the TCP bridge emits no SOCKET_CREATED / SOCKET_CLOSED events: forget the connection when it closes
             socket.closeHandler(v -> guard.closed(socket));
           }
-          guard.handle(event, socket, socket::close, null, () -> socket.write(DENIED_TCP));
+          guard.handle(event, socket, socket::close, null, () -> socket.write(DENIED_TCP), false);
         })
         .listen(port, bridgeSection.getString("tcp-host", "127.0.0.1"));
   }

@@ -1,17 +1,22 @@
 package io.kith.gateway.http;
 
 import io.kith.messaging.api.MessagingService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.openapi.validation.RequestParameter;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * HTTP operations of the messaging domain: send a direct message, the conversations list, one conversation, its
- * history by sequence, the read marker, typing, recall and the caller's messaging settings. Every operation acts as
- * the token's user; who may read or write what is decided by the service, the same as for bridge clients.
+ * history by sequence, the read marker, typing, recall, the caller's messaging settings, and chat groups (create,
+ * search, view, change, dissolve, join, leave, invite, members, kick, roles, send, the caller's invitations). Every
+ * operation acts as the token's user; who may read or write what is decided by the service, the same as for bridge
+ * clients.
  */
 public final class MessagingRoutes implements ApiRoutes {
 
@@ -24,16 +29,8 @@ public final class MessagingRoutes implements ApiRoutes {
 
   @Override
   public void mount(RouterBuilder builder) {
-    builder.getRoute("sendDirectMessage").addHandler(rc -> {
-      long to = pathId(rc, "userId");
-      messaging.send(me(rc), to, Http.body(rc)).onComplete(ar -> {
-        if (ar.succeeded()) {
-          Http.send(rc, ar.result().getBoolean("duplicate", false) ? 200 : 201, ar.result());
-        } else {
-          rc.fail(ar.cause());
-        }
-      });
-    });
+    builder.getRoute("sendDirectMessage").addHandler(rc ->
+        sent(rc, messaging.send(me(rc), pathId(rc, "userId"), Http.body(rc))));
     builder.getRoute("listConversations").addHandler(rc -> {
       JsonObject query = new JsonObject();
       RequestParameter limit = param(rc, "limit");
@@ -71,6 +68,83 @@ public final class MessagingRoutes implements ApiRoutes {
         Http.reply(rc, messaging.settings(me(rc)), json -> json));
     builder.getRoute("updateMessagingSettings").addHandler(rc ->
         Http.reply(rc, messaging.updateSettings(me(rc), Http.body(rc)), json -> json));
+    mountGroups(builder);
+  }
+
+  private void mountGroups(RouterBuilder builder) {
+    builder.getRoute("createChatGroup").addHandler(rc ->
+        Http.replyCreated(rc, messaging.createGroup(me(rc), Http.body(rc))));
+    builder.getRoute("searchChatGroups").addHandler(rc -> {
+      JsonObject query = new JsonObject().put("q", param(rc, "q").getString());
+      RequestParameter limit = param(rc, "limit");
+      if (limit != null) {
+        query.put("limit", limit.getLong());
+      }
+      RequestParameter before = param(rc, "before");
+      if (before != null) {
+        query.put("before", before.getLong());
+      }
+      Http.reply(rc, messaging.searchGroups(me(rc), query), json -> json);
+    });
+    builder.getRoute("getChatGroup").addHandler(rc ->
+        Http.reply(rc, messaging.group(me(rc), pathId(rc, "groupId")), json -> json));
+    builder.getRoute("updateChatGroup").addHandler(rc ->
+        Http.reply(rc, messaging.updateGroup(me(rc), pathId(rc, "groupId"), Http.body(rc)), json -> json));
+    builder.getRoute("dissolveChatGroup").addHandler(rc ->
+        Http.replyEmpty(rc, messaging.dissolveGroup(me(rc), pathId(rc, "groupId"))));
+    builder.getRoute("joinChatGroup").addHandler(rc ->
+        Http.reply(rc, messaging.joinGroup(me(rc), pathId(rc, "groupId")), json -> json));
+    builder.getRoute("leaveChatGroup").addHandler(rc ->
+        Http.replyEmpty(rc, messaging.leaveGroup(me(rc), pathId(rc, "groupId"))));
+    builder.getRoute("inviteToChatGroup").addHandler(rc -> {
+      List<Long> users = new ArrayList<>();
+      Http.body(rc).getJsonArray("users", new JsonArray()).forEach(id -> users.add(((Number) id).longValue()));
+      Http.reply(rc, messaging.inviteToGroup(me(rc), pathId(rc, "groupId"), users), json -> json);
+    });
+    builder.getRoute("listChatGroupMembers").addHandler(rc -> {
+      JsonObject query = new JsonObject();
+      RequestParameter limit = param(rc, "limit");
+      if (limit != null) {
+        query.put("limit", limit.getLong());
+      }
+      RequestParameter after = param(rc, "after");
+      if (after != null) {
+        query.put("after", after.getString());
+      }
+      Http.reply(rc, messaging.groupMembers(me(rc), pathId(rc, "groupId"), query), json -> json);
+    });
+    builder.getRoute("kickChatGroupMember").addHandler(rc ->
+        Http.replyEmpty(rc, messaging.kickMember(me(rc), pathId(rc, "groupId"), pathId(rc, "userId"))));
+    builder.getRoute("setChatGroupMemberRole").addHandler(rc ->
+        Http.reply(rc, messaging.setMemberRole(me(rc), pathId(rc, "groupId"), pathId(rc, "userId"),
+            Http.body(rc).getString("role")), json -> json));
+    builder.getRoute("sendGroupMessage").addHandler(rc ->
+        sent(rc, messaging.sendToGroup(me(rc), pathId(rc, "groupId"), Http.body(rc))));
+    builder.getRoute("listGroupInvitations").addHandler(rc -> {
+      JsonObject query = new JsonObject();
+      RequestParameter limit = param(rc, "limit");
+      if (limit != null) {
+        query.put("limit", limit.getLong());
+      }
+      RequestParameter before = param(rc, "before");
+      if (before != null) {
+        query.put("before", before.getString());
+      }
+      Http.reply(rc, messaging.groupInvitations(me(rc), query), json -> json);
+    });
+    builder.getRoute("declineGroupInvitation").addHandler(rc ->
+        Http.replyEmpty(rc, messaging.declineInvitation(me(rc), pathId(rc, "groupId"))));
+  }
+
+  /** Answers a send: 201 for a new message, 200 for a retry of a stored client id. */
+  private static void sent(RoutingContext rc, Future<JsonObject> result) {
+    result.onComplete(ar -> {
+      if (ar.succeeded()) {
+        Http.send(rc, ar.result().getBoolean("duplicate", false) ? 200 : 201, ar.result());
+      } else {
+        rc.fail(ar.cause());
+      }
+    });
   }
 
   private static RequestParameter param(RoutingContext rc, String name) {

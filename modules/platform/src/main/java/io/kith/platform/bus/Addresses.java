@@ -9,6 +9,13 @@ public final class Addresses {
   public static final String ROOM_PREFIX = "kith.room.";
   /** Published when sessions are revoked: {@code {"user": id, "sessions": [sid...]}}. */
   public static final String SESSIONS_REVOKED = "kith.sessions.revoked";
+  /**
+   * Published cluster-wide when users lose a room (kicked from or left a group, removed from a board, the group
+   * dissolved): {@code {"room": "<roomId>", "users": [id...]}}. Every bridge stops delivering that room's messages to
+   * those users' connections at once, even though their registrations stay; registering again asks the room's owner
+   * module anew.
+   */
+  public static final String ROOMS_REVOKED = "kith.rooms.revoked";
   /** Bridge-reachable address answering with the caller's verified user id. */
   public static final String BRIDGE_WHOAMI = "kith.bridge.whoami";
   /**

@@ -1,10 +1,22 @@
 package io.kith.platform.store;
 
+import io.kith.platform.Platform;
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.KithTestKit;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.redis.client.RedisAPI;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@ExtendWith({VertxExtension.class, KithTestKit.class})
 class LuaScriptsTest {
 
   @Test
@@ -12,5 +24,32 @@ class LuaScriptsTest {
   void digestLikeRedis() {
     assertEquals("e0e1f9fabfc9d4800c877a703b823ac0578ff8db", LuaScripts.sha1("return 1"));
     assertEquals("da39a3ee5e6b4b0d3255bfef95601890afd80709", LuaScripts.sha1(""));
+  }
+
+  @Test
+  @DisplayName("a script runs whether or not Redis knows it, is cached by EVAL, and its own errors still fail")
+  void runsByDigest(Vertx vertx) {
+    Platform platform = Await.result(KithTestKit.platform(vertx));
+    try {
+      RedisAPI redis = platform.redisApi();
+      String key = "test:lua:" + System.nanoTime();
+      // unique text, so that no other test has loaded it
+      LuaScripts.Script incr = new LuaScripts.Script(
+          "-- " + key + "\nreturn redis.call('incrby', KEYS[1], ARGV[1])");
+      assertEquals(0, Await.result(redis.script(List.of("EXISTS", incr.sha()))).get(0).toInteger(),
+          "the script is new to Redis");
+
+      assertEquals(5L, Await.result(incr.run(redis, List.of("1", key, "5"))).toLong());
+      assertEquals(1, Await.result(redis.script(List.of("EXISTS", incr.sha()))).get(0).toInteger(),
+          "the fallback EVAL cached the script");
+      assertEquals(12L, Await.result(incr.run(redis, List.of("1", key, "7"))).toLong());
+
+      LuaScripts.Script failing = new LuaScripts.Script("-- " + key + "\nreturn redis.call('incrby', KEYS[1], 'x')");
+      Throwable e = assertThrows(Throwable.class, () -> Await.result(failing.run(redis, List.of("1", key))));
+      assertTrue(e.getMessage() != null && !e.getMessage().contains("NOSCRIPT"), "the script's error: " + e);
+      assertEquals("12", Await.result(redis.get(key)).toString(), "nothing ran twice");
+    } finally {
+      Await.result(platform.close());
+    }
   }
 }

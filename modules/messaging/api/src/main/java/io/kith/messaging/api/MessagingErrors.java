@@ -24,6 +24,33 @@ public final class MessagingErrors {
       ErrorCode.of(409, "recall_window_passed", "Too late to recall");
   /** A message to oneself. */
   public static final ErrorCode SELF_MESSAGE = ErrorCode.of(400, "self_message", "Cannot message yourself");
+  /**
+   * No such group, the group was dissolved, or the actor may not see it (a friend group or a managed group the actor
+   * is neither a member of nor invited to answers exactly like one that does not exist).
+   */
+  public static final ErrorCode GROUP_NOT_FOUND = ErrorCode.of(404, "group_not_found", "No such group");
+  /** The actor can see the group (a public topic group) but is not a member: send, invite, leave, members. */
+  public static final ErrorCode NOT_GROUP_MEMBER = ErrorCode.of(403, "not_group_member", "Not a member of this group");
+  /** The user named is not a member of the group (kick, role change). */
+  public static final ErrorCode MEMBER_NOT_FOUND = ErrorCode.of(404, "member_not_found", "No such member");
+  /**
+   * The actor's role does not allow this: only the owner dissolves, sets roles and kicks admins; owner and admins
+   * rename and kick members; members do neither.
+   */
+  public static final ErrorCode GROUP_PERMISSION_DENIED =
+      ErrorCode.of(403, "group_permission_denied", "Your role in this group does not allow this");
+  /** The group has reached its member cap. */
+  public static final ErrorCode GROUP_FULL = ErrorCode.of(409, "group_full", "The group is full");
+  /** Users cannot join, invite to, kick from, rename or dissolve a group another domain manages. */
+  public static final ErrorCode GROUP_MANAGED = ErrorCode.of(403, "group_managed", "This group is managed elsewhere");
+  /** A friend group's members and invitees must be friends (mutual follows) of the user who adds them. */
+  public static final ErrorCode NOT_FRIENDS = ErrorCode.of(403, "not_friends", "Only friends can be added");
+  /**
+   * The user was kicked from this group: they cannot join it again, and only its owner or an admin can invite them
+   * (which lifts the ban).
+   */
+  public static final ErrorCode BANNED_FROM_GROUP =
+      ErrorCode.of(403, "banned_from_group", "Removed from this group by its owner or an admin");
 
   private MessagingErrors() {
   }

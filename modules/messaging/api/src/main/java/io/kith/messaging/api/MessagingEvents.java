@@ -1,15 +1,36 @@
 package io.kith.messaging.api;
 
-/** Events the messaging domain appends to the stream {@code events:messaging}. */
+/**
+ * Events the messaging domain appends to the stream {@code events:messaging}. Every payload names users by id;
+ * {@code group} is the group's id, which is also its conversation id.
+ */
 public final class MessagingEvents {
 
   /** The domain (stream) name. */
   public static final String DOMAIN = "messaging";
   /**
-   * A message was persisted: {@code {message (id), conversation, seq, kind: "direct", from, to: [recipient ids],
+   * A message was persisted: {@code {message (id), conversation, seq, kind: "direct" | "group", from, to: [recipient
+   * ids: the peer, or every member of the group but the sender at the time of sending], group? (group messages),
+   * group_name? (group messages), mentions: [ids of members the message mentions; group messages only, else empty],
    * preview (up to 100 characters; empty for media)}}. Appended after the MongoDB write, once per message.
    */
   public static final String MESSAGE_SENT = "MessageSent";
+  /**
+   * Users were invited to a friend group: {@code {group, name, kind, by (the inviter), invited: [ids]}} (only users
+   * newly invited; at most one invitation per user and group is pending).
+   */
+  public static final String GROUP_INVITED = "GroupInvited";
+  /**
+   * A user became a member: {@code {group, name, kind, user, via: "created" | "join" | "invitation" | "managed"}}
+   * ({@code created} for the creator and the friends a friend group was created with).
+   */
+  public static final String GROUP_JOINED = "GroupJoined";
+  /** A member was removed by the owner or an admin: {@code {group, name, kind, by, user}}. */
+  public static final String MEMBER_KICKED = "MemberKicked";
+  /** A member left a group: {@code {group, name, kind, user}}. */
+  public static final String GROUP_LEFT = "GroupLeft";
+  /** The owner dissolved a group: {@code {group, name, kind, by, members: [ids of the members it had]}}. */
+  public static final String GROUP_DISSOLVED = "GroupDissolved";
 
   private MessagingEvents() {
   }

@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.function.BiFunction;
 
 /**
- * The addresses bridge clients send to ({@link Messaging#BRIDGE_SEND}, {@link Messaging#BRIDGE_READ},
+ * The addresses bridge clients send to ({@link Messaging#BRIDGE_SEND} for direct and group messages,
+ * {@link Messaging#BRIDGE_READ},
  * {@link Messaging#BRIDGE_TYPING}). The acting user is the one the bridge stamped in
  * {@link Addresses#SENDER_HEADER}, never a member of the body; a message without it (sent on the bus by code that
  * is not a bridge) is refused. Failures answer with the HTTP status as failure code and the stable code as message.
@@ -34,7 +35,13 @@ final class BridgeInbound {
   }
 
   Future<Void> start() {
-    on(Messaging.BRIDGE_SEND, (actor, body) -> service.send(actor, id(body, "to"), body));
+    on(Messaging.BRIDGE_SEND, (actor, body) -> {
+      if (body.containsKey("to") == body.containsKey("group")) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "to", "give exactly one of to (a user) and group");
+      }
+      return body.containsKey("group") ? service.sendToGroup(actor, id(body, "group"), body)
+          : service.send(actor, id(body, "to"), body);
+    });
     on(Messaging.BRIDGE_READ, (actor, body) ->
         service.markRead(actor, id(body, "conversation"), id(body, "seq")));
     on(Messaging.BRIDGE_TYPING, (actor, body) ->
@@ -51,7 +58,7 @@ final class BridgeInbound {
   }
 
   /** A required positive integer field of a bridge frame; anything else is validation_failed naming it. */
-  private static long id(JsonObject body, String field) {
+  static long id(JsonObject body, String field) {
     Object v = body.getValue(field);
     if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a positive integer id");
@@ -59,7 +66,11 @@ final class BridgeInbound {
     return n.longValue();
   }
 
-  private static void handle(Message<JsonObject> msg, BiFunction<Long, JsonObject, Future<JsonObject>> handler) {
+  /**
+   * Answers one bridge frame with {@code handler}'s result, acting as the stamped sender (also used by
+   * {@link WhiteboardInbound}).
+   */
+  static void handle(Message<JsonObject> msg, BiFunction<Long, JsonObject, Future<JsonObject>> handler) {
     long actor;
     try {
       actor = Long.parseLong(msg.headers().get(Addresses.SENDER_HEADER));

@@ -18,6 +18,7 @@ import java.util.List;
  * <p>A conversation {@code {_id, kind: "direct", pair: "<low>:<high>", members: [ids], seq (last reserved sequence),
  * last_seq (highest stored), last_message, created, updated}}; a member {@code {_id: "<conversation>:<user>",
  * conversation, user, peer, read_seq, updated}}; settings {@code {user (unique), messages_from, read_receipts}}.
+ * Groups are conversations too, with more fields and roles on their member documents: see {@link GroupStore}.
  */
 final class ConversationStore {
 
@@ -83,12 +84,19 @@ final class ConversationStore {
     return mongo.findOne(CONVERSATIONS, new JsonObject().put("_id", conversation), null);
   }
 
-  /** Reserves the next sequence of a conversation (atomic increment); answers it. */
-  Future<Long> reserveSeq(long conversation) {
-    return mongo.findOneAndUpdateWithOptions(CONVERSATIONS, new JsonObject().put("_id", conversation),
-            new JsonObject().put("$inc", new JsonObject().put("seq", 1L)), new FindOptions(),
-            new UpdateOptions().setReturningNewDocument(true))
-        .map(doc -> doc.getLong("seq"));
+  /**
+   * Reserves the next sequence of a conversation (atomic increment) and answers the conversation after it (its
+   * {@code seq} is the reserved one). With {@code member} not null the reservation is made only while that user is a
+   * member of the live conversation (a group): null when not, so a send cannot slip in after a kick.
+   */
+  Future<JsonObject> reserveSeq(long conversation, Long member) {
+    JsonObject query = new JsonObject().put("_id", conversation);
+    if (member != null) {
+      query.put("members", member).put("dissolved", new JsonObject().put("$ne", true));
+    }
+    return mongo.findOneAndUpdateWithOptions(CONVERSATIONS, query,
+        new JsonObject().put("$inc", new JsonObject().put("seq", 1L)), new FindOptions(),
+        new UpdateOptions().setReturningNewDocument(true));
   }
 
   /**

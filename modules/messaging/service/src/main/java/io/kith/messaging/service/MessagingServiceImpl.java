@@ -27,8 +27,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Direct messaging. A send checks the recipient's rules (blocks either way, friends-only setting), finds or makes the
- * conversation, reserves the next sequence (an atomic increment on the conversation), stores the message (unique
+ * Direct and group messaging. A direct send checks the recipient's rules (blocks either way, friends-only setting),
+ * finds or makes the conversation; a group send checks membership. Both then reserve the next sequence (an atomic
+ * increment on the conversation, for a group only while the sender is a member), store the message (unique
  * {@code (conversation, seq)} and {@code (sender, client_id)}), then updates the Redis window, the conversation's
  * last message and the members' activity, and only then answers; the pushes and the {@code MessageSent} event follow.
  *
@@ -37,6 +38,8 @@ import java.util.function.Supplier;
  * sends may store their sequences out of order for a moment: history therefore stops before a missing sequence that
  * has a younger neighbour (see {@link MessagingSettings#settleMillis()}), so a reader never steps over a message that
  * is still being written.
+ *
+ * <p>Group membership, roles, invitations and managed groups are decided by {@link Groups}.
  */
 final class MessagingServiceImpl implements MessagingService {
 
@@ -53,11 +56,12 @@ final class MessagingServiceImpl implements MessagingService {
   private final AccountsService accounts;
   private final RelationsService relations;
   private final RateLimiter limiter;
+  private final Groups groups;
   /** The tail of each conversation's chain of sends on this node (touched on the verticle's event loop only). */
   private final Map<Long, Future<?>> sending = new HashMap<>();
 
   MessagingServiceImpl(Platform platform, MessagingSettings settings, ConversationStore conversations,
-                       MessageStore messages, RecentWindow window, AccountsService accounts,
+                       GroupStore groupStore, MessageStore messages, RecentWindow window, AccountsService accounts,
                        RelationsService relations) {
     this.platform = platform;
     this.settings = settings;
@@ -67,6 +71,7 @@ final class MessagingServiceImpl implements MessagingService {
     this.accounts = accounts;
     this.relations = relations;
     this.limiter = new RateLimiter(platform.redis());
+    this.groups = new Groups(platform, settings, conversations, groupStore, accounts, relations, limiter);
   }
 
   // ------------------------------------------------------------------ send
@@ -89,6 +94,41 @@ final class MessagingServiceImpl implements MessagingService {
               .compose(v -> conversations.directOf(actor, to, platform.ids().next(), System.currentTimeMillis()))
               .compose(conv -> serially(conv.getLong("_id"), () -> store(actor, to, conv.getLong("_id"), content))));
     });
+  }
+
+  @Override
+  public Future<JsonObject> sendToGroup(long actor, long groupId, JsonObject message) {
+    return Failures.guard(() -> {
+      JsonObject content = content(message);
+      content.put("mentions", mentions(message.getValue("mentions")));
+      return messages.byClientId(actor, content.getString("client_id")).compose(existing -> existing != null
+          ? duplicate(existing)
+          : throttle(actor)
+              // the friendly refusal (not found, not a member); the reservation checks membership again, atomically
+              .compose(v -> groups.asMember(actor, groupId))
+              .compose(seen -> serially(groupId, () -> store(actor, null, groupId, content))));
+    });
+  }
+
+  /** Validates mentions: up to {@value Messaging#MAX_MENTIONS} user ids, repeats dropped. */
+  private static JsonArray mentions(Object raw) {
+    JsonArray out = new JsonArray();
+    if (raw == null) {
+      return out;
+    }
+    if (!(raw instanceof JsonArray) || ((JsonArray) raw).size() > Messaging.MAX_MENTIONS) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "mentions", "mentions must be a list of at most "
+          + Messaging.MAX_MENTIONS + " user ids");
+    }
+    for (Object v : (JsonArray) raw) {
+      if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "mentions", "mentions must hold user ids");
+      }
+      if (!out.contains(n.longValue())) {
+        out.add(n.longValue());
+      }
+    }
+    return out;
   }
 
   /** Validates a message body: {@code {client_id, text?, media?}}; answers the stored members. */
@@ -166,21 +206,45 @@ final class MessagingServiceImpl implements MessagingService {
     return mine;
   }
 
-  private Future<JsonObject> store(long actor, long to, long conversation, JsonObject content) {
+  /**
+   * Stores a message of {@code actor}: to {@code to} in a direct conversation, or (when {@code to} is null) to the
+   * group {@code conversation}, whose members at the reservation receive it; {@code content} then holds the mentions.
+   */
+  private Future<JsonObject> store(long actor, Long to, long conversation, JsonObject content) {
     String clientId = content.getString("client_id");
+    boolean group = to == null;
     // a retry that queued behind its first attempt finds it here, before reserving a sequence
     return messages.byClientId(actor, clientId).compose(existing -> {
       if (existing != null) {
         return duplicate(existing);
       }
-      return conversations.reserveSeq(conversation).compose(seq -> {
+      return conversations.reserveSeq(conversation, group ? actor : null).compose(conv -> {
+        if (conv == null) {
+          return Failures.fail(MessagingErrors.NOT_GROUP_MEMBER, "you are not a member of this group");
+        }
         long now = System.currentTimeMillis();
         JsonObject doc = content.copy().put("_id", platform.ids().next()).put("conversation", conversation)
-            .put("seq", seq).put("sender", actor).put("to", to).put("created", now);
+            .put("seq", conv.getLong("seq")).put("sender", actor).put("created", now);
+        if (group) {
+          JsonArray members = conv.getJsonArray("members", new JsonArray());
+          JsonArray mentioned = new JsonArray();
+          content.getJsonArray("mentions").forEach(id -> {
+            if (members.contains(id) && ((Number) id).longValue() != actor) {
+              mentioned.add(id);
+            }
+          });
+          doc.put("group", conversation).put("mentions", mentioned);
+        } else {
+          doc.put("to", to);
+        }
         return messages.insert(doc)
             .compose(v -> afterStore(view(doc)))
             .compose(view -> {
-              deliver(view);
+              if (group) {
+                deliverToGroup(view, conv);
+              } else {
+                deliver(view);
+              }
               return Future.succeededFuture(new JsonObject().put("message", view).put("duplicate", false));
             })
             // the same client id from another node won the race: that message is the answer (this sequence is a hole)
@@ -214,11 +278,36 @@ final class MessagingServiceImpl implements MessagingService {
     long to = view.getLong("to");
     platform.vertx().eventBus().publish(Addresses.user(to), push);
     platform.vertx().eventBus().publish(Addresses.user(sender), push);
+    appendSent(view, sentEvent(view, "direct", new JsonArray().add(to)).put("mentions", new JsonArray()));
+  }
+
+  /**
+   * Publishes a stored group message to the group's room and appends {@code MessageSent} for the members of the
+   * group at the reservation ({@code conv}), but the sender.
+   */
+  private void deliverToGroup(JsonObject view, JsonObject conv) {
+    long sender = view.getLong("sender");
+    platform.vertx().eventBus().publish(Addresses.room(Messaging.groupRoom(view.getLong("conversation"))),
+        new JsonObject().put("kind", Messaging.PUSH_MESSAGE).put("message", view));
+    JsonArray to = new JsonArray();
+    conv.getJsonArray("members", new JsonArray()).forEach(m -> {
+      if (((Number) m).longValue() != sender) {
+        to.add(m);
+      }
+    });
+    appendSent(view, sentEvent(view, "group", to).put("group", view.getLong("conversation"))
+        .put("group_name", conv.getString("name")).put("mentions", view.getJsonArray("mentions").copy()));
+  }
+
+  private static JsonObject sentEvent(JsonObject view, String kind, JsonArray to) {
     String text = view.getString("text", "");
-    JsonObject event = new JsonObject().put("message", view.getLong("id")).put("conversation", view.getLong("conversation"))
-        .put("seq", view.getLong("seq")).put("kind", "direct").put("from", sender).put("to", new JsonArray().add(to))
+    return new JsonObject().put("message", view.getLong("id")).put("conversation", view.getLong("conversation"))
+        .put("seq", view.getLong("seq")).put("kind", kind).put("from", view.getLong("sender")).put("to", to)
         .put("preview", text.length() > PREVIEW ? text.substring(0, text.offsetByCodePoints(0,
             Math.min(PREVIEW, text.codePointCount(0, text.length())))) : text);
+  }
+
+  private void appendSent(JsonObject view, JsonObject event) {
     platform.events().append(MessagingEvents.DOMAIN, MessagingEvents.MESSAGE_SENT, event)
         .onFailure(e -> LOG.error("Message {} is stored but MessageSent could not be appended: {}",
             view.getLong("id"), e.getMessage()));
@@ -262,7 +351,8 @@ final class MessagingServiceImpl implements MessagingService {
       Long beforeConversation = null;
       Object before = q.getValue("before");
       if (before != null) {
-        String[] parts = String.valueOf(before).split("\\.");
+        // "<updated>_<conversation>"; a dot (the first format) is still read
+        String[] parts = String.valueOf(before).split("[._]");
         try {
           if (parts.length != 2) {
             throw new NumberFormatException();
@@ -280,23 +370,26 @@ final class MessagingServiceImpl implements MessagingService {
           return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"));
         }
         List<Long> ids = page.stream().map(m -> m.getLong("conversation")).toList();
-        List<Long> peers = page.stream().map(m -> m.getLong("peer")).distinct().toList();
+        List<Long> peers = page.stream().map(m -> m.getLong("peer")).filter(p -> p != null).distinct().toList();
         Future<List<JsonObject>> convs = conversations.byIds(ids);
-        Future<JsonObject> summaries = accounts.summaries(actor, peers);
+        Future<JsonObject> summaries = peers.isEmpty() ? Future.succeededFuture(new JsonObject())
+            : accounts.summaries(actor, peers);
         return Future.all(convs, summaries).compose(v -> {
           Map<Long, JsonObject> byId = new HashMap<>();
           convs.result().forEach(c -> byId.put(c.getLong("_id"), c));
           List<Future<JsonObject>> items = new ArrayList<>();
           for (JsonObject m : page) {
             JsonObject conv = byId.get(m.getLong("conversation"));
-            if (conv != null) {
+            // the conversation's members array is the authority: a member document left behind by a race (a join
+            // rewriting it while a kick removed the user) must not list a group the user is no longer in
+            if (conv != null && conv.getJsonArray("members", new JsonArray()).contains(actor)) {
               items.add(conversationView(actor, conv, m, summaries.result()));
             }
           }
           return Future.all(items).map(all -> {
             JsonObject last = page.get(page.size() - 1);
             return new JsonObject().put("items", new JsonArray(all.list()))
-                .put("next", more ? last.getLong("updated") + "." + last.getLong("conversation") : null);
+                .put("next", more ? last.getLong("updated") + "_" + last.getLong("conversation") : null);
           });
         });
       });
@@ -313,22 +406,29 @@ final class MessagingServiceImpl implements MessagingService {
   @Override
   public Future<JsonObject> conversation(long actor, long conversationId) {
     return mine(actor, conversationId).compose(conv -> {
-      long peer = peerOf(conv, actor);
       Future<JsonObject> member = conversations.member(conversationId, actor);
-      Future<JsonObject> summaries = accounts.summaries(actor, List.of(peer));
+      Future<JsonObject> summaries = isGroup(conv) ? Future.succeededFuture(new JsonObject())
+          : accounts.summaries(actor, List.of(peerOf(conv, actor)));
       return Future.all(member, summaries).compose(v -> conversationView(actor, conv,
           member.result() == null ? new JsonObject() : member.result(), summaries.result()));
     });
   }
 
+  private static boolean isGroup(JsonObject conv) {
+    return "group".equals(conv.getString("kind"));
+  }
+
   private Future<JsonObject> conversationView(long actor, JsonObject conv, JsonObject member, JsonObject summaries) {
-    long peer = peerOf(conv, actor);
     long readSeq = member.getLong("read_seq", 0L);
     long id = conv.getLong("_id");
-    return messages.unread(id, actor, readSeq).map(unread -> new JsonObject()
-        .put("id", id)
-        .put("kind", conv.getString("kind"))
-        .put("peer", summaries.getJsonObject(Long.toString(peer), new JsonObject().put("id", peer)))
+    JsonObject view = new JsonObject().put("id", id).put("kind", conv.getString("kind"));
+    if (isGroup(conv)) {
+      view.put("group", Groups.summary(conv, member, actor));
+    } else {
+      long peer = peerOf(conv, actor);
+      view.put("peer", summaries.getJsonObject(Long.toString(peer), new JsonObject().put("id", peer)));
+    }
+    return messages.unread(id, actor, readSeq).map(unread -> view
         .put("last_message", conv.getJsonObject("last_message"))
         .put("last_seq", conv.getLong("last_seq", 0L))
         .put("read_seq", readSeq)
@@ -452,6 +552,10 @@ final class MessagingServiceImpl implements MessagingService {
     return mine(actor, conversationId).compose(conv -> {
       long target = Math.min(seq, conv.getLong("last_seq", 0L));
       return conversations.markRead(conversationId, actor, target).compose(member -> {
+        if (member == null) {
+          // removed (a kick, a leave) between the membership check and the marker's update
+          return Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no such conversation");
+        }
         long readSeq = member.getLong("read_seq", 0L);
         return messages.unread(conversationId, actor, readSeq).compose(unread -> {
           JsonObject answer = new JsonObject().put("conversation", conversationId).put("read_seq", readSeq)
@@ -459,6 +563,10 @@ final class MessagingServiceImpl implements MessagingService {
           JsonObject push = new JsonObject().put("kind", Messaging.PUSH_READ).put("conversation", conversationId)
               .put("user", actor).put("seq", readSeq);
           platform.vertx().eventBus().publish(Addresses.user(actor), push);
+          if (isGroup(conv)) {
+            // groups have no read receipts: only the reader's own connections move their marker
+            return Future.succeededFuture(answer);
+          }
           return settingsOf(actor).map(mine -> {
             if (mine.getBoolean("read_receipts", true)) {
               platform.vertx().eventBus().publish(Addresses.user(peerOf(conv, actor)), push);
@@ -499,8 +607,12 @@ final class MessagingServiceImpl implements MessagingService {
                 JsonObject push = new JsonObject().put("kind", Messaging.PUSH_RECALLED)
                     .put("conversation", view.getLong("conversation")).put("seq", view.getLong("seq"))
                     .put("id", messageId);
-                platform.vertx().eventBus().publish(Addresses.user(view.getLong("to")), push);
-                platform.vertx().eventBus().publish(Addresses.user(actor), push);
+                if (isGroup(conv)) {
+                  platform.vertx().eventBus().publish(Addresses.room(Messaging.groupRoom(conv.getLong("_id"))), push);
+                } else {
+                  platform.vertx().eventBus().publish(Addresses.user(view.getLong("to")), push);
+                  platform.vertx().eventBus().publish(Addresses.user(actor), push);
+                }
                 return view;
               });
             });
@@ -510,9 +622,17 @@ final class MessagingServiceImpl implements MessagingService {
 
   @Override
   public Future<Void> typing(long actor, long conversationId) {
-    return mine(actor, conversationId).map(conv -> {
-      platform.vertx().eventBus().publish(Addresses.user(peerOf(conv, actor)), new JsonObject()
-          .put("kind", Messaging.PUSH_TYPING).put("conversation", conversationId).put("user", actor));
+    // one indicator per user and conversation per typing-interval-millis: more are dropped silently (typing is
+    // ephemeral: the one delivered says as much), so a client need not handle an error for them
+    return mine(actor, conversationId).compose(conv -> limiter.hit("rl:messaging:typing:" + actor + ":"
+        + conversationId, settings.typingIntervalMillis()).map(w -> w.count() > 1 ? null : conv)).map(conv -> {
+      if (conv == null) {
+        return null;
+      }
+      JsonObject push = new JsonObject().put("kind", Messaging.PUSH_TYPING).put("conversation", conversationId)
+          .put("user", actor);
+      platform.vertx().eventBus().publish(isGroup(conv) ? Addresses.room(Messaging.groupRoom(conversationId))
+          : Addresses.user(peerOf(conv, actor)), push);
       return null;
     });
   }
@@ -555,5 +675,89 @@ final class MessagingServiceImpl implements MessagingService {
           "messages_from must be everyone or friends");
     }
     return conversations.saveSettings(actor, changes.copy()).compose(v -> settingsOf(actor));
+  }
+
+  // ------------------------------------------------------------------ groups (the rules live in Groups)
+
+  @Override
+  public Future<JsonObject> createGroup(long actor, JsonObject spec) {
+    return groups.create(actor, spec);
+  }
+
+  @Override
+  public Future<JsonObject> searchGroups(long actor, JsonObject query) {
+    return groups.search(actor, query);
+  }
+
+  @Override
+  public Future<JsonObject> group(long actor, long groupId) {
+    return groups.group(actor, groupId);
+  }
+
+  @Override
+  public Future<JsonObject> updateGroup(long actor, long groupId, JsonObject changes) {
+    return groups.update(actor, groupId, changes);
+  }
+
+  @Override
+  public Future<Void> dissolveGroup(long actor, long groupId) {
+    return groups.dissolve(actor, groupId);
+  }
+
+  @Override
+  public Future<JsonObject> joinGroup(long actor, long groupId) {
+    return groups.join(actor, groupId);
+  }
+
+  @Override
+  public Future<Void> leaveGroup(long actor, long groupId) {
+    return groups.leave(actor, groupId);
+  }
+
+  @Override
+  public Future<JsonObject> inviteToGroup(long actor, long groupId, List<Long> users) {
+    return groups.invite(actor, groupId, users);
+  }
+
+  @Override
+  public Future<JsonObject> groupMembers(long actor, long groupId, JsonObject query) {
+    return groups.members(actor, groupId, query);
+  }
+
+  @Override
+  public Future<Void> kickMember(long actor, long groupId, long userId) {
+    return groups.kick(actor, groupId, userId);
+  }
+
+  @Override
+  public Future<JsonObject> setMemberRole(long actor, long groupId, long userId, String role) {
+    return groups.setRole(actor, groupId, userId, role);
+  }
+
+  @Override
+  public Future<JsonObject> groupInvitations(long actor, JsonObject query) {
+    return groups.invitations(actor, query);
+  }
+
+  @Override
+  public Future<Void> declineInvitation(long actor, long groupId) {
+    return groups.decline(actor, groupId);
+  }
+
+  // ------------------------------------------------------------------ rooms and managed groups
+
+  @Override
+  public Future<Boolean> mayListen(long userId, String roomId) {
+    return groups.mayListen(userId, roomId);
+  }
+
+  @Override
+  public Future<JsonObject> managedGroup(long owner, String ref, JsonObject spec) {
+    return groups.managed(owner, ref, spec);
+  }
+
+  @Override
+  public Future<Void> setManagedMembers(long owner, long groupId, List<Long> add, List<Long> remove) {
+    return groups.setManaged(owner, groupId, add, remove);
   }
 }

@@ -2,6 +2,7 @@ package io.kith.messaging.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.WhiteboardService;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
@@ -12,13 +13,15 @@ import io.vertx.serviceproxy.ServiceBinder;
 
 /**
  * Wires the messaging stores and service, binds the service on {@link MessagingService#ADDRESS} and the bridge
- * inbound addresses.
+ * inbound addresses, and the whiteboards (their service on {@link WhiteboardService#ADDRESS}, their bridge addresses).
  */
 public final class MessagingVerticle extends VerticleBase {
 
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
   private BridgeInbound inbound;
+  private MessageConsumer<JsonObject> boardBinding;
+  private WhiteboardInbound boardInbound;
 
   /** Creates the verticle on a node's platform. */
   public MessagingVerticle(Platform platform) {
@@ -29,14 +32,29 @@ public final class MessagingVerticle extends VerticleBase {
   public Future<?> start() {
     MessagingSettings settings = MessagingSettings.from(platform.config().section("messaging"));
     ConversationStore conversations = new ConversationStore(platform.mongo());
+    GroupStore groups = new GroupStore(platform.mongo());
     MessageStore messages = new MessageStore(platform.mongo());
     RecentWindow window = new RecentWindow(platform.redisApi(), settings.windowSize(), settings.windowTtlSeconds());
-    MessagingServiceImpl service = new MessagingServiceImpl(platform, settings, conversations, messages, window,
+    MessagingServiceImpl service = new MessagingServiceImpl(platform, settings, conversations, groups, messages, window,
         AccountsService.proxy(vertx), RelationsService.proxy(vertx));
     inbound = new BridgeInbound(vertx, service);
+    WhiteboardSettings boardSettings = WhiteboardSettings.from(platform.config().section("messaging"));
+    WhiteboardStore boards = new WhiteboardStore(platform.mongo());
+    WhiteboardServiceImpl whiteboards = new WhiteboardServiceImpl(platform, boardSettings, boards,
+        new WhiteboardStrokes(platform.redisApi(), boardSettings.strokes(), boardSettings.strokesTtlSeconds()),
+        service, RelationsService.proxy(vertx));
+    boardInbound = new WhiteboardInbound(vertx, whiteboards);
     return conversations.ensureIndexes()
+        .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
+        .compose(v -> boards.ensureIndexes())
         .compose(v -> inbound.start())
+        .compose(v -> boardInbound.start())
+        .compose(v -> {
+          boardBinding = new ServiceBinder(vertx).setAddress(WhiteboardService.ADDRESS)
+              .register(WhiteboardService.class, whiteboards);
+          return boardBinding.completion();
+        })
         .compose(v -> {
           binding = new ServiceBinder(vertx).setAddress(MessagingService.ADDRESS)
               .register(MessagingService.class, service);
@@ -47,6 +65,9 @@ public final class MessagingVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     Future<Void> bridge = inbound == null ? Future.succeededFuture() : inbound.stop();
-    return bridge.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
+    return Future.all(bridge, boardBridge)
+        .compose(v -> boardBinding == null ? Future.succeededFuture() : boardBinding.unregister())
+        .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.RedisAPI;
@@ -17,12 +18,12 @@ import java.util.List;
 final class RecentWindow {
 
   /** Puts (or, with ARGV[5] = 1, only replaces) the view at its sequence, trims to the cap, renews the expiry. */
-  private static final String PUT =
+  private static final LuaScripts.Script PUT = new LuaScripts.Script(
       "if ARGV[5] == '1' and redis.call('zcount', KEYS[1], ARGV[1], ARGV[1]) == 0 then return 0 end "
           + "redis.call('zremrangebyscore', KEYS[1], ARGV[1], ARGV[1]) "
           + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[2]) "
           + "redis.call('zremrangebyrank', KEYS[1], 0, -(tonumber(ARGV[3]) + 1)) "
-          + "redis.call('expire', KEYS[1], ARGV[4]) return 1";
+          + "redis.call('expire', KEYS[1], ARGV[4]) return 1");
 
   private final RedisAPI redis;
   private final int size;
@@ -49,7 +50,7 @@ final class RecentWindow {
   }
 
   private Future<Void> put(JsonObject view, boolean replaceOnly) {
-    return redis.eval(List.of(PUT, "1", key(view.getLong("conversation")), Long.toString(view.getLong("seq")),
+    return PUT.run(redis, List.of("1", key(view.getLong("conversation")), Long.toString(view.getLong("seq")),
         view.encode(), Integer.toString(size), Integer.toString(ttlSeconds), replaceOnly ? "1" : "0")).mapEmpty();
   }
 

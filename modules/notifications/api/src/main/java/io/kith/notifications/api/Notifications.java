@@ -5,9 +5,12 @@ import java.util.List;
 /**
  * Notification types, record fields and the real-time envelope of the notifications domain.
  *
- * <p>A notification is {@code {id, type, to_user, created, unread}} plus the optional fields of its type
- * ({@link #FIELDS}): {@code from_user} (who acted), {@code post}, {@code comment}, {@code reply_to} (the recipient's
- * comment that was answered), {@code repost} (the new repost), {@code activity}, {@code group}.
+ * <p>A notification is {@code {id, type, to_user, created, unread}} plus the optional fields of its type: ids
+ * ({@link #FIELDS}, each usable as a query condition): {@code from_user} (who acted), {@code post}, {@code comment},
+ * {@code reply_to} (the recipient's comment that was answered), {@code repost} (the new repost), {@code activity},
+ * {@code group}, {@code conversation}, {@code message}; and details for rendering (not conditions): texts
+ * ({@link #TEXTS}: {@code title}, {@code preview}, {@code place}), numbers ({@link #NUMBERS}: {@code count},
+ * {@code start}, {@code end}) and lists ({@link #LISTS}: {@code changed}).
  */
 public final class Notifications {
 
@@ -29,19 +32,79 @@ public final class Notifications {
   public static final String REPOST = "repost";
   /** The recipient was mentioned in a post: {@code from_user, post}. */
   public static final String MENTION = "mention";
+  /**
+   * Direct messages arrived while the recipient was offline: one notification per conversation, replaced by each
+   * newer message: {@code from_user} (the latest sender), {@code conversation}, {@code message} (the latest),
+   * {@code preview} (of the latest), {@code count} (messages since the recipient last read this notification).
+   */
+  public static final String MESSAGE = "message";
+  /**
+   * The recipient was mentioned in a group chat message: {@code from_user, group, conversation, message, title} (the
+   * group's name), {@code preview}. Distinct from {@link #MENTION}, which is about posts.
+   */
+  public static final String CHAT_MENTION = "chat_mention";
+  /** The recipient was invited to a group: {@code from_user} (the inviter), {@code group, title} (its name). */
+  public static final String GROUP_INVITATION = "group_invitation";
+  /** The recipient was removed from a group: {@code from_user} (who removed them), {@code group, title}. */
+  public static final String MEMBER_KICKED = "member_kicked";
+  /**
+   * The time or place of an activity the recipient takes part in changed: {@code from_user} (the organiser),
+   * {@code activity, title, changed} (which of {@code start}, {@code end}, {@code place}), {@code start, end, place}
+   * (the new values), {@code count} (changes since the recipient last read this notification). One per activity.
+   */
+  public static final String ACTIVITY_UPDATED = "activity_updated";
+  /**
+   * An activity the recipient takes part in was cancelled: {@code from_user} (the organiser),
+   * {@code activity, title, start}.
+   */
+  public static final String ACTIVITY_CANCELLED = "activity_cancelled";
+  /** Someone joined the recipient's activity: {@code from_user} (who joined), {@code activity, title}. */
+  public static final String ACTIVITY_JOINED = "activity_joined";
+  /** The organiser removed the recipient from an activity: {@code from_user} (the organiser), {@code activity, title}. */
+  public static final String ACTIVITY_REMOVED = "activity_removed";
+  /** The recipient was invited to an activity: {@code from_user} (the organiser), {@code activity, title, start}. */
+  public static final String ACTIVITY_INVITATION = "activity_invitation";
+  /**
+   * An activity the recipient organises or takes part in starts soon (the reminder; no actor):
+   * {@code activity, title, start, place}.
+   */
+  public static final String ACTIVITY_STARTING_SOON = "activity_starting_soon";
 
   /** Every type, in a stable order. */
   public static final List<String> TYPES = List.of(FOLLOWER, FOLLOW_REQUEST, REQUEST_ACCEPTED, FRIEND, COMMENT, REPLY,
-      LIKE, REPOST, MENTION);
+      LIKE, REPOST, MENTION, MESSAGE, CHAT_MENTION, GROUP_INVITATION, MEMBER_KICKED, ACTIVITY_UPDATED,
+      ACTIVITY_CANCELLED, ACTIVITY_JOINED, ACTIVITY_REMOVED, ACTIVITY_INVITATION, ACTIVITY_STARTING_SOON);
 
   /** The optional id fields a notification may carry, each usable as a query condition. */
   public static final List<String> FIELDS = List.of("from_user", "post", "comment", "reply_to", "repost", "activity",
-      "group");
+      "group", "conversation", "message");
+
+  /**
+   * Optional text details (not query conditions): {@code title} (a group's name or an activity's title),
+   * {@code preview} (the start of a message, up to 100 characters; empty for media), {@code place} (an activity's
+   * place name).
+   */
+  public static final List<String> TEXTS = List.of("title", "preview", "place");
+
+  /**
+   * Optional number details (not query conditions): {@code count} (how many events a notification that is replaced
+   * by newer ones stands for since it was last read, at least 1), {@code start} and {@code end} (an activity's times,
+   * epoch milliseconds).
+   */
+  public static final List<String> NUMBERS = List.of("count", "start", "end");
+
+  /** Optional list details (not query conditions): {@code changed} (names of what an activity update changed). */
+  public static final List<String> LISTS = List.of("changed");
 
   /** Condition on the read state ({@code true}: unread only; {@code false}: read only). */
   public static final String UNREAD = "unread";
 
-  /** Envelope {@code kind} of a new notification pushed to {@code kith.user.<id>}: {@code {kind, notification}}. */
+  /**
+   * Envelope {@code kind} of a new notification pushed to {@code kith.user.<id>}: {@code {kind, notification,
+   * replaces?}}; {@code replaces} lists the ids of notifications the new one takes the place of (an earlier
+   * {@link #MESSAGE} of the same conversation, an earlier {@link #ACTIVITY_UPDATED} of the same activity), which the
+   * client drops.
+   */
   public static final String PUSH_NOTIFICATION = "notification";
   /** Envelope {@code kind} of changed unread counts pushed to {@code kith.user.<id>}: {@code {kind, counts}}. */
   public static final String PUSH_UNREAD = "unread";

@@ -13,16 +13,18 @@ import java.util.List;
 
 /**
  * A user's notifications: what happened to them (new followers, requests, friends, comments, replies, likes,
- * reposts, mentions), filtered queries, exact unread counts, mark read, delete, a grouped view and preferences.
- * Notifications are made by the service itself from the domain events of relations and feeds; there is no method to
- * make one.
+ * reposts, mentions; chat messages while offline, chat mentions, group invitations and removals; activity changes,
+ * cancellations, joins, removals, invitations and reminders), filtered queries, exact unread counts, mark read,
+ * delete, a grouped view and preferences. Notifications are made by the service itself from the domain events of
+ * relations, feeds, messaging and activities; there is no method to make one.
  *
  * <p>Every method takes the acting user first and works on that user's notifications only: there is no way to name
  * another user's list, and ids of notifications that are not the actor's are ignored exactly like ids that do not
  * exist.
  *
  * <p><b>Notification view</b>: {@code {id, type, to_user, created, unread, from_user?, actor?: <user summary>,
- * post?, comment?, reply_to?, repost?}} (see {@link Notifications}).
+ * post?, comment?, reply_to?, repost?, activity?, group?, conversation?, message?, title?, preview?, place?, count?,
+ * start?, end?, changed?: [names]}} (see {@link Notifications} for which type carries what).
  *
  * <p><b>Query</b> ({@link #list}): {@code {types: [type...], where: {field: value}, max_id, since_id, offset, limit}},
  * every member optional. {@code types} (up to all of {@link Notifications#TYPES}) keeps those types; {@code where}

@@ -20,9 +20,10 @@ import java.util.function.Supplier;
 
 /**
  * The hot side of a user's notifications in Redis, all under the hash tag {@code {u:<id>}}: a hash per notification,
- * a sorted index of ids (and one per type), a dedupe-key map and the counters hash, changed only by the Lua scripts
- * beside this class (see the module README). Every script that reads or changes a user's side first checks that the
- * side exists; when it does not, the side is rebuilt from the record ({@link Loader}) and the script runs again.
+ * a sorted index of ids (and one per type), a dedupe-key map, a slot map and the counters hash, changed only by the
+ * Lua scripts beside this class (see the module README). Every script that reads or changes a user's side first
+ * checks that the side exists; when it does not, the side is rebuilt from the record ({@link Loader}) and the script
+ * runs again.
  */
 final class HotStore {
 
@@ -35,11 +36,14 @@ final class HotStore {
   record Change(List<Long> ids, JsonObject counts) {
   }
 
-  /** The outcome of an insert. */
-  enum Stored { STORED, DUPLICATE, SIDE_MISSING }
+  /** The outcome of an insert ({@code SUPERSEDED}: a newer notification holds its slot; nothing was stored). */
+  enum Stored { STORED, DUPLICATE, SIDE_MISSING, SUPERSEDED }
 
-  /** An insert's outcome, the ids the cap evicted and the counters after it. */
-  record Inserted(Stored stored, List<Long> evicted, JsonObject counts) {
+  /**
+   * An insert's outcome, the ids the cap evicted, the counters after it and the ids of the notification it replaced
+   * in its slot (at most one).
+   */
+  record Inserted(Stored stored, List<Long> evicted, JsonObject counts, List<Long> replaced) {
   }
 
   private static final String COMMON = resource("common.lua");
@@ -80,7 +84,10 @@ final class HotStore {
 
   // ---------------------------------------------------------------- writes from producers
 
-  /** Stores a notification record (as in MongoDB) when the user's side exists; duplicates by key are refused. */
+  /**
+   * Stores a notification record (as in MongoDB) when the user's side exists; duplicates by key are refused, and a
+   * record with a {@code slot} replaces the older one holding that slot (or is refused when a newer one holds it).
+   */
   Future<Inserted> insert(JsonObject record) {
     long user = record.getLong("to");
     List<String> args = script(INSERT, user);
@@ -89,23 +96,47 @@ final class HotStore {
     args.add(record.getString("type"));
     args.add(Long.toString(record.getLong("created")));
     args.add(record.getString("key"));
+    args.add(record.getString("slot", ""));
+    args.addAll(fieldPairs(record));
+    return eval(args).map(r -> switch (r.get(0).toInteger()) {
+      case -1 -> new Inserted(Stored.SIDE_MISSING, List.of(), null, List.of());
+      case 0 -> new Inserted(Stored.DUPLICATE, List.of(), null, List.of());
+      case 2 -> new Inserted(Stored.SUPERSEDED, List.of(), null, List.of());
+      default -> new Inserted(Stored.STORED, ids(r.get(1)), counts(r.get(2)), ids(r.get(3)));
+    });
+  }
+
+  /**
+   * The optional fields of a record (as in MongoDB) as Redis holds them, flat {@code [field, value, ...]}: ids and
+   * numbers as decimal strings, texts as they are, lists joined with commas.
+   */
+  static List<String> fieldPairs(JsonObject record) {
+    List<String> pairs = new ArrayList<>();
     for (String field : Notifications.FIELDS) {
-      Long value = record.getLong(field);
-      if (value != null) {
-        args.add(field);
-        args.add(Long.toString(value));
+      if (record.getValue(field) instanceof Number n) {
+        pairs.add(field);
+        pairs.add(Long.toString(n.longValue()));
       }
     }
-    return eval(args).map(r -> {
-      int status = r.get(0).toInteger();
-      if (status < 0) {
-        return new Inserted(Stored.SIDE_MISSING, List.of(), null);
+    for (String field : Notifications.NUMBERS) {
+      if (record.getValue(field) instanceof Number n) {
+        pairs.add(field);
+        pairs.add(Long.toString(n.longValue()));
       }
-      if (status == 0) {
-        return new Inserted(Stored.DUPLICATE, List.of(), null);
+    }
+    for (String field : Notifications.TEXTS) {
+      if (record.getValue(field) instanceof String text) {
+        pairs.add(field);
+        pairs.add(text);
       }
-      return new Inserted(Stored.STORED, ids(r.get(1)), counts(r.get(2)));
-    });
+    }
+    for (String field : Notifications.LISTS) {
+      if (record.getValue(field) instanceof JsonArray list) {
+        pairs.add(field);
+        pairs.add(String.join(",", list.stream().map(String::valueOf).toList()));
+      }
+    }
+    return pairs;
   }
 
   /** Removes these notifications of the user if its side exists (system deletes, decided from the record). */
@@ -213,17 +244,10 @@ final class HotStore {
       return loader.load(user).compose(records -> {
         JsonArray docs = new JsonArray();
         for (JsonObject record : records) {
-          JsonArray fields = new JsonArray();
-          for (String field : Notifications.FIELDS) {
-            Long value = record.getLong(field);
-            if (value != null) {
-              fields.add(field).add(Long.toString(value));
-            }
-          }
           docs.add(new JsonObject().put("id", Long.toString(record.getLong("_id")))
               .put("type", record.getString("type")).put("created", Long.toString(record.getLong("created")))
               .put("unread", record.getBoolean("unread", true) ? "1" : "0").put("key", record.getString("key"))
-              .put("fields", fields));
+              .put("slot", record.getString("slot", "")).put("fields", new JsonArray(fieldPairs(record))));
         }
         List<String> args = script(FILL, user);
         args.add(generation);

@@ -15,8 +15,10 @@ import java.util.List;
 /**
  * The record of notifications and preferences in MongoDB, from which the Redis side is rebuilt.
  *
- * <p>A notification is {@code {_id, to, type, created, unread, key, from_user?, post?, comment?, reply_to?, repost?}};
- * {@code (to, key)} is unique, so a duplicate event makes one notification whatever the order of deliveries.
+ * <p>A notification is {@code {_id, to, type, created, unread, key, slot?, <optional fields of its type>}};
+ * {@code (to, key)} is unique, so a duplicate event makes one notification whatever the order of deliveries. A
+ * notification with a {@code slot} (a conversation's offline messages, an activity's updates) replaces the older
+ * ones of the same recipient and slot ({@link #settle}).
  * Preferences are {@code {user, muted_types: [...], muted_users: [...]}} (the user in a field with a unique index
  * rather than in {@code _id}, as relations does with its counts: concurrent first upserts race on the index and the
  * loser retries).
@@ -27,6 +29,8 @@ final class NotificationRecords {
   static final String PREFERENCES = "notification_preferences";
   /** Most records one system delete handles per round (a post's notifications across recipients). */
   static final int PURGE_BATCH = 1_000;
+  /** Most records of one slot read when settling it (normally one or two: the holder and the newcomer). */
+  private static final int SETTLE_BATCH = 100;
   private static final JsonObject NEWEST = new JsonObject().put("_id", -1);
 
   private final MongoClient mongo;
@@ -46,6 +50,12 @@ final class NotificationRecords {
             new IndexOptions().name("comment").sparse(true)))
         .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("repost", 1),
             new IndexOptions().name("repost").sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("activity", 1),
+            new IndexOptions().name("activity").sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("group", 1),
+            new IndexOptions().name("group").sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("to", 1).put("slot", 1),
+            new IndexOptions().name("to_slot")))
         .compose(v -> mongo.createIndexWithOptions(PREFERENCES, new JsonObject().put("user", 1),
             new IndexOptions().name("user_unique").unique(true)));
   }
@@ -60,6 +70,43 @@ final class NotificationRecords {
         : mongo.findOne(NOTIFICATIONS, new JsonObject().put("to", record.getLong("to"))
             .put("key", record.getString("key")), null).compose(existing -> existing != null
             ? Future.succeededFuture(existing) : Future.failedFuture(e)));
+  }
+
+  /**
+   * Keeps only the newest record of {@code record}'s recipient and slot. When {@code record} is the newest, the older
+   * ones are deleted and its {@code count} becomes 1 plus the counts of the unread ones it replaces (kept when it is
+   * higher: a retried delivery finds the older ones gone and must not reset it).
+   *
+   * @return {@code record} with its count, or null when a newer record holds the slot ({@code record} is out of date
+   *     and the caller removes it)
+   */
+  Future<JsonObject> settle(JsonObject record) {
+    long to = record.getLong("to");
+    long id = record.getLong("_id");
+    return mongo.findWithOptions(NOTIFICATIONS, new JsonObject().put("to", to).put("slot", record.getString("slot")),
+        new FindOptions().setSort(NEWEST).setLimit(SETTLE_BATCH)
+            .setFields(new JsonObject().put("_id", 1).put("unread", 1).put("count", 1))).compose(docs -> {
+          if (docs.isEmpty() || docs.get(0).getLong("_id") != id) {
+            return Future.succeededFuture(null);
+          }
+          List<Long> older = new ArrayList<>();
+          long count = 1;
+          for (JsonObject doc : docs.subList(1, docs.size())) {
+            older.add(doc.getLong("_id"));
+            if (doc.getBoolean("unread", false)) {
+              count += doc.getLong("count", 1L);
+            }
+          }
+          if (older.isEmpty()) {
+            return Future.succeededFuture(record);
+          }
+          long settled = Math.max(count, record.getLong("count", 1L));
+          JsonObject shown = record.copy().put("count", settled);
+          return mongo.updateCollection(NOTIFICATIONS, new JsonObject().put("_id", id),
+                  new JsonObject().put("$set", new JsonObject().put("count", settled)))
+              .compose(v -> delete(to, older))
+              .map(v -> shown);
+        });
   }
 
   /** The user's newest {@code cap} records; older ones (left by a cap eviction that did not reach here) go. */

@@ -223,9 +223,10 @@ final class NotificationsServiceImpl implements NotificationsService {
   /**
    * Stores a notification made by a producer (already checked against preferences, blocks and visibility): the
    * record first, then the Redis side; pushes it and the new counts when it is new. A duplicate (same recipient and
-   * dedupe key) changes nothing.
+   * dedupe key) changes nothing. With a {@code slot} (null for none), the notification replaces the older one of the
+   * recipient holding that slot, counting it ({@link NotificationRecords#settle}); the push names the replaced id.
    */
-  Future<Void> store(long to, String type, String key, JsonObject fields) {
+  Future<Void> store(long to, String type, String key, String slot, JsonObject fields) {
     long id;
     try {
       id = platform.ids().next();
@@ -234,28 +235,52 @@ final class NotificationsServiceImpl implements NotificationsService {
     }
     JsonObject record = fields.copy().put("_id", id).put("to", to).put("type", type)
         .put("created", System.currentTimeMillis()).put("unread", true).put("key", key);
-    return records.insert(record).compose(stored -> hot.insert(stored).compose(result -> {
-      // an earlier delivery made it: it was pushed then, unless it never reached Redis (stored now, pushed now)
-      if (result.stored() == HotStore.Stored.DUPLICATE
-          || (result.stored() == HotStore.Stored.SIDE_MISSING && stored.getLong("_id") != id)) {
-        return Future.succeededFuture();
-      }
-      Future<JsonObject> counts;
-      if (result.stored() == HotStore.Stored.SIDE_MISSING) {
-        // Redis lost this user's side: the record has the notification; rebuilding now gives the counts to push
-        counts = hot.counts(to);
-      } else {
-        counts = (result.evicted().isEmpty() ? Future.<Void>succeededFuture() : records.delete(to, result.evicted()))
-            .map(v -> result.counts());
-      }
-      return counts.compose(c -> views(to, List.of(stringRecord(stored))).map(views -> {
-        var bus = platform.vertx().eventBus();
-        bus.publish(Addresses.user(to), new JsonObject().put("kind", Notifications.PUSH_NOTIFICATION)
-            .put("notification", views.get(0)));
-        bus.publish(Addresses.user(to), unreadEnvelope(c));
-        return null;
-      }));
-    }));
+    if (slot != null) {
+      record.put("slot", slot).put("count", 1L);
+    }
+    return records.insert(record)
+        .compose(stored -> slot == null ? Future.succeededFuture(stored) : settle(stored))
+        .compose(stored -> stored == null ? Future.succeededFuture() : hot.insert(stored).compose(result -> {
+          // an earlier delivery made it: it was pushed then, unless it never reached Redis (stored now, pushed now)
+          if (result.stored() == HotStore.Stored.DUPLICATE
+              || (result.stored() == HotStore.Stored.SIDE_MISSING && stored.getLong("_id") != id)) {
+            return Future.succeededFuture();
+          }
+          if (result.stored() == HotStore.Stored.SUPERSEDED) {
+            // a newer one took the slot in Redis after this one settled: its settling deleted this record already
+            return records.delete(to, List.of(stored.getLong("_id")));
+          }
+          Future<JsonObject> counts;
+          if (result.stored() == HotStore.Stored.SIDE_MISSING) {
+            // Redis lost this user's side: the record has the notification; rebuilding now gives the counts to push
+            counts = hot.counts(to);
+          } else {
+            List<Long> gone = new ArrayList<>(result.evicted());
+            gone.addAll(result.replaced());
+            counts = (gone.isEmpty() ? Future.<Void>succeededFuture() : records.delete(to, gone))
+                .map(v -> result.counts());
+          }
+          return counts.compose(c -> views(to, List.of(stringRecord(stored))).map(views -> {
+            var bus = platform.vertx().eventBus();
+            JsonObject envelope = new JsonObject().put("kind", Notifications.PUSH_NOTIFICATION)
+                .put("notification", views.get(0));
+            if (!result.replaced().isEmpty()) {
+              envelope.put("replaces", new JsonArray(result.replaced()));
+            }
+            bus.publish(Addresses.user(to), envelope);
+            bus.publish(Addresses.user(to), unreadEnvelope(c));
+            return null;
+          }));
+        }));
+  }
+
+  /**
+   * Settles a record's slot: the record (with its count) when it is the slot's newest, else null after removing it
+   * (a newer one of the slot was stored first).
+   */
+  private Future<JsonObject> settle(JsonObject stored) {
+    return records.settle(stored).compose(shown -> shown != null ? Future.succeededFuture(shown)
+        : removeForUser(stored.getLong("to"), List.of(stored.getLong("_id"))).map(v -> (JsonObject) null));
   }
 
   /** Deletes every notification the record holds matching {@code filter} (a system delete), batch by batch. */
@@ -344,6 +369,22 @@ final class NotificationsServiceImpl implements NotificationsService {
             v.put(f, Long.parseLong(r.getString(f)));
           }
         }
+        for (String f : Notifications.NUMBERS) {
+          if (r.containsKey(f)) {
+            v.put(f, Long.parseLong(r.getString(f)));
+          }
+        }
+        for (String f : Notifications.TEXTS) {
+          if (r.containsKey(f)) {
+            v.put(f, r.getString(f));
+          }
+        }
+        for (String f : Notifications.LISTS) {
+          if (r.containsKey(f)) {
+            String joined = r.getString(f);
+            v.put(f, new JsonArray(joined.isEmpty() ? List.of() : List.of((Object[]) joined.split(","))));
+          }
+        }
         if (v.containsKey("from_user") && people.containsKey(v.getLong("from_user"))) {
           v.put("actor", people.get(v.getLong("from_user")));
         }
@@ -377,10 +418,9 @@ final class NotificationsServiceImpl implements NotificationsService {
     JsonObject out = new JsonObject().put("id", Long.toString(record.getLong("_id")))
         .put("type", record.getString("type")).put("created", Long.toString(record.getLong("created")))
         .put("unread", record.getBoolean("unread", true) ? "1" : "0");
-    for (String f : Notifications.FIELDS) {
-      if (record.getLong(f) != null) {
-        out.put(f, Long.toString(record.getLong(f)));
-      }
+    List<String> pairs = HotStore.fieldPairs(record);
+    for (int i = 0; i + 1 < pairs.size(); i += 2) {
+      out.put(pairs.get(i), pairs.get(i + 1));
     }
     return out;
   }

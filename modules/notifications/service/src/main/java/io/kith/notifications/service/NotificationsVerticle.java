@@ -33,9 +33,9 @@ public final class NotificationsVerticle extends VerticleBase {
     HotStore hot = new HotStore(platform.redis(), user -> records.recent(user, settings.maxPerUser()),
         settings.maxPerUser());
     FeedsService feeds = FeedsService.proxy(vertx);
-    NotificationsServiceImpl service = new NotificationsServiceImpl(platform, settings, records, hot, feeds,
-        AccountsService.proxy(vertx));
-    producers = new Producers(platform, service, records, RelationsService.proxy(vertx), feeds);
+    AccountsService accounts = AccountsService.proxy(vertx);
+    NotificationsServiceImpl service = new NotificationsServiceImpl(platform, settings, records, hot, feeds, accounts);
+    producers = new Producers(platform, service, records, RelationsService.proxy(vertx), feeds, accounts);
     return records.ensureIndexes()
         .compose(v -> producers.start())
         .compose(v -> {

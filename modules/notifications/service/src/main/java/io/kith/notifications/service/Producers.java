@@ -1,7 +1,10 @@
 package io.kith.notifications.service;
 
+import io.kith.accounts.api.AccountsService;
+import io.kith.activities.api.ActivitiesEvents;
 import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsService;
+import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
@@ -14,18 +17,16 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Function;
 
 /**
- * Turns domain events into notifications: the relations stream (consumer group {@value #RELATIONS_GROUP}) and the
- * feeds stream (group {@value #FEEDS_GROUP}). Each handler runs at most once per event id ({@code EventLog.once}) and
- * each notification has a dedupe key unique per recipient, so a redelivered event makes nothing new.
- *
- * <p>Nothing is made for the actor themselves, for a recipient who muted the type or the actor, when a block stands
- * between the two either way, when either hides from the other, or when the recipient cannot see the post.
+ * Turns domain events into notifications: the relations stream (consumer group {@value #RELATIONS_GROUP}), the
+ * feeds stream (group {@value #FEEDS_GROUP}), and through {@link MessagingProducers} and {@link ActivitiesProducers}
+ * the messaging and activities streams. Each handler runs at most once per event id ({@code EventLog.once}) and
+ * each notification has a dedupe key unique per recipient, so a redelivered event makes nothing new. The rules
+ * checked before making one are {@link Notifier}'s.
  */
 final class Producers {
 
@@ -34,31 +35,35 @@ final class Producers {
 
   private final Platform platform;
   private final NotificationsServiceImpl service;
-  private final NotificationRecords records;
-  private final RelationsService relations;
   private final FeedsService feeds;
+  private final Notifier notifier;
+  private final MessagingProducers messaging;
+  private final ActivitiesProducers activities;
   private final List<EventConsumer> consumers = new ArrayList<>();
 
   Producers(Platform platform, NotificationsServiceImpl service, NotificationRecords records,
-            RelationsService relations, FeedsService feeds) {
+            RelationsService relations, FeedsService feeds, AccountsService accounts) {
     this.platform = platform;
     this.service = service;
-    this.records = records;
-    this.relations = relations;
     this.feeds = feeds;
+    this.notifier = new Notifier(service, records, relations, feeds);
+    this.messaging = new MessagingProducers(service, notifier, accounts);
+    this.activities = new ActivitiesProducers(service, notifier);
   }
 
   Future<Void> start() {
+    return consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, this::onRelations)
+        .compose(v -> consume(FeedsEvents.DOMAIN, FEEDS_GROUP, this::onFeeds))
+        .compose(v -> consume(MessagingEvents.DOMAIN, MessagingProducers.GROUP, messaging::handle))
+        .compose(v -> consume(ActivitiesEvents.DOMAIN, ActivitiesProducers.GROUP, activities::handle));
+  }
+
+  private Future<Void> consume(String domain, String group, Function<DomainEvent, Future<?>> handler) {
     var log = platform.events();
-    return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, log.once(RELATIONS_GROUP, this::onRelations))
-        .compose(c -> {
-          consumers.add(c);
-          return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, log.once(FEEDS_GROUP, this::onFeeds));
-        })
-        .map(c -> {
-          consumers.add(c);
-          return null;
-        });
+    return log.consume(domain, group, log.once(group, handler)).map(c -> {
+      consumers.add(c);
+      return null;
+    });
   }
 
   Future<Void> stop() {
@@ -76,16 +81,16 @@ final class Producers {
     }
     JsonObject actor = new JsonObject().put("from_user", from);
     return switch (e.type()) {
-      case RelationsEvents.USER_FOLLOWED -> notify(to, Notifications.FOLLOWER, "follower:" + from, actor);
+      case RelationsEvents.USER_FOLLOWED -> notifier.notify(to, Notifications.FOLLOWER, "follower:" + from, actor);
       case RelationsEvents.FOLLOW_REQUESTED ->
-          notify(to, Notifications.FOLLOW_REQUEST, "follow_request:" + from, actor);
+          notifier.notify(to, Notifications.FOLLOW_REQUEST, "follow_request:" + from, actor);
       // from accepted to's request: to is told, and from's request notification has been answered
       case RelationsEvents.FOLLOW_REQUEST_ACCEPTED -> Future.all(
-          notify(to, Notifications.REQUEST_ACCEPTED, "request_accepted:" + from, actor),
+          notifier.notify(to, Notifications.REQUEST_ACCEPTED, "request_accepted:" + from, actor),
           service.purge(new JsonObject().put("to", from).put("key", "follow_request:" + to)));
       case RelationsEvents.FRIENDSHIP_FORMED -> Future.all(
-          notify(to, Notifications.FRIEND, "friend:" + from, actor),
-          notify(from, Notifications.FRIEND, "friend:" + to, new JsonObject().put("from_user", to)));
+          notifier.notify(to, Notifications.FRIEND, "friend:" + from, actor),
+          notifier.notify(from, Notifications.FRIEND, "friend:" + to, new JsonObject().put("from_user", to)));
       // a block removes what each made for the other
       case RelationsEvents.USER_BLOCKED -> Future.all(
           service.purge(new JsonObject().put("to", to).put("from_user", from)),
@@ -102,15 +107,15 @@ final class Producers {
     long post = p.getLong("post", 0L);
     return switch (e.type()) {
       case FeedsEvents.COMMENT_ADDED -> commented(p, from, post);
-      case FeedsEvents.POST_LIKED -> notify(p.getLong("post_author", 0L), Notifications.LIKE,
+      case FeedsEvents.POST_LIKED -> notifier.notify(p.getLong("post_author", 0L), Notifications.LIKE,
           "like:" + post + ":" + from, new JsonObject().put("from_user", from).put("post", post));
       case FeedsEvents.POST_UNLIKED -> service.purge(new JsonObject().put("to", p.getLong("post_author", 0L))
           .put("key", "like:" + post + ":" + from));
-      case FeedsEvents.POST_REPOSTED -> notify(p.getLong("original_author", 0L), Notifications.REPOST,
+      case FeedsEvents.POST_REPOSTED -> notifier.notify(p.getLong("original_author", 0L), Notifications.REPOST,
           "repost:" + post, new JsonObject().put("from_user", from).put("post", p.getLong("original", 0L))
               .put("repost", post));
-      case FeedsEvents.USER_MENTIONED -> notify(p.getLong("to", 0L), Notifications.MENTION, "mention:" + post,
-          new JsonObject().put("from_user", from).put("post", post));
+      case FeedsEvents.USER_MENTIONED -> notifier.notify(p.getLong("to", 0L), Notifications.MENTION,
+          "mention:" + post, new JsonObject().put("from_user", from).put("post", post));
       case FeedsEvents.POST_DELETED -> Future.all(service.purge(new JsonObject().put("post", post)),
           service.purge(new JsonObject().put("repost", post)));
       case FeedsEvents.COMMENT_DELETED -> service.purge(new JsonObject().put("comment", p.getLong("comment", 0L)));
@@ -127,11 +132,11 @@ final class Producers {
     long replyToAuthor = p.getLong("reply_to_author", 0L);
     List<Future<Void>> each = new ArrayList<>();
     if (replyTo != 0 && replyToAuthor != 0) {
-      each.add(notify(replyToAuthor, Notifications.REPLY, "reply:" + comment, new JsonObject().put("from_user", from)
-          .put("post", post).put("comment", comment).put("reply_to", replyTo)));
+      each.add(notifier.notify(replyToAuthor, Notifications.REPLY, "reply:" + comment, new JsonObject()
+          .put("from_user", from).put("post", post).put("comment", comment).put("reply_to", replyTo)));
     }
     if (postAuthor != 0 && postAuthor != replyToAuthor) {
-      each.add(notify(postAuthor, Notifications.COMMENT, "comment:" + comment, new JsonObject()
+      each.add(notifier.notify(postAuthor, Notifications.COMMENT, "comment:" + comment, new JsonObject()
           .put("from_user", from).put("post", post).put("comment", comment)));
     }
     return Future.all(each);
@@ -148,46 +153,5 @@ final class Producers {
               : Future.succeededFuture())));
       return Future.all(each).mapEmpty();
     });
-  }
-
-  // ---------------------------------------------------------------- the checks
-
-  /** Makes a notification unless one of the rules says no. */
-  private Future<Void> notify(long to, String type, String key, JsonObject fields) {
-    long from = fields.getLong("from_user", 0L);
-    if (to == 0 || from == 0 || to == from) {
-      return Future.succeededFuture();
-    }
-    return records.preferences(to).compose(prefs -> {
-      if (prefs.getJsonArray("muted_types").contains(type) || prefs.getJsonArray("muted_users").contains(from)) {
-        return Future.succeededFuture(false);
-      }
-      return apart(to, from).compose(apart -> apart ? Future.succeededFuture(false) : canSee(to, fields));
-    }).compose(ok -> ok ? service.store(to, type, key, fields) : Future.succeededFuture());
-  }
-
-  /** Whether a block (either way) or a hide (either way) stands between the two users. */
-  private Future<Boolean> apart(long to, long from) {
-    return Future.all(relations.ties(to, List.of(from)), relations.ties(from, List.of(to))).map(all -> {
-      JsonObject seenByRecipient = all.<JsonObject>resultAt(0).getJsonObject(Long.toString(from), new JsonObject());
-      JsonObject seenByActor = all.<JsonObject>resultAt(1).getJsonObject(Long.toString(to), new JsonObject());
-      return seenByRecipient.getBoolean("blocking", false) || seenByRecipient.getBoolean("blocked_by", false)
-          || seenByRecipient.getBoolean("hidden_from", false) || seenByActor.getBoolean("hidden_from", false);
-    });
-  }
-
-  /** Whether the recipient may see every post the notification names. */
-  private Future<Boolean> canSee(long to, JsonObject fields) {
-    Set<Long> posts = new HashSet<>();
-    for (String f : List.of("post", "repost")) {
-      if (fields.getLong(f, 0L) != 0) {
-        posts.add(fields.getLong(f));
-      }
-    }
-    if (posts.isEmpty()) {
-      return Future.succeededFuture(true);
-    }
-    return feeds.visiblePosts(to, new ArrayList<>(posts))
-        .map(v -> v.getJsonArray("items", new JsonArray()).size() == posts.size());
   }
 }

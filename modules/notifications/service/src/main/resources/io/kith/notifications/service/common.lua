@@ -8,6 +8,8 @@ local C = KEYS[1]
 local G = KEYS[2]
 local IDX = p .. ':idx'
 local KEYMAP = p .. ':k'
+-- slot -> id of the one notification holding it (a notification that newer ones replace, e.g. per conversation)
+local SLOTS = p .. ':s'
 
 local function present()
   return redis.call('exists', C) == 1
@@ -17,15 +19,17 @@ local function bump()
   redis.call('incr', G)
 end
 
--- Removes one notification with its index entries and dedupe key, correcting the counters. True when it existed.
+-- Removes one notification with its index entries, dedupe key and slot, correcting the counters. True when it
+-- existed.
 local function remove(id)
   local h = p .. ':n:' .. id
-  local f = redis.call('hmget', h, 'type', 'unread', 'key')
+  local f = redis.call('hmget', h, 'type', 'unread', 'key', 'slot')
   if not f[1] then return false end
   redis.call('del', h)
   redis.call('zrem', IDX, id)
   redis.call('zrem', p .. ':t:' .. f[1], id)
   if f[3] and redis.call('hget', KEYMAP, f[3]) == id then redis.call('hdel', KEYMAP, f[3]) end
+  if f[4] and redis.call('hget', SLOTS, f[4]) == id then redis.call('hdel', SLOTS, f[4]) end
   redis.call('hincrby', C, 'stored', -1)
   if f[2] == '1' then
     redis.call('hincrby', C, 'unread', -1)

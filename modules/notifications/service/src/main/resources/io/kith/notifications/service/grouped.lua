@@ -1,5 +1,5 @@
 -- ARGV: prefix, spec JSON {types, before, limit}. Folds every matching notification by type and object (reply_to,
--- else post, activity, group; none for follower-like types); groups are ordered by their newest notification and
+-- else post, activity, group, conversation; none for follower-like types); groups are ordered by their newest notification and
 -- only groups whose newest is older than spec.before are returned. Returns {-1} or {1, {{latest hash}, count,
 -- unread, actor count, {up to 3 actors, newest first}}...}.
 if not present() then return {-1} end
@@ -8,8 +8,8 @@ local before = spec.before and tonumber(spec.before)
 local groups, order = {}, {}
 for _, id in ipairs(scan(spec, nil)) do
   local f = redis.call('hmget', p .. ':n:' .. id, 'type', 'from_user', 'unread', 'reply_to', 'post', 'activity',
-    'group')
-  local k = f[1] .. '|' .. (f[4] or f[5] or f[6] or f[7] or '')
+    'group', 'conversation')
+  local k = f[1] .. '|' .. (f[4] or f[5] or f[6] or f[7] or f[8] or '')
   local g = groups[k]
   if not g then
     g = {id = id, count = 0, unread = 0, seen = {}, distinct = 0, actors = {}}

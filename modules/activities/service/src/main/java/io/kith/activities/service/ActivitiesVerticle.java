@@ -1,0 +1,77 @@
+package io.kith.activities.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.activities.api.ActivitiesService;
+import io.kith.feeds.api.MediaClient;
+import io.kith.messaging.api.MessagingService;
+import io.kith.platform.Platform;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceBinder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires the activities stores, service, discussion and block consumers and sweep; loads the current activities into Redis (warm
+ * start); binds the service on {@link ActivitiesService#ADDRESS}.
+ */
+public final class ActivitiesVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ActivitiesVerticle.class);
+
+  private final Platform platform;
+  private MessageConsumer<JsonObject> binding;
+  private Discussion discussion;
+  private Reminders reminders;
+  private Blocks blocks;
+
+  /** Creates the verticle on a node's platform. */
+  public ActivitiesVerticle(Platform platform) {
+    this.platform = platform;
+  }
+
+  @Override
+  public Future<?> start() {
+    ActivitiesSettings settings = ActivitiesSettings.from(platform.config().section("activities"));
+    ActivityStore activities = new ActivityStore(platform.mongo());
+    ParticipantStore participants = new ParticipantStore(platform.mongo());
+    HotActivities hot = new HotActivities(platform.redis(), settings.warmMillis());
+    WarmStart loader = new WarmStart(activities, participants, hot, settings.warmMillis());
+    Effects effects = new Effects(platform, hot);
+    Seats seats = new Seats(activities, participants, effects, platform.ids(), settings);
+    ActivitiesServiceImpl service = new ActivitiesServiceImpl(platform, settings, activities, participants, hot,
+        loader, seats, effects, RelationsService.proxy(vertx), AccountsService.proxy(vertx), MediaClient.create(vertx));
+    discussion = new Discussion(platform, settings, activities, participants, effects, MessagingService.proxy(vertx));
+    blocks = new Blocks(platform, activities, participants, seats, effects, RelationsService.proxy(vertx));
+    reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects,
+        RelationsService.proxy(vertx));
+    return activities.ensureIndexes()
+        .compose(v -> participants.ensureIndexes())
+        .compose(v -> loader.loadAll().<Void>mapEmpty().recover(e -> {
+          // reads load what they miss one by one, and the sweep retries the whole load
+          LOG.warn("Warm start of activities failed: {}", e.toString());
+          return Future.succeededFuture();
+        }))
+        .compose(v -> discussion.start())
+        .compose(v -> blocks.start())
+        .compose(v -> {
+          reminders.start();
+          binding = new ServiceBinder(vertx).setAddress(ActivitiesService.ADDRESS)
+              .register(ActivitiesService.class, service);
+          return binding.completion();
+        });
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (reminders != null) {
+      reminders.stop();
+    }
+    Future<Void> consumer = discussion == null ? Future.succeededFuture() : discussion.stop();
+    Future<Void> blocked = blocks == null ? Future.succeededFuture() : blocks.stop();
+    return Future.all(consumer, blocked).compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+  }
+}

@@ -1,0 +1,111 @@
+package io.kith.notifications.service;
+
+import io.kith.feeds.api.FeedsService;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The rules every producer applies before making a notification, in this order: never for the actor themselves; not
+ * when the recipient muted the type or the actor; not when a block stands between the two either way (and, for the
+ * relations and feeds types, a hide either way); not when the recipient cannot see a post the notification names;
+ * then a producer's own last check (a direct message's recipient being offline).
+ */
+final class Notifier {
+
+  /**
+   * A notification to make.
+   *
+   * @param to     the recipient
+   * @param type   one of {@code Notifications.TYPES}
+   * @param key    the dedupe key, unique per recipient
+   * @param slot   the slot it replaces older notifications in (null: none; see {@link NotificationRecords#settle})
+   * @param fields its optional fields; {@code from_user} is the actor
+   */
+  record Notice(long to, String type, String key, String slot, JsonObject fields) {
+  }
+
+  private final NotificationsServiceImpl service;
+  private final NotificationRecords records;
+  private final RelationsService relations;
+  private final FeedsService feeds;
+
+  Notifier(NotificationsServiceImpl service, NotificationRecords records, RelationsService relations,
+           FeedsService feeds) {
+    this.service = service;
+    this.records = records;
+    this.relations = relations;
+    this.feeds = feeds;
+  }
+
+  /**
+   * A relations or feeds notification: it needs an actor ({@code from_user}), and a hide either way stops it like a
+   * block (hiding is about posts and the people who see them).
+   */
+  Future<Void> notify(long to, String type, String key, JsonObject fields) {
+    if (fields.getLong("from_user", 0L) == 0) {
+      return Future.succeededFuture();
+    }
+    return make(new Notice(to, type, key, null, fields), true, null);
+  }
+
+  /**
+   * A messaging or activities notification: the actor is optional (without one, such as a reminder, only the muted
+   * types apply); blocks stop it, hides do not (they are about posts). {@code last} (null for none) is asked after
+   * every other rule passed.
+   */
+  Future<Void> notify(Notice notice, Supplier<Future<Boolean>> last) {
+    return make(notice, false, last);
+  }
+
+  private Future<Void> make(Notice n, boolean hides, Supplier<Future<Boolean>> last) {
+    long to = n.to();
+    long from = n.fields().getLong("from_user", 0L);
+    if (to < 1 || to == from) {
+      return Future.succeededFuture();
+    }
+    return records.preferences(to).compose(prefs -> {
+      if (prefs.getJsonArray("muted_types").contains(n.type())
+          || (from != 0 && prefs.getJsonArray("muted_users").contains(from))) {
+        return Future.succeededFuture(false);
+      }
+      Future<Boolean> apart = from == 0 ? Future.succeededFuture(false) : apart(to, from, hides);
+      return apart.compose(a -> a ? Future.succeededFuture(false) : canSee(to, n.fields()));
+    }).compose(ok -> !ok || last == null ? Future.succeededFuture(ok) : last.get())
+        .compose(ok -> ok ? service.store(to, n.type(), n.key(), n.slot(), n.fields()) : Future.succeededFuture());
+  }
+
+  /** Whether a block (either way), or with {@code hides} a hide (either way), stands between the two users. */
+  private Future<Boolean> apart(long to, long from, boolean hides) {
+    return Future.all(relations.ties(to, List.of(from)), relations.ties(from, List.of(to))).map(all -> {
+      JsonObject seenByRecipient = all.<JsonObject>resultAt(0).getJsonObject(Long.toString(from), new JsonObject());
+      JsonObject seenByActor = all.<JsonObject>resultAt(1).getJsonObject(Long.toString(to), new JsonObject());
+      boolean blocked = seenByRecipient.getBoolean("blocking", false)
+          || seenByRecipient.getBoolean("blocked_by", false);
+      return blocked || (hides && (seenByRecipient.getBoolean("hidden_from", false)
+          || seenByActor.getBoolean("hidden_from", false)));
+    });
+  }
+
+  /** Whether the recipient may see every post the notification names. */
+  private Future<Boolean> canSee(long to, JsonObject fields) {
+    Set<Long> posts = new HashSet<>();
+    for (String f : List.of("post", "repost")) {
+      if (fields.getLong(f, 0L) != 0) {
+        posts.add(fields.getLong(f));
+      }
+    }
+    if (posts.isEmpty()) {
+      return Future.succeededFuture(true);
+    }
+    return feeds.visiblePosts(to, new ArrayList<>(posts))
+        .map(v -> v.getJsonArray("items", new JsonArray()).size() == posts.size());
+  }
+}

@@ -69,6 +69,7 @@ class MessagingScenariosTest {
     assertNotNull(figures.get("direct/ws-echo max throughput").getBoolean("met"));
     assertEquals("<= 50", figures.get("direct p99 at half max").getString("goal"));
     assertTrue(figures.get("CPU per direct message").getDouble("value") > 0);
+    assertNotNull(figures.get("idle again after direct-max"), "in-process, the phase after direct-max waits for idle");
     assertTrue(figures.get("CPU per ws-echo round trip").getDouble("value") > 0);
     double half = figures.get("half-max rate").getDouble("value");
     assertEquals(ops.get("direct-max").getDouble("throughput_per_second") / 2, half, 0.01);

@@ -186,14 +186,16 @@ public final class IdleClients {
         pushed.incrementAndGet();
       }
     });
-    return client.request(i, Addresses.BRIDGE_WHOAMI, new JsonObject()).compose(reply -> {
-      if (reply.getLong("user_id", 0L) != user) {
-        return Future.failedFuture("connection " + i + " is bound to user " + reply.getValue("user_id")
-            + " instead of " + user);
-      }
-      return registerNext(client, users, seen, next);
-    }).recover(e -> Future.failedFuture(new IllegalStateException("registering connection " + i + " of user " + user
-        + " failed: " + e.getMessage(), e)));
+    return client.request(i, Addresses.BRIDGE_WHOAMI, new JsonObject())
+        .recover(e -> Future.failedFuture(new IllegalStateException("registering connection " + i + " of user "
+            + user + " failed (" + next.get() + " started so far): " + e.getMessage(), e)))
+        .compose(reply -> {
+          if (reply.getLong("user_id", 0L) != user) {
+            return Future.failedFuture("connection " + i + " is bound to user " + reply.getValue("user_id")
+                + " instead of " + user);
+          }
+          return registerNext(client, users, seen, next);
+        });
   }
 
   /** Runs {@code work} on the clients' context and waits for its outcome. */

@@ -48,7 +48,8 @@ import java.util.function.LongSupplier;
  * <p>Phases: latency (open loop at {@code --rate}, all three interleaved; skipped with {@code --rate max}); each alone in
  * closed loop with {@code --connections} in flight ({@code ws-echo-max}, {@code direct-max}), whose throughput ratio
  * is held to at least 0.5; then {@code direct} alone in open loop at half of {@code direct-max}'s throughput
- * ({@code direct-half-max}), whose p99 is held to at most 50 ms.
+ * ({@code direct-half-max}), whose p99 is held to at most 50 ms. In-process, each phase after one that sent messages
+ * waits until Kith is idle again ({@link #settle}), so it does not run beside the event-log consumers' backlog.
  */
 public final class MessagingDirectScenario implements Scenario {
 
@@ -69,6 +70,11 @@ public final class MessagingDirectScenario implements Scenario {
   private static final long HANDSHAKE_MILLIS = 5_000;
   private static final long SWEEP_MILLIS = 1_000;
   private static final int MAX_FRAME = 65_536;
+  /** Below this many cores busy, the bench's processes count as idle (timers, polls and heartbeats only). */
+  static final double IDLE_CORES = 0.15;
+  private static final long SETTLE_STEP_MILLIS = 1_000;
+  private static final int SETTLE_QUIET_STEPS = 2;
+  private static final long SETTLE_MAX_MILLIS = 300_000;
 
   @Override
   public String name() {
@@ -169,6 +175,9 @@ public final class MessagingDirectScenario implements Scenario {
             : runner.run(name(), List.of(direct, whoami, echoOp)))
         .compose(latency -> {
           table.addAll(latency);
+          return settle(context, "the latency phase", notes).map(waited -> latency);
+        })
+        .compose(latency -> {
           cpu[0] = CpuWindow.around(vertx, closed, () -> echoed[0]);
           return runner.with(closed).run(name() + " " + ECHO_MAX, List.of(renamed(echoOp, ECHO_MAX,
               "the ws-echo round trip alone in closed loop, " + s.connections() + " in flight")));
@@ -181,6 +190,14 @@ public final class MessagingDirectScenario implements Scenario {
         })
         .compose(directMax -> {
           table.addAll(directMax);
+          return settle(context, DIRECT_MAX, notes).map(waited -> {
+            figures.add(Figure.of("idle again after direct-max", waited / 1000.0, "s", "time until the in-process "
+                + "Kith's CPU use fell back to idle after direct-max: background work the messages left behind "
+                + "(event-log consumers catching up); n/a against a --target"));
+            return directMax;
+          });
+        })
+        .compose(directMax -> {
           double half = directMax.get(0).throughput() / 2;
           if (!(half > 0)) {
             notes.add(DIRECT_HALF + " not run: " + DIRECT_MAX + " delivered nothing");
@@ -264,6 +281,41 @@ public final class MessagingDirectScenario implements Scenario {
           + pair.recipient() + " over the bridge in " + HANDSHAKE_ATTEMPTS + " tries (the send, or the recipient's "
           + "registration on " + Addresses.user(pair.recipient()) + ", failed): " + e.getMessage(), e));
     });
+  }
+
+  /**
+   * In-process, waits until the bench's processes (Kith, its stores, the clients) are idle again, so that the next
+   * phase does not share the CPU with work the previous one left behind: the consumers of the event log handle every
+   * {@code MessageSent} after the send has been answered, and fall behind in a closed-loop phase. Completes with the
+   * milliseconds waited, or NaN when nothing can be watched (a remote target); gives up after
+   * {@value #SETTLE_MAX_MILLIS} ms with a note.
+   */
+  private static Future<Double> settle(ScenarioContext context, String after, List<String> notes) {
+    if (context.kithVertx() == null) {
+      return Future.succeededFuture(Double.NaN);
+    }
+    Vertx vertx = context.vertx();
+    Promise<Double> promise = Promise.promise();
+    long start = System.nanoTime();
+    ProcessCpu[] last = {ProcessCpu.now()};
+    int[] quiet = {0};
+    vertx.setPeriodic(SETTLE_STEP_MILLIS, id -> {
+      ProcessCpu now = ProcessCpu.now();
+      double cores = (double) now.cpuSince(last[0]) / Math.max(1, now.wallNanos() - last[0].wallNanos());
+      last[0] = now;
+      quiet[0] = cores < IDLE_CORES ? quiet[0] + 1 : 0;
+      double waited = (now.wallNanos() - start) / 1e6;
+      if (quiet[0] >= SETTLE_QUIET_STEPS) {
+        vertx.cancelTimer(id);
+        promise.complete(waited);
+      } else if (waited > SETTLE_MAX_MILLIS) {
+        vertx.cancelTimer(id);
+        notes.add(String.format(Locale.ROOT, "the in-process Kith was still busy %d s after %s (%.2f cores); the "
+            + "next phase ran beside that work", SETTLE_MAX_MILLIS / 1000, after, cores));
+        promise.complete(Double.NaN);
+      }
+    });
+    return promise.future();
   }
 
   /** CPU used and operations completed over the measured window of a phase; {@code NaN} values when unknown. */

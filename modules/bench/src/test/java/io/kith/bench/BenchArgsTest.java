@@ -129,10 +129,11 @@ class BenchArgsTest {
   void unknownScenario() {
     assertEquals("unknown scenario 'feeds-latest'; the scenarios are: auth-overhead, bridge-roundtrip, "
         + "accounts-profile, accounts-login, relations-batch, relations-followers, feeds-fanout, feeds-home, "
-        + "feeds-moments, notifications", refusal("feeds-latest"));
+        + "feeds-moments, notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap",
+        refusal("feeds-latest"));
     assertEquals("name a scenario to run (auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, "
         + "relations-batch, relations-followers, feeds-fanout, feeds-home, feeds-moments, "
-        + "notifications), or "
+        + "notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap), or "
         + "'list'", refusal("--rate", "10"));
   }
 

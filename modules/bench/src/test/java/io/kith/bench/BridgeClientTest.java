@@ -14,6 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.DisplayName;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -112,5 +114,38 @@ class BridgeClientTest {
     } finally {
       onContext(client::close);
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BridgeClient.Transport.class)
+  @DisplayName("per-user connections each take their own token, and a registered address hands its messages over")
+  void registeredPushes(BridgeClient.Transport transport) throws Exception {
+    BridgeClient client = BridgeClient.perUser(vertx, target(), transport, List.of(FakeKith.TOKEN, "other"), 5000);
+    List<JsonObject> first = new CopyOnWriteArrayList<>();
+    List<JsonObject> second = new CopyOnWriteArrayList<>();
+    try {
+      onContext(() -> client.open().compose(c -> Future.all(
+          c.register(0, "kith.user.1", first::add),
+          c.register(1, "kith.user.2", second::add))));
+      assertEquals(2, client.size());
+      // the bridge does not acknowledge a registration: publish until the first message lands
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (first.isEmpty() && System.nanoTime() < deadline) {
+        kith.publish("kith.user.1", new JsonObject().put("kind", "probe"));
+        Thread.sleep(50);
+      }
+      assertEquals("probe", first.get(0).getString("kind"));
+      assertTrue(second.isEmpty(), "a connection hears only the addresses it registered on");
+      // connection 0 carries the stand-in's known token; connection 1's token is refused by the whoami consumer
+      assertEquals(FakeKith.USER, onContext(() -> client.request(0, "kith.bridge.whoami", new JsonObject()))
+          .getLong("user_id"));
+      Exception e = assertThrows(Exception.class,
+          () -> onContext(() -> client.request(1, "kith.bridge.whoami", new JsonObject())));
+      assertTrue(e.getMessage().contains("(code 401)"), e.getMessage());
+      assertEquals(2, client.openConnections());
+    } finally {
+      onContext(client::close);
+    }
+    assertEquals(0, client.openConnections());
   }
 }

@@ -137,8 +137,10 @@ final class FakeKith implements AutoCloseable {
       }
     });
     PermittedOptions whoami = new PermittedOptions().setAddress("kith.bridge.whoami");
+    // user addresses may be registered on (Kith's guard checks they are the caller's own; the stand-in does not)
+    PermittedOptions users = new PermittedOptions().setAddressRegex("kith\\.user\\.[0-9]+");
     router.route("/eventbus/*").subRouter(SockJSHandler.create(vertx)
-        .bridge(new SockJSBridgeOptions().addInboundPermitted(whoami)));
+        .bridge(new SockJSBridgeOptions().addInboundPermitted(whoami).addOutboundPermitted(users)));
     vertx.eventBus().<JsonObject>consumer("kith.bridge.whoami", msg -> {
       if (("Bearer " + TOKEN).equals(msg.headers().get("authorization"))) {
         msg.reply(new JsonObject().put("user_id", USER));
@@ -149,7 +151,7 @@ final class FakeKith implements AutoCloseable {
     HttpServer http = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1")
         .await(10, TimeUnit.SECONDS);
     int tcpPort = FreePorts.pick();
-    TcpEventBusBridge.create(vertx, new BridgeOptions().addInboundPermitted(whoami))
+    TcpEventBusBridge.create(vertx, new BridgeOptions().addInboundPermitted(whoami).addOutboundPermitted(users))
         .listen(tcpPort, "127.0.0.1").await(10, TimeUnit.SECONDS);
     return new FakeKith(vertx, http, tcpPort, accounts);
   }
@@ -159,6 +161,11 @@ final class FakeKith implements AutoCloseable {
     Map<String, Integer> counts = new TreeMap<>();
     accounts.logins.forEach((name, n) -> counts.put(name, n.get()));
     return counts;
+  }
+
+  /** Publishes {@code body} to {@code address} on the stand-in's event bus (a push to registered clients). */
+  void publish(String address, JsonObject body) {
+    vertx.eventBus().publish(address, body);
   }
 
   /** Usernames registered so far. */

@@ -48,7 +48,7 @@ class ScenariosTest {
     Scenarios scenarios = Scenarios.builtIn();
     assertEquals("auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, relations-batch, "
         + "relations-followers, feeds-fanout, feeds-home, feeds-moments, notifications, activities-join, "
-        + "activities-nearby", scenarios.names());
+        + "activities-nearby, messaging-direct, bridge-idle-heap", scenarios.names());
     assertEquals("feeds-fanout", scenarios.declaring("publish-rate"));
     assertEquals("relations-followers, feeds-fanout", scenarios.declaring("followers"));
     assertTrue(scenarios.declaresOption("login-rate"));

@@ -1,6 +1,7 @@
 package io.kith.app.messaging;
 
 import io.kith.app.messaging.MessagingKith.User;
+import io.kith.messaging.api.Whiteboards;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Vertx;
@@ -9,6 +10,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
 import io.vertx.openapi.contract.SecurityRequirement;
+import io.vertx.json.schema.JsonSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -70,6 +72,28 @@ class BoardContractHttpTest {
       assertTrue(security.stream().noneMatch(SecurityRequirement::isEmpty),
           op.getOperationId() + " is never anonymous");
     }
+  }
+
+  /** The request body schema of an operation. */
+  private JsonObject body(String operationId) {
+    Operation op = ops.stream().filter(o -> o.getOperationId().equals(operationId)).findFirst().orElseThrow();
+    JsonSchema schema = op.getRequestBody().getContent().get("application/json").getSchema();
+    JsonObject out = new JsonObject();
+    schema.fieldNames().forEach(name -> out.put(name, schema.<Object>get(name)));
+    return out;
+  }
+
+  @Test
+  @DisplayName("the contract's limits match the service's: members lists of at most board-members (20), a title "
+      + "of at most twice the code-point limit in UTF-16 units")
+  void limitsMatchTheService() {
+    // board-members defaults to 20 (WhiteboardSettings); the service refuses more
+    JsonObject create = body("createBoard").getJsonObject("properties");
+    assertEquals(20, create.getJsonObject("members").getInteger("maxItems"));
+    int title = create.getJsonObject("title").getInteger("maxLength");
+    assertTrue(title >= 2 * Whiteboards.MAX_TITLE && title <= 4 * Whiteboards.MAX_TITLE, "title maxLength " + title);
+    assertEquals(20, body("addBoardMembers").getJsonObject("properties").getJsonObject("users")
+        .getInteger("maxItems"));
   }
 
   @Test

@@ -16,22 +16,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import io.vertx.core.Handler;
+
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Request/reply over Kith's event-bus bridge, on a fixed set of connections used round-robin.
+ * Request/reply over Kith's event-bus bridge, on a fixed set of connections used round-robin, and pushes to the
+ * addresses a connection registered on.
  *
  * <p>Each request is a {@code send} frame with a fresh reply address and the bearer token in its headers (the first
  * such frame binds a connection to the user, as with the official JavaScript client's default headers); the future
  * completes with the body of the {@code rec} frame sent to that reply address, or fails on an {@code err} frame.
  * An {@code err} that names no address fails the oldest outstanding request of its connection. Connections send a
  * {@code ping} every few seconds so the bridge keeps them open.
+ *
+ * <p>All connections may carry the same token ({@link #create}) or each its own ({@link #perUser}, one user per
+ * connection, as many users' devices would be). A connection can {@link #register} on an address (its user's
+ * {@code kith.user.<id>}); messages arriving there go to the handler given with the registration.
  */
 public final class BridgeClient {
 
@@ -47,12 +57,13 @@ public final class BridgeClient {
   public static final String WEBSOCKET_PATH = "/eventbus/websocket";
   private static final Logger LOG = LoggerFactory.getLogger(BridgeClient.class);
   private static final long PING_MILLIS = 5_000;
+  /** Connections being opened at once: thousands of simultaneous handshakes would overflow the listen backlog. */
+  static final int OPEN_CONCURRENCY = 200;
 
   private final Vertx vertx;
   private final Target target;
   private final Transport transport;
-  private final int count;
-  private final String token;
+  private final List<String> tokens;
   private final long timeoutMillis;
   // Held for the client's whole life: Vert.x 5 shuts a WebSocket or Net client down once it is no longer
   // reachable, even in the middle of a handshake.
@@ -61,16 +72,19 @@ public final class BridgeClient {
   private List<Connection> connections = List.of();
   private int next;
 
-  private BridgeClient(Vertx vertx, Target target, Transport transport, int count, String token, long timeoutMillis) {
+  private BridgeClient(Vertx vertx, Target target, Transport transport, List<String> tokens, long timeoutMillis) {
+    if (tokens.isEmpty()) {
+      throw new IllegalArgumentException("a bridge client needs at least one connection");
+    }
     this.vertx = vertx;
     this.target = target;
     this.transport = transport;
-    this.count = count;
-    this.token = token;
+    // a null token (no credential) is allowed, which List.copyOf would refuse
+    this.tokens = Collections.unmodifiableList(new ArrayList<>(tokens));
     this.timeoutMillis = timeoutMillis;
     if (transport == Transport.WEBSOCKET) {
       this.webSocketClient = vertx.createWebSocketClient(new WebSocketClientOptions()
-          .setSsl(target.ssl()).setMaxConnections(count));
+          .setSsl(target.ssl()).setMaxConnections(tokens.size()));
       this.netClient = null;
     } else {
       this.webSocketClient = null;
@@ -86,44 +100,89 @@ public final class BridgeClient {
    */
   public static BridgeClient create(Vertx vertx, Target target, Transport transport, int count, String bearerToken,
                                     long timeoutMillis) {
-    return new BridgeClient(vertx, target, transport, count, bearerToken, timeoutMillis);
+    return new BridgeClient(vertx, target, transport, Collections.nCopies(count, bearerToken), timeoutMillis);
   }
 
   /**
-   * Opens the connections. Fails if any cannot be opened within the timeout (the ones that were are closed), or when
-   * the TCP bridge port of the target is unknown.
+   * A client that will open one connection per token, connection {@code i} sending {@code bearerTokens.get(i)} with
+   * every frame (so each belongs to that token's user); nothing is connected until {@link #open()}.
+   */
+  public static BridgeClient perUser(Vertx vertx, Target target, Transport transport, List<String> bearerTokens,
+                                     long timeoutMillis) {
+    return new BridgeClient(vertx, target, transport, bearerTokens, timeoutMillis);
+  }
+
+  /**
+   * Opens the connections, at most {@value #OPEN_CONCURRENCY} handshakes at a time. Fails if any cannot be opened
+   * within the timeout (the ones that were are closed), or when the TCP bridge port of the target is unknown.
    */
   public Future<BridgeClient> open() {
-    List<Future<Connection>> opening = new ArrayList<>();
-    if (transport == Transport.WEBSOCKET) {
-      WebSocketConnectOptions options = new WebSocketConnectOptions()
-          .setHost(target.host()).setPort(target.port()).setSsl(target.ssl()).setURI(WEBSOCKET_PATH)
-          .setTimeout(timeoutMillis);
-      for (int i = 0; i < count; i++) {
-        opening.add(webSocketClient.connect(options).map(ws -> new WebSocketConnection(vertx, ws, token)));
-      }
-    } else {
-      if (target.tcpBridgePort() <= 0) {
-        return Future.failedFuture(new IllegalArgumentException("the TCP bridge port of the target is not known"));
-      }
-      for (int i = 0; i < count; i++) {
-        opening.add(netClient.connect(target.tcpBridgePort(), target.host())
-            .map(socket -> new TcpConnection(vertx, socket, token)));
-      }
+    if (transport == Transport.TCP && target.tcpBridgePort() <= 0) {
+      return Future.failedFuture(new IllegalArgumentException("the TCP bridge port of the target is not known"));
     }
-    return Future.join(opening)
+    int count = tokens.size();
+    Connection[] opened = new Connection[count];
+    AtomicInteger nextToOpen = new AtomicInteger();
+    List<Future<Void>> lanes = new ArrayList<>();
+    for (int lane = 0; lane < Math.min(OPEN_CONCURRENCY, count); lane++) {
+      lanes.add(openNext(opened, nextToOpen));
+    }
+    return Future.join(lanes)
         .map(done -> {
-          connections = opening.stream().map(Future::result).toList();
+          connections = List.of(opened);
           return this;
         })
         .recover(failure -> {
-          opening.stream().filter(Future::succeeded).forEach(f -> f.result().close());
+          for (Connection c : opened) {
+            if (c != null) {
+              c.close();
+            }
+          }
           return Future.failedFuture(new IllegalStateException("cannot open " + transport.name().toLowerCase()
               + " bridge connections to " + target.baseUrl() + ": " + failure.getMessage(), failure));
         });
   }
 
-  /** Sends {@code body} to {@code address} and completes with the reply's body. */
+  /** Opens connections one after the other until none is left to open (one of several lanes opening at once). */
+  private Future<Void> openNext(Connection[] opened, AtomicInteger nextToOpen) {
+    int i = nextToOpen.getAndIncrement();
+    if (i >= opened.length) {
+      return Future.succeededFuture();
+    }
+    String token = tokens.get(i);
+    Future<Connection> connecting;
+    if (transport == Transport.WEBSOCKET) {
+      WebSocketConnectOptions options = new WebSocketConnectOptions()
+          .setHost(target.host()).setPort(target.port()).setSsl(target.ssl()).setURI(WEBSOCKET_PATH)
+          .setTimeout(timeoutMillis);
+      connecting = webSocketClient.connect(options).map(ws -> new WebSocketConnection(vertx, ws, token));
+    } else {
+      connecting = netClient.connect(target.tcpBridgePort(), target.host())
+          .map(socket -> new TcpConnection(vertx, socket, token));
+    }
+    return connecting.compose(c -> {
+      opened[i] = c;
+      return openNext(opened, nextToOpen);
+    });
+  }
+
+  /** How many connections the client has (once open). */
+  public int size() {
+    return connections.size();
+  }
+
+  /** How many of the connections are still open (not closed by the server, a failure or {@link #close()}). */
+  public int openConnections() {
+    int open = 0;
+    for (Connection c : connections) {
+      if (c.closedReason == null) {
+        open++;
+      }
+    }
+    return open;
+  }
+
+  /** Sends {@code body} to {@code address} on the next connection in turn and completes with the reply's body. */
   public Future<JsonObject> request(String address, JsonObject body) {
     if (connections.isEmpty()) {
       return Future.failedFuture("the bridge client is not open");
@@ -131,6 +190,27 @@ public final class BridgeClient {
     Connection connection = connections.get(next);
     next = (next + 1) % connections.size();
     return connection.request(address, body);
+  }
+
+  /** Sends {@code body} to {@code address} on connection {@code index} and completes with the reply's body. */
+  public Future<JsonObject> request(int index, String address, JsonObject body) {
+    if (connections.isEmpty()) {
+      return Future.failedFuture("the bridge client is not open");
+    }
+    return connections.get(index).request(address, body);
+  }
+
+  /**
+   * Registers connection {@code index} on {@code address}: the body of every message arriving there is handed to
+   * {@code onMessage}, on the connection's context. The bridge does not acknowledge a registration, so the returned
+   * future only says the frame was written; a refusal arrives as an {@code err} frame (logged, or failing the
+   * oldest outstanding request of the connection).
+   */
+  public Future<Void> register(int index, String address, Handler<JsonObject> onMessage) {
+    if (connections.isEmpty()) {
+      return Future.failedFuture("the bridge client is not open");
+    }
+    return connections.get(index).register(address, onMessage);
   }
 
   /** Closes every connection. */
@@ -148,6 +228,8 @@ public final class BridgeClient {
     private final String replyPrefix = Long.toString(ThreadLocalRandom.current().nextLong() >>> 16, 36) + ".";
     // Insertion-ordered so that an err frame without an address can fail the oldest request.
     private final Map<String, Promise<JsonObject>> pending = new LinkedHashMap<>();
+    /** Handlers of the addresses this connection registered on. */
+    private final Map<String, Handler<JsonObject>> listeners = new HashMap<>();
     private final long pingTimer;
     private long sequence;
     private String closedReason;
@@ -162,7 +244,7 @@ public final class BridgeClient {
       });
     }
 
-    abstract void write(JsonObject frame);
+    abstract Future<Void> write(JsonObject frame);
 
     abstract void closeTransport();
 
@@ -177,15 +259,29 @@ public final class BridgeClient {
       return promise.future();
     }
 
+    Future<Void> register(String address, Handler<JsonObject> onMessage) {
+      if (closedReason != null) {
+        return Future.failedFuture(closedReason);
+      }
+      listeners.put(address, onMessage);
+      return write(BridgeFrames.register(address, token));
+    }
+
     void onFrame(JsonObject frame) {
       String type = frame.getString("type", "");
       String address = frame.getString("address");
       // SockJS delivers replies as "rec", the TCP bridge as "message".
       if (type.equals("rec") || type.equals("message")) {
         Promise<JsonObject> promise = address == null ? null : pending.remove(address);
+        Object raw = frame.getValue("body");
+        JsonObject body = raw instanceof JsonObject ? (JsonObject) raw : new JsonObject().put("value", raw);
         if (promise != null) {
-          Object body = frame.getValue("body");
-          promise.complete(body instanceof JsonObject ? (JsonObject) body : new JsonObject().put("value", body));
+          promise.complete(body);
+        } else if (address != null) {
+          Handler<JsonObject> listener = listeners.get(address);
+          if (listener != null) {
+            listener.handle(body);
+          }
         }
       } else if (type.equals("err")) {
         Promise<JsonObject> promise = address == null ? null : pending.remove(address);
@@ -238,8 +334,8 @@ public final class BridgeClient {
     }
 
     @Override
-    void write(JsonObject frame) {
-      socket.writeTextMessage(frame.encode());
+    Future<Void> write(JsonObject frame) {
+      return socket.writeTextMessage(frame.encode());
     }
 
     @Override
@@ -272,9 +368,8 @@ public final class BridgeClient {
     }
 
     @Override
-    void write(JsonObject frame) {
-      Buffer bytes = BridgeFrames.tcp(frame);
-      socket.write(bytes);
+    Future<Void> write(JsonObject frame) {
+      return socket.write(BridgeFrames.tcp(frame));
     }
 
     @Override

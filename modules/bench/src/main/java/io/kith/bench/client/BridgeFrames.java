@@ -31,6 +31,19 @@ public final class BridgeFrames {
     return frame;
   }
 
+  /**
+   * A frame that registers the connection on {@code address}: messages sent or published there arrive as
+   * {@code rec} frames (SockJS) or {@code message} frames (TCP) carrying that address. The bridge sends no
+   * acknowledgement; a refusal comes back as an {@code err} frame.
+   */
+  public static JsonObject register(String address, String bearerToken) {
+    JsonObject frame = new JsonObject().put("type", "register").put("address", address);
+    if (bearerToken != null) {
+      frame.put("headers", new JsonObject().put("authorization", "Bearer " + bearerToken));
+    }
+    return frame;
+  }
+
   /** A keep-alive frame; the bridge closes connections that stay silent past its ping timeout. */
   public static JsonObject ping() {
     return new JsonObject().put("type", "ping");

@@ -75,6 +75,15 @@ public final class LoadRunner {
   }
 
   /**
+   * A runner on the same Vert.x context, reporting to the same progress listener, with other settings: for a
+   * scenario phase run differently from the command line's (a closed-loop throughput phase, a rate derived from an
+   * earlier phase).
+   */
+  public LoadRunner with(LoadSettings other) {
+    return new LoadRunner(vertx, context, other, progress);
+  }
+
+  /**
    * Runs one phase: warm-up then measurement, all {@code operations} interleaved, and completes with one
    * {@link OperationStats} per operation in the same order once every request was answered or timed out.
    */

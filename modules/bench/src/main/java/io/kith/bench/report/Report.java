@@ -212,9 +212,11 @@ public final class Report {
       out.append("options ").append(run.options().entrySet().stream()
           .map(e -> "--" + e.getKey() + " " + formatRate(e.getValue())).collect(Collectors.joining(" "))).append('\n');
     }
-    out.append('\n');
-    out.append(String.format(Locale.ROOT, "%-18s %9s %9s %7s %9s %9s %9s %9s %9s %9s%n", "operation", "sent", "ok",
-        "failed", "req/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms"));
+    if (!result.operations().isEmpty()) {
+      out.append('\n');
+      out.append(String.format(Locale.ROOT, "%-18s %9s %9s %7s %9s %9s %9s %9s %9s %9s%n", "operation", "sent", "ok",
+          "failed", "req/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms"));
+    }
     for (OperationStats op : result.operations()) {
       out.append(String.format(Locale.ROOT, "%-18s %9d %9d %7d %9.1f %9s %9s %9s %9s %9s%n", op.name(), op.sent(),
           op.ok(), op.failed(), op.throughput(), millis(op.percentileMillis(50)), millis(op.percentileMillis(90)),

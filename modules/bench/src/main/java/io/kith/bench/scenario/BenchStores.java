@@ -22,16 +22,38 @@ import java.util.Base64;
  *
  * <p>Seeding this way bypasses the domain services (their rules, events and counters): a scenario that does it says
  * so in its notes and writes the derived documents (such as counts) itself.
+ *
+ * <p>A scenario that needs many users with a live session but no account (bridge connections by the thousand, where
+ * registering over HTTP would spend minutes hashing passwords) creates its stores with {@link #signingTokens}: the
+ * in-process Kith then signs with a secret the bench chose, and the bench's platform opens sessions
+ * ({@code platform.sessions().open}) whose access tokens Kith accepts.
  */
 final class BenchStores {
 
   private final String scenario;
+  private final String tokenSecret;
   private int redisPort;
   private int mongoPort;
 
   /** @param scenario the scenario's name, for messages */
   BenchStores(String scenario) {
+    this(scenario, null);
+  }
+
+  private BenchStores(String scenario, String tokenSecret) {
     this.scenario = scenario;
+    this.tokenSecret = tokenSecret;
+  }
+
+  /** Stores whose platform can open sessions the in-process Kith accepts (both sign with one secret). */
+  static BenchStores signingTokens(String scenario) {
+    return new BenchStores(scenario, randomSecret());
+  }
+
+  private static String randomSecret() {
+    byte[] secret = new byte[48];
+    new SecureRandom().nextBytes(secret);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
   }
 
   /** The embedded-store ports for the in-process Kith: picked on the first call, the same on every later one. */
@@ -44,9 +66,13 @@ final class BenchStores {
       }
       mongoPort = mongo;
     }
-    return new JsonObject()
+    JsonObject config = new JsonObject()
         .put("redis", new JsonObject().put("embedded-port", redisPort))
         .put("mongo", new JsonObject().put("embedded-port", mongoPort));
+    if (tokenSecret != null) {
+      config.put("tokens", new JsonObject().put("secret", tokenSecret));
+    }
+    return config;
   }
 
   /** The in-process Kith's Redis port (0 before {@link #inProcessConfig()}). */
@@ -63,16 +89,18 @@ final class BenchStores {
       return Future.failedFuture(new IllegalStateException(scenario + " seeds MongoDB and Redis directly, so it runs "
           + "only against the in-process Kith (without --target)"));
     }
-    return open(context.vertx(), "redis://127.0.0.1:" + redisPort, "mongodb://127.0.0.1:" + mongoPort);
+    return open(context.vertx(), "redis://127.0.0.1:" + redisPort, "mongodb://127.0.0.1:" + mongoPort,
+        tokenSecret == null ? randomSecret() : tokenSecret);
   }
 
   /** Opens a platform on the stores at these URLs (the in-process ones, or a test kit's). */
   static Future<Platform> open(Vertx vertx, String redisUrl, String mongoUrl) {
     // A secret of its own: the bench's platform signs no tokens, and must not log that the shared one is generated.
-    byte[] secret = new byte[48];
-    new SecureRandom().nextBytes(secret);
-    JsonObject config = new JsonObject().put("tokens", new JsonObject()
-        .put("secret", Base64.getUrlEncoder().withoutPadding().encodeToString(secret)));
+    return open(vertx, redisUrl, mongoUrl, randomSecret());
+  }
+
+  private static Future<Platform> open(Vertx vertx, String redisUrl, String mongoUrl, String tokenSecret) {
+    JsonObject config = new JsonObject().put("tokens", new JsonObject().put("secret", tokenSecret));
     return Platform.start(vertx, KithConfig.of(config), redisUrl, mongoUrl)
         .recover(e -> Future.failedFuture(new IllegalStateException("cannot reach the in-process Kith's stores: "
             + e.getMessage(), e)));

@@ -244,7 +244,8 @@ final class NotificationsSeed {
 
   /** The insert script's call with {@code HotStore.insert}'s arguments. */
   static Request insert(Script script, long user, int cap, Planned n, long created) {
-    Request r = product(script, user).arg(cap).arg(n.id()).arg(n.type()).arg(created).arg(n.key());
+    // the empty slot: the seeded comments and likes are not replaced by newer ones
+    Request r = product(script, user).arg(cap).arg(n.id()).arg(n.type()).arg(created).arg(n.key()).arg("");
     n.fields().forEach((field, value) -> r.arg(field).arg(value));
     return r;
   }

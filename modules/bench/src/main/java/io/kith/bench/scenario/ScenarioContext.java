@@ -136,6 +136,21 @@ public final class ScenarioContext {
   }
 
   /**
+   * Opens one bridge connection per token over {@code transport}: connection {@code i} belongs to the user of
+   * {@code tokens.get(i)} (each user's own device, as opposed to {@link #bridge}'s pool for one user).
+   */
+  public Future<BridgeClient> bridgePerUser(BridgeClient.Transport transport, List<String> tokens) {
+    BridgeClient client = BridgeClient.perUser(vertx, target, transport, tokens, CONNECT_TIMEOUT_MILLIS);
+    closers.add(client::close);
+    return client.open();
+  }
+
+  /** Registers {@code closer} to run when the scenario ends, with the context's own clients. */
+  public void onClose(Supplier<Future<Void>> closer) {
+    closers.add(closer);
+  }
+
+  /**
    * Sends each operation once, in order, and fails with a readable message naming the first one that does not
    * succeed, so that a wrong token or target stops the run before the load starts.
    */

@@ -59,7 +59,10 @@ public final class Scenarios {
         new FeedsMomentsScenario(),
         new NotificationsScenario(),
         new ActivitiesJoinScenario(),
-        new ActivitiesNearbyScenario()));
+        new ActivitiesNearbyScenario(),
+
+        new MessagingDirectScenario(),
+        new BridgeIdleHeapScenario()));
   }
 
   /** All scenarios in listing order. */

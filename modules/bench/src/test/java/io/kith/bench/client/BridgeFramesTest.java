@@ -30,6 +30,15 @@ class BridgeFramesTest {
   }
 
   @Test
+  @DisplayName("a register frame names the address and carries the bearer header when there is a token")
+  void registerFrame() {
+    assertEquals(new JsonObject().put("type", "register").put("address", "kith.user.7")
+        .put("headers", new JsonObject().put("authorization", "Bearer tok")), BridgeFrames.register("kith.user.7", "tok"));
+    assertEquals(new JsonObject().put("type", "register").put("address", "kith.user.7"),
+        BridgeFrames.register("kith.user.7", null));
+  }
+
+  @Test
   @DisplayName("a TCP frame is a 4-byte big-endian length followed by the UTF-8 JSON")
   void tcpEncoding() {
     JsonObject frame = new JsonObject().put("type", "ping").put("é", "ü");

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The runner against in-memory operations: no server involved, only the scheduling and the accounting. */
@@ -186,5 +187,25 @@ class LoadRunnerTest {
         })));
     assertEquals(20, stats.get(0).errors());
     assertEquals(20L, stats.get(0).errorKinds().get("boom"));
+  }
+
+  @Test
+  @DisplayName("a runner with other settings runs its phases on the same context, with those settings")
+  void withOtherSettings() throws Exception {
+    LoadRunner open = new LoadRunner(vertx, context, openLoop(100, 0, 200, Duration.ofSeconds(1), 100),
+        ProgressListener.NONE);
+    LoadSettings closed = new LoadSettings(0, true, Duration.ZERO, Duration.ofMillis(100), 2, Duration.ofSeconds(5), 1);
+    LoadRunner other = open.with(closed);
+    assertSame(closed, other.settings());
+    AtomicInteger elsewhere = new AtomicInteger();
+    List<OperationStats> stats = other.run("closed", List.of(new Operation("x", "answers at once", () -> {
+      if (Vertx.currentContext() != context) {
+        elsewhere.incrementAndGet();
+      }
+      return Future.succeededFuture();
+    }))).await(30, TimeUnit.SECONDS);
+    assertEquals(0, elsewhere.get(), "every request is sent on the runner's context");
+    assertTrue(Double.isNaN(stats.get(0).offeredRate()), "closed loop offers no rate");
+    assertEquals(0, stats.get(0).failed());
   }
 }

@@ -246,4 +246,17 @@ class ReportTest {
     assertEquals(0, new Report(openLoop(100), new ScenarioResult(List.of(op("ping", latencies(1), 0, 0, 0)),
         List.of(), List.of())).toJson().getJsonArray("figures").size(), "a scenario without figures has none");
   }
+
+  @Test
+  @DisplayName("a report with figures only has no operations table and counts as clean")
+  void figuresOnly() {
+    Report report = new Report(openLoop(100), new ScenarioResult(List.of(), List.of(), List.of("heap only"),
+        List.of(Figure.of("server heap per bridge connection", 19_221, "bytes", "growth over connections"))));
+    String table = report.toTable();
+    assertFalse(table.contains("operation "), table);
+    assertTrue(table.contains("figure server heap per bridge connection"), table);
+    assertTrue(table.contains("19,221 bytes"), table);
+    assertTrue(report.clean());
+    assertEquals(0, report.toJson().getJsonArray("operations").size());
+  }
 }

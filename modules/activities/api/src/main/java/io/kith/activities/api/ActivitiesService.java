@@ -85,9 +85,15 @@ public interface ActivitiesService {
 
   /**
    * Invites up to 100 users to the actor's own activity: they may then see it and join it whatever its visibility
-   * (an invitation also lets back in a user the organiser removed). Unknown users and users in a block with the
-   * organiser are left out silently; users already invited or taking part are not invited again. Answers
-   * {@code {invited: [ids newly invited]}} and appends {@code ActivityInvited} with them (when any).
+   * (an invitation also lets back in a user the organiser removed). Only the organiser's friends (mutual follows) not
+   * in a block with them are invited; unknown users, non-friends and users in a block are left out silently, and users
+   * already invited or taking part are not invited again. Answers {@code {invited: [every distinct id asked, the
+   * actor excepted]}}: the ids the call covered, the same whoever they are, so the answer never tells which users
+   * exist, are friends or block the organiser. Appends {@code ActivityInvited} with the users actually newly invited
+   * (when any), who are told. Refused: {@code validation_failed} on {@code users} when the activity would hold more
+   * than {@code activities.max-invitees} invitations (those held plus the ids asked), {@code rate_limited} with
+   * {@code retry_after} past {@code activities.invitees-per-hour} ids asked per hour (every id counts, whatever became
+   * of it; a refused call counts nothing).
    */
   Future<JsonObject> invite(long actor, long activityId, List<Long> userIds);
 

@@ -1,7 +1,12 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The one rule that decides whether a viewer may see an activity, used by every path (reading, lists, nearby,
@@ -42,6 +47,30 @@ final class Access {
       case Activities.INVITATION -> involved;
       default -> false;
     };
+  }
+
+  /** Most users of one relations batch question. */
+  private static final int TIES_BATCH = 1_000;
+
+  /**
+   * {@code users} without those in a block with the organiser (either way), in the same order: who an event about the
+   * activity may name and tell (title, time, place). A block does not take a participant's place away (the organiser
+   * may remove them); it only keeps them out of these events, as it keeps the activity itself hidden from them. Asks
+   * relations in batches of 1,000 and fails when relations does.
+   */
+  static Future<List<Long>> withoutBlocks(RelationsService relations, long organiser, List<Long> users) {
+    if (users.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<Future<JsonObject>> parts = new ArrayList<>();
+    for (int i = 0; i < users.size(); i += TIES_BATCH) {
+      parts.add(relations.ties(organiser, users.subList(i, Math.min(users.size(), i + TIES_BATCH))));
+    }
+    return Future.all(parts).map(all -> {
+      JsonObject ties = new JsonObject();
+      parts.forEach(p -> ties.mergeIn(p.result()));
+      return users.stream().filter(u -> !blocked(ties.getJsonObject(Long.toString(u)))).toList();
+    });
   }
 
   /** Whether a block stands between the two, either way. */

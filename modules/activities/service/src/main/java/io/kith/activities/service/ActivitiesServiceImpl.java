@@ -18,6 +18,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,6 +33,8 @@ import java.util.Set;
 
 /** The activities rules; see {@link ActivitiesService} and the module README. */
 final class ActivitiesServiceImpl implements ActivitiesService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ActivitiesServiceImpl.class);
 
   private static final long HOUR = 3_600_000L;
   /** Rounds of reading further when filtering leaves a list page short. */
@@ -167,14 +171,28 @@ final class ActivitiesServiceImpl implements ActivitiesService {
     long id = doc.getLong("_id");
     Future<List<Long>> joined = participants.joinedIds(id, settings.maxParticipants());
     return effects.activity(doc).compose(v -> joined).compose(users -> {
+      Future<List<Long>> told = toldOf(doc, users);
       Future<Void> moved = !startChanged ? Future.succeededFuture()
           : participants.setStart(id, doc.getLong("start"))
               .compose(x -> hot.restart(id, users, doc.getLong("start")).recover(e -> Future.succeededFuture()));
       Future<Void> promoted = changed.contains("capacity") || changed.contains("start")
           ? moved.compose(x -> seats.fill(id)) : moved;
-      return promoted.compose(x -> effects.emit(ActivitiesEvents.ACTIVITY_UPDATED, Effects.base(doc)
-          .put("changed", new JsonArray(changed)).put("start", doc.getLong("start")).put("end", doc.getLong("end"))
-          .put("place", doc.getJsonObject("place")).put("participants", new JsonArray(users))));
+      return promoted.compose(x -> told).compose(named -> effects.emit(ActivitiesEvents.ACTIVITY_UPDATED,
+          Effects.base(doc).put("changed", new JsonArray(changed)).put("start", doc.getLong("start"))
+              .put("end", doc.getLong("end")).put("place", doc.getJsonObject("place"))
+              .put("participants", new JsonArray(named))));
+    });
+  }
+
+  /**
+   * The participants an event about the activity names: {@code users} without those in a block with the organiser.
+   * When relations cannot answer nobody is named (logged): the edit is made, its event tells no one rather than
+   * someone who should not be told.
+   */
+  private Future<List<Long>> toldOf(JsonObject doc, List<Long> users) {
+    return Access.withoutBlocks(relations, doc.getLong("organiser"), users).recover(e -> {
+      LOG.warn("Activity {}: participants not named in its event (relations: {})", doc.getLong("_id"), e.toString());
+      return Future.succeededFuture(List.of());
     });
   }
 
@@ -210,6 +228,7 @@ final class ActivitiesServiceImpl implements ActivitiesService {
           }
           return effects.activity(cancelled)
               .compose(v -> participants.joinedIds(activityId, settings.maxParticipants()))
+              .compose(joined -> toldOf(cancelled, joined))
               .compose(users -> effects.emit(ActivitiesEvents.ACTIVITY_CANCELLED, Effects.base(cancelled)
                   .put("start", cancelled.getLong("start")).put("participants", new JsonArray(users))))
               .compose(v -> viewOf(actor, cancelled, null));
@@ -235,37 +254,46 @@ final class ActivitiesServiceImpl implements ActivitiesService {
           wanted.add(u);
         }
       }
-      return organisersOwn(actor, activityId).compose(doc -> {
-        Future<Void> open = openAndNotOver(doc);
-        List<Long> list = new ArrayList<>(wanted);
-        return open
-            .compose(v -> throttle("invite", actor, settings.inviteCallsPerHour(), HOUR, "invitation calls per hour"))
-            .compose(v -> list.isEmpty() ? Future.succeededFuture(new JsonObject())
-                : accounts.summaries(actor, list))
-            .compose(found -> list.isEmpty() ? Future.succeededFuture(List.<Long>of())
-                : relations.ties(actor, list).map(ties -> list.stream()
-                    .filter(u -> found.containsKey(Long.toString(u)))
-                    .filter(u -> !Access.blocked(ties.getJsonObject(Long.toString(u))))
-                    .toList()))
-            .compose(eligible -> {
-              List<Future<Long>> each = new ArrayList<>();
-              eligible.forEach(u -> each.add(inviteOne(doc, u)));
-              return Future.all(each).map(all -> {
-                List<Long> invited = new ArrayList<>();
-                each.forEach(f -> {
-                  if (f.result() != null) {
-                    invited.add(f.result());
-                  }
-                });
-                return invited;
+      List<Long> list = new ArrayList<>(wanted);
+      // the answer is the same whoever the ids are: it names every id the call covered, never who got an invitation
+      JsonObject answer = new JsonObject().put("invited", new JsonArray(list));
+      return organisersOwn(actor, activityId).compose(doc -> openAndNotOver(doc)
+          .compose(v -> list.isEmpty() ? Future.succeededFuture() : participants.invitedCount(activityId)
+              .compose(held -> held + list.size() > settings.maxInvitees()
+                  ? Failures.failField(KithErrors.VALIDATION_FAILED, "users", "an activity holds at most "
+                      + settings.maxInvitees() + " invitations (" + held + " now)")
+                  : Future.succeededFuture()))
+          .compose(v -> list.isEmpty() ? Future.succeededFuture()
+              : throttleBy("invitees", actor, list.size(), settings.inviteesPerHour(), HOUR, "users invited per hour"))
+          .compose(v -> list.isEmpty() ? Future.succeededFuture(new JsonObject()) : accounts.summaries(actor, list))
+          .compose(found -> list.isEmpty() ? Future.succeededFuture(List.<Long>of())
+              : relations.ties(actor, list).map(ties -> list.stream()
+                  .filter(u -> found.containsKey(Long.toString(u)))
+                  .filter(u -> mayInvite(ties.getJsonObject(Long.toString(u))))
+                  .toList()))
+          .compose(eligible -> {
+            List<Future<Long>> each = new ArrayList<>();
+            eligible.forEach(u -> each.add(inviteOne(doc, u)));
+            return Future.all(each).map(all -> {
+              List<Long> invited = new ArrayList<>();
+              each.forEach(f -> {
+                if (f.result() != null) {
+                  invited.add(f.result());
+                }
               });
-            })
-            .compose(invited -> (invited.isEmpty() ? Future.<Void>succeededFuture()
-                : effects.emit(ActivitiesEvents.ACTIVITY_INVITED, Effects.base(doc)
-                    .put("start", doc.getLong("start")).put("invited", new JsonArray(invited))))
-                .map(v -> new JsonObject().put("invited", new JsonArray(invited))));
-      });
+              return invited;
+            });
+          })
+          .compose(invited -> invited.isEmpty() ? Future.<Void>succeededFuture()
+              : effects.emit(ActivitiesEvents.ACTIVITY_INVITED, Effects.base(doc)
+                  .put("start", doc.getLong("start")).put("invited", new JsonArray(invited))))
+          .map(v -> answer));
     });
+  }
+
+  /** The organiser invites friends only (mutual follows), and nobody in a block with them either way. */
+  private static boolean mayInvite(JsonObject tie) {
+    return tie != null && tie.getBoolean("friend", false) && !Access.blocked(tie);
   }
 
   /** Invites one user; answers the id when newly invited, null when already invited or taking part. */
@@ -902,6 +930,31 @@ final class ActivitiesServiceImpl implements ActivitiesService {
       throw Failures.of(KithErrors.UNAUTHENTICATED, "sign in to do this");
     }
   }
+
+  /**
+   * Counts {@code weight} hits in the actor's window of {@code what} unless that would pass {@code max} (then
+   * {@code rate_limited} with {@code retry_after}, and nothing is counted).
+   */
+  private Future<Void> throttleBy(String what, long actor, int weight, int max, long windowMillis, String unit) {
+    return platform.redisApi().eval(List.of(WEIGHTED_HIT, "1", "rl:activities:" + what + ":" + actor,
+        Integer.toString(weight), Integer.toString(max), Long.toString(windowMillis))).compose(r -> {
+          if (r.get(0).toLong() < 0) {
+            long ttl = Math.max(0, r.get(1).toLong());
+            return Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + unit + "; at most "
+                + max, new JsonObject().put("retry_after", Math.max(1, (ttl + 999) / 1000))));
+          }
+          return Future.succeededFuture();
+        });
+  }
+
+  /** KEYS window; ARGV weight, max, window ms: {count, ttl}, count -1 when refused (nothing counted). */
+  private static final String WEIGHTED_HIT =
+      "local cur = tonumber(redis.call('get', KEYS[1]) or '0') "
+          + "if cur + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {-1, redis.call('pttl', KEYS[1])} end "
+          + "local n = redis.call('incrby', KEYS[1], ARGV[1]) "
+          + "local ttl = redis.call('pttl', KEYS[1]) "
+          + "if ttl < 0 then redis.call('pexpire', KEYS[1], ARGV[3]) ttl = tonumber(ARGV[3]) end "
+          + "return {n, ttl}";
 
   private Future<Void> throttle(String what, long actor, int max, long windowMillis, String unit) {
     return limiter.hit("rl:activities:" + what + ":" + actor, windowMillis).compose(w -> w.count() > max

@@ -13,13 +13,14 @@ import io.vertx.core.json.JsonObject;
  * @param maxParticipants       the most participants an activity can have (its capacity, or the cap when it has none)
  * @param maxWaitlist           the most users waiting for a place in one activity
  * @param createsPerHour        activities a user may create per hour
- * @param inviteCallsPerHour    invitation calls (of up to 100 users each) a user may make per hour
+ * @param inviteesPerHour       users a user may invite per hour (every id of every call counts, whatever becomes of it)
+ * @param maxInvitees           invitations one activity may hold (also bounds the organiser's invitee list)
  * @param nearbyCandidates      the nearest activities a nearby search considers
  * @param friendsScan           the most friends whose joined activities {@code friendsActivities} looks at
  * @param repairIntervalSeconds how often a node retries discussion groups that messaging could not make or update
  */
 record ActivitiesSettings(int reminderBeforeSeconds, int sweepIntervalMillis, int warmDays, int maxParticipants,
-                          int maxWaitlist, int createsPerHour, int inviteCallsPerHour, int nearbyCandidates,
+                          int maxWaitlist, int createsPerHour, int inviteesPerHour, int maxInvitees, int nearbyCandidates,
                           int friendsScan, int repairIntervalSeconds) {
 
   /** Config key of {@link #reminderBeforeSeconds}. */
@@ -34,8 +35,10 @@ record ActivitiesSettings(int reminderBeforeSeconds, int sweepIntervalMillis, in
   static final String MAX_WAITLIST = "max-waitlist";
   /** Config key of {@link #createsPerHour}. */
   static final String CREATES_PER_HOUR = "creates-per-hour";
-  /** Config key of {@link #inviteCallsPerHour}. */
-  static final String INVITE_CALLS_PER_HOUR = "invite-calls-per-hour";
+  /** Config key of {@link #inviteesPerHour}. */
+  static final String INVITEES_PER_HOUR = "invitees-per-hour";
+  /** Config key of {@link #maxInvitees}. */
+  static final String MAX_INVITEES = "max-invitees";
   /** Config key of {@link #nearbyCandidates}. */
   static final String NEARBY_CANDIDATES = "nearby-candidates";
   /** Config key of {@link #friendsScan}. */
@@ -51,7 +54,8 @@ record ActivitiesSettings(int reminderBeforeSeconds, int sweepIntervalMillis, in
         bounded(section, MAX_PARTICIPANTS, Activities.MAX_CAPACITY, 1, Activities.MAX_CAPACITY),
         bounded(section, MAX_WAITLIST, 1_000, 0, 100_000),
         bounded(section, CREATES_PER_HOUR, 20, 1, 1_000_000),
-        bounded(section, INVITE_CALLS_PER_HOUR, 60, 1, 1_000_000),
+        bounded(section, INVITEES_PER_HOUR, 300, 1, 1_000_000),
+        bounded(section, MAX_INVITEES, 1_000, 1, 10_000),
         bounded(section, NEARBY_CANDIDATES, 1_000, 10, 10_000),
         bounded(section, FRIENDS_SCAN, 1_000, 1, 10_000),
         bounded(section, REPAIR_INTERVAL_SECONDS, 60, 1, 86_400));

@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the activities stores, service, discussion consumer and sweep; loads the current activities into Redis (warm
+ * Wires the activities stores, service, discussion and block consumers and sweep; loads the current activities into Redis (warm
  * start); binds the service on {@link ActivitiesService#ADDRESS}.
  */
 public final class ActivitiesVerticle extends VerticleBase {
@@ -26,6 +26,7 @@ public final class ActivitiesVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> binding;
   private Discussion discussion;
   private Reminders reminders;
+  private Blocks blocks;
 
   /** Creates the verticle on a node's platform. */
   public ActivitiesVerticle(Platform platform) {
@@ -44,7 +45,9 @@ public final class ActivitiesVerticle extends VerticleBase {
     ActivitiesServiceImpl service = new ActivitiesServiceImpl(platform, settings, activities, participants, hot,
         loader, seats, effects, RelationsService.proxy(vertx), AccountsService.proxy(vertx), MediaClient.create(vertx));
     discussion = new Discussion(platform, settings, activities, participants, effects, MessagingService.proxy(vertx));
-    reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects);
+    blocks = new Blocks(platform, activities, participants, seats, effects, RelationsService.proxy(vertx));
+    reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects,
+        RelationsService.proxy(vertx));
     return activities.ensureIndexes()
         .compose(v -> participants.ensureIndexes())
         .compose(v -> loader.loadAll().<Void>mapEmpty().recover(e -> {
@@ -53,6 +56,7 @@ public final class ActivitiesVerticle extends VerticleBase {
           return Future.succeededFuture();
         }))
         .compose(v -> discussion.start())
+        .compose(v -> blocks.start())
         .compose(v -> {
           reminders.start();
           binding = new ServiceBinder(vertx).setAddress(ActivitiesService.ADDRESS)
@@ -67,6 +71,7 @@ public final class ActivitiesVerticle extends VerticleBase {
       reminders.stop();
     }
     Future<Void> consumer = discussion == null ? Future.succeededFuture() : discussion.stop();
-    return consumer.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    Future<Void> blocked = blocks == null ? Future.succeededFuture() : blocks.stop();
+    return Future.all(consumer, blocked).compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

@@ -116,9 +116,15 @@ final class ActivityStore {
         new JsonObject().put("$set", new JsonObject().put("status", Activities.CANCELLED)), now);
   }
 
-  /** Claims the reminder of an open activity not started yet: the one place where "exactly once" is decided. */
+  /**
+   * Claims the reminder of an open activity not started yet whose reminder time on the record is due
+   * ({@code remind_at <= now}): the one place where "exactly once" is decided. The due condition matters when the
+   * organiser moved the start later after a sweep read the old due entry: the record's new {@code remind_at} is not
+   * due, the claim fails, and the sweep re-queues it at its new time (see {@code Reminders}).
+   */
   Future<JsonObject> claimReminder(long id, long now) {
     return change(new JsonObject().put("_id", id).put("status", Activities.OPEN).put("reminded", false)
+            .put("remind_at", new JsonObject().put("$lte", now))
             .put("start", new JsonObject().put("$gt", now)),
         new JsonObject().put("$set", new JsonObject().put("reminded", true)), now);
   }

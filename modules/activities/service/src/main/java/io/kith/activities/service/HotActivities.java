@@ -155,8 +155,32 @@ final class HotActivities {
 
   private static final int PER_ACTIVITY = 6;
 
+  /**
+   * Activities read per Redis batch: {@value #PER_ACTIVITY} commands each, so that a batch stays far below the
+   * client's waiting-handler limit ({@code redis.max-waiting-handlers}, 4,096 by default). A nearby search reads up to
+   * {@code activities.nearby-candidates} (1,000) activities: in one batch of 6,000 commands the client refused it.
+   */
+  static final int READ_CHUNK = 128;
+
   /** The activities and the viewer's part in each (null entries where Redis has no complete copy). */
   Future<List<Hot>> read(List<Long> ids, long viewer) {
+    if (ids.size() <= READ_CHUNK) {
+      return readChunk(ids, viewer);
+    }
+    // one chunk after the other: chunks sent together would queue on the same connections
+    List<Hot> all = new ArrayList<>(ids.size());
+    Future<Void> chain = Future.succeededFuture();
+    for (int from = 0; from < ids.size(); from += READ_CHUNK) {
+      List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + READ_CHUNK));
+      chain = chain.compose(v -> readChunk(chunk, viewer).map(part -> {
+        all.addAll(part);
+        return null;
+      }));
+    }
+    return chain.map(v -> all);
+  }
+
+  private Future<List<Hot>> readChunk(List<Long> ids, long viewer) {
     if (ids.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
@@ -199,7 +223,11 @@ final class HotActivities {
         "LIMIT", "0", Integer.toString(count))).map(HotActivities::pairs);
   }
 
-  /** Invited users (not taking part) of an activity: every member of the set, sorted by id. */
+  /**
+   * Users holding an invitation to an activity: every member of the set, sorted by id. Read whole on each page of the
+   * organiser's invitee list; the set is bounded by {@code activities.max-invitees} (1,000; at most 100 more per
+   * invitation call racing another of the same activity), so this stays a small read.
+   */
   Future<List<Long>> invited(long id) {
     return api.smembers(invitedSet(id)).map(r -> {
       List<Long> out = new ArrayList<>();

@@ -127,4 +127,9 @@ final class ParticipantStore {
             new FindOptions().setLimit(limit).setFields(new JsonObject().put("user", 1)))
         .map(l -> new ArrayList<>(l.stream().map(d -> d.getLong("user")).toList()));
   }
+
+  /** How many users hold an invitation to the activity. */
+  Future<Long> invitedCount(long activity) {
+    return mongo.count(COLLECTION, new JsonObject().put("activity", activity).put("invited", true));
+  }
 }

@@ -1,7 +1,9 @@
 package io.kith.activities.service;
 
+import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.platform.Platform;
+import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import org.slf4j.Logger;
@@ -31,11 +33,12 @@ final class Reminders {
   private final HotActivities hot;
   private final WarmStart loader;
   private final Effects effects;
+  private final RelationsService relations;
   private long timer = -1;
   private boolean sweeping;
 
   Reminders(Platform platform, ActivitiesSettings settings, ActivityStore activities, ParticipantStore participants,
-            HotActivities hot, WarmStart loader, Effects effects) {
+            HotActivities hot, WarmStart loader, Effects effects, RelationsService relations) {
     this.platform = platform;
     this.settings = settings;
     this.activities = activities;
@@ -43,6 +46,7 @@ final class Reminders {
     this.hot = hot;
     this.loader = loader;
     this.effects = effects;
+    this.relations = relations;
   }
 
   void start() {
@@ -68,7 +72,8 @@ final class Reminders {
         .compose(v -> hot.due(now, DUE_BATCH))
         .compose(due -> {
           List<Future<Void>> each = new ArrayList<>();
-          due.forEach(id -> each.add(hot.takeDue(id).compose(mine -> mine ? remind(id) : Future.succeededFuture())));
+          due.forEach(id -> each.add(hot.takeDue(id)
+              .compose(mine -> mine ? remind(id, System.currentTimeMillis()) : Future.succeededFuture())));
           return Future.join(each).mapEmpty();
         })
         .<Void>mapEmpty()
@@ -79,14 +84,17 @@ final class Reminders {
         });
   }
 
-  private Future<Void> remind(long id) {
-    long now = System.currentTimeMillis();
+  /** Sends the reminder of an activity this node took off the queue at {@code now}. */
+  Future<Void> remind(long id, long now) {
     return activities.claimReminder(id, now).compose(doc -> {
       if (doc == null) {
-        // cancelled, started, or reminded already (by another node after a rebuild)
-        return Future.succeededFuture();
+        // cancelled, started, reminded already (by another node after a rebuild), or not due: the start moved later
+        // after this sweep read the old entry (and its ZREM may have taken the new one): re-queue at the new time
+        return requeueIfPending(id, now);
       }
+      // participants in a block with the organiser are not told (relations failing: re-queued below, retried)
       return participants.joinedIds(id, settings.maxParticipants())
+          .compose(joined -> Access.withoutBlocks(relations, doc.getLong("organiser"), joined))
           .compose(users -> platform.events().append(ActivitiesEvents.DOMAIN, ActivitiesEvents.ACTIVITY_STARTING_SOON,
               Effects.base(doc).put("start", doc.getLong("start")).put("place", doc.getJsonObject("place"))
                   .put("participants", new JsonArray(users))))
@@ -96,6 +104,18 @@ final class Reminders {
             return activities.unclaimReminder(id, System.currentTimeMillis())
                 .compose(back -> hot.requeueDue(id, doc.getLong("remind_at", now)));
           });
+    });
+  }
+
+  /** Puts an unclaimed reminder back on the queue at the record's time when it is still to be sent later. */
+  private Future<Void> requeueIfPending(long id, long now) {
+    return activities.byId(id).compose(doc -> {
+      Long remindAt = doc == null ? null : doc.getLong("remind_at");
+      if (remindAt == null || remindAt <= now || doc.getBoolean("reminded", false)
+          || !Activities.OPEN.equals(doc.getString("status")) || doc.getLong("start") <= now) {
+        return Future.succeededFuture();
+      }
+      return hot.requeueDue(id, remindAt);
     });
   }
 }

@@ -69,7 +69,7 @@ abstract class ActivitiesTestBase {
     vertx = Vertx.vertx();
     platform = await(KithTestKit.platform(vertx, new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
-        .put("activities", new JsonObject().put("creates-per-hour", 1_000_000).put("invite-calls-per-hour", 1_000_000)
+        .put("activities", new JsonObject().put("creates-per-hour", 1_000_000).put("invitees-per-hour", 1_000_000)
             .put("sweep-interval-ms", 100).put("repair-interval-seconds", 1).mergeIn(activitiesConfig()))));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new FeedsModule(),
         new MessagingModule(), new ActivitiesModule()));

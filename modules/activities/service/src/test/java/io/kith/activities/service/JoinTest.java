@@ -71,7 +71,8 @@ class JoinTest extends ActivitiesTestBase {
     await(activities.removeParticipant(organiser, open, u.get(3)));
     failsWith("participant_removed", null, activities.join(u.get(3), open));
     assertEquals("removed", await(activities.activity(u.get(3), open)).getJsonObject("viewer").getString("status"));
-    // a new invitation lets them back in
+    // a new invitation (of a friend: only friends are invited) lets them back in
+    befriend(organiser, u.get(3));
     await(activities.invite(organiser, open, List.of(u.get(3))));
     assertEquals("joined", join(u.get(3), open));
 
@@ -85,7 +86,7 @@ class JoinTest extends ActivitiesTestBase {
   }
 
   @Test
-  @DisplayName("friends-only: friends see and join; non-friends get 404 unless invited")
+  @DisplayName("friends-only: friends see and join; non-friends get 404 and cannot be invited")
   void friendsOnly() throws Exception {
     List<Long> u = newUsers(4);
     long organiser = u.get(0);
@@ -99,9 +100,11 @@ class JoinTest extends ActivitiesTestBase {
     failsWith("activity_not_found", null, activities.participants(u.get(2), id, new JsonObject()));
     assertTrue(await(activities.visibleActivities(u.get(2), List.of(id))).getJsonArray("items").isEmpty());
     assertEquals(List.of(id), longs(await(activities.visibleActivities(u.get(1), List.of(id))).getJsonArray("items")));
-    await(activities.invite(organiser, id, List.of(u.get(3))));
-    assertEquals("invited", await(activities.activity(u.get(3), id)).getJsonObject("viewer").getString("status"));
-    assertEquals("joined", join(u.get(3), id));
+    // inviting a non-friend is accepted as asked but makes no invitation
+    assertEquals(List.of(u.get(3)), longs(await(activities.invite(organiser, id, List.of(u.get(3))))
+        .getJsonArray("invited")));
+    failsWith("activity_not_found", null, activities.activity(u.get(3), id));
+    assertTrue(allParticipants(organiser, id, "invited", 10).isEmpty());
   }
 
   @Test
@@ -109,15 +112,17 @@ class JoinTest extends ActivitiesTestBase {
   void invitationOnly() throws Exception {
     List<Long> u = newUsers(4);
     long organiser = u.get(0);
+    befriend(organiser, u.get(1));
     befriend(organiser, u.get(2));
     long id = createId(organiser, body().put("visibility", "invitation"));
     try (EventRecorder events = recordEvents()) {
       JsonObject invited = await(activities.invite(organiser, id, List.of(u.get(1), u.get(1), 99_999_999L)));
-      assertEquals(List.of(u.get(1)), longs(invited.getJsonArray("invited")), "unknown users are left out");
-      assertTrue(await(activities.invite(organiser, id, List.of(u.get(1)))).getJsonArray("invited").isEmpty(),
-          "not invited twice");
+      assertEquals(List.of(u.get(1), 99_999_999L), longs(invited.getJsonArray("invited")),
+          "the answer names every id asked (unknown users are not told apart)");
+      assertEquals(List.of(u.get(1)), longs(await(activities.invite(organiser, id, List.of(u.get(1))))
+          .getJsonArray("invited")), "the same answer again");
       DomainEvent e = events.await(ActivitiesEvents.ACTIVITY_INVITED, id, 1).get(0);
-      assertEquals(List.of(u.get(1)), longs(e.payload().getJsonArray("invited")));
+      assertEquals(List.of(u.get(1)), longs(e.payload().getJsonArray("invited")), "only the one invitation made");
       failsWith("activity_not_found", null, activities.activity(u.get(2), id));
       failsWith("activity_not_found", null, activities.join(u.get(2), id));
       failsWith("activity_not_found", null, activities.join(u.get(3), id));

@@ -57,6 +57,8 @@ class ListsTest extends ActivitiesTestBase {
         new JsonObject().put("status", "everyone")));
     failsWith("not_organiser", null, activities.participants(viewer, id,
         new JsonObject().put("status", "waitlisted")));
+    befriend(organiser, u.get(2));
+    befriend(organiser, u.get(7));
     await(activities.invite(organiser, id, List.of(u.get(2), u.get(7))));
     assertEquals(List.of(u.get(7)), allParticipants(organiser, id, "invited", 10), "participants are not invited");
   }

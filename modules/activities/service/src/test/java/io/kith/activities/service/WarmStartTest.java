@@ -37,6 +37,7 @@ class WarmStartTest extends ActivitiesTestBase {
   private List<Long> populated(long organiser, JsonObject body) throws Exception {
     List<Long> g = ghostUsers(3);
     long invitee = newUser();
+    befriend(organiser, invitee);
     long id = createId(organiser, body.put("capacity", 2).put("waitlist", true));
     join(g.get(0), id);
     join(g.get(1), id);

@@ -45,6 +45,12 @@ public final class MessagingErrors {
   public static final ErrorCode GROUP_MANAGED = ErrorCode.of(403, "group_managed", "This group is managed elsewhere");
   /** A friend group's members and invitees must be friends (mutual follows) of the user who adds them. */
   public static final ErrorCode NOT_FRIENDS = ErrorCode.of(403, "not_friends", "Only friends can be added");
+  /**
+   * The user was kicked from this group: they cannot join it again, and only its owner or an admin can invite them
+   * (which lifts the ban).
+   */
+  public static final ErrorCode BANNED_FROM_GROUP =
+      ErrorCode.of(403, "banned_from_group", "Removed from this group by its owner or an admin");
 
   private MessagingErrors() {
   }

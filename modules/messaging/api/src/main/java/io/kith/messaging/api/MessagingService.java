@@ -25,7 +25,8 @@ import java.util.List;
  *
  * <p><b>Conversation view</b>: {@code {id, kind: "direct" | "group", peer: <user summary or {id}> (direct), group:
  * <group summary> (group), last_message: <message view or null>, last_seq, read_seq (the actor's marker), unread
- * (messages after the marker sent by others and not recalled), updated (ms of the last activity)}}. A group's
+ * (messages after the marker sent by others and not recalled, capped at 100: 100 means "99+"), updated (ms of the
+ * last activity)}}. A group's
  * conversation id is the group id: history, read markers, typing and recall of a group use the conversation methods.
  *
  * <p><b>Group view</b>: {@code {id, kind: "topic" | "friends" | "managed", name, topic (topic groups), about, owner,
@@ -85,7 +86,7 @@ public interface MessagingService {
   /**
    * Moves the actor's read marker of a conversation forward to {@code seq} (never back; clamped to the last
    * sequence), pushes a read receipt to the other party unless the actor turned receipts off:
-   * {@code {conversation, read_seq, unread}}.
+   * {@code {conversation, read_seq, unread (capped at 100)}}.
    */
   Future<JsonObject> markRead(long actor, long conversationId, long seq);
 
@@ -95,7 +96,11 @@ public interface MessagingService {
    */
   Future<JsonObject> recall(long actor, long messageId);
 
-  /** Tells the other party of a conversation that the actor is typing (ephemeral; nothing is stored). */
+  /**
+   * Tells the other party of a conversation that the actor is typing (ephemeral; nothing is stored). One indicator
+   * per user and conversation per {@code typing-interval-millis} (2 s) is delivered; calls within the interval
+   * succeed and are dropped.
+   */
   Future<Void> typing(long actor, long conversationId);
 
   /** The actor's messaging settings: {@code {messages_from: "everyone" | "friends", read_receipts: bool}}. */
@@ -143,12 +148,15 @@ public interface MessagingService {
   /**
    * Joins a group: anyone may join a topic group while it is under its member cap ({@link MessagingErrors#GROUP_FULL}
    * beyond); a friend group needs a pending invitation, which joining accepts. Joining again answers the group as
-   * it is. Answers the group view.
+   * it is. A user kicked from the group is refused {@link MessagingErrors#BANNED_FROM_GROUP} until its owner or an
+   * admin invites them again. Joins and leaves count together against {@code group-joins-per-minute} (30; then
+   * {@code rate_limited}). Answers the group view.
    */
   Future<JsonObject> joinGroup(long actor, long groupId);
 
   /**
-   * Leaves a group: the actor loses its messages and room at once. An owner leaving hands the group to the oldest
+   * Leaves a group: the actor loses its messages and room at once (counted with joins against the join limit). An
+   * owner leaving hands the group to the oldest
    * admin, else the oldest member; the last member leaving dissolves it (not a managed group, whose owner stays).
    */
   Future<Void> leaveGroup(long actor, long groupId);
@@ -156,7 +164,9 @@ public interface MessagingService {
   /**
    * Invites friends of the actor (up to 50 ids) to a group the actor is a member of: {@code {invited: [ids newly
    * invited]}} (members and users invited already are left out). {@link MessagingErrors#NOT_FRIENDS} when one of them
-   * is not the actor's friend; {@code rate_limited} past the hourly limit.
+   * is not the actor's friend; {@link MessagingErrors#BANNED_FROM_GROUP} (naming {@code users}) when a plain member
+   * invites a user kicked from the group (an invitation by the owner or an admin lifts the ban);
+   * {@code rate_limited} past the hourly limit.
    */
   Future<JsonObject> inviteToGroup(long actor, long groupId, List<Long> users);
 
@@ -168,8 +178,8 @@ public interface MessagingService {
 
   /**
    * Removes a member: the owner may remove anyone, an admin only members. The member loses the group's messages
-   * and room at once and may come back only as a new member (a topic group by joining, a friend group by a new
-   * invitation).
+   * and room at once and is banned from the group: they may come back only when its owner or an admin invites them
+   * (which lifts the ban), then as a new member.
    */
   Future<Void> kickMember(long actor, long groupId, long userId);
 

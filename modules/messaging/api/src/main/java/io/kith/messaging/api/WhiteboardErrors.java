@@ -30,6 +30,9 @@ public final class WhiteboardErrors {
       ErrorCode.of(409, "board_owner_cannot_leave", "The owner cannot leave the board");
   /** The actor owns as many boards as a user may own. */
   public static final ErrorCode BOARD_LIMIT = ErrorCode.of(409, "board_limit_reached", "Too many boards");
+  /** The group has as many boards as a group may have. */
+  public static final ErrorCode GROUP_BOARD_LIMIT =
+      ErrorCode.of(409, "group_board_limit_reached", "The group has too many boards");
 
   private WhiteboardErrors() {
   }

@@ -21,7 +21,8 @@ package io.kith.messaging.api;
  *
  * <p><b>Stroke</b>: {@code {tool: "pen" | "eraser", color: "#rrggbb" (required for a pen), width (1..50),
  * points: [[x, y], ...] (1..1,000 points, each coordinate within ±100,000), client_id? (1..64 characters, echoed so a
- * client can recognise its own stroke)}}; nothing else. Numbers are stored rounded to 2 decimals.
+ * client can recognise its own stroke)}}; nothing else. Numbers are stored rounded to 2 decimals; the stored stroke
+ * is at most {@link #MAX_STROKE_BYTES} bytes.
  */
 public final class Whiteboards {
 
@@ -33,6 +34,11 @@ public final class Whiteboards {
   public static final double MIN_WIDTH = 1;
   /** Thickest stroke. */
   public static final double MAX_WIDTH = 50;
+  /**
+   * Largest stroke once normalized and encoded as JSON, in bytes (1,000 points of long coordinates would be ~22 KB):
+   * a larger one is refused ({@code validation_failed} on {@code points}); split it into several strokes.
+   */
+  public static final int MAX_STROKE_BYTES = 16 * 1024;
   /** Longest board title, in characters (code points). */
   public static final int MAX_TITLE = 100;
   /** Longest client stroke id. */

@@ -24,6 +24,7 @@ import java.util.List;
 final class GroupStore {
 
   static final String INVITATIONS = "messaging_invitations";
+  static final String BANS = "messaging_group_bans";
   private static final String CONVERSATIONS = ConversationStore.CONVERSATIONS;
   private static final String MEMBERS = ConversationStore.MEMBERS;
   /** What group lists and views read of a group document (the members array can be long). */
@@ -48,6 +49,8 @@ final class GroupStore {
             new JsonObject().put("user", 1).put("created", -1).put("group", -1),
             new IndexOptions().name("user_recent")))
         .compose(v -> mongo.createIndexWithOptions(INVITATIONS, new JsonObject().put("group", 1),
+            new IndexOptions().name("group")))
+        .compose(v -> mongo.createIndexWithOptions(BANS, new JsonObject().put("group", 1),
             new IndexOptions().name("group")));
   }
 
@@ -77,6 +80,24 @@ final class GroupStore {
   Future<Boolean> isMember(long group, long user) {
     return mongo.findOne(CONVERSATIONS, live(group).put("members", user), new JsonObject().put("_id", 1))
         .map(doc -> doc != null);
+  }
+
+  /** Which of these groups (live) have {@code user} in their {@code members} now. */
+  Future<java.util.Set<Long>> memberOf(long user, List<Long> groups) {
+    return mongo.findWithOptions(CONVERSATIONS, new JsonObject().put("_id", new JsonObject()
+            .put("$in", new JsonArray(groups))).put("kind", "group").put("dissolved", new JsonObject().put("$ne", true))
+            .put("members", user), new FindOptions().setFields(new JsonObject().put("_id", 1)))
+        .map(found -> {
+          java.util.Set<Long> out = new java.util.HashSet<>();
+          found.forEach(d -> out.add(d.getLong("_id")));
+          return out;
+        });
+  }
+
+  /** The {@code members} array of a live group now (empty when it is gone). */
+  Future<JsonArray> memberArray(long group) {
+    return mongo.findOne(CONVERSATIONS, live(group), new JsonObject().put("members", 1))
+        .map(doc -> doc == null ? new JsonArray() : doc.getJsonArray("members", new JsonArray()));
   }
 
   /**
@@ -152,18 +173,26 @@ final class GroupStore {
         .setSort(new JsonObject().put("joined", 1).put("user", 1)).setLimit(limit));
   }
 
-  /** Who takes over a group its owner left: the oldest admin, else the oldest member; null when nobody is left. */
-  Future<JsonObject> successor(long group) {
+  /**
+   * Who takes over a group its owner left: the oldest admin, else the oldest member, among {@code members} (the
+   * group's array: a member document left behind by a race with a kick never counts); null when nobody is left.
+   */
+  Future<JsonObject> successor(long group, JsonArray members) {
+    if (members.isEmpty()) {
+      return Future.succeededFuture(null);
+    }
     FindOptions oldest = new FindOptions().setSort(new JsonObject().put("joined", 1).put("user", 1)).setLimit(1);
-    return mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group).put("role", "admin"), oldest)
+    JsonObject in = new JsonObject().put("$in", members.copy());
+    return mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group).put("user", in)
+            .put("role", "admin"), oldest)
         .compose(admins -> !admins.isEmpty() ? Future.succeededFuture(admins.get(0))
-            : mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group), oldest)
+            : mongo.findWithOptions(MEMBERS, new JsonObject().put("conversation", group).put("user", in), oldest)
                 .map(all -> all.isEmpty() ? null : all.get(0)));
   }
 
-  /** Makes {@code to} the owner if {@code from} still is; answers whether it did. */
+  /** Makes {@code to} the owner if {@code from} still is and {@code to} is a member; answers whether it did. */
   Future<Boolean> handOver(long group, long from, long to) {
-    return mongo.updateCollection(CONVERSATIONS, live(group).put("owner", from),
+    return mongo.updateCollection(CONVERSATIONS, live(group).put("owner", from).put("members", to),
         new JsonObject().put("$set", new JsonObject().put("owner", to))).map(r -> r.getDocModified() == 1);
   }
 
@@ -210,6 +239,38 @@ final class GroupStore {
     return mongo.findWithOptions(CONVERSATIONS, new JsonObject().put("_id", new JsonObject()
         .put("$in", new JsonArray(groups))).put("kind", "group").put("dissolved", new JsonObject().put("$ne", true)),
         new FindOptions().setFields(LIGHT));
+  }
+
+  // ------------------------------------------------------------------ bans
+
+  /** Records that {@code user} was kicked from {@code group} by {@code by} (one document per group and user). */
+  Future<Void> ban(long group, long user, long by, long now) {
+    JsonObject doc = new JsonObject().put("_id", ConversationStore.memberId(group, user)).put("group", group)
+        .put("user", user).put("by", by).put("created", now);
+    // banned already (a kick racing another): the first ban stays
+    return mongo.insert(BANS, doc).<Void>mapEmpty()
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? Future.succeededFuture() : Future.failedFuture(e));
+  }
+
+  /** Which of these users are banned from {@code group}. */
+  Future<java.util.Set<Long>> banned(long group, List<Long> users) {
+    JsonArray ids = new JsonArray();
+    users.forEach(u -> ids.add(ConversationStore.memberId(group, u)));
+    return mongo.find(BANS, new JsonObject().put("_id", new JsonObject().put("$in", ids))).map(found -> {
+      java.util.Set<Long> out = new java.util.HashSet<>();
+      found.forEach(d -> out.add(d.getLong("user")));
+      return out;
+    });
+  }
+
+  Future<Void> unban(long group, List<Long> users) {
+    JsonArray ids = new JsonArray();
+    users.forEach(u -> ids.add(ConversationStore.memberId(group, u)));
+    return mongo.removeDocuments(BANS, new JsonObject().put("_id", new JsonObject().put("$in", ids))).mapEmpty();
+  }
+
+  Future<Void> dropBans(long group) {
+    return mongo.removeDocuments(BANS, new JsonObject().put("group", group)).mapEmpty();
   }
 
   // ------------------------------------------------------------------ invitations

@@ -228,7 +228,10 @@ final class Groups {
               List<Future<Void>> docs = new ArrayList<>();
               docs.add(groups.putMember(id, actor, OWNER, now, 0));
               friends.forEach(f -> docs.add(groups.putMember(id, f, MEMBER, now, 0)));
-              return Future.all(docs);
+              List<Long> all = new ArrayList<>(friends);
+              all.add(actor);
+              // a member kicked (or leaving) before their document was written must not keep it
+              return Future.all(docs).compose(y -> pruneMembers(id, all));
             }).map(x -> {
               for (Object m : members) {
                 long user = ((Number) m).longValue();
@@ -273,10 +276,13 @@ final class Groups {
     }
     List<Long> ids = docs.stream().map(d -> d.getLong("_id")).toList();
     Future<List<JsonObject>> mine = groups.memberships(actor, ids);
+    Future<Set<Long>> in = groups.memberOf(actor, ids);
     Future<List<JsonObject>> invited = groups.invitationsTo(actor, ids);
-    return Future.all(mine, invited).map(v -> {
+    return Future.all(mine, in, invited).map(v -> {
       Map<Long, String> roles = new HashMap<>();
-      mine.result().forEach(m -> roles.put(m.getLong("conversation"), m.getString("role", MEMBER)));
+      // a member document counts only with the user in the group's members (see putMember)
+      mine.result().stream().filter(m -> in.result().contains(m.getLong("conversation")))
+          .forEach(m -> roles.put(m.getLong("conversation"), m.getString("role", MEMBER)));
       Set<Long> invitations = new java.util.HashSet<>();
       invited.result().forEach(i -> invitations.add(i.getLong("group")));
       JsonArray items = new JsonArray();
@@ -364,7 +370,7 @@ final class Groups {
     for (Object m : members) {
       removedPush(id, ((Number) m).longValue(), "dissolved");
     }
-    return Future.all(groups.deleteMembers(id), groups.dropInvitations(id)).map(v -> {
+    return Future.all(groups.deleteMembers(id), groups.dropInvitations(id), groups.dropBans(id)).map(v -> {
       append(MessagingEvents.GROUP_DISSOLVED, event(before).put("by", by).put("members", members.copy()));
       return null;
     });
@@ -373,46 +379,59 @@ final class Groups {
   // ------------------------------------------------------------------ membership
 
   Future<JsonObject> join(long actor, long groupId) {
-    return see(actor, groupId).compose(seen -> {
+    return throttleJoins(actor).compose(t -> see(actor, groupId)).compose(seen -> {
       if (seen.role() != null) {
         // a member already: rewriting the member document (an upsert that keeps it as it is) repairs one lost
         // between the two writes of an earlier join
-        return groups.putMember(groupId, actor, seen.role(), System.currentTimeMillis(),
-            seen.doc().getLong("last_seq", 0L)).map(v -> view(seen));
+        return putMember(groupId, actor, seen.role(), System.currentTimeMillis(),
+            seen.doc().getLong("last_seq", 0L)).compose(in -> in ? Future.succeededFuture(view(seen))
+            // removed meanwhile (a kick): they are not a member, as the kick answered
+            : Failures.fail(MessagingErrors.NOT_GROUP_MEMBER, "you are not a member of this group"));
       }
       if (FRIENDS.equals(seen.kind()) && !seen.invited()) {
         // not reached: see() hides a friend group from a user without an invitation
         return notFound();
       }
-      long now = System.currentTimeMillis();
-      return groups.add(groupId, actor, settings.groupMemberCap(), now).compose(after -> {
-        if (after == null) {
-          return groups.byId(groupId).compose(doc -> {
-            if (doc == null || doc.getBoolean("dissolved", false)) {
-              return notFound();
-            }
-            if (isMember(doc, actor)) {
-              // a concurrent join of the same user won
-              return see(actor, groupId).map(this::view);
-            }
-            return Failures.fail(MessagingErrors.GROUP_FULL, "this group has reached its "
-                + settings.groupMemberCap() + " members");
+      return groups.banned(groupId, List.of(actor)).compose(banned -> banned.isEmpty() ? joinNew(actor, seen)
+          : Failures.fail(MessagingErrors.BANNED_FROM_GROUP, "you were removed from this group; only its owner or "
+              + "an admin can invite you back"));
+    });
+  }
+
+  /** A join of a user who is not a member (nor banned). */
+  private Future<JsonObject> joinNew(long actor, Seen seen) {
+    long groupId = seen.id();
+    long now = System.currentTimeMillis();
+    return groups.add(groupId, actor, settings.groupMemberCap(), now).compose(after -> {
+      if (after == null) {
+        return groups.byId(groupId).compose(doc -> {
+          if (doc == null || doc.getBoolean("dissolved", false)) {
+            return notFound();
+          }
+          if (isMember(doc, actor)) {
+            // a concurrent join of the same user won
+            return see(actor, groupId).map(this::view);
+          }
+          return Failures.fail(MessagingErrors.GROUP_FULL, "this group has reached its "
+              + settings.groupMemberCap() + " members");
+        });
+      }
+      String via = seen.invited() ? "invitation" : "join";
+      return putMember(groupId, actor, MEMBER, now, after.getLong("last_seq", 0L))
+          .compose(in -> !in ? Failures.<Void>fail(MessagingErrors.NOT_GROUP_MEMBER,
+                  "you were removed from this group as you joined")
+              : seen.invited() ? groups.dropInvitation(groupId, actor) : Future.<Void>succeededFuture())
+          .map(v -> {
+            added(after, actor, via);
+            toRoom(groupId, changed(groupId, "joined").put("user", actor));
+            return view(after, MEMBER, false);
           });
-        }
-        String via = seen.invited() ? "invitation" : "join";
-        return groups.putMember(groupId, actor, MEMBER, now, after.getLong("last_seq", 0L))
-            .compose(v -> seen.invited() ? groups.dropInvitation(groupId, actor) : Future.succeededFuture())
-            .map(v -> {
-              added(after, actor, via);
-              toRoom(groupId, changed(groupId, "joined").put("user", actor));
-              return view(after, MEMBER, false);
-            });
-      });
     });
   }
 
   Future<Void> leave(long actor, long groupId) {
-    return asMember(actor, groupId).compose(seen -> groups.remove(groupId, actor).compose(after -> {
+    return throttleJoins(actor).compose(t -> asMember(actor, groupId)).compose(seen -> groups.remove(groupId, actor)
+        .compose(after -> {
       if (after == null) {
         return Failures.fail(MessagingErrors.NOT_GROUP_MEMBER, "you are not a member of this group");
       }
@@ -437,18 +456,59 @@ final class Groups {
     }));
   }
 
-  /** The owner left: the oldest admin, else the oldest member, owns the group now. */
+  /**
+   * The owner left: the oldest admin, else the oldest member, owns the group now. Only users in the group's
+   * {@code members} are candidates, and the hand-over is conditional on the successor still being one: when they
+   * leave or are kicked meanwhile, the next candidate is tried (a few times; any later leave repairs the rest).
+   */
   private Future<Void> handOver(long groupId, long former) {
-    return groups.successor(groupId).compose(next -> {
-      if (next == null) {
+    return handOver(groupId, former, 3);
+  }
+
+  private Future<Void> handOver(long groupId, long former, int attempts) {
+    return groups.byId(groupId).compose(doc -> {
+      if (attempts <= 0 || doc == null || doc.getBoolean("dissolved", false)
+          || doc.getLong("owner", 0L) != former || isMember(doc, former)) {
         return Future.succeededFuture();
       }
-      long to = next.getLong("user");
-      return groups.handOver(groupId, former, to).compose(done -> !done ? Future.succeededFuture()
-          : groups.setRole(groupId, to, OWNER).map(v -> {
-            toRoom(groupId, changed(groupId, "role").put("user", to).put("role", OWNER));
-            return null;
-          }));
+      return groups.successor(groupId, doc.getJsonArray("members", new JsonArray())).compose(next -> {
+        if (next == null) {
+          return Future.succeededFuture();
+        }
+        long to = next.getLong("user");
+        return groups.handOver(groupId, former, to).compose(done -> !done ? handOver(groupId, former, attempts - 1)
+            : groups.setRole(groupId, to, OWNER).map(v -> {
+              toRoom(groupId, changed(groupId, "role").put("user", to).put("role", OWNER));
+              return null;
+            }));
+      });
+    });
+  }
+
+  /**
+   * Writes a member document, then drops it again if the user is not in the group's {@code members} any more: a kick
+   * or removal ({@code $pull}, then the document's delete) that ran between the join's {@code $push} (or the check
+   * of an existing member) and this write would otherwise leave the document behind. Either the write came before
+   * the kick's delete (which removes it) or after its {@code $pull} (which this re-read sees). Answers whether the
+   * user is still a member.
+   */
+  private Future<Boolean> putMember(long groupId, long user, String role, long joined, long readSeq) {
+    return groups.putMember(groupId, user, role, joined, readSeq)
+        .compose(v -> groups.isMember(groupId, user))
+        .compose(in -> in ? Future.succeededFuture(true)
+            : groups.deleteMember(groupId, user).map(false));
+  }
+
+  /** As {@link #putMember} for several users of one group: one re-read of the members array. */
+  private Future<Void> pruneMembers(long groupId, List<Long> users) {
+    return groups.memberArray(groupId).compose(members -> {
+      List<Future<Void>> drops = new ArrayList<>();
+      for (long user : users) {
+        if (!members.contains(user)) {
+          drops.add(groups.deleteMember(groupId, user));
+        }
+      }
+      return Future.all(drops).mapEmpty();
     });
   }
 
@@ -476,7 +536,8 @@ final class Groups {
           }
           revoke(groupId, new JsonArray().add(userId));
           removedPush(groupId, userId, "kicked");
-          return groups.deleteMember(groupId, userId).map(v -> {
+          return Future.all(groups.deleteMember(groupId, userId),
+              groups.ban(groupId, userId, actor, System.currentTimeMillis())).map(v -> {
             append(MessagingEvents.MEMBER_KICKED, event(after).put("by", actor).put("user", userId));
             toRoom(groupId, changed(groupId, "kicked").put("user", userId).put("by", actor));
             return null;
@@ -507,7 +568,9 @@ final class Groups {
       Future<Void> done;
       if (OWNER.equals(role)) {
         done = groups.handOver(groupId, actor, userId).compose(ok -> !ok
-            ? Failures.fail(MessagingErrors.GROUP_PERMISSION_DENIED, "only the owner can set roles")
+            ? groups.isMember(groupId, userId).compose(in -> in
+                ? Failures.fail(MessagingErrors.GROUP_PERMISSION_DENIED, "only the owner can set roles")
+                : Failures.fail(MessagingErrors.MEMBER_NOT_FOUND, "this user is not a member"))
             : Future.all(groups.setRole(groupId, userId, OWNER), groups.setRole(groupId, actor, ADMIN)).mapEmpty());
       } else {
         done = groups.setRole(groupId, userId, role);
@@ -534,6 +597,18 @@ final class Groups {
         return throttle("rl:messaging:invitations:" + actor, 3_600_000L, settings.invitationsPerHour(),
             "invitation requests")
             .compose(v -> friendsOf(actor, invitees, "users"))
+            .compose(v -> groups.banned(groupId, invitees))
+            .compose(banned -> {
+              if (banned.isEmpty()) {
+                return Future.<Void>succeededFuture();
+              }
+              if (!OWNER.equals(seen.role()) && !ADMIN.equals(seen.role())) {
+                return Failures.<Void>failField(MessagingErrors.BANNED_FROM_GROUP, "users", "removed from this group "
+                    + "(only its owner or an admin can invite them back): " + banned);
+              }
+              // the owner or an admin inviting a kicked user lifts the ban
+              return groups.unban(groupId, new ArrayList<>(banned));
+            })
             .compose(v -> {
               long now = System.currentTimeMillis();
               List<Long> outside = invitees.stream().filter(u -> !isMember(seen.doc(), u)).toList();
@@ -567,9 +642,13 @@ final class Groups {
       int limit = GroupInput.limit(q, "limit", 50, 100);
       long[] cursor = GroupInput.cursor(q, "after");
       return asMember(actor, groupId).compose(seen -> groups.members(groupId,
-          cursor == null ? null : cursor[0], cursor == null ? null : cursor[1], limit + 1).compose(found -> {
+          cursor == null ? null : cursor[0], cursor == null ? null : cursor[1], limit + 1).compose(found ->
+          // read after the documents: a joiner is in the array before their document is written, so this drops only
+          // documents of users no longer in the group (left behind by a race with a kick)
+          groups.memberArray(groupId).compose(current -> {
             boolean more = found.size() > limit;
-            List<JsonObject> page = more ? found.subList(0, limit) : found;
+            List<JsonObject> raw = more ? found.subList(0, limit) : found;
+            List<JsonObject> page = raw.stream().filter(m -> current.contains(m.getLong("user"))).toList();
             List<Long> ids = page.stream().map(m -> m.getLong("user")).toList();
             Future<JsonObject> summaries = ids.isEmpty() ? Future.succeededFuture(new JsonObject())
                 : accounts.summaries(actor, ids);
@@ -584,11 +663,11 @@ final class Groups {
                     .put("role", role != null ? role : m.getString("role", MEMBER))
                     .put("joined", m.getLong("joined")));
               }
-              JsonObject last = page.isEmpty() ? null : page.get(page.size() - 1);
+              JsonObject last = raw.isEmpty() ? null : raw.get(raw.size() - 1);
               return new JsonObject().put("items", items)
                   .put("next", more ? last.getLong("joined") + "_" + last.getLong("user") : null);
             });
-          }));
+          })));
     });
   }
 
@@ -693,8 +772,12 @@ final class Groups {
         for (long user : adds) {
           added.add(groups.add(groupId, user, null, now).compose(after -> after == null
               ? Future.succeededFuture((Long) null)
-              : groups.putMember(groupId, user, user == owner ? OWNER : MEMBER, now, after.getLong("last_seq", 0L))
-                  .map(v -> {
+              : putMember(groupId, user, user == owner ? OWNER : MEMBER, now, after.getLong("last_seq", 0L))
+                  .map(in -> {
+                    if (!in) {
+                      // removed by a concurrent setManagedMembers: that removal wins
+                      return null;
+                    }
                     added(after, user, "managed");
                     toRoom(groupId, changed(groupId, "joined").put("user", user));
                     return user;
@@ -777,10 +860,16 @@ final class Groups {
   // ------------------------------------------------------------------ checks
 
   private Future<Void> throttle(String key, long windowMillis, int max, String what) {
+    String per = windowMillis == 60_000L ? " per minute" : " per hour";
     return limiter.hit(key, windowMillis).compose(w -> w.count() > max
         ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + what + "; at most " + max
-            + " per hour", new JsonObject().put("retry_after", w.retryAfterSeconds())))
+            + per, new JsonObject().put("retry_after", w.retryAfterSeconds())))
         : Future.succeededFuture());
+  }
+
+  /** Counts a join or leave of {@code actor}: {@code rate_limited} past {@code group-joins-per-minute}. */
+  private Future<Void> throttleJoins(long actor) {
+    return throttle("rl:messaging:joins:" + actor, 60_000L, settings.groupJoinsPerMinute(), "group joins and leaves");
   }
 
   /** Fails with {@code not_friends} naming {@code field} unless every user is the actor's friend. */

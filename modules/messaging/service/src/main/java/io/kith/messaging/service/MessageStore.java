@@ -2,6 +2,7 @@ package io.kith.messaging.service;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.CountOptions;
 import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.IndexOptions;
 import io.vertx.ext.mongo.MongoClient;
@@ -16,6 +17,8 @@ import java.util.List;
 final class MessageStore {
 
   static final String MESSAGES = "messaging_messages";
+  /** Unread counts stop here: a conversation with more unread messages answers this (clients show "99+"). */
+  static final int UNREAD_CAP = 100;
 
   private final MongoClient mongo;
 
@@ -68,11 +71,15 @@ final class MessageStore {
         .setSort(new JsonObject().put("seq", ascending ? 1 : -1)).setLimit(limit));
   }
 
-  /** Messages after {@code readSeq} that {@code reader} did not send and that are not recalled: the exact unread count. */
+  /**
+   * Messages after {@code readSeq} that {@code reader} did not send and that are not recalled: the exact unread count
+   * up to {@value #UNREAD_CAP}, and {@value #UNREAD_CAP} for anything more (the count stops there, so a long unread
+   * conversation costs no more than a short one on every conversations page).
+   */
   Future<Long> unread(long conversation, long reader, long readSeq) {
-    return mongo.count(MESSAGES, new JsonObject().put("conversation", conversation)
+    return mongo.countWithOptions(MESSAGES, new JsonObject().put("conversation", conversation)
         .put("seq", new JsonObject().put("$gt", readSeq))
         .put("sender", new JsonObject().put("$ne", reader))
-        .put("recalled", new JsonObject().put("$ne", true)));
+        .put("recalled", new JsonObject().put("$ne", true)), new CountOptions().setLimit(UNREAD_CAP));
   }
 }

@@ -380,7 +380,9 @@ final class MessagingServiceImpl implements MessagingService {
           List<Future<JsonObject>> items = new ArrayList<>();
           for (JsonObject m : page) {
             JsonObject conv = byId.get(m.getLong("conversation"));
-            if (conv != null) {
+            // the conversation's members array is the authority: a member document left behind by a race (a join
+            // rewriting it while a kick removed the user) must not list a group the user is no longer in
+            if (conv != null && conv.getJsonArray("members", new JsonArray()).contains(actor)) {
               items.add(conversationView(actor, conv, m, summaries.result()));
             }
           }
@@ -550,6 +552,10 @@ final class MessagingServiceImpl implements MessagingService {
     return mine(actor, conversationId).compose(conv -> {
       long target = Math.min(seq, conv.getLong("last_seq", 0L));
       return conversations.markRead(conversationId, actor, target).compose(member -> {
+        if (member == null) {
+          // removed (a kick, a leave) between the membership check and the marker's update
+          return Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no such conversation");
+        }
         long readSeq = member.getLong("read_seq", 0L);
         return messages.unread(conversationId, actor, readSeq).compose(unread -> {
           JsonObject answer = new JsonObject().put("conversation", conversationId).put("read_seq", readSeq)
@@ -616,7 +622,13 @@ final class MessagingServiceImpl implements MessagingService {
 
   @Override
   public Future<Void> typing(long actor, long conversationId) {
-    return mine(actor, conversationId).map(conv -> {
+    // one indicator per user and conversation per typing-interval-millis: more are dropped silently (typing is
+    // ephemeral: the one delivered says as much), so a client need not handle an error for them
+    return mine(actor, conversationId).compose(conv -> limiter.hit("rl:messaging:typing:" + actor + ":"
+        + conversationId, settings.typingIntervalMillis()).map(w -> w.count() > 1 ? null : conv)).map(conv -> {
+      if (conv == null) {
+        return null;
+      }
       JsonObject push = new JsonObject().put("kind", Messaging.PUSH_TYPING).put("conversation", conversationId)
           .put("user", actor);
       platform.vertx().eventBus().publish(isGroup(conv) ? Addresses.room(Messaging.groupRoom(conversationId))

@@ -14,9 +14,12 @@ import io.vertx.core.json.JsonObject;
  * @param groupMemberCap most members of a topic or friend group (managed groups have no cap)
  * @param groupsPerHour groups a user may create per hour
  * @param invitationsPerHour invitation calls (each up to 50 users) a user may make per hour
+ * @param groupJoinsPerMinute group joins and leaves (together) a user may make per minute
+ * @param typingIntervalMillis one typing indicator per user and conversation per this interval; more are dropped
  */
 record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds, int settleMillis,
-                         int sendsPerMinute, int groupMemberCap, int groupsPerHour, int invitationsPerHour) {
+                         int sendsPerMinute, int groupMemberCap, int groupsPerHour, int invitationsPerHour,
+                         int groupJoinsPerMinute, int typingIntervalMillis) {
 
   /** Config key of {@link #recallSeconds}. */
   static final String RECALL_SECONDS = "recall-seconds";
@@ -34,6 +37,10 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
   static final String GROUPS_PER_HOUR = "groups-per-hour";
   /** Config key of {@link #invitationsPerHour}. */
   static final String INVITATIONS_PER_HOUR = "group-invitations-per-hour";
+  /** Config key of {@link #groupJoinsPerMinute}. */
+  static final String GROUP_JOINS_PER_MINUTE = "group-joins-per-minute";
+  /** Config key of {@link #typingIntervalMillis}. */
+  static final String TYPING_INTERVAL_MILLIS = "typing-interval-millis";
 
   static MessagingSettings from(JsonObject section) {
     return new MessagingSettings(
@@ -44,7 +51,9 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
         bounded(section, SENDS_PER_MINUTE, 300, 1, 1_000_000),
         bounded(section, GROUP_MEMBER_CAP, 500, 2, 100_000),
         bounded(section, GROUPS_PER_HOUR, 20, 1, 1_000_000),
-        bounded(section, INVITATIONS_PER_HOUR, 60, 1, 1_000_000));
+        bounded(section, INVITATIONS_PER_HOUR, 60, 1, 1_000_000),
+        bounded(section, GROUP_JOINS_PER_MINUTE, 30, 1, 1_000_000),
+        bounded(section, TYPING_INTERVAL_MILLIS, 2_000, 100, 60_000));
   }
 
   private static int bounded(JsonObject section, String key, int dflt, int min, int max) {

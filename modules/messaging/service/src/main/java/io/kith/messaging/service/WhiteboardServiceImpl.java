@@ -90,33 +90,53 @@ final class WhiteboardServiceImpl implements WhiteboardService {
             "a board has at most " + settings.members() + " members besides its owner");
       }
       List<Long> members = others;
-      return boards.countOwned(actor).compose(owned -> {
-        if (owned >= settings.boardsPerUser()) {
-          return Failures.fail(WhiteboardErrors.BOARD_LIMIT,
-              "you own " + owned + " boards, the most one may own; delete one first");
+      // membership first: a non-member learns nothing of the group's boards (not even that it is full)
+      Future<Void> allowed = group != null
+          ? messaging.mayListen(actor, "g" + group).compose(member -> member ? Future.succeededFuture()
+              : Failures.failField(WhiteboardErrors.GROUP_NOT_FOUND, "group", "no such group"))
+          : friends(actor, members);
+      return allowed.compose(q -> quota(actor, group, false)).compose(q -> {
+        long now = System.currentTimeMillis();
+        JsonObject doc = new JsonObject().put("_id", platform.ids().next()).put("owner", actor)
+            .put("title", title).put("created", now).put("v", 0L);
+        if (group != null) {
+          doc.put("kind", GROUP).put("group", group);
+        } else {
+          JsonArray all = new JsonArray().add(actor);
+          members.forEach(all::add);
+          doc.put("kind", ADHOC).put("members", all);
         }
-        Future<Void> allowed = group != null
-            ? messaging.mayListen(actor, "g" + group).compose(member -> member ? Future.succeededFuture()
-                : Failures.failField(WhiteboardErrors.GROUP_NOT_FOUND, "group", "no such group"))
-            : friends(actor, members);
-        return allowed.compose(v -> {
-          long now = System.currentTimeMillis();
-          JsonObject doc = new JsonObject().put("_id", platform.ids().next()).put("owner", actor)
-              .put("title", title).put("created", now).put("v", 0L);
-          if (group != null) {
-            doc.put("kind", GROUP).put("group", group);
-          } else {
-            JsonArray all = new JsonArray().add(actor);
-            members.forEach(all::add);
-            doc.put("kind", ADHOC).put("members", all);
-          }
-          return boards.insert(doc).map(x -> {
-            JsonObject view = view(doc);
-            members.forEach(m -> tell(m, added(view)));
-            return view;
-          });
-        });
+        // counted again once inserted: of racing creates past a limit, those that see it exceeded undo theirs,
+        // so the limits hold exactly (a race may refuse one that would have fit: try again)
+        return boards.insert(doc).compose(x -> quota(actor, group, true).recover(e ->
+            boards.delete(doc.getLong("_id"), actor).otherwise(d -> null).compose(d -> Future.failedFuture(e))))
+            .map(x -> {
+              JsonObject view = view(doc);
+              members.forEach(m -> tell(m, added(view)));
+              return view;
+            });
       });
+    });
+  }
+
+  /**
+   * Fails unless the owner may own one more board and the group (when given) may have one more; once the new board
+   * is inserted ({@code inserted}, so it is counted), fails when either is past its limit.
+   */
+  private Future<Void> quota(long owner, Long group, boolean inserted) {
+    long mine = inserted ? 1 : 0;
+    Future<Long> owned = boards.countOwned(owner);
+    Future<Long> ofGroup = group == null ? Future.succeededFuture(0L) : boards.countGroup(group);
+    return Future.all(owned, ofGroup).compose(v -> {
+      if (owned.result() - mine >= settings.boardsPerUser()) {
+        return Failures.fail(WhiteboardErrors.BOARD_LIMIT, "you own " + (owned.result() - mine)
+            + " boards, the most one may own; delete one first");
+      }
+      if (ofGroup.result() - mine >= settings.boardsPerGroup()) {
+        return Failures.failField(WhiteboardErrors.GROUP_BOARD_LIMIT, "group", "the group has "
+            + (ofGroup.result() - mine) + " boards, the most a group may have; delete one first");
+      }
+      return Future.succeededFuture();
     });
   }
 
@@ -201,7 +221,8 @@ final class WhiteboardServiceImpl implements WhiteboardService {
       if (!clear) {
         stored.put("stroke", entry.getJsonObject("stroke"));
       }
-      return strokes.append(boardId, stored, clear, board.result().getLong("created")).compose(seq -> {
+      return strokes.append(boardId, stored, clear, board.result().getLong("created"), settings.bytes())
+          .compose(seq -> {
         JsonObject push = new JsonObject().put("kind", stored.getString("kind")).put("board", boardId)
             .put("seq", seq).put("by", actor).put("at", at);
         if (!clear) {
@@ -297,7 +318,11 @@ final class WhiteboardServiceImpl implements WhiteboardService {
 
   @Override
   public Future<Void> delete(long actor, long boardId) {
-    return visible(actor, boardId).compose(doc -> {
+    // the owner may always delete their own board, even a group board of a group they left, were removed from or
+    // that was dissolved (it counts toward their boards); anyone else must see the board to be told 403
+    Future<JsonObject> found = boardId <= 0 ? Future.succeededFuture() : boards.byId(boardId);
+    return found.compose(own -> own != null && own.getLong("owner") == actor ? Future.succeededFuture(own)
+        : visible(actor, boardId)).compose(doc -> {
       if (doc.getLong("owner") != actor) {
         return Failures.fail(WhiteboardErrors.NOT_BOARD_OWNER, "only the board's owner may delete it");
       }
@@ -348,7 +373,8 @@ final class WhiteboardServiceImpl implements WhiteboardService {
         lost.add(((Number) u).longValue());
       }
     });
-    boards.idsOfGroup(Long.parseLong(room.substring(1)))
+    // a group has at most boardsPerGroup boards (exactly: see create), so this is bounded
+    boards.idsOfGroup(Long.parseLong(room.substring(1)), settings.boardsPerGroup())
         .onSuccess(ids -> ids.forEach(id -> revoke(id, lost)))
         .onFailure(e -> LOG.warn("Cannot revoke the boards of group room {}: {}", room, e.getMessage()));
   }

@@ -9,9 +9,13 @@ import io.vertx.core.json.JsonObject;
  * @param strokesTtlSeconds how long a board's strokes stay in Redis after its last stroke or clear
  * @param strokesPerSecond strokes and clears one user may make per second, over all boards
  * @param members          most members of an ad-hoc board besides its owner
- * @param boardsPerUser    most boards one user may own
+ * @param boardsPerUser    most boards one user may own (ad-hoc and group boards they created)
+ * @param boardsPerGroup   most boards of one group (whoever created them)
+ * @param bytes            most bytes of the entries kept per board in Redis (trimmed oldest first beyond it, as
+ *                         beyond {@link #strokes})
  */
-record WhiteboardSettings(int strokes, int strokesTtlSeconds, int strokesPerSecond, int members, int boardsPerUser) {
+record WhiteboardSettings(int strokes, int strokesTtlSeconds, int strokesPerSecond, int members, int boardsPerUser,
+                          int boardsPerGroup, int bytes) {
 
   /** Config key of {@link #strokes}. */
   static final String STROKES = "board-strokes";
@@ -23,6 +27,10 @@ record WhiteboardSettings(int strokes, int strokesTtlSeconds, int strokesPerSeco
   static final String MEMBERS = "board-members";
   /** Config key of {@link #boardsPerUser}. */
   static final String BOARDS_PER_USER = "boards-per-user";
+  /** Config key of {@link #boardsPerGroup}. */
+  static final String BOARDS_PER_GROUP = "board-per-group";
+  /** Config key of {@link #bytes}. */
+  static final String BYTES = "board-bytes";
 
   static WhiteboardSettings from(JsonObject section) {
     return new WhiteboardSettings(
@@ -30,7 +38,9 @@ record WhiteboardSettings(int strokes, int strokesTtlSeconds, int strokesPerSeco
         bounded(section, STROKES_TTL_SECONDS, 7 * 86_400, 60, 365 * 86_400),
         bounded(section, STROKES_PER_SECOND, 50, 1, 100_000),
         bounded(section, MEMBERS, 20, 1, 500),
-        bounded(section, BOARDS_PER_USER, 100, 1, 100_000));
+        bounded(section, BOARDS_PER_USER, 20, 1, 10_000),
+        bounded(section, BOARDS_PER_GROUP, 20, 1, 1_000),
+        bounded(section, BYTES, 1 << 20, 16 * 1024, 64 << 20));
   }
 
   private static int bounded(JsonObject section, String key, int dflt, int min, int max) {

@@ -46,9 +46,13 @@ final class WhiteboardStore {
     return mongo.count(BOARDS, new JsonObject().put("owner", owner));
   }
 
-  /** A page of the ad-hoc boards {@code user} is a member of, newest first, older than {@code before}. */
+  /**
+   * A page of the ad-hoc boards {@code user} is a member of and of the boards they own (so that the group boards
+   * they made, even of a group they lost, can be found and deleted), newest first, older than {@code before}.
+   */
   Future<List<JsonObject>> ofMember(long user, Long before, int limit) {
-    return page(new JsonObject().put("members", user), before, limit);
+    return page(new JsonObject().put("$or", new JsonArray().add(new JsonObject().put("members", user))
+        .add(new JsonObject().put("owner", user))), before, limit);
   }
 
   /** A page of a group's boards, newest first, older than {@code before}. */
@@ -64,10 +68,16 @@ final class WhiteboardStore {
         .setLimit(limit));
   }
 
-  /** The ids of every board of a group. */
-  Future<List<Long>> idsOfGroup(long group) {
+  /** Boards of a group. */
+  Future<Long> countGroup(long group) {
+    return mongo.count(BOARDS, new JsonObject().put("group", group));
+  }
+
+  /** The ids of a group's boards, the newest {@code limit}. */
+  Future<List<Long>> idsOfGroup(long group, int limit) {
     return mongo.findWithOptions(BOARDS, new JsonObject().put("group", group),
-            new FindOptions().setFields(new JsonObject().put("_id", 1)))
+            new FindOptions().setFields(new JsonObject().put("_id", 1)).setSort(new JsonObject().put("_id", -1))
+                .setLimit(limit))
         .map(docs -> docs.stream().map(d -> d.getLong("_id")).toList());
   }
 

@@ -79,6 +79,12 @@ final class WhiteboardStroke {
       }
       out.put("client_id", clientId);
     }
+    // bounds what one entry costs in Redis (and on every member's connection) whatever the points hold
+    int bytes = out.toBuffer().length();
+    if (bytes > Whiteboards.MAX_STROKE_BYTES) {
+      throw invalid("points", "a stroke is at most " + Whiteboards.MAX_STROKE_BYTES + " bytes once stored (this one is "
+          + bytes + "); split it into several strokes");
+    }
     return out;
   }
 

@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * The kept entries of each board in Redis: {@code msg:{b<id>}:strokes}, a sorted set of entries (JSON) scored by
- * sequence, capped at the newest N, and {@code msg:{b<id>}:seq}, the board's sequence counter. Both expire together
+ * sequence, capped at the newest N and at a total size, {@code msg:{b<id>}:seq}, the board's sequence counter, and
+ * {@code msg:{b<id>}:bytes}, the total size of the kept entries. They expire together
  * a quiet period after the last write. Ephemeral: nothing rebuilds them, a board whose strokes expired is blank.
  *
  * <p>A counter that does not exist (a new board, or one whose strokes expired or were lost) starts at the board's
@@ -22,16 +23,34 @@ import java.util.List;
 final class WhiteboardStrokes {
 
   /**
-   * Appends an entry: KEYS = strokes, seq; ARGV = entry JSON without its opening brace, entries kept, TTL seconds,
-   * counter start, '1' for a clear (drops everything before it). Answers the entry's sequence (as a string: Lua
-   * numbers print in exponent form beyond 14 digits).
+   * Appends an entry: KEYS = strokes, seq, bytes; ARGV = entry JSON without its opening brace, entries kept, TTL
+   * seconds, counter start, '1' for a clear (drops everything before it), most bytes kept. Then drops the oldest
+   * entries while more than the entries kept or more than the bytes kept are held (never the new entry). The bytes
+   * key holds the total length of the kept entries (recomputed once from the entries when it is missing). Answers the
+   * entry's sequence (as a string: Lua numbers print in exponent form beyond 14 digits).
    */
   private static final LuaScripts.Script APPEND = new LuaScripts.Script(
       "if redis.call('exists', KEYS[2]) == 0 then redis.call('set', KEYS[2], ARGV[4]) end "
           + "local seq = string.format('%d', redis.call('incr', KEYS[2])) "
-          + "if ARGV[5] == '1' then redis.call('del', KEYS[1]) end "
-          + "redis.call('zadd', KEYS[1], seq, '{\"seq\":' .. seq .. ',' .. ARGV[1]) "
-          + "redis.call('zremrangebyrank', KEYS[1], 0, -(tonumber(ARGV[2]) + 1)) "
+          + "if ARGV[5] == '1' then redis.call('del', KEYS[1], KEYS[3]) end "
+          + "local total = tonumber(redis.call('get', KEYS[3]) or '-1') "
+          + "if total < 0 then "
+          + "  total = 0 "
+          + "  for _, e in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do total = total + string.len(e) end "
+          + "end "
+          + "local entry = '{\"seq\":' .. seq .. ',' .. ARGV[1] "
+          + "redis.call('zadd', KEYS[1], seq, entry) "
+          + "total = total + string.len(entry) "
+          + "local keep = tonumber(ARGV[2]) "
+          + "local max = tonumber(ARGV[6]) "
+          + "local n = redis.call('zcard', KEYS[1]) "
+          + "while n > 1 and (n > keep or total > max) do "
+          + "  local old = redis.call('zrange', KEYS[1], 0, 0) "
+          + "  redis.call('zremrangebyrank', KEYS[1], 0, 0) "
+          + "  total = total - string.len(old[1]) "
+          + "  n = n - 1 "
+          + "end "
+          + "redis.call('set', KEYS[3], string.format('%d', total), 'EX', ARGV[3]) "
           + "redis.call('expire', KEYS[1], ARGV[3]) "
           + "redis.call('expire', KEYS[2], ARGV[3]) "
           + "return seq");
@@ -81,15 +100,21 @@ final class WhiteboardStrokes {
     return "msg:{b" + board + "}:seq";
   }
 
+  static String bytesKey(long board) {
+    return "msg:{b" + board + "}:bytes";
+  }
+
   /**
    * Stores an entry ({@code {kind, by, at, stroke?}}; its {@code seq} is added here) and answers its sequence. A
-   * clear drops every earlier entry and is kept itself, so a reader continuing from before it learns of it.
+   * clear drops every earlier entry and is kept itself, so a reader continuing from before it learns of it. The
+   * oldest entries are dropped while more than {@code keep} entries or more than {@code maxBytes} bytes are kept.
    */
-  Future<Long> append(long board, JsonObject entry, boolean clear, long boardCreated) {
+  Future<Long> append(long board, JsonObject entry, boolean clear, long boardCreated, int maxBytes) {
     String json = entry.encode();
     long start = Math.max(0, System.currentTimeMillis() - boardCreated) * 1000;
-    return APPEND.run(redis, List.of("2", strokesKey(board), seqKey(board), json.substring(1), Integer.toString(keep),
-        Integer.toString(ttlSeconds), Long.toString(start), clear ? "1" : "0")).map(r -> Long.parseLong(r.toString()));
+    return APPEND.run(redis, List.of("3", strokesKey(board), seqKey(board), bytesKey(board), json.substring(1),
+        Integer.toString(keep), Integer.toString(ttlSeconds), Long.toString(start), clear ? "1" : "0",
+        Integer.toString(maxBytes))).map(r -> Long.parseLong(r.toString()));
   }
 
   /** A page of entries (see the READ script). */
@@ -106,6 +131,6 @@ final class WhiteboardStrokes {
 
   /** Forgets a board's entries and counter. */
   Future<Void> drop(long board) {
-    return redis.del(List.of(strokesKey(board), seqKey(board))).mapEmpty();
+    return redis.del(List.of(strokesKey(board), seqKey(board), bytesKey(board))).mapEmpty();
   }
 }

@@ -323,10 +323,11 @@ class BoardServiceTest extends BoardTestBase {
     failsWith("validation_failed", "limit", boards.strokes(me, board, new JsonObject().put("limit", 201)));
     failsWith("validation_failed", "after_seq", boards.strokes(me, board, new JsonObject().put("after_seq", -1)));
 
-    // an eraser needs no colour; the largest stroke passes; numbers are rounded to 2 decimals
+    // an eraser needs no colour; the most points pass (as long as the stroke stays within 16 KB: 1,000 points of
+    // ±100,000 would be 17 KB, see BoardQuotaTest); numbers are rounded to 2 decimals
     JsonArray most = new JsonArray();
     for (int i = 0; i < 1000; i++) {
-      most.add(new JsonArray().add(-100_000).add(100_000));
+      most.add(new JsonArray().add(-10_000).add(10_000));
     }
     draw(me, board, new JsonObject().put("tool", "eraser").put("width", 50).put("points", most));
     draw(me, board, new JsonObject().put("tool", "pen").put("color", "#ABCDEF").put("width", 1.23456)

@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.messaging.api.Messaging;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,7 +22,7 @@ class GroupLimitsTest extends GroupTestBase {
   @Override
   protected JsonObject messagingConfig() {
     return new JsonObject().put("group-member-cap", CAP).put("groups-per-hour", 2)
-        .put("group-invitations-per-hour", 2);
+        .put("group-invitations-per-hour", 2).put("group-joins-per-minute", 4).put("typing-interval-millis", 60_000);
   }
 
   @Test
@@ -107,5 +108,64 @@ class GroupLimitsTest extends GroupTestBase {
     await(messaging.setManagedMembers(owner, id, u.subList(1, CAP + 5), List.of()));
     assertEquals((long) CAP + 5, await(messaging.group(owner, id)).getLong("member_count"));
     assertEquals(null, await(messaging.group(owner, id)).getValue("member_cap"));
+  }
+
+  @Test
+  @DisplayName("joins and leaves count together per user and minute: past the limit rate_limited with retry_after")
+  void joinLeaveRateLimit() throws Exception {
+    List<Long> u = newUsers(2);
+    long id = topicGroup(u.get(0), "Churn", "churn").getLong("id");
+    long b = u.get(1);
+    await(messaging.joinGroup(b, id));
+    await(messaging.leaveGroup(b, id));
+    await(messaging.joinGroup(b, id));
+    await(messaging.leaveGroup(b, id));
+    long retry = failsWith("rate_limited", null, messaging.joinGroup(b, id)).getDebugInfo().getJsonObject("extra")
+        .getLong("retry_after");
+    assertTrue(retry >= 1 && retry <= 60, "retry_after " + retry);
+    assertTrue(!await(messaging.mayListen(b, "g" + id)));
+    // the owner is not affected by another user's churn
+    await(messaging.leaveGroup(u.get(0), id));
+  }
+
+  @Test
+  @DisplayName("typing: one indicator per user and conversation per interval; more are dropped without an error")
+  void typingIsThrottled() throws Exception {
+    List<Long> u = newUsers(2);
+    long id = topicGroup(u.get(0), "Typing", "typing").getLong("id");
+    long other = topicGroup(u.get(0), "Typing two", "typing").getLong("id");
+    await(messaging.joinGroup(u.get(1), id));
+    await(messaging.joinGroup(u.get(1), other));
+    Inbox room = room(id);
+    Inbox room2 = room(other);
+    for (int i = 0; i < 5; i++) {
+      await(messaging.typing(u.get(1), id));
+    }
+    // another conversation has its own interval
+    await(messaging.typing(u.get(1), other));
+    room2.await("typing in the other group", p -> Messaging.PUSH_TYPING.equals(p.getString("kind")));
+    // a marker published after the calls answered: everything they published is delivered before it
+    vertx.eventBus().publish(io.kith.platform.bus.Addresses.room(Messaging.groupRoom(id)),
+        new JsonObject().put("kind", "marker"));
+    room.await("the marker", p -> "marker".equals(p.getString("kind")));
+    assertEquals(1, room.items.stream().filter(p -> Messaging.PUSH_TYPING.equals(p.getString("kind"))).count());
+    // a non-member is still refused, throttled or not
+    failsWith("conversation_not_found", null, messaging.typing(u.get(0) + u.get(1) + 1_000_000, id));
+  }
+
+  @Test
+  @DisplayName("unread counts stop at 100")
+  void unreadIsCapped() throws Exception {
+    List<Long> u = newUsers(2);
+    long id = topicGroup(u.get(0), "Chatty", "chatty").getLong("id");
+    await(messaging.joinGroup(u.get(1), id));
+    List<Future<JsonObject>> sends = new ArrayList<>();
+    for (int i = 0; i < 105; i++) {
+      sends.add(messaging.sendToGroup(u.get(0), id, text("m" + i)));
+    }
+    await(Future.all(sends));
+    assertEquals(100L, await(messaging.conversation(u.get(1), id)).getLong("unread"));
+    assertEquals(100L, await(messaging.markRead(u.get(1), id, 2)).getLong("unread"));
+    assertEquals(5L, await(messaging.markRead(u.get(1), id, 100)).getLong("unread"));
   }
 }

@@ -286,13 +286,15 @@ class GroupServiceTest extends GroupTestBase {
     assertNull(conversationOf(kicked, id), "the group left the kicked member's conversations");
     // others go on
     assertEquals(2L, groupSend(stays, id, "still here").getLong("seq"));
-    // a topic group is open again: the kicked user may join anew, and reads on from there
+    // kicked means banned: no joining again until the owner or an admin invites them back (which lifts the ban)
+    failsWith("banned_from_group", null, messaging.joinGroup(kicked, id));
+    befriend(owner, kicked);
+    await(messaging.inviteToGroup(owner, id, List.of(kicked)));
     JsonObject back = await(messaging.joinGroup(kicked, id));
     assertEquals("member", back.getString("role"));
     assertEquals(0L, await(messaging.conversation(kicked, id)).getLong("unread"), "unread starts at the join");
 
     // kicked from a friend group, the group is gone for them altogether
-    befriend(owner, kicked);
     long friends = friendGroup(owner, "Friends kick", List.of(kicked)).getLong("id");
     await(messaging.kickMember(owner, friends, kicked));
     failsWith("group_not_found", null, messaging.sendToGroup(kicked, friends, text("hello?")));

@@ -62,8 +62,6 @@ public final class ActivitiesNearbyScenario implements Scenario {
   static final int CANDIDATES = 1_000;
   static final int ORGANISERS = 10;
   static final int POINTS = 64;
-  /** {@code redis.max-waiting-handlers} of the in-process Kith: room for a search's read of 1,000 candidates. */
-  static final int WAITING_HANDLERS = 16_384;
   /** Activities asked about per {@code visibleActivities} call while loading them into Redis. */
   static final int LOAD_BATCH = 200;
   /** The activities service's MongoDB collection. */
@@ -108,16 +106,9 @@ public final class ActivitiesNearbyScenario implements Scenario {
   public JsonObject inProcessConfig() {
     // the seeded records have no discussion group, which the service's repair would set out to make (and scan for)
     // every minute during the measurement: push it past the run
-    // The service reads the candidates of a search (activities.nearby-candidates, 1,000) in one Redis batch of six
-    // commands each: 6,000 commands, more than one connection may have waiting (redis.max-waiting-handlers, 4,096),
-    // so at the default every search with 683 candidates or more fails its read and falls back to loading each
-    // candidate from MongoDB, which swamps the node. Raised here to measure the search itself (see the notes).
-    JsonObject config = AccountsLoginScenario.unthrottled()
+    return AccountsLoginScenario.unthrottled()
         .put("activities", new JsonObject().put("repair-interval-seconds", 86_400))
         .mergeIn(stores.inProcessConfig(), true);
-    config.put("redis", config.getJsonObject("redis", new JsonObject()).put("max-waiting-handlers",
-        WAITING_HANDLERS));
-    return config;
   }
 
   @Override
@@ -385,9 +376,6 @@ public final class ActivitiesNearbyScenario implements Scenario {
         + "visibleActivities (read misses); create was bypassed: no rate limit, no ActivityCreated events, no "
         + "discussion groups (activities.repair-interval-seconds is raised so that the repair does not make them "
         + "during the run)");
-    notes.add("redis.max-waiting-handlers is raised to " + WAITING_HANDLERS + " (4,096 by default): the service reads "
-        + "a search's candidates in one Redis batch of 6 commands each, and at the default a batch for 683 "
-        + "candidates or more is refused, after which the search loads every candidate from MongoDB");
     notes.add(FLOOR + " runs on a GEO set of the bench's own holding the same activity ids at the same positions, on "
         + "the same Redis: the least any nearby search over these activities costs; " + NEARBY_BUS + " is the "
         + "service without HTTP, " + NEARBY_HTTP + "/" + NEARBY_BUS + " what the gateway adds");

@@ -29,6 +29,13 @@ public final class MessagingEvents {
   public static final String MEMBER_KICKED = "MemberKicked";
   /** A member left a group: {@code {group, name, kind, user}}. */
   public static final String GROUP_LEFT = "GroupLeft";
+  /**
+   * A user read a conversation up to a sequence: {@code {conversation, user, seq (the new read marker), kind: "direct"
+   * | "group"}}. Appended when a read marker moves forward (not for a marker that stays or would move back).
+   */
+  public static final String CONVERSATION_READ = "ConversationRead";
+  /** An invited user declined a friend group's invitation: {@code {group, user}}. */
+  public static final String INVITATION_DECLINED = "InvitationDeclined";
   /** The owner dissolved a group: {@code {group, name, kind, by, members: [ids of the members it had]}}. */
   public static final String GROUP_DISSOLVED = "GroupDissolved";
 

@@ -26,17 +26,16 @@ import java.util.Set;
  * runs on whichever node claims the event, so a node dying mid-fan-out loses nothing.
  *
  * <p>A post goes, page by page of the author's eligible followers (the relations service already drops those the
- * author hides from and those blocked either way), to the home timeline of each follower who may see it and to the
- * moments timeline of each such follower who is a friend. Authors with at least
- * {@link FeedsSettings#celebrityThreshold()} followers are marked celebrities and not fanned out: readers merge their
- * recent posts at read time.
+ * author hides from and those blocked either way, and flags the author's friends), to the home timeline of each
+ * follower who may see it and to the moments timeline of each such follower who is a friend, many timelines per
+ * script call ({@link Timelines#push}). Authors with more than {@link FeedsSettings#celebrityThreshold()} followers
+ * are marked celebrities and not fanned out: readers merge their recent posts at read time.
  */
 final class FanOut {
 
   static final String FEEDS_GROUP = "feeds-fanout";
   static final String RELATIONS_GROUP = "feeds";
   private static final Logger LOG = LoggerFactory.getLogger(FanOut.class);
-  private static final int PAGE = 1_000;
 
   private final Platform platform;
   private final FeedsSettings settings;
@@ -136,46 +135,84 @@ final class FanOut {
   /**
    * Fans the post out, or marks a celebrity author (merged at read). A former celebrity is unmarked only after the
    * fan-out, so readers never miss the post in between.
+   *
+   * <p>The follower count decides, but it is asked only when the first follower page leaves the question open: a
+   * page that ends the list shows fewer followers than the page size, hence not more than the threshold when the page
+   * is at most one larger. An author known as a celebrity on this node is counted first, so that a celebrity's post
+   * costs no follower page.
    */
   private Future<Void> spreadOrMark(JsonObject post) {
     long author = post.getLong("author");
     if (Visibility.PRIVATE.equals(post.getString("vis"))) {
       return Future.succeededFuture();
     }
-    return relations.counts(author).compose(counts -> {
-      boolean celebrity = counts.getLong("follower_count", 0L) > settings.celebrityThreshold();
-      if (celebrity) {
-        return timelines.markCelebrity(author, true)
-            .compose(v -> timelines.ensure(Timelines.OWN, author, () -> service.ownPosts(author)));
+    return timelines.celebrities().compose(known -> {
+      if (known.contains(author)) {
+        return isCelebrity(author).compose(celebrity -> celebrity ? markCelebrity(author)
+            : spread(post, followers(author, null)));
       }
-      return ties.friends(author).compose(friends -> spread(post, new HashSet<>(friends), null, 0))
-          .compose(v -> timelines.markCelebrity(author, false));
+      Future<JsonObject> first = followers(author, null);
+      return first.compose(page -> page.getString("next") == null && page() <= settings.celebrityThreshold() + 1L
+          ? spread(post, first)
+          : isCelebrity(author).compose(celebrity -> celebrity ? markCelebrity(author) : spread(post, first)));
     });
   }
 
-  private Future<Void> spread(JsonObject post, Set<Long> friends, String cursor, int pages) {
-    return spread(post, friends, relations.eligibleFollowers(post.getLong("author"), PAGE, cursor));
+  private Future<Boolean> isCelebrity(long author) {
+    return relations.counts(author)
+        .map(counts -> counts.getLong("follower_count", 0L) > settings.celebrityThreshold());
   }
 
-  /** Pushes one page while the next one is being read. */
-  private Future<Void> spread(JsonObject post, Set<Long> friends, Future<JsonObject> pageFuture) {
+  private Future<Void> markCelebrity(long author) {
+    return timelines.markCelebrity(author, true)
+        .compose(v -> timelines.ensure(Timelines.OWN, author, () -> service.ownPosts(author)));
+  }
+
+  private int page() {
+    return Math.max(1, settings.fanoutPage());
+  }
+
+  private Future<JsonObject> followers(long author, String cursor) {
+    return relations.eligibleFollowers(author, page(), cursor);
+  }
+
+  /**
+   * Pushes the post page by page (the next page is read while one is pushed), then unmarks the author as a
+   * celebrity.
+   */
+  private Future<Void> spread(JsonObject post, Future<JsonObject> first) {
+    return spreadPages(post, first).compose(v -> timelines.markCelebrity(post.getLong("author"), false));
+  }
+
+  private Future<Void> spreadPages(JsonObject post, Future<JsonObject> pageFuture) {
     long author = post.getLong("author");
     long id = post.getLong("_id");
     return pageFuture.compose(page -> {
       String next = page.getString("next");
-      Future<JsonObject> nextPage = next == null ? null : relations.eligibleFollowers(author, PAGE, next);
-      List<Long> followers = new ArrayList<>();
-      page.getJsonArray("items", new JsonArray()).forEach(f -> followers.add(((Number) f).longValue()));
+      Future<JsonObject> nextPage = next == null ? null : followers(author, next);
+      List<Long> followers = ids(page.getJsonArray("items"));
+      Set<Long> friends = new HashSet<>(ids(page.getJsonArray("friends")));
       Future<Void> pushed = recipients(post, followers, friends).compose(home -> {
         List<Long> moments = home.stream().filter(friends::contains).toList();
         return Future.all(timelines.push(Timelines.HOME, home, id), timelines.push(Timelines.MOMENTS, moments, id))
             .mapEmpty();
       });
-      return nextPage == null ? pushed : pushed.compose(v -> spread(post, friends, nextPage));
+      return nextPage == null ? pushed : pushed.compose(v -> spreadPages(post, nextPage));
     });
   }
 
-  /** Which of these followers may see the post (seen from the author: friend, the author's groups and tags). */
+  private static List<Long> ids(JsonArray array) {
+    List<Long> out = new ArrayList<>(array == null ? 0 : array.size());
+    if (array != null) {
+      array.forEach(f -> out.add(((Number) f).longValue()));
+    }
+    return out;
+  }
+
+  /**
+   * Which of these followers may see the post (seen from the author: friend, the author's groups and tags);
+   * {@code friends} holds those of them who are the author's friends.
+   */
   private Future<List<Long>> recipients(JsonObject post, List<Long> followers, Set<Long> friends) {
     String vis = post.getString("vis");
     if (Visibility.PUBLIC.equals(vis) || Visibility.FOLLOWERS.equals(vis)) {
@@ -222,9 +259,8 @@ final class FanOut {
   }
 
   private Future<Void> unspread(long author, long postId, String cursor) {
-    return relations.eligibleFollowers(author, PAGE, cursor).compose(page -> {
-      List<Long> followers = new ArrayList<>();
-      page.getJsonArray("items", new JsonArray()).forEach(f -> followers.add(((Number) f).longValue()));
+    return followers(author, cursor).compose(page -> {
+      List<Long> followers = ids(page.getJsonArray("items"));
       return Future.all(timelines.removeFrom(Timelines.HOME, followers, postId),
           timelines.removeFrom(Timelines.MOMENTS, followers, postId)).compose(v -> {
             String next = page.getString("next");

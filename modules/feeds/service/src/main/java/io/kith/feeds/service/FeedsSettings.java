@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonObject;
  * The {@code feeds} configuration section.
  *
  * @param timelineCap          most post ids kept in one Redis timeline (home, moments, an author's recent posts)
- * @param celebrityThreshold   authors with at least this many followers are not fanned out; their posts are merged
+ * @param celebrityThreshold   authors with more than this many followers are not fanned out; their posts are merged
  *                             into followers' timelines at read time
  * @param timelineTtlSeconds   a timeline not read for this long expires; fan-out skips users without one (inactive),
  *                             and it is rebuilt from MongoDB on their next read
@@ -16,9 +16,13 @@ import io.vertx.core.json.JsonObject;
  * @param likesPerMinute       likes and unlikes a user may make per minute
  * @param fanoutWorkers        consumers of the feeds stream per node (posts fanned out in parallel)
  * @param editsPerHour         post edits a user may make per hour (each visibility change fans out again)
+ * @param fanoutPage           followers read per page by the fan-out worker (relations answers up to 10,000)
+ * @param fanoutTimelinesPerCall timelines one fan-out script call inserts into
+ * @param fanoutSameSlot       Redis is a Redis Cluster: one script call inserts only into timelines of one hash slot
  */
 record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSeconds, int backfillPosts,
-                     int postsPerHour, int commentsPerMinute, int likesPerMinute, int fanoutWorkers, int editsPerHour) {
+                     int postsPerHour, int commentsPerMinute, int likesPerMinute, int fanoutWorkers, int editsPerHour,
+                     int fanoutPage, int fanoutTimelinesPerCall, boolean fanoutSameSlot) {
 
   static FeedsSettings from(JsonObject s) {
     return new FeedsSettings(
@@ -30,6 +34,9 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
         s.getInteger("comments-per-minute", 30),
         s.getInteger("likes-per-minute", 120),
         s.getInteger("fanout-workers", 2),
-        s.getInteger("edits-per-hour", 60));
+        s.getInteger("edits-per-hour", 60),
+        s.getInteger("fanout-page", 10_000),
+        s.getInteger("fanout-timelines-per-call", 500),
+        s.getBoolean("fanout-same-slot", false));
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.redis.client.Command;
@@ -7,8 +8,10 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,10 +36,28 @@ final class Timelines {
   static final String CELEBRITIES = "feed:celebs";
   private static final String MARKER = "m";
   private static final String MARKER_SCORE = "9007199254740992";
-  private static final String PUSH = "if redis.call('exists', KEYS[1]) == 1 then "
-      + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[1]) "
-      + "redis.call('zremrangebyrank', KEYS[1], 0, -tonumber(ARGV[2]) - 2) end return 1";
-  private static final String PUSH_SHA = io.kith.platform.store.LuaScripts.sha1(PUSH);
+  /**
+   * Adds one post to many timelines: KEYS are the timelines, ARGV the post id and the cap. A timeline exists when it
+   * holds anything (at least its marker): ZCARD tells that and its size in one call, so the trim runs only when the
+   * add took it over the cap (a full timeline trims its oldest on every new post). Returns how many timelines gained
+   * the post.
+   */
+  private static final String FAN_OUT =
+      "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
+          + "for i = 1, #KEYS do "
+          + "local n = redis.call('zcard', KEYS[i]) "
+          + "if n > 0 then "
+          + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
+          + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
+          + "end end return added";
+  private static final String FAN_OUT_SHA = LuaScripts.sha1(FAN_OUT);
+  /** Adds posts to one timeline if it exists, then trims: KEYS[1] the timeline, ARGV the cap then the post ids. */
+  private static final String BACKFILL =
+      "local n = redis.call('zcard', KEYS[1]) if n == 0 then return 0 end "
+          + "local keep = tonumber(ARGV[1]) + 1 local added = 0 "
+          + "for i = 2, #ARGV do added = added + redis.call('zadd', KEYS[1], ARGV[i], ARGV[i]) end "
+          + "if n + added > keep then redis.call('zremrangebyrank', KEYS[1], 0, -keep - 1) end return added";
+  private static final String BACKFILL_SHA = LuaScripts.sha1(BACKFILL);
   private static final long CELEBRITY_CACHE_MILLIS = 5_000;
 
   /** Loads the post ids a missing timeline should hold, newest first. */
@@ -47,6 +68,8 @@ final class Timelines {
   private final Redis redis;
   private final int cap;
   private final int ttlSeconds;
+  private final int perCall;
+  private final boolean sameSlot;
   private final Map<String, Future<Void>> building = new ConcurrentHashMap<>();
   private volatile List<Long> celebrities = List.of();
   private volatile long celebritiesAt;
@@ -55,6 +78,8 @@ final class Timelines {
     this.redis = redis;
     this.cap = settings.timelineCap();
     this.ttlSeconds = settings.timelineTtlSeconds();
+    this.perCall = settings.fanoutTimelinesPerCall();
+    this.sameSlot = settings.fanoutSameSlot();
   }
 
   static String key(String kind, long user) {
@@ -150,47 +175,123 @@ final class Timelines {
     return out;
   }
 
-  /** Adds a post to the existing timelines of these users (pipelined; missing timelines are skipped). */
-  Future<Void> push(String kind, Collection<Long> users, long postId) {
-    List<String[]> calls = new ArrayList<>(users.size());
-    for (long user : users) {
-      calls.add(new String[] {key(kind, user), Long.toString(postId)});
-    }
-    return pushScript(calls);
-  }
-
-  /** Adds posts to one user's existing timeline. */
-  Future<Void> pushAll(String kind, long user, Collection<Long> postIds) {
-    List<String[]> calls = new ArrayList<>(postIds.size());
-    for (long id : postIds) {
-      calls.add(new String[] {key(kind, user), Long.toString(id)});
-    }
-    return pushScript(calls);
-  }
-
   /**
-   * Runs the push script for each (key, post id), pipelined, by its SHA; when Redis does not know the script (restarted
-   * or flushed) it is loaded and the batch is sent again (the script is idempotent).
+   * Adds a post to the existing timelines of these users, {@link FeedsSettings#fanoutTimelinesPerCall()} timelines
+   * per script call (pipelined); missing timelines are skipped. With {@link FeedsSettings#fanoutSameSlot()} (Redis
+   * Cluster) one call holds only timelines of one hash slot.
+   *
+   * @return how many timelines did not hold the post before
    */
-  private Future<Void> pushScript(List<String[]> calls) {
-    if (calls.isEmpty()) {
-      return Future.succeededFuture();
+  Future<Integer> push(String kind, Collection<Long> users, long postId) {
+    if (users.isEmpty()) {
+      return Future.succeededFuture(0);
     }
-    return redis.batch(pushRequests(calls)).<Void>mapEmpty().recover(e -> {
-      if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
-        return Future.failedFuture(e);
+    List<String> keys = new ArrayList<>(users.size());
+    for (long user : users) {
+      keys.add(key(kind, user));
+    }
+    String post = Long.toString(postId);
+    List<Request> calls = new ArrayList<>();
+    for (List<String> group : callGroups(keys, perCall, sameSlot)) {
+      Request call = Request.cmd(Command.EVALSHA).arg(FAN_OUT_SHA).arg(group.size());
+      group.forEach(call::arg);
+      calls.add(call.arg(post).arg(cap));
+    }
+    return runScripts(calls).map(responses -> {
+      int added = 0;
+      for (Response r : responses) {
+        added += r.toInteger();
       }
-      return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(PUSH))
-          .compose(r -> redis.batch(pushRequests(calls))).mapEmpty();
+      return added;
     });
   }
 
-  private List<Request> pushRequests(List<String[]> calls) {
-    List<Request> batch = new ArrayList<>(calls.size());
-    for (String[] call : calls) {
-      batch.add(Request.cmd(Command.EVALSHA).arg(PUSH_SHA).arg(1).arg(call[0]).arg(call[1]).arg(cap));
+  /** Adds posts to one user's existing timeline (skipped when it does not exist). */
+  Future<Void> pushAll(String kind, long user, Collection<Long> postIds) {
+    if (postIds.isEmpty()) {
+      return Future.succeededFuture();
     }
-    return batch;
+    Request call = Request.cmd(Command.EVALSHA).arg(BACKFILL_SHA).arg(1).arg(key(kind, user)).arg(cap);
+    postIds.forEach(call::arg);
+    return runScripts(List.of(call)).mapEmpty();
+  }
+
+  /**
+   * Sends script calls pipelined, by digest; when Redis does not know a script (restarted or flushed) the scripts are
+   * loaded and the batch is sent again (the scripts are idempotent).
+   */
+  private Future<List<Response>> runScripts(List<Request> calls) {
+    return redis.batch(calls).recover(e -> {
+      if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
+        return Future.failedFuture(e);
+      }
+      return redis.batch(List.of(Request.cmd(Command.SCRIPT).arg("LOAD").arg(FAN_OUT),
+              Request.cmd(Command.SCRIPT).arg("LOAD").arg(BACKFILL)))
+          .compose(r -> redis.batch(calls));
+    });
+  }
+
+  /**
+   * Splits keys into script calls of at most {@code perCall} keys; with {@code sameSlot}, keys of one call share their
+   * Redis Cluster hash slot (a cluster refuses a script whose keys span slots), in first-seen order.
+   */
+  static List<List<String>> callGroups(List<String> keys, int perCall, boolean sameSlot) {
+    int size = Math.max(1, perCall);
+    List<List<String>> out = new ArrayList<>();
+    if (!sameSlot) {
+      for (int i = 0; i < keys.size(); i += size) {
+        out.add(keys.subList(i, Math.min(keys.size(), i + size)));
+      }
+      return out;
+    }
+    Map<Integer, List<String>> open = new LinkedHashMap<>();
+    for (String key : keys) {
+      int slot = slot(key);
+      List<String> group = open.computeIfAbsent(slot, s -> {
+        List<String> g = new ArrayList<>();
+        out.add(g);
+        return g;
+      });
+      group.add(key);
+      if (group.size() == size) {
+        open.remove(slot);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The Redis Cluster hash slot of a key, as {@code CLUSTER KEYSLOT} computes it: CRC16 (XMODEM) of the key, or of
+   * its hash tag (what lies between the first <code>{</code> and the next <code>}</code>, when not empty), modulo
+   * 16384.
+   */
+  static int slot(String key) {
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    int from = 0;
+    int to = bytes.length;
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == '{') {
+        for (int j = i + 1; j < bytes.length; j++) {
+          if (bytes[j] == '}') {
+            if (j > i + 1) {
+              from = i + 1;
+              to = j;
+            }
+            break;
+          }
+        }
+        break;
+      }
+    }
+    int crc = 0;
+    for (int i = from; i < to; i++) {
+      crc ^= (bytes[i] & 0xff) << 8;
+      for (int bit = 0; bit < 8; bit++) {
+        crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
+      }
+      crc &= 0xffff;
+    }
+    return crc & 16383;
   }
 
   /** Removes posts from one user's timeline. */

@@ -170,7 +170,8 @@ public interface RelationsService {
 
   /**
    * A page of {@code author}'s followers who may receive the author's posts: not hidden from by the author and not
-   * blocked either way. {@code {items: [ids], next}}, up to 1,000 per page, newest follower first.
+   * blocked either way. {@code {items: [ids], friends: [ids], next}}, up to 10,000 per page, newest follower first;
+   * {@code friends} are those of the items who are the author's friends (in the same order).
    */
   Future<JsonObject> eligibleFollowers(long author, int limit, String cursor);
 

@@ -86,6 +86,19 @@ final class EdgeStore {
         new FindOptions().setSort(new JsonObject().put("_id", -1)).setLimit(limit));
   }
 
+  /**
+   * The same page as {@link #page} with only {@code _id} and {@code field} of each edge: what an id list needs, less to
+   * encode and decode per edge.
+   */
+  Future<List<JsonObject>> ends(String type, String side, long user, Long before, int limit, String field) {
+    JsonObject query = new JsonObject().put("t", type).put(side, user);
+    if (before != null) {
+      query.put("_id", new JsonObject().put("$lt", before));
+    }
+    return mongo.findWithOptions(EDGES, query, new FindOptions().setSort(new JsonObject().put("_id", -1))
+        .setLimit(limit).setFields(new JsonObject().put("_id", 1).put(field, 1)));
+  }
+
   /** Every edge between {@code viewer} and any of {@code others}, in both directions, of the given types. */
   Future<List<JsonObject>> between(long viewer, Collection<Long> others, List<String> types) {
     if (others.isEmpty()) {

@@ -144,6 +144,48 @@ class GraphQueriesTest extends RelationsTestBase {
   }
 
   @Test
+  @DisplayName("eligible follower pages flag the author's friends among their items, and take more than 1,000 a page")
+  void eligibleFollowersFlagFriends() throws Exception {
+    List<Long> users = newUsers(7);
+    long author = users.get(0);
+    List<Long> followers = users.subList(1, 7);
+    for (long f : followers) {
+      await(relations.follow(f, author));
+    }
+    // friends: followers the author follows back; one of them hidden from, one blocking the author afterwards
+    await(relations.follow(author, followers.get(0)));
+    await(relations.follow(author, followers.get(2)));
+    await(relations.follow(author, followers.get(3)));
+    await(relations.follow(author, followers.get(4)));
+    await(relations.hide(author, followers.get(3)));
+    await(relations.block(followers.get(4), author));
+    // the author follows a non-follower: not a friend, not in the page
+    long followedOnly = newUser();
+    await(relations.follow(author, followedOnly));
+
+    JsonObject page = await(relations.eligibleFollowers(author, 5_000, null));
+    assertNull(page.getString("next"));
+    List<Long> items = page.getJsonArray("items").stream().map(x -> ((Number) x).longValue()).toList();
+    List<Long> friends = page.getJsonArray("friends").stream().map(x -> ((Number) x).longValue()).toList();
+    assertEquals(List.of(followers.get(5), followers.get(2), followers.get(1), followers.get(0)), items);
+    assertEquals(List.of(followers.get(2), followers.get(0)), friends);
+
+    // paged, each page flags its own items
+    List<Long> pagedFriends = new ArrayList<>();
+    String cursor = null;
+    do {
+      JsonObject p = await(relations.eligibleFollowers(author, 1, cursor));
+      List<Long> pi = p.getJsonArray("items").stream().map(x -> ((Number) x).longValue()).toList();
+      p.getJsonArray("friends").forEach(x -> {
+        assertTrue(pi.contains(((Number) x).longValue()), "a flagged friend outside the page: " + p);
+        pagedFriends.add(((Number) x).longValue());
+      });
+      cursor = p.getString("next");
+    } while (cursor != null);
+    assertEquals(friends, pagedFriends);
+  }
+
+  @Test
   @DisplayName("placements name who put the viewer in a contact tag or a friend group, and nothing else")
   void placements() throws Exception {
     List<Long> users = newUsers(5);

@@ -57,9 +57,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>Baseline: {@code redis-benchmark -P 16 -t lpush} against the same Redis when it is on PATH, and always an
  *   in-JVM loop of pipelined {@code LPUSH} batches of 1,000 through the Vert.x Redis client.</li>
  * </ol>
- * A short breakdown follows: the worker's two steps per 1,000 followers timed alone (a page of the relations
- * service's eligible-follower stream over the event bus, and one pipelined batch of 1,000 of the worker's insert
- * script on existing timelines).
+ * A short breakdown follows: the worker's two steps timed alone (the relations service's eligible-follower stream
+ * over the event bus, in pages of 1,000 and in the worker's pages; the worker's insert into 1,000 existing timelines,
+ * against the one-call-per-timeline insert of runs 1 and 2 and plain {@code ZADD}).
  */
 public final class FeedsFanoutScenario implements Scenario {
 
@@ -79,13 +79,28 @@ public final class FeedsFanoutScenario implements Scenario {
   static final int SAMPLE = 6;
   /** How long a burst, or waiting for the worker to be idle, may take. */
   static final long BURST_DEADLINE_MILLIS = 600_000;
-  /** Commands per pipelined batch in the baselines and the breakdown (the worker's page size). */
+  /** Commands per pipelined batch in the baselines, and timelines per insert round in the breakdown. */
   static final int BATCH = 1_000;
   static final int LPUSH_IN_JVM = 200_000;
   static final int LPUSH_IN_FLIGHT = 4;
   static final int REDIS_BENCHMARK_REQUESTS = 1_000_000;
   static final int BREAKDOWN_ROUNDS = 10;
-  /** The fan-out worker's insert, as in the feeds service's {@code Timelines}: add if the timeline exists, trim. */
+  /**
+   * The fan-out worker's insert, as in the feeds service's {@code Timelines}: one call adds the post to many timelines
+   * (KEYS), each only if it exists, trimming only a timeline the add took over the cap.
+   */
+  static final String FAN_OUT = "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
+      + "for i = 1, #KEYS do "
+      + "local n = redis.call('zcard', KEYS[i]) "
+      + "if n > 0 then "
+      + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
+      + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
+      + "end end return added";
+  /** The worker's timelines per script call ({@code feeds.fanout-timelines-per-call}). */
+  static final int TIMELINES_PER_CALL = 500;
+  /** The worker's follower page ({@code feeds.fanout-page}). */
+  static final int WORKER_PAGE = 10_000;
+  /** The insert of runs 1 and 2, one call per timeline: add if the timeline exists, trim. */
   static final String PUSH = "if redis.call('exists', KEYS[1]) == 1 then "
       + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[1]) "
       + "redis.call('zremrangebyrank', KEYS[1], 0, -tonumber(ARGV[2]) - 2) end return 1";
@@ -438,87 +453,110 @@ public final class FeedsFanoutScenario implements Scenario {
     return redis.batch(batch).compose(r -> lane(redis, batch, next, batches));
   }
 
-  /** The worker's two steps per 1,000 followers, timed alone. */
+  /** The worker's two steps, timed alone. */
   private static Future<Void> breakdown(ScenarioContext context, Platform platform, Author author,
                                         List<Figure> figures) {
     RelationsService relations = RelationsService.proxy(context.kithVertx());
     Context ctx = Vertx.currentContext();
     List<Long> pageNanos = new ArrayList<>();
-    return walk(ctx, relations, author.id(), null, pageNanos).compose(v -> {
+    List<Long> listNanos = new ArrayList<>();
+    return walk(ctx, relations, author.id(), BATCH, null, pageNanos)
+        .compose(v -> walk(ctx, relations, author.id(), WORKER_PAGE, null, listNanos))
+        .compose(v -> {
       long total = pageNanos.stream().mapToLong(Long::longValue).sum();
       figures.add(Figure.of("eligible page (ms)", total / 1e6 / pageNanos.size(), "ms",
           String.format(Locale.ROOT, "mean of %d pages of RelationsService.eligibleFollowers(large author, %d), "
-              + "walked in turn over the event bus: the worker's read of 1,000 followers", pageNanos.size(), BATCH)));
+              + "walked in turn over the event bus: a read of 1,000 followers", pageNanos.size(), BATCH)));
+      long list = listNanos.stream().mapToLong(Long::longValue).sum();
+      figures.add(Figure.of("eligible pages of the worker (ms)", list / 1e6, "ms",
+          String.format(Locale.ROOT, "the whole eligible-follower list of the large author in the worker's pages of "
+              + "%,d (%d page(s)): the worker's read per post", WORKER_PAGE, listNanos.size())));
       Redis redis = platform.redis();
-      return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(PUSH)).compose(sha -> {
-        String digest = sha.toString();
-        return pushProbe(redis, (key, post) -> Request.cmd(Command.EVAL).arg(PUSH).arg(1).arg(key).arg(post)
-            .arg(TIMELINE_CAP))
-            .compose(eval -> pushProbe(redis, (key, post) -> Request.cmd(Command.EVALSHA).arg(digest).arg(1)
-                .arg(key).arg(post).arg(TIMELINE_CAP)).map(evalsha -> new double[] {eval, evalsha}))
-            .compose(two -> pushProbe(redis, (key, post) -> Request.cmd(Command.ZADD).arg(key).arg(post).arg(post))
-                .map(zadd -> new double[] {two[0], two[1], zadd}));
+      return redis.batch(List.of(Request.cmd(Command.SCRIPT).arg("LOAD").arg(PUSH),
+          Request.cmd(Command.SCRIPT).arg("LOAD").arg(FAN_OUT))).compose(shas -> {
+        String single = shas.get(0).toString();
+        String many = shas.get(1).toString();
+        return pushProbe(redis, (keys, post) -> {
+          List<Request> calls = new ArrayList<>();
+          for (int i = 0; i < keys.size(); i += TIMELINES_PER_CALL) {
+            List<String> part = keys.subList(i, Math.min(keys.size(), i + TIMELINES_PER_CALL));
+            Request call = Request.cmd(Command.EVALSHA).arg(many).arg(part.size());
+            part.forEach(call::arg);
+            calls.add(call.arg(post).arg(TIMELINE_CAP));
+          }
+          return calls;
+        })
+            .compose(worker -> pushProbe(redis, each((key, post) -> Request.cmd(Command.EVALSHA).arg(single).arg(1)
+                .arg(key).arg(post).arg(TIMELINE_CAP))).map(evalsha -> new double[] {worker, evalsha}))
+            .compose(two -> pushProbe(redis, each((key, post) -> Request.cmd(Command.ZADD).arg(key).arg(post)
+                .arg(post))).map(zadd -> new double[] {two[0], two[1], zadd}));
       }).map(ms -> {
         figures.add(Figure.of("insert batch (ms)", ms[0], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
-            + "batches of %,d of the worker's insert script (EVAL with the script's text: EXISTS, ZADD, "
-            + "ZREMRANGEBYRANK) on existing timelines: the worker's write for 1,000 followers", BREAKDOWN_ROUNDS,
-            BATCH)));
-        figures.add(Figure.of("insert batch EVALSHA (ms)", ms[1], "ms", "the same script by its digest (EVALSHA)"));
+            + "rounds of the worker's insert into %,d existing timelines: the multi-timeline script (ZCARD, ZADD, "
+            + "ZREMRANGEBYRANK only over the cap), %d timelines per EVALSHA", BREAKDOWN_ROUNDS, BATCH,
+            TIMELINES_PER_CALL)));
+        figures.add(Figure.of("insert batch one call per timeline (ms)", ms[1], "ms", String.format(Locale.ROOT,
+            "the insert of runs 1 and 2 on the same timelines: %,d pipelined EVALSHA of the one-timeline script "
+                + "(EXISTS, ZADD, ZREMRANGEBYRANK)", BATCH)));
         figures.add(Figure.of("ZADD batch (ms)", ms[2], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
             + "batches of %,d plain ZADD on the same timelines (no existence check, no trim): the floor of a "
-            + "sorted-set insert", BREAKDOWN_ROUNDS, BATCH)));
+            + "sorted-set insert sent one command per timeline", BREAKDOWN_ROUNDS, BATCH)));
         return null;
       });
     });
   }
 
-  private static Future<Void> walk(Context ctx, RelationsService relations, long author, String cursor,
+  private static Future<Void> walk(Context ctx, RelationsService relations, long author, int limit, String cursor,
                                    List<Long> pageNanos) {
     long start = System.nanoTime();
-    return FeedsSeed.onContext(ctx, relations.eligibleFollowers(author, BATCH, cursor)).compose(page -> {
+    return FeedsSeed.onContext(ctx, relations.eligibleFollowers(author, limit, cursor)).compose(page -> {
       pageNanos.add(System.nanoTime() - start);
       String next = page.getString("next");
-      return next == null ? Future.succeededFuture() : walk(ctx, relations, author, next, pageNanos);
+      return next == null ? Future.succeededFuture() : walk(ctx, relations, author, limit, next, pageNanos);
     });
   }
 
-  /** One probe insert: the request adding {@code post} to the timeline at {@code key}. */
+  /** One request per timeline. */
   private interface Insert {
     Request of(String key, long post);
   }
 
-  private static Future<Double> pushProbe(Redis redis, Insert insert) {
-    List<Long> users = new ArrayList<>();
-    for (long i = 0; i < BATCH; i++) {
-      users.add(i);
-    }
+  private static Inserts each(Insert insert) {
+    return (keys, post) -> keys.stream().map(k -> insert.of(k, post)).toList();
+  }
+
+  /** The requests adding {@code post} to the timelines at {@code keys}. */
+  private interface Inserts {
+    List<Request> of(List<String> keys, long post);
+  }
+
+  private static Future<Double> pushProbe(Redis redis, Inserts insert) {
+    List<String> keys = new ArrayList<>();
     String prefix = "bench:probe:" + System.nanoTime();
     List<Request> create = new ArrayList<>();
     List<Request> drop = new ArrayList<>();
-    for (long u : users) {
+    for (long u = 0; u < BATCH; u++) {
       String key = prefix + ":{u:" + u + "}";
+      keys.add(key);
       create.add(Request.cmd(Command.ZADD).arg(key).arg(FeedsSeed.MARKER_SCORE).arg(FeedsSeed.MARKER));
       drop.add(Request.cmd(Command.DEL).arg(key));
     }
     List<Long> nanos = new ArrayList<>();
-    return redis.batch(create).compose(v -> probeRound(redis, insert, prefix, users, 0, nanos))
+    return redis.batch(create).compose(v -> probeRound(redis, insert, keys, 0, nanos))
         .compose(v -> redis.batch(drop))
         .map(v -> nanos.stream().mapToLong(Long::longValue).sum() / 1e6 / nanos.size());
   }
 
-  private static Future<Void> probeRound(Redis redis, Insert insert, String prefix, List<Long> users, int round,
+  private static Future<Void> probeRound(Redis redis, Inserts insert, List<String> keys, int round,
                                          List<Long> nanos) {
     if (round == BREAKDOWN_ROUNDS) {
       return Future.succeededFuture();
     }
-    List<Request> batch = new ArrayList<>(users.size());
-    for (long u : users) {
-      batch.add(insert.of(prefix + ":{u:" + u + "}", round + 1));
-    }
+    List<Request> batch = insert.of(keys, round + 1);
     long start = System.nanoTime();
     return redis.batch(batch).compose(r -> {
       nanos.add(System.nanoTime() - start);
-      return probeRound(redis, insert, prefix, users, round + 1, nanos);
+      return probeRound(redis, insert, keys, round + 1, nanos);
     });
   }
 
@@ -550,8 +588,8 @@ public final class FeedsFanoutScenario implements Scenario {
     all.add("the in-process Kith runs with feeds.celebrity-threshold " + CELEBRITY_THRESHOLD + " (default 10,000: an "
         + "author with more followers is a celebrity, not fanned out, merged at read time; raised so that any "
         + "--followers value is fanned out) and feeds.posts-per-hour raised");
-    all.add("a timeline insert is the worker's script (EXISTS, ZADD, ZREMRANGEBYRANK) per follower, pipelined per "
-        + "page of 1,000 followers; LPUSH is the cheapest pipelined write, so the ratio is the fan-out's efficiency "
+    all.add("a timeline insert is one follower's part of the worker's script (ZCARD, ZADD, and ZREMRANGEBYRANK when "
+        + "over the cap), " + TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; LPUSH is the cheapest pipelined write, so the ratio is the fan-out's efficiency "
         + "against the store's raw write speed on the same Redis (the embedded redis-server 6.2, append-only file "
         + "on, fsync every second)");
     all.add("latency is measured with the load runner (from the intended publish time, polling ZSCORE every "

@@ -137,9 +137,9 @@ final class FanOut {
    * fan-out, so readers never miss the post in between.
    *
    * <p>The follower count decides, but it is asked only when the first follower page leaves the question open: a
-   * page that ends the list shows fewer followers than the page size, hence not more than the threshold when the page
-   * is at most one larger. An author known as a celebrity on this node is counted first, so that a celebrity's post
-   * costs no follower page.
+   * page that ends the list (no {@code next}) shows that the author has at most a page of followers, hence not more
+   * than the threshold when the page is not larger. An author known as a celebrity on this node is counted first, so
+   * that a celebrity's post costs no follower page.
    */
   private Future<Void> spreadOrMark(JsonObject post) {
     long author = post.getLong("author");
@@ -152,7 +152,7 @@ final class FanOut {
             : spread(post, followers(author, null)));
       }
       Future<JsonObject> first = followers(author, null);
-      return first.compose(page -> page.getString("next") == null && page() <= settings.celebrityThreshold() + 1L
+      return first.compose(page -> page.getString("next") == null && page() <= settings.celebrityThreshold()
           ? spread(post, first)
           : isCelebrity(author).compose(celebrity -> celebrity ? markCelebrity(author) : spread(post, first)));
     });

@@ -171,7 +171,8 @@ public interface RelationsService {
   /**
    * A page of {@code author}'s followers who may receive the author's posts: not hidden from by the author and not
    * blocked either way. {@code {items: [ids], friends: [ids], next}}, up to 10,000 per page, newest follower first;
-   * {@code friends} are those of the items who are the author's friends (in the same order).
+   * {@code friends} are those of the items who are the author's friends (in the same order); {@code next} is null on
+   * the last page.
    */
   Future<JsonObject> eligibleFollowers(long author, int limit, String cursor);
 

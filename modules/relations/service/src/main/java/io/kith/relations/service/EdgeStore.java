@@ -18,8 +18,9 @@ import java.util.List;
  * a: <from>, b: <to>, at: <ms>}}, unique on (t, a, b). Types: {@link #FOLLOW}, {@link #REQUEST}, {@link #FRIEND} (one
  * edge each way while two users follow each other), {@link #BLOCK}, {@link #MUTE}, {@link #HIDE}.
  *
- * <p>Exact counts live in {@value #COUNTS} ({@code {user, following, followers, friends}}), changed with
- * {@code $inc} only when an insert or delete actually changed an edge, so concurrent duplicates never double-count.
+ * <p>Exact counts live in {@value #COUNTS} ({@code {user, following, followers, friends, fv}}), changed with
+ * {@code $inc} only when an insert or delete actually changed an edge, so concurrent duplicates never double-count;
+ * {@code fv} counts the changes of the user's followers (the version of {@link FollowerLists}).
  */
 final class EdgeStore {
 
@@ -31,6 +32,8 @@ final class EdgeStore {
   static final String BLOCK = "b";
   static final String MUTE = "m";
   static final String HIDE = "h";
+  /** Field of {@value #COUNTS}: moved by every change of the user's followers. */
+  static final String FOLLOWER_VERSION = "fv";
 
   private final MongoClient mongo;
   private final IdGenerator ids;
@@ -135,15 +138,39 @@ final class EdgeStore {
   // ---------------------------------------------------------------- counts
 
   Future<Void> inc(long user, String field, int delta) {
-    return incOnce(user, field, delta)
-        // two first upserts of the same user race on the unique index: the loser retries and finds the document
-        .recover(e -> MongoErrors.isDuplicateKey(e) ? incOnce(user, field, delta) : Future.failedFuture(e));
+    return inc(user, new JsonObject().put(field, delta));
   }
 
-  private Future<Void> incOnce(long user, String field, int delta) {
+  /**
+   * Changes {@code user}'s follower count by {@code delta} and, in the same update, moves their follower version
+   * {@code fv} (see {@link FollowerLists}): called after every follow edge into {@code user} was added or removed.
+   */
+  Future<Void> incFollowers(long user, int delta) {
+    return inc(user, new JsonObject().put("followers", delta).put(FOLLOWER_VERSION, 1));
+  }
+
+  private Future<Void> inc(long user, JsonObject increments) {
+    return incOnce(user, increments)
+        // two first upserts of the same user race on the unique index: the loser retries and finds the document
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? incOnce(user, increments) : Future.failedFuture(e));
+  }
+
+  private Future<Void> incOnce(long user, JsonObject increments) {
     return mongo.updateCollectionWithOptions(COUNTS, new JsonObject().put("user", user),
-        new JsonObject().put("$inc", new JsonObject().put(field, delta)), new UpdateOptions().setUpsert(true))
+        new JsonObject().put("$inc", increments), new UpdateOptions().setUpsert(true))
         .mapEmpty();
+  }
+
+  /** A user's follower count and follower version. */
+  record FollowerVersion(long count, long version) {
+  }
+
+  /** {@code user}'s follower count and follower version (0 and 0 without a counts document). */
+  Future<FollowerVersion> followerVersion(long user) {
+    return mongo.findOne(COUNTS, new JsonObject().put("user", user),
+            new JsonObject().put("followers", 1).put(FOLLOWER_VERSION, 1))
+        .map(doc -> doc == null ? new FollowerVersion(0, 0)
+            : new FollowerVersion(doc.getLong("followers", 0L), doc.getLong(FOLLOWER_VERSION, 0L)));
   }
 
   Future<JsonObject> counts(long user) {

@@ -49,6 +49,7 @@ final class RelationsServiceImpl implements RelationsService {
   private final GroupStore groups;
   private final TagStore tags;
   private final AccountsService accounts;
+  private final FollowerLists followerLists;
 
   RelationsServiceImpl(Platform platform, EdgeStore edges, HotSets sets, GroupStore groups, TagStore tags,
                        AccountsService accounts) {
@@ -58,6 +59,7 @@ final class RelationsServiceImpl implements RelationsService {
     this.groups = groups;
     this.tags = tags;
     this.accounts = accounts;
+    this.followerLists = new FollowerLists(platform.redis(), edges);
   }
 
   // ---------------------------------------------------------------- follow
@@ -104,7 +106,7 @@ final class RelationsServiceImpl implements RelationsService {
       if (!created) {
         return Future.succeededFuture();
       }
-      return Future.all(edges.inc(a, "following", 1), edges.inc(b, "followers", 1),
+      return Future.all(edges.inc(a, "following", 1), edges.incFollowers(b, 1),
               sets.add(HotSets.FOLLOWING, a, b), edges.delete(EdgeStore.REQUEST, a, b))
           .compose(x -> {
             emit(RelationsEvents.USER_FOLLOWED, a, b);
@@ -174,7 +176,7 @@ final class RelationsServiceImpl implements RelationsService {
           if (!deleted) {
             return Future.succeededFuture();
           }
-          return Future.all(edges.inc(a, "following", -1), edges.inc(b, "followers", -1),
+          return Future.all(edges.inc(a, "following", -1), edges.incFollowers(b, -1),
                   sets.remove(HotSets.FOLLOWING, a, b))
               .compose(x -> {
                 emit(RelationsEvents.USER_UNFOLLOWED, a, b);
@@ -545,7 +547,10 @@ final class RelationsServiceImpl implements RelationsService {
   public Future<JsonObject> eligibleFollowers(long author, int limit, String cursor) {
     return Failures.guard(() -> {
       int n = Math.max(1, Math.min(MAX_FOLLOWER_PAGE, limit));
-      return edges.ends(EdgeStore.FOLLOW, "b", author, before(cursor), n, "a").compose(page -> {
+      // one more than the page tells whether another page follows: the last page never names an empty one
+      return followerLists.page(author, before(cursor), n + 1).compose(read -> {
+        List<JsonObject> page = read.size() > n ? read.subList(0, n) : read;
+        String next = read.size() > n ? Long.toString(page.get(n - 1).getLong("_id")) : null;
         List<Long> ids = page.stream().map(e -> e.getLong("a")).toList();
         return Future.all(sets.among(HotSets.HIDES, author, ids), sets.among(HotSets.BLOCKS, author, ids),
             sets.among(HotSets.BLOCKED_BY, author, ids), sets.among(HotSets.FRIENDS, author, ids)).map(found -> {
@@ -564,7 +569,7 @@ final class RelationsServiceImpl implements RelationsService {
                   }
                 }
               }
-              return new JsonObject().put("items", items).put("friends", friendItems).put("next", nextCursor(page, n));
+              return new JsonObject().put("items", items).put("friends", friendItems).put("next", next);
             });
       });
     });

@@ -1,5 +1,6 @@
 package io.kith.platform.events;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -21,7 +22,9 @@ import java.util.function.Function;
  * One consumer of a domain stream within a consumer group; see {@link EventLog#consume}.
  *
  * <p>It reads new entries on a connection of its own (the read blocks), handles them one by one and acknowledges each
- * after its handler succeeds. A timer looks for entries of the group left pending longer than the claim timeout by any
+ * after its handler succeeds. A consumer started with a concurrency above one instead keeps up to that many handlers
+ * running: it reads only as many entries as it has free places, and reads again as soon as one frees, so that the
+ * events of a busy moment are shared by the consumers of the group instead of being taken by one of them. A timer looks for entries of the group left pending longer than the claim timeout by any
  * consumer (including this one, when a handler failed) and claims them; entries delivered more than
  * {@link EventLogOptions#maxDeliveries()} times go to the dead-letter stream {@code events:<domain>:dead:<group>}
  * so that one poisoned event cannot block the group forever.
@@ -39,6 +42,10 @@ public final class EventConsumer {
   private final String name;
   private final Function<DomainEvent, Future<?>> handler;
   private final EventLogOptions options;
+  private final int concurrency;
+  // concurrent mode: handlers running, changed on the consumer's context only
+  private int running;
+  private Context context;
 
   private RedisConnection reader;
   // CLIENT ID of the reader's connection, to unblock its read when stopping
@@ -51,7 +58,7 @@ public final class EventConsumer {
   private Future<Void> loopDone = Future.succeededFuture();
 
   EventConsumer(Vertx vertx, Redis redis, RedisAPI api, String stream, String domain, String group, String name,
-                Function<DomainEvent, Future<?>> handler, EventLogOptions options) {
+                Function<DomainEvent, Future<?>> handler, EventLogOptions options, int concurrency) {
     this.vertx = vertx;
     this.redis = redis;
     this.api = api;
@@ -61,6 +68,7 @@ public final class EventConsumer {
     this.name = name;
     this.handler = handler;
     this.options = options;
+    this.concurrency = Math.max(1, concurrency);
   }
 
   /** This consumer's name within its group. */
@@ -77,7 +85,8 @@ public final class EventConsumer {
           claimTimer = vertx.setPeriodic(every, every, id -> claim());
           Promise<Void> done = Promise.promise();
           loopDone = done.future();
-          read(done);
+          context = vertx.getOrCreateContext();
+          loop(done);
           return null;
         });
   }
@@ -95,6 +104,66 @@ public final class EventConsumer {
   // Redis answers XGROUP CREATE on an existing group with an error whose code word is BUSYGROUP.
   private static boolean isBusyGroup(Throwable e) {
     return e.getMessage() != null && e.getMessage().startsWith("BUSYGROUP");
+  }
+
+  private void loop(Promise<Void> done) {
+    if (concurrency == 1) {
+      read(done);
+    } else {
+      context.runOnContext(v -> readSome(done));
+    }
+  }
+
+  /**
+   * Concurrent mode, on the consumer's context: reads as many entries as there are free places (blocking until some
+   * arrive), starts a handler for each, and reads again while places are free; a finishing handler reads again when
+   * no read is outstanding.
+   */
+  private void readSome(Promise<Void> done) {
+    if (reading) {
+      return;
+    }
+    if (stopped) {
+      if (running == 0) {
+        done.tryComplete();
+      }
+      return;
+    }
+    int free = concurrency - running;
+    if (free <= 0) {
+      return;
+    }
+    // set before checking stopped, which stop() sets before checking reading: one of the two sees the other
+    reading = true;
+    if (stopped) {
+      reading = false;
+      readSome(done);
+      return;
+    }
+    Request xread = Request.cmd(Command.XREADGROUP).arg("GROUP").arg(group).arg(name)
+        .arg("COUNT").arg(Math.min(free, options.batchSize()))
+        .arg("BLOCK").arg(options.blockMillis())
+        .arg("STREAMS").arg(stream).arg(">");
+    reader.send(xread).onComplete(ar -> context.runOnContext(v -> {
+      reading = false;
+      if (ar.failed()) {
+        if (!stopped) {
+          LOG.warn("Reading {} as {}/{} failed, retrying: {}", stream, group, name, ar.cause().getMessage());
+          vertx.setTimer(1000, t -> reconnect(done));
+        } else {
+          readSome(done);
+        }
+        return;
+      }
+      for (Entry entry : entriesOfRead(ar.result())) {
+        running++;
+        handleOne(entry).onComplete(x -> context.runOnContext(w -> {
+          running--;
+          readSome(done);
+        }));
+      }
+      readSome(done);
+    }));
   }
 
   private void read(Promise<Void> done) {
@@ -132,7 +201,7 @@ public final class EventConsumer {
     }
     openReader().onComplete(ar -> {
       if (ar.succeeded()) {
-        read(done);
+        loop(done);
       } else {
         vertx.setTimer(1000, t -> reconnect(done));
       }

@@ -78,10 +78,21 @@ public final class EventLog {
    * events appended from then on). Events are handled one at a time, in stream order for this consumer.
    */
   public Future<EventConsumer> consume(String domain, String group, Function<DomainEvent, Future<?>> handler) {
+    return consume(domain, group, 1, handler);
+  }
+
+  /**
+   * Starts a consumer that handles up to {@code concurrency} events at a time, in no particular order: for handlers
+   * whose events are independent of one another (idempotent set adds, for instance). It takes from the stream only as
+   * many events as it has free places, so the other consumers of the group get the rest. With {@code concurrency} 1
+   * it is {@link #consume(String, String, Function)}.
+   */
+  public Future<EventConsumer> consume(String domain, String group, int concurrency,
+                                       Function<DomainEvent, Future<?>> handler) {
     checkName(domain, "domain");
     checkName(group, "group");
     EventConsumer consumer = new EventConsumer(vertx, redis, api, stream(domain), domain, group,
-        group + "-" + ids.next(), handler, options);
+        group + "-" + ids.next(), handler, options, concurrency);
     return consumer.start().map(v -> consumer);
   }
 

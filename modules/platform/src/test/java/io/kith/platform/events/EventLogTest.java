@@ -188,6 +188,85 @@ class EventLogTest {
   }
 
   @Test
+  @DisplayName("a concurrent consumer runs up to its concurrency of handlers at once and leaves the rest of a burst to its group")
+  void concurrentConsumersShareABurst() {
+    EventLog log = log(quick().withClaimAfter(60_000));
+    String domain = fresh("dom");
+    String group = "fanout";
+    Map<String, Set<Long>> runningBy = new ConcurrentHashMap<>();
+    Map<String, AtomicInteger> most = new ConcurrentHashMap<>();
+    List<Promise<Void>> held = new CopyOnWriteArrayList<>();
+    Map<Long, AtomicInteger> handled = new ConcurrentHashMap<>();
+    for (String name : List.of("a", "b")) {
+      runningBy.put(name, ConcurrentHashMap.newKeySet());
+      most.put(name, new AtomicInteger());
+      consumers.add(Await.result(log.consume(domain, group, 3, e -> {
+        Set<Long> running = runningBy.get(name);
+        running.add(e.id());
+        most.get(name).accumulateAndGet(running.size(), Math::max);
+        handled.computeIfAbsent(e.id(), k -> new AtomicInteger()).incrementAndGet();
+        Promise<Void> release = Promise.promise();
+        held.add(release);
+        return release.future().onComplete(x -> running.remove(e.id()));
+      })));
+    }
+
+    List<DomainEvent> appended = append(log, domain, 10);
+
+    // both consumers fill their three places and hold them: six events run, four wait in the stream
+    await("six handlers to run", () -> held.size() >= 6);
+    assertEquals(6, held.size(), "no consumer runs more than three at once");
+    assertEquals(3, runningBy.get("a").size());
+    assertEquals(3, runningBy.get("b").size());
+    // each release frees a place, which takes the next waiting event
+    while (handled.size() < 10) {
+      int before = handled.size();
+      Promise<Void> next = held.stream().filter(p -> !p.future().isComplete()).findFirst().orElseThrow();
+      vertx.runOnContext(v -> next.tryComplete());
+      await("a freed place to take the next event", () -> handled.size() > before);
+      assertTrue(runningBy.get("a").size() <= 3 && runningBy.get("b").size() <= 3, "over three at once");
+    }
+    held.forEach(p -> vertx.runOnContext(v -> p.tryComplete()));
+    awaitNothingPending(domain, group);
+    assertEquals(new HashSet<>(ids(appended)), handled.keySet());
+    handled.forEach((id, count) -> assertEquals(1, count.get(), "event " + id + " handled twice"));
+    assertTrue(most.get("a").get() <= 3 && most.get("b").get() <= 3, "at most three at once: " + most);
+  }
+
+  @Test
+  @DisplayName("a concurrent consumer that stops lets its running handlers finish and takes no new event")
+  void concurrentConsumerStops() {
+    EventLog log = log(quick().withClaimAfter(60_000));
+    String domain = fresh("dom");
+    String group = "fanout";
+    List<Promise<Void>> held = new CopyOnWriteArrayList<>();
+    List<Long> started = new CopyOnWriteArrayList<>();
+    EventConsumer consumer = Await.result(log.consume(domain, group, 2, e -> {
+      started.add(e.id());
+      Promise<Void> release = Promise.promise();
+      held.add(release);
+      return release.future();
+    }));
+    append(log, domain, 2);
+    await("both places to be taken", () -> held.size() == 2);
+
+    Future<Void> stopped = consumer.stop();
+    assertFalse(stopped.isComplete(), "stopped before its handlers finished");
+    held.forEach(p -> vertx.runOnContext(v -> p.tryComplete()));
+    Await.result(stopped);
+    awaitNothingPending(domain, group);
+
+    List<Long> byOthers = new CopyOnWriteArrayList<>();
+    consume(log, domain, group, e -> {
+      byOthers.add(e.id());
+      return Future.succeededFuture();
+    });
+    List<DomainEvent> later = append(log, domain, 2);
+    await("the rest of the group to handle the new events", () -> byOthers.containsAll(ids(later)));
+    assertEquals(2, started.size(), "the stopped consumer took " + started);
+  }
+
+  @Test
   @DisplayName("events left unacknowledged by a consumer whose node died mid-batch are handled by another consumer")
   void deadConsumersEventsAreClaimed() {
     String domain = fresh("dom");

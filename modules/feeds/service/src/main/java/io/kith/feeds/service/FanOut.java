@@ -58,22 +58,20 @@ final class FanOut {
   }
 
   /**
-   * Starts {@link FeedsSettings#fanoutWorkers()} consumers of the feeds stream (posts fan out in parallel: every
-   * timeline write is idempotent and ordered by score, so the order between posts does not matter) and one of the
-   * relations stream (follows and unfollows of a pair must apply in order).
+   * Starts one consumer of the feeds stream that fans out up to {@link FeedsSettings#fanoutWorkers()} posts at a time
+   * (every timeline write is idempotent and ordered by score, so the order between posts does not matter; it takes
+   * only as many events as it has free places, so other nodes share a burst), and one of the relations stream, one
+   * event at a time (follows and unfollows of a pair must apply in order).
    */
   Future<Void> start() {
     var log = platform.events();
-    Future<Void> chain = Future.succeededFuture();
-    for (int i = 0; i < Math.max(1, settings.fanoutWorkers()); i++) {
-      chain = chain.compose(v -> log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, log.once(FEEDS_GROUP, this::onFeedsEvent))
-          .map(c -> {
-            consumers.add(c);
-            return null;
-          }));
-    }
-    return chain.compose(v -> log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP,
-        log.once(RELATIONS_GROUP, this::onRelationsEvent))).map(c -> {
+    return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, Math.max(1, settings.fanoutWorkers()),
+            log.once(FEEDS_GROUP, this::onFeedsEvent))
+        .compose(c -> {
+          consumers.add(c);
+          return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, log.once(RELATIONS_GROUP, this::onRelationsEvent));
+        })
+        .map(c -> {
           consumers.add(c);
           return null;
         });

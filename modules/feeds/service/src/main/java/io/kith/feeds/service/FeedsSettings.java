@@ -14,7 +14,7 @@ import io.vertx.core.json.JsonObject;
  * @param postsPerHour         posts (and reposts) a user may publish per hour
  * @param commentsPerMinute    comments a user may add per minute
  * @param likesPerMinute       likes and unlikes a user may make per minute
- * @param fanoutWorkers        consumers of the feeds stream per node (posts fanned out in parallel)
+ * @param fanoutWorkers        posts fanned out at a time per node (the concurrency of its feeds-stream consumer)
  * @param editsPerHour         post edits a user may make per hour (each visibility change fans out again)
  * @param fanoutPage           followers read per page by the fan-out worker (relations answers up to 10,000)
  * @param fanoutTimelinesPerCall timelines one fan-out script call inserts into
@@ -33,7 +33,7 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
         s.getInteger("posts-per-hour", 100),
         s.getInteger("comments-per-minute", 30),
         s.getInteger("likes-per-minute", 120),
-        s.getInteger("fanout-workers", 2),
+        s.getInteger("fanout-workers", 4),
         s.getInteger("edits-per-hour", 60),
         s.getInteger("fanout-page", 10_000),
         s.getInteger("fanout-timelines-per-call", 500),

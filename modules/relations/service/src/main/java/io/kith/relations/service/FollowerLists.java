@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -65,55 +66,77 @@ final class FollowerLists {
     return "rel:{u:" + user + "}:fl";
   }
 
+  /** Follow edges into one user, newest first: the edge ids (the paging key) and the followers. */
+  record Page(long[] edges, long[] followers) {
+
+    int size() {
+      return edges.length;
+    }
+
+    static Page of(List<JsonObject> docs) {
+      long[] edges = new long[docs.size()];
+      long[] followers = new long[docs.size()];
+      for (int i = 0; i < edges.length; i++) {
+        edges[i] = docs.get(i).getLong("_id");
+        followers[i] = docs.get(i).getLong("a");
+      }
+      return new Page(edges, followers);
+    }
+  }
+
   /**
    * Up to {@code limit} follow edges into {@code user} older than {@code before} (null: from the newest), newest
-   * first, as {@code {_id, a}} documents: from the Redis copy when it is current, else from MongoDB.
+   * first: from the Redis copy when it is current, else from MongoDB.
    */
-  Future<List<JsonObject>> page(long user, Long before, int limit) {
+  Future<Page> page(long user, Long before, int limit) {
     return edges.followerVersion(user).compose(v -> {
       if (v.count() > MAX) {
-        return edges.ends(EdgeStore.FOLLOW, "b", user, before, limit, "a");
+        return edges.ends(EdgeStore.FOLLOW, "b", user, before, limit, "a").map(Page::of);
       }
       return read(user, v.version(), before, limit).compose(hit -> hit != null ? Future.succeededFuture(hit)
           : load(user, v.version(), before, limit));
     });
   }
 
-  private Future<List<JsonObject>> read(long user, long version, Long before, int limit) {
+  private Future<Page> read(long user, long version, Long before, int limit) {
     return READ.run(api, List.of("1", key(user), Long.toString(version), before == null ? "+inf" : "(" + before,
         Integer.toString(limit), Long.toString(TTL_SECONDS))).map(r -> {
           if (r == null) {
             return null;
           }
-          List<JsonObject> out = new ArrayList<>(r.size() / 2);
-          for (int i = 0; i + 1 < r.size(); i += 2) {
-            out.add(new JsonObject().put("_id", (long) Double.parseDouble(r.get(i + 1).toString()))
-                .put("a", Long.parseLong(r.get(i).toString())));
+          int n = r.size() / 2;
+          long[] edges = new long[n];
+          long[] followers = new long[n];
+          for (int i = 0; i < n; i++) {
+            followers[i] = r.get(2 * i).toLong();
+            // scores are edge ids below 2^53: exact as doubles
+            edges[i] = (long) Double.parseDouble(r.get(2 * i + 1).toString());
           }
-          return out;
+          return new Page(edges, followers);
         });
   }
 
   /** Loads the whole list, stores it when it fits, and answers the page from it. */
-  private Future<List<JsonObject>> load(long user, long version, Long before, int limit) {
+  private Future<Page> load(long user, long version, Long before, int limit) {
     return edges.ends(EdgeStore.FOLLOW, "b", user, null, MAX + 1, "a").compose(all -> {
       if (all.size() > MAX) {
         // the count said otherwise (it lags a follow in progress): page from MongoDB this time
-        return edges.ends(EdgeStore.FOLLOW, "b", user, before, limit, "a");
+        return edges.ends(EdgeStore.FOLLOW, "b", user, before, limit, "a").map(Page::of);
       }
-      return store(user, version, all).map(v -> slice(all, before, limit));
+      Page whole = Page.of(all);
+      return store(user, version, whole).map(v -> slice(whole, before, limit));
     });
   }
 
-  private Future<Void> store(long user, long version, List<JsonObject> all) {
-    List<String> args = new ArrayList<>(3 + 2 * all.size());
+  private Future<Void> store(long user, long version, Page all) {
+    List<String> args = new ArrayList<>(4 + 2 * all.size());
     args.add("1");
     args.add(key(user));
     args.add(Long.toString(version));
     args.add(Long.toString(TTL_SECONDS));
-    for (JsonObject edge : all) {
-      args.add(Long.toString(edge.getLong("_id")));
-      args.add(Long.toString(edge.getLong("a")));
+    for (int i = 0; i < all.size(); i++) {
+      args.add(Long.toString(all.edges()[i]));
+      args.add(Long.toString(all.followers()[i]));
     }
     // the page is answered from what was loaded either way; a failed store only costs the next page a load
     return STORE.run(api, args).<Void>mapEmpty().recover(e -> {
@@ -122,17 +145,13 @@ final class FollowerLists {
     });
   }
 
-  private static List<JsonObject> slice(List<JsonObject> newestFirst, Long before, int limit) {
-    List<JsonObject> out = new ArrayList<>(Math.min(limit, newestFirst.size()));
-    for (JsonObject edge : newestFirst) {
-      if (out.size() == limit) {
-        break;
-      }
-      if (before == null || edge.getLong("_id") < before) {
-        out.add(edge);
-      }
+  private static Page slice(Page newestFirst, Long before, int limit) {
+    int from = 0;
+    while (before != null && from < newestFirst.size() && newestFirst.edges()[from] >= before) {
+      from++;
     }
-    return out;
+    int to = Math.min(newestFirst.size(), from + limit);
+    return new Page(Arrays.copyOfRange(newestFirst.edges(), from, to),
+        Arrays.copyOfRange(newestFirst.followers(), from, to));
   }
-
 }

@@ -549,9 +549,12 @@ final class RelationsServiceImpl implements RelationsService {
       int n = Math.max(1, Math.min(MAX_FOLLOWER_PAGE, limit));
       // one more than the page tells whether another page follows: the last page never names an empty one
       return followerLists.page(author, before(cursor), n + 1).compose(read -> {
-        List<JsonObject> page = read.size() > n ? read.subList(0, n) : read;
-        String next = read.size() > n ? Long.toString(page.get(n - 1).getLong("_id")) : null;
-        List<Long> ids = page.stream().map(e -> e.getLong("a")).toList();
+        int size = Math.min(n, read.size());
+        String next = read.size() > n ? Long.toString(read.edges()[n - 1]) : null;
+        List<Long> ids = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+          ids.add(read.followers()[i]);
+        }
         return Future.all(sets.among(HotSets.HIDES, author, ids), sets.among(HotSets.BLOCKS, author, ids),
             sets.among(HotSets.BLOCKED_BY, author, ids), sets.among(HotSets.FRIENDS, author, ids)).map(found -> {
               Set<Long> out = new HashSet<>();

@@ -5,11 +5,11 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -38,13 +38,17 @@ final class FollowerLists {
   /** A copy unused this long expires; reading a page renews it. */
   static final long TTL_SECONDS = 600;
   private static final Logger LOG = LoggerFactory.getLogger(FollowerLists.class);
-  // KEYS: the list. ARGV: version, max score ("(<cursor>" or "+inf"), count, ttl. False when the copy is missing or of
-  // another version; else [follower, edge id, ...] newest first.
+  // KEYS: the list. ARGV: version, max score ("(<cursor>" or "+inf"), page size, ttl. False when the copy is missing or
+  // of another version; else {followers newest first, the edge id of the last one when more follow (else false)}.
   private static final LuaScripts.Script READ = new LuaScripts.Script(
       "local v = redis.call('zscore', KEYS[1], 'v') "
           + "if not v or tonumber(v) ~= -1 - tonumber(ARGV[1]) then return false end "
           + "redis.call('expire', KEYS[1], ARGV[4]) "
-          + "return redis.call('zrevrangebyscore', KEYS[1], ARGV[2], '0', 'WITHSCORES', 'LIMIT', 0, ARGV[3])");
+          + "local n = tonumber(ARGV[3]) "
+          + "local page = redis.call('zrevrangebyscore', KEYS[1], ARGV[2], '0', 'LIMIT', 0, n + 1) "
+          + "local next = false "
+          + "if #page > n then page[#page] = nil next = redis.call('zscore', KEYS[1], page[#page]) end "
+          + "return {page, next}");
   // KEYS: the list. ARGV: version, ttl, then edge id, follower pairs. A copy of a newer version is kept.
   private static final LuaScripts.Script STORE = new LuaScripts.Script(
       "local v = redis.call('zscore', KEYS[1], 'v') "
@@ -66,92 +70,85 @@ final class FollowerLists {
     return "rel:{u:" + user + "}:fl";
   }
 
-  /** Follow edges into one user, newest first: the edge ids (the paging key) and the followers. */
-  record Page(long[] edges, long[] followers) {
+  /**
+   * A page of one user's followers, newest first, and the cursor of the next page: the edge id of the last follower
+   * when more follow, else null.
+   */
+  record Page(long[] followers, Long next) {
 
-    int size() {
-      return edges.length;
-    }
-
-    static Page of(List<JsonObject> docs) {
-      long[] edges = new long[docs.size()];
-      long[] followers = new long[docs.size()];
-      for (int i = 0; i < edges.length; i++) {
-        edges[i] = docs.get(i).getLong("_id");
+    /** The page of at most {@code n} of these edges ({@code {_id, a}}, newest first), {@code n + 1} telling more. */
+    static Page of(List<JsonObject> docs, int n) {
+      int size = Math.min(n, docs.size());
+      long[] followers = new long[size];
+      for (int i = 0; i < size; i++) {
         followers[i] = docs.get(i).getLong("a");
       }
-      return new Page(edges, followers);
+      return new Page(followers, docs.size() > n ? docs.get(n - 1).getLong("_id") : null);
     }
   }
 
   /**
-   * Up to {@code limit} follow edges into {@code user} older than {@code before} (null: from the newest), newest
-   * first: from the Redis copy when it is current, else from MongoDB.
+   * Up to {@code n} followers of {@code user} whose follow edges are older than {@code before} (null: from the
+   * newest), newest first: from the Redis copy when it is current, else from MongoDB.
    */
-  Future<Page> page(long user, Long before, int limit) {
+  Future<Page> page(long user, Long before, int n) {
     return edges.followerVersion(user).compose(v -> {
       if (v.count() > MAX) {
-        return edges.ends(EdgeStore.FOLLOW, "b", user, before, limit, "a").map(Page::of);
+        return edges.ends(EdgeStore.FOLLOW, "b", user, before, n + 1, "a").map(docs -> Page.of(docs, n));
       }
-      return read(user, v.version(), before, limit).compose(hit -> hit != null ? Future.succeededFuture(hit)
-          : load(user, v.version(), before, limit));
+      return read(user, v.version(), before, n).compose(hit -> hit != null ? Future.succeededFuture(hit)
+          : load(user, v.version(), before, n));
     });
   }
 
-  private Future<Page> read(long user, long version, Long before, int limit) {
+  private Future<Page> read(long user, long version, Long before, int n) {
     return READ.run(api, List.of("1", key(user), Long.toString(version), before == null ? "+inf" : "(" + before,
-        Integer.toString(limit), Long.toString(TTL_SECONDS))).map(r -> {
+        Integer.toString(n), Long.toString(TTL_SECONDS))).map(r -> {
           if (r == null) {
             return null;
           }
-          int n = r.size() / 2;
-          long[] edges = new long[n];
-          long[] followers = new long[n];
-          for (int i = 0; i < n; i++) {
-            followers[i] = r.get(2 * i).toLong();
-            // scores are edge ids below 2^53: exact as doubles
-            edges[i] = (long) Double.parseDouble(r.get(2 * i + 1).toString());
+          Response items = r.get(0);
+          long[] followers = new long[items.size()];
+          for (int i = 0; i < followers.length; i++) {
+            followers[i] = items.get(i).toLong();
           }
-          return new Page(edges, followers);
+          Response next = r.get(1);
+          // scores are edge ids below 2^53: exact as doubles
+          return new Page(followers, next == null ? null : (long) Double.parseDouble(next.toString()));
         });
   }
 
   /** Loads the whole list, stores it when it fits, and answers the page from it. */
-  private Future<Page> load(long user, long version, Long before, int limit) {
+  private Future<Page> load(long user, long version, Long before, int n) {
     return edges.ends(EdgeStore.FOLLOW, "b", user, null, MAX + 1, "a").compose(all -> {
       if (all.size() > MAX) {
         // the count said otherwise (it lags a follow in progress): page from MongoDB this time
-        return edges.ends(EdgeStore.FOLLOW, "b", user, before, limit, "a").map(Page::of);
+        return edges.ends(EdgeStore.FOLLOW, "b", user, before, n + 1, "a").map(docs -> Page.of(docs, n));
       }
-      Page whole = Page.of(all);
-      return store(user, version, whole).map(v -> slice(whole, before, limit));
+      return store(user, version, all).map(v -> {
+        int from = 0;
+        while (before != null && from < all.size() && all.get(from).getLong("_id") >= before) {
+          from++;
+        }
+        return Page.of(all.subList(from, Math.min(all.size(), from + n + 1)), n);
+      });
     });
   }
 
-  private Future<Void> store(long user, long version, Page all) {
+  private Future<Void> store(long user, long version, List<JsonObject> all) {
     List<String> args = new ArrayList<>(4 + 2 * all.size());
     args.add("1");
     args.add(key(user));
     args.add(Long.toString(version));
     args.add(Long.toString(TTL_SECONDS));
-    for (int i = 0; i < all.size(); i++) {
-      args.add(Long.toString(all.edges()[i]));
-      args.add(Long.toString(all.followers()[i]));
+    for (JsonObject edge : all) {
+      args.add(Long.toString(edge.getLong("_id")));
+      args.add(Long.toString(edge.getLong("a")));
     }
     // the page is answered from what was loaded either way; a failed store only costs the next page a load
     return STORE.run(api, args).<Void>mapEmpty().recover(e -> {
       LOG.warn("Could not store the follower list of {}: {}", user, e.toString());
       return Future.succeededFuture();
     });
-  }
-
-  private static Page slice(Page newestFirst, Long before, int limit) {
-    int from = 0;
-    while (before != null && from < newestFirst.size() && newestFirst.edges()[from] >= before) {
-      from++;
-    }
-    int to = Math.min(newestFirst.size(), from + limit);
-    return new Page(Arrays.copyOfRange(newestFirst.edges(), from, to),
-        Arrays.copyOfRange(newestFirst.followers(), from, to));
   }
 }

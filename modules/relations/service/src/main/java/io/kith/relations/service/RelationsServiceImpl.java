@@ -547,13 +547,11 @@ final class RelationsServiceImpl implements RelationsService {
   public Future<JsonObject> eligibleFollowers(long author, int limit, String cursor) {
     return Failures.guard(() -> {
       int n = Math.max(1, Math.min(MAX_FOLLOWER_PAGE, limit));
-      // one more than the page tells whether another page follows: the last page never names an empty one
-      return followerLists.page(author, before(cursor), n + 1).compose(read -> {
-        int size = Math.min(n, read.size());
-        String next = read.size() > n ? Long.toString(read.edges()[n - 1]) : null;
-        List<Long> ids = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
-          ids.add(read.followers()[i]);
+      return followerLists.page(author, before(cursor), n).compose(read -> {
+        String next = read.next() == null ? null : Long.toString(read.next());
+        List<Long> ids = new ArrayList<>(read.followers().length);
+        for (long follower : read.followers()) {
+          ids.add(follower);
         }
         return Future.all(sets.among(HotSets.HIDES, author, ids), sets.among(HotSets.BLOCKS, author, ids),
             sets.among(HotSets.BLOCKED_BY, author, ids), sets.among(HotSets.FRIENDS, author, ids)).map(found -> {

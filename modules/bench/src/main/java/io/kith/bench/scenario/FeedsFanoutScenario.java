@@ -97,7 +97,7 @@ public final class FeedsFanoutScenario implements Scenario {
       + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
       + "end end return added";
   /** The worker's timelines per script call ({@code feeds.fanout-timelines-per-call}). */
-  static final int TIMELINES_PER_CALL = 500;
+  static final int TIMELINES_PER_CALL = 200;
   /** Key prefix of the relations service's Redis copy of a follower list ({@code rel:{u:<id>}:fl}). */
   static final String FOLLOWER_LIST_PREFIX = "rel:{u:";
   /** The worker's follower page ({@code feeds.fanout-page}). */
@@ -600,7 +600,8 @@ public final class FeedsFanoutScenario implements Scenario {
         + "author with more followers is a celebrity, not fanned out, merged at read time; raised so that any "
         + "--followers value is fanned out) and feeds.posts-per-hour raised");
     all.add("a timeline insert is one follower's part of the worker's script (ZCARD, ZADD, and ZREMRANGEBYRANK when "
-        + "over the cap), " + TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; LPUSH is the cheapest pipelined write, so the ratio is the fan-out's efficiency "
+        + "over the cap), " + TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; LPUSH is the cheapest "
+        + "pipelined write, so the ratio is the fan-out's efficiency "
         + "against the store's raw write speed on the same Redis (the embedded redis-server 6.2, append-only file "
         + "on, fsync every second)");
     all.add("latency is measured with the load runner (from the intended publish time, polling ZSCORE every "

@@ -24,10 +24,11 @@ import java.util.function.Function;
  * <p>It reads new entries on a connection of its own (the read blocks), handles them one by one and acknowledges each
  * after its handler succeeds. A consumer started with a concurrency above one instead keeps up to that many handlers
  * running: it reads only as many entries as it has free places, and reads again as soon as one frees, so that the
- * events of a busy moment are shared by the consumers of the group instead of being taken by one of them. A timer looks for entries of the group left pending longer than the claim timeout by any
- * consumer (including this one, when a handler failed) and claims them; entries delivered more than
- * {@link EventLogOptions#maxDeliveries()} times go to the dead-letter stream {@code events:<domain>:dead:<group>}
- * so that one poisoned event cannot block the group forever.
+ * events of a busy moment are shared by the consumers of the group instead of being taken by one of them. A timer
+ * looks for entries of the group left pending longer than the claim timeout by any consumer (including this one,
+ * when a handler failed) and claims them; entries delivered more than {@link EventLogOptions#maxDeliveries()} times
+ * go to the dead-letter stream {@code events:<domain>:dead:<group>} so that one poisoned event cannot block the group
+ * forever.
  */
 public final class EventConsumer {
 

@@ -188,7 +188,7 @@ class EventLogTest {
   }
 
   @Test
-  @DisplayName("a concurrent consumer runs up to its concurrency of handlers at once and leaves the rest of a burst to its group")
+  @DisplayName("a concurrent consumer runs at most its concurrency of handlers and leaves the other events to its group")
   void concurrentConsumersShareABurst() {
     EventLog log = log(quick().withClaimAfter(60_000));
     String domain = fresh("dom");

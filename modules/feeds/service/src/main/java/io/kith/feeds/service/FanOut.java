@@ -69,7 +69,8 @@ final class FanOut {
             log.once(FEEDS_GROUP, this::onFeedsEvent))
         .compose(c -> {
           consumers.add(c);
-          return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, log.once(RELATIONS_GROUP, this::onRelationsEvent));
+          return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP,
+              log.once(RELATIONS_GROUP, this::onRelationsEvent));
         })
         .map(c -> {
           consumers.add(c);

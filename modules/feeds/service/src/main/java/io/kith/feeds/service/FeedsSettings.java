@@ -36,7 +36,7 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
         s.getInteger("fanout-workers", 4),
         s.getInteger("edits-per-hour", 60),
         s.getInteger("fanout-page", 10_000),
-        s.getInteger("fanout-timelines-per-call", 500),
+        s.getInteger("fanout-timelines-per-call", 200),
         s.getBoolean("fanout-same-slot", false));
   }
 }

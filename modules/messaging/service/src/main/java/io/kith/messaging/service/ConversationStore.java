@@ -100,6 +100,15 @@ final class ConversationStore {
   }
 
   /**
+   * Gives back sequence {@code seq} of a conversation when it is still the last one reserved (its message was not
+   * stored: a retry met the stored first attempt), so that it leaves no hole; a later reservation keeps it a hole.
+   */
+  Future<Void> releaseSeq(long conversation, long seq) {
+    return mongo.updateCollection(CONVERSATIONS, new JsonObject().put("_id", conversation).put("seq", seq),
+        new JsonObject().put("$inc", new JsonObject().put("seq", -1L))).mapEmpty();
+  }
+
+  /**
    * Records a stored message as the conversation's last one unless a later one is there already, and moves every
    * member's last activity forward.
    */

@@ -136,11 +136,14 @@ final class ConversationStore {
     return mongo.findOne(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)), null);
   }
 
-  /** Moves a member's read marker forward to {@code seq} (never back); answers the member document. */
+  /**
+   * Moves a member's read marker forward to {@code seq} (never back); answers the member document as it was before
+   * (its {@code read_seq} is the marker before the move), or null when the user is not a member.
+   */
   Future<JsonObject> markRead(long conversation, long user, long seq) {
     return mongo.findOneAndUpdateWithOptions(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)),
         new JsonObject().put("$max", new JsonObject().put("read_seq", seq)), new FindOptions(),
-        new UpdateOptions().setReturningNewDocument(true));
+        new UpdateOptions().setReturningNewDocument(false));
   }
 
   /** A page of a user's member documents, most recent activity first, after the cursor {@code (updated, conv)}. */

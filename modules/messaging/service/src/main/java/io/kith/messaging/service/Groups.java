@@ -420,7 +420,8 @@ final class Groups {
       return putMember(groupId, actor, MEMBER, now, after.getLong("last_seq", 0L))
           .compose(in -> !in ? Failures.<Void>fail(MessagingErrors.NOT_GROUP_MEMBER,
                   "you were removed from this group as you joined")
-              : seen.invited() ? groups.dropInvitation(groupId, actor) : Future.<Void>succeededFuture())
+              : seen.invited() ? groups.dropInvitation(groupId, actor).<Void>mapEmpty()
+              : Future.<Void>succeededFuture())
           .map(v -> {
             added(after, actor, via);
             toRoom(groupId, changed(groupId, "joined").put("user", actor));
@@ -708,7 +709,12 @@ final class Groups {
   }
 
   Future<Void> decline(long actor, long groupId) {
-    return groups.dropInvitation(groupId, actor);
+    return groups.dropInvitation(groupId, actor).map(dropped -> {
+      if (dropped) {
+        append(MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", groupId).put("user", actor));
+      }
+      return null;
+    });
   }
 
   // ------------------------------------------------------------------ managed groups

@@ -597,7 +597,15 @@ final class MessagingServiceImpl implements MessagingService {
           // removed (a kick, a leave) between the membership check and the marker's update
           return Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no such conversation");
         }
-        long readSeq = member.getLong("read_seq", 0L);
+        long before = member.getLong("read_seq", 0L);
+        long readSeq = Math.max(before, target);
+        if (readSeq > before) {
+          platform.events().append(MessagingEvents.DOMAIN, MessagingEvents.CONVERSATION_READ, new JsonObject()
+                  .put("conversation", conversationId).put("user", actor).put("seq", readSeq)
+                  .put("kind", isGroup(conv) ? "group" : "direct"))
+              .onFailure(e -> LOG.warn("Conversation {} read by {} to {}: ConversationRead not appended: {}",
+                  conversationId, actor, readSeq, e.getMessage()));
+        }
         return messages.unread(conversationId, actor, readSeq).compose(unread -> {
           JsonObject answer = new JsonObject().put("conversation", conversationId).put("read_seq", readSeq)
               .put("unread", unread);

@@ -297,6 +297,40 @@ class MessagingServiceTest extends MessagingTestBase {
   }
 
   @Test
+  @DisplayName("a read marker that moves forward appends ConversationRead; one that stays or would go back does not")
+  void conversationReadEvent() throws Exception {
+    List<Long> u = newUsers(2);
+    long a = u.get(0);
+    long b = u.get(1);
+    long conversation = send(a, b, "one").getLong("conversation");
+    send(a, b, "two");
+    List<io.kith.platform.events.DomainEvent> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.kith.platform.events.EventConsumer consumer = await(platform.events().consume(
+        io.kith.messaging.api.MessagingEvents.DOMAIN, "test-" + UUID.randomUUID().toString().substring(0, 8), e -> {
+          if (io.kith.messaging.api.MessagingEvents.CONVERSATION_READ.equals(e.type())
+              && e.payload().getLong("conversation") == conversation) {
+            seen.add(e);
+          }
+          return Future.succeededFuture();
+        }));
+    try {
+      await(messaging.markRead(b, conversation, 2));
+      await(messaging.markRead(b, conversation, 2));
+      await(messaging.markRead(b, conversation, 1));
+      send(a, b, "three");
+      await(messaging.markRead(b, conversation, 99));
+      await(Poll.until(vertx, Duration.ofSeconds(20), "two ConversationRead events", () -> Future.succeededFuture(
+          seen.size() >= 2)));
+      assertEquals(List.of(2L, 3L), seen.stream().map(e -> e.payload().getLong("seq")).toList(), seen.toString());
+      JsonObject first = seen.get(0).payload();
+      assertEquals(b, first.getLong("user"));
+      assertEquals("direct", first.getString("kind"));
+    } finally {
+      await(consumer.stop());
+    }
+  }
+
+  @Test
   @DisplayName("a stored message appends one MessageSent event with its ids and a preview")
   void messageSentEvent() throws Exception {
     List<Long> u = newUsers(2);

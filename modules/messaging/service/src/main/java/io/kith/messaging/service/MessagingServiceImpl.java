@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -231,6 +232,11 @@ final class MessagingServiceImpl implements MessagingService {
       directIds.put(pair, id);
       return id;
     });
+  }
+
+  /** Called with a group's id once it is dissolved on this node. */
+  void onGroupDissolved(Consumer<Long> hook) {
+    groups.onDissolved(hook);
   }
 
   /** A user's settings changed on some node: this node's copy goes. */

@@ -51,6 +51,7 @@ public final class MessagingVerticle extends VerticleBase {
         new WhiteboardStrokes(platform.redisApi(), boardSettings.strokes(), boardSettings.strokesTtlSeconds()),
         service, RelationsService.proxy(vertx));
     boardInbound = new WhiteboardInbound(vertx, whiteboards);
+    service.onGroupDissolved(whiteboards::groupDissolved);
     return settingsChanges.completion()
         .compose(v -> conversations.ensureIndexes())
         .compose(v -> groups.ensureIndexes())

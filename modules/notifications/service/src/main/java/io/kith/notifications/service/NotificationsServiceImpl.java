@@ -241,11 +241,16 @@ final class NotificationsServiceImpl implements NotificationsService {
     return records.insert(record)
         .compose(stored -> slot == null ? Future.succeededFuture(stored) : settle(stored))
         .compose(stored -> stored == null ? Future.succeededFuture() : hot.insert(stored).compose(result -> {
+          // ours: this delivery made the record (an earlier delivery's record is found by its key, with its own id)
+          boolean ours = stored.getLong("_id") == id;
           // an earlier delivery made it: it was pushed then, unless it never reached Redis (stored now, pushed now)
-          if (result.stored() == HotStore.Stored.DUPLICATE
-              || (result.stored() == HotStore.Stored.SIDE_MISSING && stored.getLong("_id") != id)) {
+          if (!ours && (result.stored() == HotStore.Stored.DUPLICATE
+              || result.stored() == HotStore.Stored.SIDE_MISSING)) {
             return Future.succeededFuture();
           }
+          // Redis holding the record this delivery just made: a rebuild ran meanwhile and loaded it from MongoDB, and
+          // nobody pushed it yet
+          boolean loadedByRebuild = ours && result.stored() == HotStore.Stored.DUPLICATE;
           if (result.stored() == HotStore.Stored.SUPERSEDED) {
             // a newer one took the slot in Redis after this one settled: its settling deleted this record already
             return records.delete(to, List.of(stored.getLong("_id")));
@@ -254,6 +259,10 @@ final class NotificationsServiceImpl implements NotificationsService {
           if (result.stored() == HotStore.Stored.SIDE_MISSING) {
             // Redis lost this user's side: the record has the notification; rebuilding now gives the counts to push
             counts = hot.counts(to);
+          } else if (loadedByRebuild) {
+            // with a slot, that rebuild may have loaded it before it was settled (the count it had before taking the
+            // slot): drop the side so that it is rebuilt from the settled record, then push as above
+            counts = (slot == null ? Future.<Void>succeededFuture() : hot.invalidate(to)).compose(v -> hot.counts(to));
           } else {
             List<Long> gone = new ArrayList<>(result.evicted());
             gone.addAll(result.replaced());

@@ -473,6 +473,19 @@ final class AccountsServiceImpl implements AccountsService {
   }
 
   @Override
+  public Future<JsonObject> onlineAmong(List<Long> userIds) {
+    if (userIds == null || userIds.size() > MAX_IDS) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "at most " + MAX_IDS + " ids");
+    }
+    List<Long> ids = userIds.stream().filter(java.util.Objects::nonNull).distinct().toList();
+    return presence.online(ids).map(online -> {
+      JsonObject out = new JsonObject();
+      ids.forEach(id -> out.put(Long.toString(id), Boolean.TRUE.equals(online.get(id))));
+      return out;
+    });
+  }
+
+  @Override
   public Future<Void> connectionChanged(long userId, String connectionId, boolean open) {
     if (connectionId == null || connectionId.isEmpty() || connectionId.length() > 100) {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "connection_id", "connection id must be 1 to 100 characters");

@@ -9,6 +9,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.Request;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -63,14 +64,44 @@ public final class EventLog {
       return Future.failedFuture(e);
     }
     DomainEvent event = new DomainEvent(id, domain, type, System.currentTimeMillis(), payload.copy());
-    Request xadd = Request.cmd(Command.XADD).arg(stream(domain))
+    return redis.send(xadd(event)).map(r -> event);
+  }
+
+  /**
+   * Appends one event of {@code type} per payload to {@code domain}'s stream, in order, pipelined (one round trip
+   * for all, as many entries as a loop of {@link #append} would write). Fails as a whole when Redis refuses any of
+   * them; entries written before the refusal stay.
+   *
+   * @return the events as appended
+   */
+  public Future<List<DomainEvent>> appendAll(String domain, String type, List<JsonObject> payloads) {
+    checkName(domain, "domain");
+    checkName(type, "type");
+    if (payloads.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<DomainEvent> events = new ArrayList<>(payloads.size());
+    List<Request> xadds = new ArrayList<>(payloads.size());
+    try {
+      for (JsonObject payload : payloads) {
+        DomainEvent event = new DomainEvent(ids.next(), domain, type, System.currentTimeMillis(), payload.copy());
+        events.add(event);
+        xadds.add(xadd(event));
+      }
+    } catch (IllegalStateException e) {
+      return Future.failedFuture(e);
+    }
+    return redis.batch(xadds).map(r -> events);
+  }
+
+  private Request xadd(DomainEvent event) {
+    return Request.cmd(Command.XADD).arg(stream(event.domain()))
         .arg("MAXLEN").arg("~").arg(options.maxLength())
         .arg("*")
-        .arg("id").arg(id)
-        .arg("type").arg(type)
+        .arg("id").arg(event.id())
+        .arg("type").arg(event.type())
         .arg("time").arg(event.time())
         .arg("payload").arg(event.payload().encode());
-    return redis.send(xadd).map(r -> event);
   }
 
   /**

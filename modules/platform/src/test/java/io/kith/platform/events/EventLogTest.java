@@ -358,7 +358,7 @@ class EventLogTest {
   void poisonedEventDeadLettered() {
     EventLogOptions base = quick();
     EventLog log = log(new EventLogOptions(base.maxLength(), base.claimAfterMillis(), base.batchSize(),
-        base.blockMillis(), 3, base.processedTtlSeconds()));
+        base.blockMillis(), 3, base.processedTtlSeconds(), base.outboxDrainMillis()));
     String domain = fresh("dom");
     String group = "notifier";
     AtomicInteger poisonAttempts = new AtomicInteger();

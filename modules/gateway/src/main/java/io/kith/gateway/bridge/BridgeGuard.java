@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  *   request), the frame gets an {@value #UNAVAILABLE} error instead: the token may well be good, and the client
  *   should send the frame again a little later. A token that does not verify, or whose session has ended, is
  *   {@value #DENIED} as ever. A {@code ?access_token=} whose check met an unavailable store is checked again with
- *   the connection's next frame.</li>
+ *   the connection's next frame. Likewise a room registration whose owner could not answer (its {@link RoomAccess}
+ *   failed with {@code unavailable}) gets {@value #UNAVAILABLE}.</li>
  *   <li>REGISTER is allowed only on the caller's own {@code kith.user.<id>} address, or on a room address that a
  *   {@link RoomAccess} grants. A room stays open to the connection until the user loses it: on a
  *   {@value Addresses#ROOMS_REVOKED} notice the guard stops delivering that room's messages to the user's connections
@@ -369,7 +370,8 @@ public final class BridgeGuard {
       }
       return decide(event, raw, forwarded, ar.result(), conn)
           .map(allowed -> allowed ? Verdict.ALLOWED : Verdict.DENIED)
-          .otherwise(Verdict.DENIED);
+          // a room's owner that could not answer gave no verdict either: the client may register again
+          .otherwise(e -> Failures.is(e, KithErrors.UNAVAILABLE) ? Verdict.UNAVAILABLE : Verdict.DENIED);
     });
   }
 

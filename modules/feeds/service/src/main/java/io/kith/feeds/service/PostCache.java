@@ -47,35 +47,49 @@ final class PostCache {
     if (list.isEmpty()) {
       return Future.succeededFuture(Map.of());
     }
-    List<Request> gets = new ArrayList<>(list.size() * 2);
-    for (long id : list) {
+    return redis.batch(requests(list)).compose(replies -> complete(list, replies, 0), e -> posts.findAll(list));
+  }
+
+  /**
+   * The requests that read these posts (each its copy and its version), to send in a batch with other reads of a
+   * page; {@link #complete} reads their answers.
+   */
+  List<Request> requests(List<Long> ids) {
+    List<Request> gets = new ArrayList<>(ids.size() * 2);
+    for (long id : ids) {
       gets.add(Request.cmd(Command.GET).arg(key(id)));
       gets.add(Request.cmd(Command.GET).arg(key(id) + ":v"));
     }
-    return redis.batch(gets).compose(replies -> {
-      Map<Long, JsonObject> out = new HashMap<>();
-      Map<Long, String> versions = new HashMap<>();
-      for (int i = 0; i < list.size(); i++) {
-        Response doc = replies.get(2 * i);
-        if (doc != null) {
-          out.put(list.get(i), new JsonObject(doc.toString()));
-        } else {
-          Response v = replies.get(2 * i + 1);
-          versions.put(list.get(i), v == null ? "0" : v.toString());
-        }
+    return gets;
+  }
+
+  /**
+   * The posts asked with {@link #requests} (answers from {@code replies[at]} on): the cached copies, and the misses
+   * from MongoDB, cached if their version did not move since it was read.
+   */
+  Future<Map<Long, JsonObject>> complete(List<Long> ids, List<Response> replies, int at) {
+    Map<Long, JsonObject> out = new HashMap<>();
+    Map<Long, String> versions = new HashMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      Response doc = replies.get(at + 2 * i);
+      if (doc != null) {
+        out.put(ids.get(i), new JsonObject(doc.toBuffer()));
+      } else {
+        Response v = replies.get(at + 2 * i + 1);
+        versions.put(ids.get(i), v == null ? "0" : v.toString());
       }
-      if (versions.isEmpty()) {
-        return Future.succeededFuture(out);
-      }
-      return posts.findAll(versions.keySet()).compose(found -> {
-        out.putAll(found);
-        List<Request> fills = new ArrayList<>(found.size());
-        found.forEach((id, doc) -> fills.add(Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key(id))
-            .arg(key(id) + ":v").arg(versions.get(id)).arg(doc.encode()).arg(TTL_SECONDS)));
-        return fills.isEmpty() ? Future.succeededFuture(out)
-            : redis.batch(fills).map(x -> out).recover(e -> Future.succeededFuture(out));
-      });
-    }).recover(e -> posts.findAll(list));
+    }
+    if (versions.isEmpty()) {
+      return Future.succeededFuture(out);
+    }
+    return posts.findAll(versions.keySet()).compose(found -> {
+      out.putAll(found);
+      List<Request> fills = new ArrayList<>(found.size());
+      found.forEach((id, doc) -> fills.add(Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key(id))
+          .arg(key(id) + ":v").arg(versions.get(id)).arg(doc.encode()).arg(TTL_SECONDS)));
+      return fills.isEmpty() ? Future.succeededFuture(out)
+          : redis.batch(fills).map(x -> out).recover(e -> Future.succeededFuture(out));
+    });
   }
 
   /** Drops the cached copy of a post that just changed in MongoDB. */

@@ -137,6 +137,38 @@ final class Timelines {
     });
   }
 
+  /**
+   * One read of a page's candidates in one round trip: ids in the user's timeline and in the {@code own} timelines of
+   * {@code celebrities}, below {@code maxId} and above {@code sinceId}, merged newest first, at most {@code count}.
+   * With a {@code loader} the same trip renews the timeline's expiry, and a missing timeline is built with it (as
+   * {@link #ensure}) and read again; without one the timeline is known to exist (a later round of the same page).
+   */
+  Future<List<Long>> read(String kind, long user, Loader loader, List<Long> celebrities, long maxId, long sinceId,
+                          int count) {
+    List<Request> batch = new ArrayList<>(celebrities.size() + 2);
+    if (loader != null) {
+      batch.add(Request.cmd(Command.EXPIRE).arg(key(kind, user)).arg(ttlSeconds));
+    }
+    int at = batch.size();
+    batch.add(rangeRequest(kind, user, maxId, sinceId, count));
+    for (long celebrity : celebrities) {
+      batch.add(rangeRequest(OWN, celebrity, maxId, sinceId, count));
+    }
+    return redis.batch(batch).compose(replies -> {
+      if (loader != null && replies.get(0).toInteger() != 1) {
+        return ensure(kind, user, loader).compose(v -> read(kind, user, null, celebrities, maxId, sinceId, count));
+      }
+      if (celebrities.isEmpty()) {
+        return Future.succeededFuture(ids(replies.get(at)));
+      }
+      java.util.TreeSet<Long> merged = new java.util.TreeSet<>(java.util.Comparator.reverseOrder());
+      for (int i = at; i < replies.size(); i++) {
+        merged.addAll(ids(replies.get(i)));
+      }
+      return Future.succeededFuture(merged.stream().limit(count).toList());
+    });
+  }
+
   private static List<Long> ids(Response r) {
     List<Long> out = new ArrayList<>(r == null ? 0 : r.size());
     if (r != null) {

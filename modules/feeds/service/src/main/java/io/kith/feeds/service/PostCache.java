@@ -1,6 +1,7 @@
 package io.kith.feeds.service;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -8,8 +9,10 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +23,17 @@ import java.util.Map;
  * Every change of a post (counters, edit, delete) bumps the version and drops the copy after MongoDB changed; a reader
  * that missed reads the version before MongoDB and stores its copy only if the version did not move meanwhile, so a
  * slow reader never puts back a document older than a change. Write paths read MongoDB directly.
+ *
+ * <p>Parsing the copies is a good part of a timeline read's CPU, so each node also keeps the parsed documents of the
+ * posts it read last ({@link #PARSED_MAX}) with the bytes they were parsed from, and reuses one only while Redis
+ * answers exactly those bytes: Redis stays the only source, and a changed (or dropped and refilled) copy is parsed
+ * afresh. The documents handed out are therefore shared: callers must not change them.
  */
 final class PostCache {
 
   static final long TTL_SECONDS = 120;
+  /** Most parsed documents kept on this node. */
+  static final int PARSED_MAX = 4_096;
   private static final String FILL = "if (redis.call('get', KEYS[2]) or '0') == ARGV[1] then "
       + "redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3]) end return 1";
   private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], ARGV[1]) "
@@ -31,6 +41,16 @@ final class PostCache {
 
   private final Redis redis;
   private final PostStore posts;
+  private final Map<Long, Parsed> parsed = new LinkedHashMap<>(256, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Parsed> eldest) {
+      return size() > PARSED_MAX;
+    }
+  };
+
+  /** A document as parsed from these bytes of its Redis copy. */
+  private record Parsed(byte[] bytes, JsonObject doc) {
+  }
 
   PostCache(Redis redis, PostStore posts) {
     this.redis = redis;
@@ -73,7 +93,7 @@ final class PostCache {
     for (int i = 0; i < ids.size(); i++) {
       Response doc = replies.get(at + 2 * i);
       if (doc != null) {
-        out.put(ids.get(i), new JsonObject(doc.toBuffer()));
+        out.put(ids.get(i), parse(ids.get(i), doc));
       } else {
         Response v = replies.get(at + 2 * i + 1);
         versions.put(ids.get(i), v == null ? "0" : v.toString());
@@ -90,6 +110,23 @@ final class PostCache {
       return fills.isEmpty() ? Future.succeededFuture(out)
           : redis.batch(fills).map(x -> out).recover(e -> Future.succeededFuture(out));
     });
+  }
+
+  /** The document of a Redis copy: the one parsed before from the same bytes, else parsed now. */
+  private JsonObject parse(long id, Response copy) {
+    byte[] bytes = copy.toBuffer().getBytes();
+    Parsed known;
+    synchronized (parsed) {
+      known = parsed.get(id);
+    }
+    if (known != null && Arrays.equals(known.bytes(), bytes)) {
+      return known.doc();
+    }
+    JsonObject doc = new JsonObject(Buffer.buffer(bytes));
+    synchronized (parsed) {
+      parsed.put(id, new Parsed(bytes, doc));
+    }
+    return doc;
   }
 
   /** Drops the cached copy of a post that just changed in MongoDB. */

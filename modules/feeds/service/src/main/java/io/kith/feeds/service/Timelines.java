@@ -38,6 +38,8 @@ final class Timelines {
       + "redis.call('zremrangebyrank', KEYS[1], 0, -tonumber(ARGV[2]) - 2) end return 1";
   private static final String PUSH_SHA = io.kith.platform.store.LuaScripts.sha1(PUSH);
   private static final long CELEBRITY_CACHE_MILLIS = 5_000;
+  /** How often the node's copy of the celebrity set is refreshed ahead of reads. */
+  static final long CELEBRITY_REFRESH_MILLIS = CELEBRITY_CACHE_MILLIS / 2;
 
   /** Loads the post ids a missing timeline should hold, newest first. */
   interface Loader {
@@ -265,10 +267,18 @@ final class Timelines {
 
   /** The celebrity authors (cached on this node for a few seconds). */
   Future<List<Long>> celebrities() {
-    long now = System.currentTimeMillis();
-    if (now - celebritiesAt < CELEBRITY_CACHE_MILLIS) {
+    if (System.currentTimeMillis() - celebritiesAt < CELEBRITY_CACHE_MILLIS) {
       return Future.succeededFuture(celebrities);
     }
+    return refreshCelebrities();
+  }
+
+  /**
+   * Reads the celebrity set into this node's copy. A timer calls it every {@link #CELEBRITY_REFRESH_MILLIS}, so that
+   * a read seldom waits for it even on a quiet node.
+   */
+  Future<List<Long>> refreshCelebrities() {
+    long now = System.currentTimeMillis();
     return redis.send(Request.cmd(Command.SMEMBERS).arg(CELEBRITIES)).map(r -> {
       List<Long> out = new ArrayList<>();
       if (r != null) {

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -258,7 +259,7 @@ final class FeedsServiceImpl implements FeedsService {
   public Future<JsonObject> post(long viewer, long postId) {
     return Failures.guard(() -> fetch(viewer, List.of(postId)).compose(found -> {
       JsonObject post = found.docs().get(postId);
-      return post == null ? notFound() : hydrate(viewer, List.of(post), false, Integer.MAX_VALUE, found)
+      return post == null ? notFound() : hydrate(viewer, List.of(post), false, Integer.MAX_VALUE, found, null)
           .compose(views -> views.isEmpty() ? notFound() : Future.succeededFuture(views.get(0)));
     }));
   }
@@ -459,16 +460,28 @@ final class FeedsServiceImpl implements FeedsService {
   private Future<JsonObject> round(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline,
                                    List<JsonObject> items, int round, int scanned) {
     int fetch = Math.min(MAX_FETCH, (limit + Math.max(10, limit / 2)) << round);
-    return source.read(maxId, sinceId, fetch).compose(ids -> fetch(viewer, ids).compose(found -> {
-      List<JsonObject> docs = new ArrayList<>();
+    return source.read(maxId, sinceId, fetch).compose(ids -> {
+      // views only for what the page still lacks: the loop below stops there
+      int want = limit - items.size();
+      Early early = early(viewer, ids, want);
+      // the originals of reposts this node knows are read in the same batch
+      Set<Long> reads = new LinkedHashSet<>(ids);
       ids.forEach(id -> {
-        JsonObject d = found.docs().get(id);
-        if (d != null) {
-          docs.add(d);
+        Long original = cache.knownOriginal(id);
+        if (original != null && original != 0) {
+          reads.add(original);
         }
       });
-      // views only for what the page still lacks: the loop below stops there
-      return hydrate(viewer, docs, timeline, limit - items.size(), found).compose(views -> {
+      return fetch(viewer, reads).compose(found -> {
+        List<JsonObject> docs = new ArrayList<>();
+        ids.forEach(id -> {
+          JsonObject d = found.docs().get(id);
+          if (d != null) {
+            docs.add(d);
+          }
+        });
+        return hydrate(viewer, docs, timeline, want, found, early);
+      }).compose(views -> {
         Map<Long, JsonObject> byId = new LinkedHashMap<>();
         views.forEach(v -> byId.put(v.getLong("id"), v));
         long last = maxId;
@@ -494,7 +507,45 @@ final class FeedsServiceImpl implements FeedsService {
         page.put("newest_id", items.isEmpty() ? (sinceId > 0 ? sinceId : null) : items.get(0).getLong("id"));
         return Future.succeededFuture(page);
       });
-    }));
+    });
+  }
+
+  /**
+   * Questions about the candidates' authors asked before their documents are read, for the authors this node knows
+   * (a post's author never changes): the viewer's ties to them, and the summaries of the authors of the first
+   * {@code want} candidates. Visibility is still decided from the documents as read and these ties, asked now.
+   */
+  private record Early(Set<Long> authors, Future<Map<Long, JsonObject>> ties, Set<Long> summarized,
+                       Future<JsonObject> summaries) {
+  }
+
+  private Early early(long viewer, List<Long> ids, int want) {
+    Set<Long> authors = new LinkedHashSet<>();
+    Set<Long> first = new LinkedHashSet<>();
+    for (int i = 0; i < ids.size(); i++) {
+      Long author = cache.knownAuthor(ids.get(i));
+      if (author != null) {
+        authors.add(author);
+        if (i < want) {
+          first.add(author);
+        }
+        Long original = cache.knownOriginal(ids.get(i));
+        Long originalAuthor = original == null || original == 0 ? null : cache.knownAuthor(original);
+        if (originalAuthor != null) {
+          authors.add(originalAuthor);
+          if (i < want) {
+            first.add(originalAuthor);
+          }
+        }
+      }
+    }
+    authors.remove(viewer);
+    if (authors.isEmpty() && first.isEmpty()) {
+      return null;
+    }
+    Future<Map<Long, JsonObject>> flags = viewer == 0 || authors.isEmpty() ? Future.succeededFuture(Map.of())
+        : ties.flags(viewer, authors);
+    return new Early(authors, flags, first, summaries(viewer, first));
   }
 
   // ---------------------------------------------------------------- comments
@@ -747,11 +798,12 @@ final class FeedsServiceImpl implements FeedsService {
    * viewer's flags, and the embedded original of reposts.
    */
   Future<List<JsonObject>> hydrate(long viewer, List<JsonObject> docs, boolean timeline) {
-    return hydrate(viewer, docs, timeline, Integer.MAX_VALUE, null);
+    return hydrate(viewer, docs, timeline, Integer.MAX_VALUE, null, null);
   }
 
   /** Post documents and the viewer's flags on them, read in one Redis round trip. */
-  private record Fetched(Map<Long, JsonObject> docs, ViewerFlags.Seen liked, ViewerFlags.Seen reposted) {
+  private record Fetched(Set<Long> asked, Map<Long, JsonObject> docs, ViewerFlags.Seen liked,
+                         ViewerFlags.Seen reposted) {
   }
 
   /**
@@ -761,7 +813,7 @@ final class FeedsServiceImpl implements FeedsService {
   private Future<Fetched> fetch(long viewer, Collection<Long> ids) {
     List<Long> list = List.copyOf(new LinkedHashSet<>(ids));
     if (list.isEmpty()) {
-      return Future.succeededFuture(new Fetched(Map.of(), null, null));
+      return Future.succeededFuture(new Fetched(Set.of(), Map.of(), null, null));
     }
     List<io.vertx.redis.client.Request> batch = new ArrayList<>(cache.requests(list));
     int at = batch.size();
@@ -770,9 +822,10 @@ final class FeedsServiceImpl implements FeedsService {
       batch.addAll(flags.requests(ViewerFlags.REPOSTED, viewer, list));
     }
     return platform.redis().batch(batch).compose(replies -> cache.complete(list, replies, 0).map(docs ->
-        new Fetched(docs, viewer == 0 ? null : flags.seen(ViewerFlags.LIKED, viewer, list, replies, at),
+        new Fetched(Set.copyOf(list), docs,
+            viewer == 0 ? null : flags.seen(ViewerFlags.LIKED, viewer, list, replies, at),
             viewer == 0 ? null : flags.seen(ViewerFlags.REPOSTED, viewer, list, replies, at + 2))),
-        e -> cache.getAll(list).map(docs -> new Fetched(docs, null, null)));
+        e -> cache.getAll(list).map(docs -> new Fetched(Set.copyOf(list), docs, null, null)));
   }
 
   /**
@@ -782,7 +835,7 @@ final class FeedsServiceImpl implements FeedsService {
    * others are asked when needed.
    */
   private Future<List<JsonObject>> hydrate(long viewer, List<JsonObject> docs, boolean timeline, int want,
-                                           Fetched pre) {
+                                           Fetched pre, Early early) {
     List<JsonObject> live = docs.stream().filter(d -> !d.getBoolean("deleted", false)).toList();
     if (live.isEmpty() || want <= 0) {
       return Future.succeededFuture(List.of());
@@ -793,10 +846,23 @@ final class FeedsServiceImpl implements FeedsService {
         rootIds.add(d.getLong("repost_of"));
       }
     });
-    Future<Fetched> rootsRead = rootIds.isEmpty() ? Future.succeededFuture(new Fetched(Map.of(), null, null))
-        : fetch(viewer, rootIds);
+    // originals read with the page's documents (known to be reposted) are not read again
+    Set<Long> unread = new LinkedHashSet<>(rootIds);
+    if (pre != null) {
+      unread.removeAll(pre.asked());
+    }
+    Future<Fetched> rootsRead = unread.isEmpty() ? Future.succeededFuture(new Fetched(Set.of(), Map.of(), null, null))
+        : fetch(viewer, unread);
     return rootsRead.compose(rootsFetched -> {
-      Map<Long, JsonObject> roots = rootsFetched.docs();
+      Map<Long, JsonObject> roots = new HashMap<>(rootsFetched.docs());
+      if (pre != null) {
+        rootIds.forEach(id -> {
+          JsonObject d = pre.docs().get(id);
+          if (d != null) {
+            roots.putIfAbsent(id, d);
+          }
+        });
+      }
       List<JsonObject> liveRoots = roots.values().stream().filter(r -> !r.getBoolean("deleted", false)).toList();
       Set<Long> authors = new LinkedHashSet<>();
       boolean placements = false;
@@ -809,7 +875,20 @@ final class FeedsServiceImpl implements FeedsService {
         placements |= Visibility.needsPlacements(d) && d.getLong("author") != viewer;
       }
       Set<Long> guessed = new HashSet<>(authorsOf(live.subList(0, Math.min(live.size(), want)), roots, null));
-      return Future.all(ties.of(viewer, authors, placements), summaries(viewer, guessed)).compose(both -> {
+      Future<JsonObject> summarized;
+      Future<Map<Long, Visibility.Tie>> tied;
+      if (early == null) {
+        summarized = summaries(viewer, guessed);
+        tied = ties.of(viewer, authors, placements);
+      } else {
+        Set<Long> more = new LinkedHashSet<>(guessed);
+        more.removeAll(early.summarized());
+        summarized = more.isEmpty() ? early.summaries() : Future.all(early.summaries(), summaries(viewer, more))
+            .map(both -> new JsonObject().mergeIn(both.resultAt(0)).mergeIn(both.resultAt(1)));
+        guessed.addAll(early.summarized());
+        tied = ties.of(viewer, authors, placements, early.authors(), early.ties());
+      }
+      return Future.all(tied, summarized).compose(both -> {
         Map<Long, Visibility.Tie> t = both.resultAt(0);
         JsonObject sums = both.resultAt(1);
         List<JsonObject> visible = filter(viewer, live, t, timeline);

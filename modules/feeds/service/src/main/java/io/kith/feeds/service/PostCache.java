@@ -112,6 +112,28 @@ final class PostCache {
     });
   }
 
+  /**
+   * The author of a post this node parsed lately, or null: known before its copy is read again, and exact, since a
+   * post never changes author (whether it still exists or may be seen is for the copy to say). Only ids read from a
+   * copy are known: nothing here is ever taken for the copy itself.
+   */
+  Long knownAuthor(long id) {
+    Parsed known;
+    synchronized (parsed) {
+      known = parsed.get(id);
+    }
+    return known == null ? null : known.doc().getLong("author");
+  }
+
+  /** The original of a repost this node parsed lately (0: not a repost), or null: fixed too. */
+  Long knownOriginal(long id) {
+    Parsed known;
+    synchronized (parsed) {
+      known = parsed.get(id);
+    }
+    return known == null ? null : known.doc().getLong("repost_of", 0L);
+  }
+
   /** The document of a Redis copy: the one parsed before from the same bytes, else parsed now. */
   private JsonObject parse(long id, Response copy) {
     byte[] bytes = copy.toBuffer().getBytes();

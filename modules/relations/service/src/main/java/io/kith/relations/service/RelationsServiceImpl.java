@@ -556,22 +556,25 @@ final class RelationsServiceImpl implements RelationsService {
     });
   }
 
+  /** The flags {@link #ties} answers, and the viewer's hot set behind each, in the same order. */
+  private static final List<String> TIE_NAMES = List.of("following", "friend", "blocking", "blocked_by", "muting",
+      "hidden_from");
+  private static final List<String> TIE_SETS = List.of(HotSets.FOLLOWING, HotSets.FRIENDS, HotSets.BLOCKS,
+      HotSets.BLOCKED_BY, HotSets.MUTES, HotSets.HIDDEN_BY);
+
   @Override
   public Future<JsonObject> ties(long viewer, List<Long> userIds) {
     return Failures.guard(() -> {
       List<Long> ids = idList(userIds, MAX_IDS, "ids");
-      List<String> names = List.of("following", "friend", "blocking", "blocked_by", "muting", "hidden_from");
-      List<String> sources = List.of(HotSets.FOLLOWING, HotSets.FRIENDS, HotSets.BLOCKS, HotSets.BLOCKED_BY,
-          HotSets.MUTES, HotSets.HIDDEN_BY);
-      List<Future<Set<Long>>> lookups = sources.stream().map(set -> sets.among(set, viewer, ids)).toList();
-      return Future.all(lookups).map(all -> {
+      // the six sets share the viewer's hash tag: one script call answers them all when present
+      return sets.memberships(viewer, TIE_SETS, ids).map(masks -> {
         JsonObject out = new JsonObject();
-        for (long id : ids) {
+        for (int j = 0; j < ids.size(); j++) {
           JsonObject flags = new JsonObject();
-          for (int i = 0; i < names.size(); i++) {
-            flags.put(names.get(i), all.<Set<Long>>resultAt(i).contains(id));
+          for (int i = 0; i < TIE_NAMES.size(); i++) {
+            flags.put(TIE_NAMES.get(i), (masks[j] & (1 << i)) != 0);
           }
-          out.put(Long.toString(id), flags);
+          out.put(Long.toString(ids.get(j)), flags);
         }
         return out;
       });

@@ -3,6 +3,7 @@ package io.kith.platform;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.events.EventLogOptions;
+import io.kith.platform.events.EventOutbox;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.store.Stores;
 import io.kith.platform.token.AccessTokens;
@@ -96,7 +97,8 @@ public final class Platform {
         .compose(access -> IdGenerator.lease(vertx, api, config.section("ids").getInteger("lease-seconds", 30))
             .map(ids -> {
               Sessions sessions = new Sessions(vertx, redis, access, tokens.getInteger("refresh-ttl", 2_592_000));
-              EventLog events = new EventLog(vertx, redis, ids, EventLogOptions.from(config.section("eventlog")));
+              EventLog events = new EventLog(vertx, redis, ids, EventLogOptions.from(config.section("eventlog")),
+                  new EventOutbox(mongo));
               return new Platform(vertx, config, redis, mongo, ids, events, sessions);
             }))
         .onFailure(e -> {
@@ -182,6 +184,7 @@ public final class Platform {
 
   /** Releases the id lease and closes the store clients. */
   public Future<Void> close() {
+    events.close();
     return ids.close()
         .eventually(sessions::close)
         .eventually(() -> {

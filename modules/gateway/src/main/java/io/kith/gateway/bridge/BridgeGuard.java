@@ -2,6 +2,8 @@ package io.kith.gateway.bridge;
 
 import io.kith.gateway.http.BearerAuth;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.kith.platform.token.AccessClaims;
 import io.kith.platform.token.AccessTokens;
 import io.kith.platform.token.Sessions;
@@ -25,6 +27,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -35,8 +38,14 @@ import java.util.regex.Pattern;
  *   (or the SockJS URL carries {@code ?access_token=}); the token must verify and its session be alive. The first
  *   valid token binds the connection to that user; a token of another user on the same connection is refused.
  *   Header names are compared ignoring case, as HTTP does.</li>
- *   <li>Anonymous frames are refused. A refused frame gets an {@code access_denied} error; the connection stays
- *   open and usable.</li>
+ *   <li>Anonymous frames are refused. A refused frame gets an {@value #DENIED} error; the connection stays open and
+ *   usable.</li>
+ *   <li>When the session of a token cannot be checked (the session store is unavailable, timed out or refused the
+ *   request), the frame gets an {@value #UNAVAILABLE} error instead: the token may well be good, and the client
+ *   should send the frame again a little later. A token that does not verify, or whose session has ended, is
+ *   {@value #DENIED} as ever. A {@code ?access_token=} whose check met an unavailable store is checked again with
+ *   the connection's next frame. Likewise a room registration whose owner could not answer (its {@link RoomAccess}
+ *   failed with {@code unavailable}) gets {@value #UNAVAILABLE}.</li>
  *   <li>REGISTER is allowed only on the caller's own {@code kith.user.<id>} address, or on a room address that a
  *   {@link RoomAccess} grants. A room stays open to the connection until the user loses it: on a
  *   {@value Addresses#ROOMS_REVOKED} notice the guard stops delivering that room's messages to the user's connections
@@ -66,6 +75,13 @@ public final class BridgeGuard {
   private static final String AUTHORIZATION = "authorization";
   /** Frames of one connection that may wait for their decision; beyond, frames are refused at once. */
   static final int MAX_PENDING = 64;
+  /** Error text of a refused frame: not authenticated, or not allowed. */
+  public static final String DENIED = "access_denied";
+  /** Error text of a frame that could not be decided because the session store is unavailable; send it again. */
+  public static final String UNAVAILABLE = "unavailable";
+
+  /** What becomes of a frame. */
+  private enum Verdict { ALLOWED, DENIED, UNAVAILABLE }
   /**
    * Lower-cased names of client headers that are never forwarded (the credential is read first): the sender the
    * guard stamps, and the TCP bridge's delivery options, which it would otherwise apply as the client asks.
@@ -88,12 +104,16 @@ public final class BridgeGuard {
   private final Map<String, Long> revokedAt = new ConcurrentHashMap<>();
   static final long REVOKED_MEMORY_MS = 60_000;
   private final ConnectionListener listener;
+  /** The presence report in progress, or the last one. */
+  private volatile Future<Void> lastHeartbeat = Future.succeededFuture();
 
   /** A bridge connection: who it belongs to and how to close it. */
   private static final class Connection {
     final Runnable closer;
     final String id = UUID.randomUUID().toString();
     volatile AccessClaims caller;
+    /** The {@code ?access_token=} of the connection while its check met an unavailable session store. */
+    volatile String urlTokenToRetry;
     /** The decision of the previous frame (or the URL token check); the next frame is decided after it. */
     Future<?> last = Future.succeededFuture();
     /** Frames received and not decided yet. */
@@ -155,8 +175,15 @@ public final class BridgeGuard {
     });
   }
 
-  /** Reports the connections this guard holds, by user, to the listener (the presence heartbeat). */
+  /**
+   * Reports the connections this guard holds, by user, to the listener (the presence heartbeat). While the previous
+   * report is still running (accounts or its stores are slow) the tick is skipped: reports would otherwise pile up.
+   */
   public void heartbeat() {
+    if (!lastHeartbeat.isComplete()) {
+      LOG.warn("Presence heartbeat skipped: the previous one is still running");
+      return;
+    }
     Map<Long, List<String>> byUser = new HashMap<>();
     connections.values().forEach(conn -> {
       AccessClaims caller = conn.caller;
@@ -165,7 +192,7 @@ public final class BridgeGuard {
       }
     });
     if (!byUser.isEmpty()) {
-      listener.alive(byUser);
+      lastHeartbeat = listener.alive(byUser);
     }
   }
 
@@ -195,17 +222,18 @@ public final class BridgeGuard {
    * @param key        identity of the connection (the socket)
    * @param closer     closes the connection
    * @param queryToken token from the connection URL, or null
-   * @param deny       writes an {@code access_denied} error frame to the connection
+   * @param refuse     writes an error frame with the given text ({@value #DENIED} or {@value #UNAVAILABLE}) to the
+   *                   connection
    */
-  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Runnable deny) {
-    handle(event, key, closer, queryToken, deny, true);
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Consumer<String> refuse) {
+    handle(event, key, closer, queryToken, refuse, true);
   }
 
   /**
    * Decides one bridge event of a bridge that may not report RECEIVE events ({@code receiveChecked} false: the TCP
-   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, Runnable)}.
+   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, Consumer)}.
    */
-  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Runnable deny,
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Consumer<String> refuse,
                      boolean receiveChecked) {
     BridgeEventType type = event.type();
     switch (type) {
@@ -215,10 +243,15 @@ public final class BridgeGuard {
         if (queryToken != null) {
           // the bridge reads the socket only once SOCKET_CREATED completes, and frames arriving before are lost:
           // complete at once and let the first frames wait for this check instead.
-          // a bad URL token leaves the connection anonymous; its frames are refused until a good token comes
-          created.last = BearerAuth.authenticate(tokens, sessions, queryToken).onSuccess(claims -> {
-            if (created.caller == null) {
-              bind(created, claims);
+          // a bad URL token leaves the connection anonymous; its frames are refused until a good token comes. A URL
+          // token that could not be checked (session store unavailable) is checked again with the next frame
+          created.last = BearerAuth.authenticate(tokens, sessions, queryToken).onComplete(ar -> {
+            if (ar.succeeded()) {
+              if (created.caller == null) {
+                bind(created, ar.result());
+              }
+            } else if (Failures.is(ar.cause(), KithErrors.UNAVAILABLE)) {
+              created.urlTokenToRetry = queryToken;
             }
           });
         }
@@ -238,20 +271,20 @@ public final class BridgeGuard {
         Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer, receiveChecked));
         if (conn.pending.incrementAndGet() > MAX_PENDING) {
           conn.pending.decrementAndGet();
-          deny.run();
+          refuse.accept(DENIED);
           return;
         }
-        Future<Boolean> decision = conn.last.transform(previous -> authorize(event, conn)).otherwise(false);
+        Future<Verdict> decision = conn.last.transform(previous -> authorize(event, conn)).otherwise(Verdict.DENIED);
         conn.last = decision;
-        decision.onSuccess(allowed -> {
+        decision.onSuccess(verdict -> {
           conn.pending.decrementAndGet();
-          if (allowed) {
+          if (verdict == Verdict.ALLOWED) {
             event.tryComplete(true);
           } else {
             // completing with false would make the bridge answer its own text ("rejected" on SockJS, "blocked by
             // bridgeEvent handler" on TCP) and failing would log an error for every refusal: answer the stable
-            // access_denied here and leave the event pending, so the bridge does nothing with the frame
-            deny.run();
+            // text here and leave the event pending, so the bridge does nothing with the frame
+            refuse.accept(verdict == Verdict.UNAVAILABLE ? UNAVAILABLE : DENIED);
           }
         });
         return;
@@ -270,14 +303,14 @@ public final class BridgeGuard {
     forget(key);
   }
 
-  private Future<Boolean> authorize(BaseBridgeEvent event, Connection conn) {
+  private Future<Verdict> authorize(BaseBridgeEvent event, Connection conn) {
     JsonObject raw = event.getRawMessage();
     if (raw == null) {
-      return Future.succeededFuture(false);
+      return Future.succeededFuture(Verdict.DENIED);
     }
     Object rawHeaders = raw.getValue("headers");
     if (rawHeaders != null && !(rawHeaders instanceof JsonObject)) {
-      return Future.succeededFuture(false);
+      return Future.succeededFuture(Verdict.DENIED);
     }
     JsonObject headers = (JsonObject) rawHeaders;
     JsonObject forwarded = new JsonObject();
@@ -289,7 +322,7 @@ public final class BridgeGuard {
           String presented = String.valueOf(header.getValue());
           if (credential != null && !credential.equals(presented)) {
             // two different credentials on one frame: do not pick one
-            return Future.succeededFuture(false);
+            return Future.succeededFuture(Verdict.DENIED);
           }
           credential = presented;
         } else if (!DROPPED_HEADERS.contains(name) && header.getValue() != null) {
@@ -312,10 +345,34 @@ public final class BridgeGuard {
       });
     } else if (conn.caller != null && conn.caller.expiresAt() > System.currentTimeMillis() / 1000) {
       who = Future.succeededFuture(conn.caller);
+    } else if (conn.caller == null && conn.urlTokenToRetry != null) {
+      String urlToken = conn.urlTokenToRetry;
+      who = BearerAuth.authenticate(tokens, sessions, urlToken).compose(claims -> {
+        conn.urlTokenToRetry = null;
+        if (conn.caller == null) {
+          bind(conn, claims);
+        }
+        return Future.succeededFuture(claims);
+      }, e -> {
+        if (!Failures.is(e, KithErrors.UNAVAILABLE)) {
+          conn.urlTokenToRetry = null;
+        }
+        return Future.failedFuture(e);
+      });
     } else {
       who = Future.failedFuture("anonymous");
     }
-    return who.compose(caller -> decide(event, raw, forwarded, caller, conn)).otherwise(false);
+    return who.transform(ar -> {
+      if (ar.failed()) {
+        // a session store that could not answer gave no verdict on the token: the client may send the frame again
+        return Future.succeededFuture(Failures.is(ar.cause(), KithErrors.UNAVAILABLE)
+            ? Verdict.UNAVAILABLE : Verdict.DENIED);
+      }
+      return decide(event, raw, forwarded, ar.result(), conn)
+          .map(allowed -> allowed ? Verdict.ALLOWED : Verdict.DENIED)
+          // a room's owner that could not answer gave no verdict either: the client may register again
+          .otherwise(e -> Failures.is(e, KithErrors.UNAVAILABLE) ? Verdict.UNAVAILABLE : Verdict.DENIED);
+    });
   }
 
   private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller,

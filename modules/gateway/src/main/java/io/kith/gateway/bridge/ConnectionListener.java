@@ -1,5 +1,7 @@
 package io.kith.gateway.bridge;
 
+import io.vertx.core.Future;
+
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +22,8 @@ public interface ConnectionListener {
     }
 
     @Override
-    public void alive(Map<Long, List<String>> connections) {
+    public Future<Void> alive(Map<Long, List<String>> connections) {
+      return Future.succeededFuture();
     }
   };
 
@@ -30,6 +33,9 @@ public interface ConnectionListener {
   /** An authenticated connection closed. */
   void closed(long userId, String connectionId);
 
-  /** The connections the guard still holds, by user (sent periodically). */
-  void alive(Map<Long, List<String>> connections);
+  /**
+   * The connections the guard still holds, by user (sent periodically). The future completes when the report is
+   * done, whatever its outcome; the guard sends no other report until then.
+   */
+  Future<Void> alive(Map<Long, List<String>> connections);
 }

@@ -2,13 +2,16 @@ package io.kith.gateway.bridge;
 
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.vertx.core.Future;
 
 /**
  * The room rule of the bridges: a room id names its owner by its first letter and the owner decides. {@code g<id>}:
  * a chat group, asked of the messaging service; {@code b<id>}: a whiteboard, asked of the whiteboard service. Any
  * other room is closed. When the owner cannot be reached (the
- * domain is not running anywhere, a timeout), the registration is refused.
+ * domain is not running anywhere, a timeout), the answer fails with {@code unavailable}: the bridge tells the client
+ * to send the registration again, instead of refusing a room the user may well belong to.
  */
 public final class DomainRooms implements RoomAccess {
 
@@ -27,11 +30,17 @@ public final class DomainRooms implements RoomAccess {
     }
     switch (roomId.charAt(0)) {
       case 'g':
-        return messaging.mayListen(userId, roomId).otherwise(false);
+        return unreachable(messaging.mayListen(userId, roomId));
       case 'b':
-        return whiteboards.mayListen(userId, roomId).otherwise(false);
+        return unreachable(whiteboards.mayListen(userId, roomId));
       default:
         return Future.succeededFuture(false);
     }
+  }
+
+  /** The owner's answer; its failure (no handler, a timeout, the owner's own outage) as {@code unavailable}. */
+  private static Future<Boolean> unreachable(Future<Boolean> answer) {
+    return answer.recover(e -> Future.failedFuture(Failures.of(KithErrors.UNAVAILABLE,
+        "the room's owner cannot be reached")));
   }
 }

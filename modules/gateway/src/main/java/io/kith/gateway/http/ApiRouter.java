@@ -51,7 +51,8 @@ public final class ApiRouter {
   }
 
   /** The router; operations without a handler answer 501 problem+json. */
-  public static Router create(Vertx vertx, OpenAPIContract contract, Platform platform, List<ApiRoutes> groups) {
+  public static Router create(Vertx vertx, OpenAPIContract parsed, Platform platform, List<ApiRoutes> groups) {
+    OpenAPIContract contract = ValidatorCache.wrap(parsed);
     JsonObject http = platform.config().section("http");
     RouterBuilder builder = RouterBuilder.create(vertx, contract, RequestExtractor.withBodyHandler());
     if (http.getBoolean("access-log", true)) {

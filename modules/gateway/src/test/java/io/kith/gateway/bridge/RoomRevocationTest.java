@@ -5,6 +5,8 @@ import io.kith.gateway.support.SockJsClient;
 import io.kith.gateway.support.TcpClient;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.kith.platform.store.FreePorts;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
@@ -33,6 +35,8 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A room stays open to a connection only while its user keeps the room: after a {@code kith.rooms.revoked} notice the
@@ -197,6 +201,53 @@ class RoomRevocationTest {
     } finally {
       Await.result(bridge.close());
     }
+  }
+
+  @Test
+  @DisplayName("a room whose owner cannot answer gets unavailable, not access_denied, and is granted when asked again; "
+      + "any other failure of the rule is a refusal")
+  void ownerUnreachable(Vertx vertx) {
+    startGuard(vertx);
+    Router router = Router.router(vertx);
+    Bridges.mountSockJs(vertx, router, guard, new JsonObject());
+    HttpServer server = Await.result(vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1"));
+    try {
+      BridgeClient alice = SockJsClient.connect(vertx, server.actualPort(), null);
+      TokenPair a = join(alice);
+      members.add(a.userId());
+      Promise<Boolean> unreachable = Promise.promise();
+      held.put(a.userId(), unreachable);
+      unreachable.fail(Failures.of(KithErrors.UNAVAILABLE, "the room's owner cannot be reached"));
+      alice.register(ROOM_ADDRESS, a.accessToken());
+      assertEquals(BridgeGuard.UNAVAILABLE, alice.takeError());
+      Promise<Boolean> broken = Promise.promise();
+      held.put(a.userId(), broken);
+      broken.fail(new IllegalStateException("a bug in the rule"));
+      alice.register(ROOM_ADDRESS, a.accessToken());
+      assertEquals(BridgeContractTest.DENIED, alice.takeError());
+      // sent again once the owner answers: granted
+      registerRoom(alice, a);
+      vertx.eventBus().publish(ROOM_ADDRESS, new JsonObject().put("n", 1));
+      Await.result(Poll.until(vertx, BridgeClient.WAIT, "the room's message", () -> Future.succeededFuture(
+          alice.hasDelivery(ROOM_ADDRESS))));
+    } finally {
+      Await.result(server.close());
+    }
+  }
+
+  @Test
+  @DisplayName("DomainRooms: an owner that is not running answers unavailable; a room of no known owner is closed")
+  void domainRoomsOwnerAbsent(Vertx vertx) {
+    startGuard(vertx);
+    DomainRooms rooms = new DomainRooms(io.kith.messaging.api.MessagingService.proxy(vertx),
+        io.kith.messaging.api.WhiteboardService.proxy(vertx));
+    Throwable group = assertThrows(Throwable.class, () -> Await.result(rooms.mayListen(1L, "g42")));
+    assertTrue(Failures.is(group.getCause() == null ? group : group.getCause(), KithErrors.UNAVAILABLE)
+        || Failures.is(group, KithErrors.UNAVAILABLE), group.toString());
+    Throwable board = assertThrows(Throwable.class, () -> Await.result(rooms.mayListen(1L, "b42")));
+    assertTrue(Failures.is(board.getCause() == null ? board : board.getCause(), KithErrors.UNAVAILABLE)
+        || Failures.is(board, KithErrors.UNAVAILABLE), board.toString());
+    assertFalse(Await.result(rooms.mayListen(1L, "x42")));
   }
 
   @Test

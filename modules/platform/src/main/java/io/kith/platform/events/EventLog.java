@@ -8,7 +8,10 @@ import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.Request;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -27,20 +30,60 @@ public final class EventLog {
 
   /** Prefix of stream keys. */
   public static final String STREAM_PREFIX = "events:";
+  /** Parked events appended per drain. */
+  static final int DRAIN_MAX = 500;
+  private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
 
   private final Vertx vertx;
   private final Redis redis;
   private final RedisAPI api;
   private final IdGenerator ids;
   private final EventLogOptions options;
+  private final EventOutbox outbox;
+  private long drainTimer = -1;
+  private boolean draining;
 
-  /** Creates the log over a Redis client. */
+  /** Creates the log over a Redis client, without an outbox (a refused append fails). */
   public EventLog(Vertx vertx, Redis redis, IdGenerator ids, EventLogOptions options) {
+    this(vertx, redis, ids, options, null);
+  }
+
+  /**
+   * Creates the log over a Redis client; with an {@code outbox}, an append that Redis refuses is parked there and
+   * appended later (see {@link EventOutbox}), and this log drains it every {@code eventlog.outbox-drain-ms}.
+   */
+  public EventLog(Vertx vertx, Redis redis, IdGenerator ids, EventLogOptions options, EventOutbox outbox) {
     this.vertx = vertx;
     this.redis = redis;
     this.api = RedisAPI.api(redis);
     this.ids = ids;
     this.options = Objects.requireNonNull(options);
+    this.outbox = outbox;
+    if (outbox != null) {
+      drainTimer = vertx.setPeriodic(options.outboxDrainMillis(), t -> drainOutbox());
+    }
+  }
+
+  /**
+   * Appends parked events (at most {@value #DRAIN_MAX} per call; one drain at a time per log). Answers how many went;
+   * 0 without an outbox.
+   */
+  public Future<Integer> drainOutbox() {
+    if (outbox == null || draining) {
+      return Future.succeededFuture(0);
+    }
+    draining = true;
+    return outbox.drain(DRAIN_MAX, event -> redis.send(xadd(event)))
+        .onFailure(e -> LOG.warn("Cannot drain the event outbox: {}", e.getMessage()))
+        .onComplete(ar -> draining = false);
+  }
+
+  /** Stops draining the outbox (the platform is closing). */
+  public void close() {
+    if (drainTimer >= 0) {
+      vertx.cancelTimer(drainTimer);
+      drainTimer = -1;
+    }
   }
 
   /** The stream key of {@code domain}. */
@@ -63,14 +106,63 @@ public final class EventLog {
       return Future.failedFuture(e);
     }
     DomainEvent event = new DomainEvent(id, domain, type, System.currentTimeMillis(), payload.copy());
-    Request xadd = Request.cmd(Command.XADD).arg(stream(domain))
+    return redis.send(xadd(event)).map(r -> event).recover(e -> parked(List.of(event), e).map(v -> event));
+  }
+
+  /**
+   * Appends one event of {@code type} per payload to {@code domain}'s stream, in order, pipelined (one round trip
+   * for all, as many entries as a loop of {@link #append} would write). Fails as a whole when Redis refuses any of
+   * them; entries written before the refusal stay.
+   *
+   * @return the events as appended
+   */
+  public Future<List<DomainEvent>> appendAll(String domain, String type, List<JsonObject> payloads) {
+    checkName(domain, "domain");
+    checkName(type, "type");
+    if (payloads.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<DomainEvent> events = new ArrayList<>(payloads.size());
+    List<Request> xadds = new ArrayList<>(payloads.size());
+    try {
+      for (JsonObject payload : payloads) {
+        DomainEvent event = new DomainEvent(ids.next(), domain, type, System.currentTimeMillis(), payload.copy());
+        events.add(event);
+        xadds.add(xadd(event));
+      }
+    } catch (IllegalStateException e) {
+      return Future.failedFuture(e);
+    }
+    // a refusal part way leaves the entries before it in the stream: parked too, they are appended twice, which
+    // consumers tolerate (idempotent by event id)
+    return redis.batch(xadds).map(r -> events).recover(e -> parked(events, e).map(v -> events));
+  }
+
+  /** Parks events Redis refused; fails with the refusal when there is no outbox or it refuses too. */
+  private Future<Void> parked(List<DomainEvent> events, Throwable refusal) {
+    if (outbox == null) {
+      return Future.failedFuture(refusal);
+    }
+    List<Future<Void>> parks = new ArrayList<>();
+    events.forEach(event -> parks.add(outbox.park(event)));
+    return Future.all(parks).<Void>mapEmpty()
+        .onSuccess(v -> LOG.warn("Redis refused {} event(s) of {} ({}): parked in the outbox",
+            events.size(), events.get(0).domain(), refusal.getMessage()))
+        .recover(e -> {
+          LOG.error("Events of {} are lost: Redis refused them ({}) and the outbox too ({})", events.get(0).domain(),
+              refusal.getMessage(), e.getMessage());
+          return Future.failedFuture(refusal);
+        });
+  }
+
+  private Request xadd(DomainEvent event) {
+    return Request.cmd(Command.XADD).arg(stream(event.domain()))
         .arg("MAXLEN").arg("~").arg(options.maxLength())
         .arg("*")
-        .arg("id").arg(id)
-        .arg("type").arg(type)
+        .arg("id").arg(event.id())
+        .arg("type").arg(event.type())
         .arg("time").arg(event.time())
         .arg("payload").arg(event.payload().encode());
-    return redis.send(xadd).map(r -> event);
   }
 
   /**

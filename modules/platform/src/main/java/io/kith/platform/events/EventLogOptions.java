@@ -11,9 +11,10 @@ import io.vertx.core.json.JsonObject;
  * @param blockMillis         how long a read waits for new entries
  * @param maxDeliveries       deliveries after which an entry is moved to the group's dead-letter stream
  * @param processedTtlSeconds how long {@link EventLog#once} remembers handled ids
+ * @param outboxDrainMillis   how often a node appends the events parked in the outbox ({@link EventOutbox})
  */
 public record EventLogOptions(long maxLength, long claimAfterMillis, int batchSize, long blockMillis,
-                              int maxDeliveries, long processedTtlSeconds) {
+                              int maxDeliveries, long processedTtlSeconds, long outboxDrainMillis) {
 
   /** Reads the {@code eventlog} section (defaults for missing keys). */
   public static EventLogOptions from(JsonObject section) {
@@ -23,16 +24,19 @@ public record EventLogOptions(long maxLength, long claimAfterMillis, int batchSi
         section.getInteger("batch-size", 64),
         section.getLong("block-ms", 2_000L),
         section.getInteger("max-deliveries", 10),
-        section.getLong("processed-ttl-seconds", 7L * 24 * 3600));
+        section.getLong("processed-ttl-seconds", 7L * 24 * 3600),
+        section.getLong("outbox-drain-ms", 5_000L));
   }
 
   /** A copy with another claim timeout. */
   public EventLogOptions withClaimAfter(long millis) {
-    return new EventLogOptions(maxLength, millis, batchSize, blockMillis, maxDeliveries, processedTtlSeconds);
+    return new EventLogOptions(maxLength, millis, batchSize, blockMillis, maxDeliveries, processedTtlSeconds,
+        outboxDrainMillis);
   }
 
   /** A copy with another read block time. */
   public EventLogOptions withBlock(long millis) {
-    return new EventLogOptions(maxLength, claimAfterMillis, batchSize, millis, maxDeliveries, processedTtlSeconds);
+    return new EventLogOptions(maxLength, claimAfterMillis, batchSize, millis, maxDeliveries, processedTtlSeconds,
+        outboxDrainMillis);
   }
 }

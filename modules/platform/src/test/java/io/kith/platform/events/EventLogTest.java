@@ -138,6 +138,39 @@ class EventLogTest {
   }
 
   @Test
+  @DisplayName("appendAll writes one event per payload, in order, that consumers see like appended ones")
+  void appendAllInOrder() {
+    EventLog log = log(quick());
+    String domain = fresh("dom");
+    List<DomainEvent> seen = new CopyOnWriteArrayList<>();
+    consume(log, domain, "readers", e -> {
+      seen.add(e);
+      return Future.succeededFuture();
+    });
+    List<JsonObject> payloads = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      payloads.add(new JsonObject().put("n", i));
+    }
+
+    List<DomainEvent> appended = Await.result(log.appendAll(domain, "ThingsHappened", payloads));
+    List<DomainEvent> single = append(log, domain, 1);
+
+    assertEquals(50, appended.size());
+    assertEquals(50, new HashSet<>(ids(appended)).size(), "every event has its own id");
+    await("51 events", () -> seen.size() >= 51);
+    awaitNothingPending(domain, "readers");
+    List<Long> expected = new ArrayList<>(ids(appended));
+    expected.addAll(ids(single));
+    assertEquals(expected, ids(seen), "every event once, in the order appended");
+    for (int i = 0; i < 50; i++) {
+      assertEquals("ThingsHappened", seen.get(i).type());
+      assertEquals(domain, seen.get(i).domain());
+      assertEquals(new JsonObject().put("n", i), seen.get(i).payload());
+    }
+    assertEquals(List.of(), Await.result(log.appendAll(domain, "ThingsHappened", List.of())));
+  }
+
+  @Test
   @DisplayName("a consumer group created now reads the events appended from now on")
   void groupStartsAtTheEnd() {
     EventLog log = log(quick());
@@ -404,7 +437,7 @@ class EventLogTest {
   void poisonedEventDeadLettered() {
     EventLogOptions base = quick();
     EventLog log = log(new EventLogOptions(base.maxLength(), base.claimAfterMillis(), base.batchSize(),
-        base.blockMillis(), 3, base.processedTtlSeconds()));
+        base.blockMillis(), 3, base.processedTtlSeconds(), base.outboxDrainMillis()));
     String domain = fresh("dom");
     String group = "notifier";
     AtomicInteger poisonAttempts = new AtomicInteger();

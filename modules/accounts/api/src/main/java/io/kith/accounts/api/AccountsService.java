@@ -109,6 +109,16 @@ public interface AccountsService {
   Future<JsonObject> presence(long viewer, List<Long> userIds);
 
   /**
+   * For other domains, not for clients (no viewer: it answers what each user would see of themselves): whether each
+   * of up to 1,000 users has a live bridge connection now, whatever their presence mode. One pipelined Redis round
+   * trip, not counted against any user's presence-query limit; used by notifications to tell only offline users of a
+   * direct message.
+   *
+   * @return {@code {"<id>": online (bool)}} for every distinct id asked
+   */
+  Future<JsonObject> onlineAmong(List<Long> userIds);
+
+  /**
    * Called by the gateway when a bridge connection of {@code userId} is authenticated ({@code open} true) or closed.
    * Connections are counted in Redis with a heartbeat expiry, so a crashed node leaves no ghost.
    */

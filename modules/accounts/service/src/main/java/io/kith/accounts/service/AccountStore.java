@@ -203,4 +203,19 @@ final class AccountStore {
         new JsonObject().put("$max", new JsonObject().put("last_active", when)).put("$inc", BUMP),
         new FindOptions().setFields(NO_PASSWORD), new UpdateOptions().setReturningNewDocument(true));
   }
+
+  /**
+   * {@link #touchLastActive(long, long)} for many accounts in two round trips: one update of all, then one read of
+   * what was written (a copy at least as new as each account's own update); unknown ids are absent.
+   */
+  Future<List<JsonObject>> touchLastActive(Collection<Long> ids, long when) {
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return mongo.updateCollectionWithOptions(COLLECTION,
+            new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(ids)))),
+            new JsonObject().put("$max", new JsonObject().put("last_active", when)).put("$inc", BUMP),
+            new UpdateOptions().setMulti(true))
+        .compose(updated -> byIds(ids));
+  }
 }

@@ -34,6 +34,8 @@ final class AccountsServiceImpl implements AccountsService {
   static final int MAX_NEARBY_OFFSET = 1000;
   /** How far a nearby search may start from the searcher's own reported position. */
   static final double MAX_SEARCH_ORIGIN_KM = 2.0;
+  /** Users whose offline-to-online work of a heartbeat is done together (see {@link #connectionsAlive}). */
+  static final int TRANSITION_BATCH = 250;
   private static final long MINUTE = 60_000;
   private static final long HOUR = 3_600_000;
 
@@ -473,6 +475,19 @@ final class AccountsServiceImpl implements AccountsService {
   }
 
   @Override
+  public Future<JsonObject> onlineAmong(List<Long> userIds) {
+    if (userIds == null || userIds.size() > MAX_IDS) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "at most " + MAX_IDS + " ids");
+    }
+    List<Long> ids = userIds.stream().filter(java.util.Objects::nonNull).distinct().toList();
+    return presence.online(ids).map(online -> {
+      JsonObject out = new JsonObject();
+      ids.forEach(id -> out.put(Long.toString(id), Boolean.TRUE.equals(online.get(id))));
+      return out;
+    });
+  }
+
+  @Override
   public Future<Void> connectionChanged(long userId, String connectionId, boolean open) {
     if (connectionId == null || connectionId.isEmpty() || connectionId.length() > 100) {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "connection_id", "connection id must be 1 to 100 characters");
@@ -493,8 +508,49 @@ final class AccountsServiceImpl implements AccountsService {
       return Future.succeededFuture();
     }
     // users whose connections Redis had lost come back online: they get the same push and event as on connect
-    return presence.alive(connections).compose(cameOnline -> Future.join(cameOnline.stream()
-        .map(this::transitioned).toList()).mapEmpty());
+    return presence.alive(connections).compose(cameOnline -> cameOnline(cameOnline, 0, null));
+  }
+
+  /**
+   * The offline-to-online work of a heartbeat ({@link #transitioned} for each user) for {@code users} from
+   * {@code from} on, {@value #TRANSITION_BATCH} users at a time and one batch after the other: after Redis lost its
+   * presence keys every user of a heartbeat comes back online at once. Every batch is tried; the first failure is
+   * reported at the end.
+   */
+  private Future<Void> cameOnline(List<Long> users, int from, Throwable failed) {
+    if (from >= users.size()) {
+      return failed == null ? Future.succeededFuture() : Future.failedFuture(failed);
+    }
+    List<Long> batch = users.subList(from, Math.min(users.size(), from + TRANSITION_BATCH));
+    return transitioned(batch).transform(ar -> cameOnline(users, from + TRANSITION_BATCH,
+        failed != null ? failed : ar.cause()));
+  }
+
+  /**
+   * {@link #transitioned(long)} for many users in a few round trips: their last_active moves to now, the written
+   * accounts go to the cache, and each gets the push and {@code PresenceChanged} of a connect.
+   */
+  private Future<Void> transitioned(List<Long> users) {
+    return store.touchLastActive(users, System.currentTimeMillis())
+        .compose(accounts -> cache.putAll(accounts).map(accounts))
+        .compose(accounts -> {
+          List<Long> known = accounts.stream().map(account -> account.getLong("_id")).toList();
+          return presence.online(known).compose(online -> {
+            List<JsonObject> changes = new ArrayList<>(accounts.size());
+            for (JsonObject account : accounts) {
+              long userId = account.getLong("_id");
+              String mode = Profiles.settingsOf(account).getString("presence");
+              boolean isOnline = Boolean.TRUE.equals(online.get(userId));
+              platform.vertx().eventBus().publish(Addresses.user(userId), new JsonObject()
+                  .put("type", "presence").put("user_id", userId).put("online", isOnline).put("mode", mode));
+              changes.add(new JsonObject().put("user_id", userId).put("online", isOnline).put("mode", mode));
+            }
+            return platform.events().appendAll(AccountsEvents.DOMAIN, AccountsEvents.PRESENCE_CHANGED, changes)
+                .onFailure(e -> LOG.error("Could not append {} {} events to the event log: {}", changes.size(),
+                    AccountsEvents.PRESENCE_CHANGED, e.toString()))
+                .<Void>mapEmpty().otherwiseEmpty();
+          });
+        });
   }
 
   /** Tells the user's own connections and the event log that presence changed. */

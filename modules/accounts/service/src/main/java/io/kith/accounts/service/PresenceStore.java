@@ -1,5 +1,6 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -47,6 +48,11 @@ final class PresenceStore {
           + "if over > 0 then redis.call('zpopmin', KEYS[1], over) end "
           + "if before == 0 then return 1 end "
           + "return 0";
+  private static final String ALIVE_SHA = LuaScripts.sha1(ALIVE);
+  /** Users per pipelined heartbeat batch (each one script call; within {@code redis.max-waiting-handlers}). */
+  static final int ALIVE_BATCH = 250;
+  /** Heartbeat batches of one report sent at once; the others wait for one of them to finish. */
+  static final int ALIVE_BATCHES_IN_FLIGHT = 2;
   /** Most connections counted per user (devices and tabs); the oldest beyond it stop counting. */
   static final int MAX_CONNECTIONS = 32;
 
@@ -83,11 +89,16 @@ final class PresenceStore {
    * Counts the connections a gateway holds for another expiry period, adding the ones Redis lost:
    * {@code {"<userId>": ["<connectionId>", ...]}}. Returns the users who had no live connection before (offline to
    * online). Entries that are not a user id with connection ids of 1 to 100 characters are ignored.
+   *
+   * <p>One script call per user (each touches only that user's key, so it runs on Redis Cluster too), sent as
+   * pipelined batches of {@value #ALIVE_BATCH} users with at most {@value #ALIVE_BATCHES_IN_FLIGHT} batches in flight:
+   * a heartbeat of thousands of users holds a couple of pooled connections for a moment instead of filling the
+   * client's wait queue (where every other Redis request of the node would be refused meanwhile).
    */
   Future<List<Long>> alive(JsonObject connections) {
     long now = System.currentTimeMillis();
     List<Long> users = new ArrayList<>();
-    List<Future<Response>> replies = new ArrayList<>();
+    List<Request> calls = new ArrayList<>();
     for (String user : connections.fieldNames()) {
       long userId;
       try {
@@ -99,28 +110,73 @@ final class PresenceStore {
       if (userId <= 0 || !(listed instanceof JsonArray)) {
         continue;
       }
-      List<String> args = new ArrayList<>(List.of(ALIVE, "1", key(userId), Long.toString(now),
-          Long.toString(now + expiryMillis), Long.toString(expiryMillis), Integer.toString(MAX_CONNECTIONS)));
+      Request call = Request.cmd(Command.EVALSHA).arg(ALIVE_SHA).arg(1).arg(key(userId)).arg(now)
+          .arg(now + expiryMillis).arg(expiryMillis).arg(MAX_CONNECTIONS);
+      int ids = 0;
       for (Object id : (JsonArray) listed) {
         if (id instanceof String && !((String) id).isEmpty() && ((String) id).length() <= 100
-            && args.size() < 7 + MAX_CONNECTIONS) {
-          args.add((String) id);
+            && ids < MAX_CONNECTIONS) {
+          call.arg((String) id);
+          ids++;
         }
       }
-      if (args.size() == 7) {
+      if (ids == 0) {
         continue;
       }
       users.add(userId);
-      replies.add(api.eval(args));
+      calls.add(call);
     }
-    return Future.all(replies).map(all -> {
-      List<Long> cameOnline = new ArrayList<>();
-      for (int i = 0; i < users.size(); i++) {
-        if (all.<Response>resultAt(i).toInteger() == 1) {
-          cameOnline.add(users.get(i));
+    List<Long> cameOnline = new ArrayList<>();
+    List<Throwable> failures = new ArrayList<>();
+    List<Future<Void>> lanes = new ArrayList<>();
+    int batches = (calls.size() + ALIVE_BATCH - 1) / ALIVE_BATCH;
+    for (int lane = 0; lane < Math.min(ALIVE_BATCHES_IN_FLIGHT, batches); lane++) {
+      lanes.add(aliveLane(users, calls, lane, cameOnline, failures));
+    }
+    return Future.all(lanes).compose(all -> failures.isEmpty() ? Future.succeededFuture(cameOnline)
+        : Future.failedFuture(failures.get(0)));
+  }
+
+  /**
+   * Sends batches {@code batch}, {@code batch + lanes}, ... one after the other and records the users whose script
+   * answered 1 (offline before). A failed batch does not stop the next one (its users' connections would lapse):
+   * the failure is recorded and the heartbeat fails once every batch has been tried.
+   */
+  private Future<Void> aliveLane(List<Long> users, List<Request> calls, int batch, List<Long> cameOnline,
+                                 List<Throwable> failures) {
+    int from = batch * ALIVE_BATCH;
+    if (from >= calls.size()) {
+      return Future.succeededFuture();
+    }
+    int to = Math.min(calls.size(), from + ALIVE_BATCH);
+    return aliveBatch(calls.subList(from, to)).transform(ar -> {
+      synchronized (cameOnline) {
+        if (ar.failed()) {
+          failures.add(ar.cause());
+        } else {
+          List<Response> replies = ar.result();
+          for (int i = 0; i < replies.size(); i++) {
+            if (replies.get(i).toInteger() == 1) {
+              cameOnline.add(users.get(from + i));
+            }
+          }
         }
       }
-      return cameOnline;
+      return aliveLane(users, calls, batch + ALIVE_BATCHES_IN_FLIGHT, cameOnline, failures);
+    });
+  }
+
+  /**
+   * One pipelined batch of heartbeat scripts by digest; when Redis does not know the script (restarted, flushed,
+   * failed over) none of them ran: the script is loaded and the batch sent again.
+   */
+  private Future<List<Response>> aliveBatch(List<Request> calls) {
+    return redis.batch(calls).recover(e -> {
+      if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
+        return Future.failedFuture(e);
+      }
+      return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(ALIVE))
+          .compose(loaded -> redis.batch(calls));
     });
   }
 

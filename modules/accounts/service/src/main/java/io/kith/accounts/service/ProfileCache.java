@@ -88,15 +88,32 @@ final class ProfileCache {
 
   /** Fills the cache with a document read from the record on a miss, unless a newer copy is cached meanwhile. */
   Future<Void> fill(JsonObject doc) {
-    long id = doc.getLong("_id");
-    return redis.send(Request.cmd(Command.EVAL).arg(PUT).arg(1).arg(key(id)).arg(doc.encode())
-        .arg(doc.getLong(AccountStore.VERSION, 0L)).arg(ttlSeconds)).mapEmpty();
+    return redis.send(putRequest(doc)).mapEmpty();
+  }
+
+  private Request putRequest(JsonObject doc) {
+    return Request.cmd(Command.EVAL).arg(PUT).arg(1).arg(key(doc.getLong("_id"))).arg(doc.encode())
+        .arg(doc.getLong(AccountStore.VERSION, 0L)).arg(ttlSeconds);
   }
 
   /** Replaces the cached copy with the document just written to the record (unless a newer one got there first). */
   Future<Void> put(JsonObject doc) {
     // when the put fails, drop the copy rather than leave an older one for the TTL
     return fill(doc).recover(e -> invalidate(doc.getLong("_id")));
+  }
+
+  /** {@link #put} for many documents, pipelined; when the batch fails, their copies are dropped instead. */
+  Future<Void> putAll(List<JsonObject> docs) {
+    if (docs.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Request> puts = new ArrayList<>(docs.size());
+    List<Request> drops = new ArrayList<>(docs.size());
+    for (JsonObject doc : docs) {
+      puts.add(putRequest(doc));
+      drops.add(Request.cmd(Command.DEL).arg(key(doc.getLong("_id"))));
+    }
+    return redis.batch(puts).<Void>mapEmpty().recover(e -> redis.batch(drops).mapEmpty());
   }
 
   /** Drops the cached copy. */

@@ -92,4 +92,32 @@ class EventsTest extends AccountsTestBase {
     await(accounts.connectionChanged(id, connection, false));
     awaitEvent(AccountsEvents.PRESENCE_CHANGED, id, p -> !p.getBoolean("online"));
   }
+
+  @Test
+  @DisplayName("a heartbeat that brings users back online appends PresenceChanged for each, with its mode, and none "
+      + "for a user who was online already")
+  void heartbeatPresenceChanged() throws Exception {
+    List<JsonObject> users = registerMany(3);
+    long back = idOf(users.get(0));
+    long friendsOnly = idOf(users.get(1));
+    long stayed = idOf(users.get(2));
+    await(accounts.setPresenceMode(friendsOnly, "friends"));
+    String stayedConnection = "conn-" + UUID.randomUUID();
+    await(accounts.connectionChanged(stayed, stayedConnection, true));
+    awaitEvent(AccountsEvents.PRESENCE_CHANGED, stayed, p -> p.getBoolean("online"));
+
+    await(accounts.connectionsAlive(new JsonObject()
+        .put(Long.toString(back), new JsonArray().add("conn-" + UUID.randomUUID()))
+        .put(Long.toString(friendsOnly), new JsonArray().add("conn-" + UUID.randomUUID()))
+        .put(Long.toString(stayed), new JsonArray().add(stayedConnection))));
+
+    awaitEvent(AccountsEvents.PRESENCE_CHANGED, back, p -> p.getBoolean("online") && "online".equals(p.getString("mode")));
+    awaitEvent(AccountsEvents.PRESENCE_CHANGED, friendsOnly,
+        p -> p.getBoolean("online") && "friends".equals(p.getString("mode")));
+    // an event appended after the heartbeat's arrives after anything the heartbeat appended
+    await(accounts.setPresenceMode(stayed, "invisible"));
+    awaitEvent(AccountsEvents.PRESENCE_CHANGED, stayed, p -> "invisible".equals(p.getString("mode")));
+    assertEquals(2, received.stream().filter(e -> e.type().equals(AccountsEvents.PRESENCE_CHANGED)
+        && e.payload().getLong("user_id") == stayed).count(), "the heartbeat appended an event for " + stayed);
+  }
 }

@@ -281,4 +281,41 @@ class PresenceTest extends AccountsTestBase {
     failsWithField("validation_failed", "mode", accounts.setPresenceMode(user, "away"));
     failsWithField("validation_failed", "mode", accounts.setPresenceMode(user, null));
   }
+
+  @Test
+  @DisplayName("onlineAmong tells other domains who is connected, whatever their mode, for at most 1000 ids in one call")
+  void onlineAmong() throws Exception {
+    List<JsonObject> users = registerMany(4);
+    long shown = idOf(users.get(0));
+    long invisible = idOf(users.get(1));
+    long friendsOnly = idOf(users.get(2));
+    long away = idOf(users.get(3));
+    long unknown = shown + 987_654_321L;
+    await(accounts.setPresenceMode(invisible, "invisible"));
+    await(accounts.setPresenceMode(friendsOnly, "friends"));
+    for (long user : List.of(shown, invisible, friendsOnly)) {
+      await(accounts.connectionChanged(user, newConnection(), true));
+    }
+    // the premise: others see the invisible and friends-only users offline
+    assertFalse(online(away, invisible));
+    assertFalse(online(away, friendsOnly));
+
+    JsonObject all = await(accounts.onlineAmong(List.of(shown, invisible, friendsOnly, away, unknown, shown)));
+    assertEquals(new JsonObject().put(Long.toString(shown), true).put(Long.toString(invisible), true)
+        .put(Long.toString(friendsOnly), true).put(Long.toString(away), false).put(Long.toString(unknown), false), all);
+
+    String last = newConnection();
+    await(accounts.connectionChanged(away, last, true));
+    assertTrue(await(accounts.onlineAmong(List.of(away))).getBoolean(Long.toString(away)));
+    await(accounts.connectionChanged(away, last, false));
+    assertFalse(await(accounts.onlineAmong(List.of(away))).getBoolean(Long.toString(away)));
+
+    List<Long> ids = new ArrayList<>();
+    for (long i = 0; i < 1001; i++) {
+      ids.add(shown + 1_000_000 + i);
+    }
+    failsWithField("validation_failed", "ids", accounts.onlineAmong(ids));
+    assertEquals(1000, await(accounts.onlineAmong(ids.subList(0, 1000))).size());
+    assertEquals(new JsonObject(), await(accounts.onlineAmong(List.of())));
+  }
 }

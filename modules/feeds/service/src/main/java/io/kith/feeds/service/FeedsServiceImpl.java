@@ -19,13 +19,14 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The feeds rules; see {@link FeedsService} and the module README. */
 final class FeedsServiceImpl implements FeedsService {
@@ -256,9 +257,11 @@ final class FeedsServiceImpl implements FeedsService {
 
   @Override
   public Future<JsonObject> post(long viewer, long postId) {
-    return Failures.guard(() -> cache.getAll(List.of(postId)).map(found -> found.get(postId))
-        .compose(post -> post == null ? notFound() : hydrate(viewer, List.of(post), false).compose(views -> views.isEmpty() ? notFound()
-            : Future.succeededFuture(views.get(0)))));
+    return Failures.guard(() -> fetch(viewer, List.of(postId)).compose(found -> {
+      JsonObject post = found.docs().get(postId);
+      return post == null ? notFound() : hydrate(viewer, List.of(post), false, Integer.MAX_VALUE, found, null)
+          .compose(views -> views.isEmpty() ? notFound() : Future.succeededFuture(views.get(0)));
+    }));
   }
 
   @Override
@@ -289,9 +292,8 @@ final class FeedsServiceImpl implements FeedsService {
     return logged("home", Failures.guard(() -> {
       requireUser(viewer);
       checkPage(maxId, sinceId, limit);
-      return timelines.ensure(Timelines.HOME, viewer, () -> rebuild(viewer, ties.following(viewer)))
-          .compose(v -> celebrityAuthors(viewer, false))
-          .compose(celebs -> page(viewer, merged(Timelines.HOME, viewer, celebs), maxId, sinceId, limit, true));
+      return celebrityAuthors(viewer, false).compose(celebs -> page(viewer, timeline(Timelines.HOME, viewer,
+          () -> rebuild(viewer, ties.following(viewer)), celebs), maxId, sinceId, limit, true));
     }));
   }
 
@@ -300,9 +302,8 @@ final class FeedsServiceImpl implements FeedsService {
     return Failures.guard(() -> {
       requireUser(viewer);
       checkPage(maxId, sinceId, limit);
-      return timelines.ensure(Timelines.MOMENTS, viewer, () -> rebuild(viewer, ties.friends(viewer)))
-          .compose(v -> celebrityAuthors(viewer, true))
-          .compose(celebs -> page(viewer, merged(Timelines.MOMENTS, viewer, celebs), maxId, sinceId, limit, true));
+      return celebrityAuthors(viewer, true).compose(celebs -> page(viewer, timeline(Timelines.MOMENTS, viewer,
+          () -> rebuild(viewer, ties.friends(viewer)), celebs), maxId, sinceId, limit, true));
     });
   }
 
@@ -390,15 +391,14 @@ final class FeedsServiceImpl implements FeedsService {
     });
   }
 
-  /** A source merging a Redis timeline with the recent posts of celebrities the viewer follows. */
-  private Source merged(String kind, long viewer, List<Long> celebrities) {
-    return (max, since, count) -> Future.all(timelines.range(kind, viewer, max, since, count),
-        timelines.ranges(Timelines.OWN, celebrities, max, since, count)).map(all -> {
-          TreeSet<Long> ids = new TreeSet<>(Comparator.reverseOrder());
-          ids.addAll(all.<List<Long>>resultAt(0));
-          ids.addAll(all.<List<Long>>resultAt(1));
-          return ids.stream().limit(count).toList();
-        });
+  /**
+   * A source reading a Redis timeline merged with the recent posts of celebrities the viewer follows. Its first read
+   * also renews the timeline's expiry in the same round trip, and builds the timeline when it is missing.
+   */
+  private Source timeline(String kind, long viewer, Timelines.Loader rebuild, List<Long> celebrities) {
+    AtomicBoolean opened = new AtomicBoolean();
+    return (max, since, count) -> timelines.read(kind, viewer, opened.getAndSet(true) ? null : rebuild, celebrities,
+        max, since, count);
   }
 
   /** Celebrities (not fanned out) whose posts belong in the viewer's home (followed) or moments (friends). */
@@ -460,15 +460,28 @@ final class FeedsServiceImpl implements FeedsService {
   private Future<JsonObject> round(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline,
                                    List<JsonObject> items, int round, int scanned) {
     int fetch = Math.min(MAX_FETCH, (limit + Math.max(10, limit / 2)) << round);
-    return source.read(maxId, sinceId, fetch).compose(ids -> cache.getAll(ids).compose(found -> {
-      List<JsonObject> docs = new ArrayList<>();
+    return source.read(maxId, sinceId, fetch).compose(ids -> {
+      // views only for what the page still lacks: the loop below stops there
+      int want = limit - items.size();
+      Early early = early(viewer, ids, want);
+      // the originals of reposts this node knows are read in the same batch
+      Set<Long> reads = new LinkedHashSet<>(ids);
       ids.forEach(id -> {
-        JsonObject d = found.get(id);
-        if (d != null) {
-          docs.add(d);
+        Long original = cache.knownOriginal(id);
+        if (original != null && original != 0) {
+          reads.add(original);
         }
       });
-      return hydrate(viewer, docs, timeline).compose(views -> {
+      return fetch(viewer, reads).compose(found -> {
+        List<JsonObject> docs = new ArrayList<>();
+        ids.forEach(id -> {
+          JsonObject d = found.docs().get(id);
+          if (d != null) {
+            docs.add(d);
+          }
+        });
+        return hydrate(viewer, docs, timeline, want, found, early);
+      }).compose(views -> {
         Map<Long, JsonObject> byId = new LinkedHashMap<>();
         views.forEach(v -> byId.put(v.getLong("id"), v));
         long last = maxId;
@@ -494,7 +507,45 @@ final class FeedsServiceImpl implements FeedsService {
         page.put("newest_id", items.isEmpty() ? (sinceId > 0 ? sinceId : null) : items.get(0).getLong("id"));
         return Future.succeededFuture(page);
       });
-    }));
+    });
+  }
+
+  /**
+   * Questions about the candidates' authors asked before their documents are read, for the authors this node knows
+   * (a post's author never changes): the viewer's ties to them, and the summaries of the authors of the first
+   * {@code want} candidates. Visibility is still decided from the documents as read and these ties, asked now.
+   */
+  private record Early(Set<Long> authors, Future<Map<Long, JsonObject>> ties, Set<Long> summarized,
+                       Future<JsonObject> summaries) {
+  }
+
+  private Early early(long viewer, List<Long> ids, int want) {
+    Set<Long> authors = new LinkedHashSet<>();
+    Set<Long> first = new LinkedHashSet<>();
+    for (int i = 0; i < ids.size(); i++) {
+      Long author = cache.knownAuthor(ids.get(i));
+      if (author != null) {
+        authors.add(author);
+        if (i < want) {
+          first.add(author);
+        }
+        Long original = cache.knownOriginal(ids.get(i));
+        Long originalAuthor = original == null || original == 0 ? null : cache.knownAuthor(original);
+        if (originalAuthor != null) {
+          authors.add(originalAuthor);
+          if (i < want) {
+            first.add(originalAuthor);
+          }
+        }
+      }
+    }
+    authors.remove(viewer);
+    if (authors.isEmpty() && first.isEmpty()) {
+      return null;
+    }
+    Future<Map<Long, JsonObject>> flags = viewer == 0 || authors.isEmpty() ? Future.succeededFuture(Map.of())
+        : ties.flags(viewer, authors);
+    return new Early(authors, flags, first, summaries(viewer, first));
   }
 
   // ---------------------------------------------------------------- comments
@@ -747,63 +798,222 @@ final class FeedsServiceImpl implements FeedsService {
    * viewer's flags, and the embedded original of reposts.
    */
   Future<List<JsonObject>> hydrate(long viewer, List<JsonObject> docs, boolean timeline) {
+    return hydrate(viewer, docs, timeline, Integer.MAX_VALUE, null, null);
+  }
+
+  /** Post documents and the viewer's flags on them, read in one Redis round trip. */
+  private record Fetched(Set<Long> asked, Map<Long, JsonObject> docs, ViewerFlags.Seen liked,
+                         ViewerFlags.Seen reposted) {
+  }
+
+  /**
+   * Posts by id (from the post cache, MongoDB for misses) and, in the same Redis batch, what the viewer's liked and
+   * reposted sets say about them.
+   */
+  private Future<Fetched> fetch(long viewer, Collection<Long> ids) {
+    List<Long> list = List.copyOf(new LinkedHashSet<>(ids));
+    if (list.isEmpty()) {
+      return Future.succeededFuture(new Fetched(Set.of(), Map.of(), null, null));
+    }
+    List<io.vertx.redis.client.Request> batch = new ArrayList<>(cache.requests(list));
+    int at = batch.size();
+    if (viewer != 0) {
+      batch.addAll(flags.requests(ViewerFlags.LIKED, viewer, list));
+      batch.addAll(flags.requests(ViewerFlags.REPOSTED, viewer, list));
+    }
+    return platform.redis().batch(batch).compose(replies -> cache.complete(list, replies, 0).map(docs ->
+        new Fetched(Set.copyOf(list), docs,
+            viewer == 0 ? null : flags.seen(ViewerFlags.LIKED, viewer, list, replies, at),
+            viewer == 0 ? null : flags.seen(ViewerFlags.REPOSTED, viewer, list, replies, at + 2))),
+        e -> cache.getAll(list).map(docs -> new Fetched(Set.copyOf(list), docs, null, null)));
+  }
+
+  /**
+   * Views of the first {@code want} posts the viewer may see (of those with an author summary), in the given order.
+   * {@code pre}: what was read with the documents (the viewer's flags), or null. Summaries of the authors of the
+   * first {@code want} live posts are asked while relations decides visibility (usually they are the ones shown);
+   * others are asked when needed.
+   */
+  private Future<List<JsonObject>> hydrate(long viewer, List<JsonObject> docs, boolean timeline, int want,
+                                           Fetched pre, Early early) {
     List<JsonObject> live = docs.stream().filter(d -> !d.getBoolean("deleted", false)).toList();
+    if (live.isEmpty() || want <= 0) {
+      return Future.succeededFuture(List.of());
+    }
     Set<Long> rootIds = new LinkedHashSet<>();
     live.forEach(d -> {
       if (d.getLong("repost_of", 0L) != 0) {
         rootIds.add(d.getLong("repost_of"));
       }
     });
-    return cache.getAll(rootIds).compose(roots -> {
-      List<JsonObject> all = new ArrayList<>(live);
-      roots.values().stream().filter(r -> !r.getBoolean("deleted", false)).forEach(all::add);
+    // originals read with the page's documents (known to be reposted) are not read again
+    Set<Long> unread = new LinkedHashSet<>(rootIds);
+    if (pre != null) {
+      unread.removeAll(pre.asked());
+    }
+    Future<Fetched> rootsRead = unread.isEmpty() ? Future.succeededFuture(new Fetched(Set.of(), Map.of(), null, null))
+        : fetch(viewer, unread);
+    return rootsRead.compose(rootsFetched -> {
+      Map<Long, JsonObject> roots = new HashMap<>(rootsFetched.docs());
+      if (pre != null) {
+        rootIds.forEach(id -> {
+          JsonObject d = pre.docs().get(id);
+          if (d != null) {
+            roots.putIfAbsent(id, d);
+          }
+        });
+      }
+      List<JsonObject> liveRoots = roots.values().stream().filter(r -> !r.getBoolean("deleted", false)).toList();
       Set<Long> authors = new LinkedHashSet<>();
       boolean placements = false;
-      for (JsonObject d : all) {
+      for (JsonObject d : live) {
         authors.add(d.getLong("author"));
         placements |= Visibility.needsPlacements(d) && d.getLong("author") != viewer;
       }
-      return ties.of(viewer, authors, placements).compose(t -> {
+      for (JsonObject d : liveRoots) {
+        authors.add(d.getLong("author"));
+        placements |= Visibility.needsPlacements(d) && d.getLong("author") != viewer;
+      }
+      Set<Long> guessed = new HashSet<>(authorsOf(live.subList(0, Math.min(live.size(), want)), roots, null));
+      Future<JsonObject> summarized;
+      Future<Map<Long, Visibility.Tie>> tied;
+      if (early == null) {
+        summarized = summaries(viewer, guessed);
+        tied = ties.of(viewer, authors, placements);
+      } else {
+        Set<Long> more = new LinkedHashSet<>(guessed);
+        more.removeAll(early.summarized());
+        summarized = more.isEmpty() ? early.summaries() : Future.all(early.summaries(), summaries(viewer, more))
+            .map(both -> new JsonObject().mergeIn(both.resultAt(0)).mergeIn(both.resultAt(1)));
+        guessed.addAll(early.summarized());
+        tied = ties.of(viewer, authors, placements, early.authors(), early.ties());
+      }
+      return Future.all(tied, summarized).compose(both -> {
+        Map<Long, Visibility.Tie> t = both.resultAt(0);
+        JsonObject sums = both.resultAt(1);
         List<JsonObject> visible = filter(viewer, live, t, timeline);
-        Set<Long> visibleRoots = new HashSet<>(PostStore.ids(filter(viewer,
-            roots.values().stream().filter(r -> !r.getBoolean("deleted", false)).toList(), t, false)));
-        Set<Long> flagged = new LinkedHashSet<>(PostStore.ids(visible));
-        flagged.addAll(visibleRoots);
-        Set<Long> users = new LinkedHashSet<>();
-        visible.forEach(d -> users.add(d.getLong("author")));
-        visibleRoots.forEach(id -> users.add(roots.get(id).getLong("author")));
-        return Future.all(flags.among(ViewerFlags.LIKED, viewer, flagged, posts::likePairs, posts::likedAmong),
-            flags.among(ViewerFlags.REPOSTED, viewer, flagged, posts::repostsBy, posts::repostedAmong),
-            summaries(viewer, users)).map(f -> {
-              Set<Long> liked = f.resultAt(0);
-              Set<Long> reposted = f.resultAt(1);
-              JsonObject sums = f.resultAt(2);
-              List<JsonObject> views = new ArrayList<>();
-              for (JsonObject d : visible) {
-                JsonObject view = view(viewer, d, sums, t, liked, reposted);
-                if (view == null) {
-                  continue;
-                }
+        Set<Long> visibleRoots = new HashSet<>(PostStore.ids(filter(viewer, liveRoots, t, false)));
+        return shown(viewer, visible, roots, visibleRoots, sums, guessed, want, 0, new ArrayList<>())
+            .compose(shown -> {
+              Set<Long> flagged = new LinkedHashSet<>(PostStore.ids(shown));
+              shown.forEach(d -> {
                 long rootId = d.getLong("repost_of", 0L);
-                if (rootId != 0) {
-                  JsonObject root = roots.get(rootId);
-                  JsonObject embedded;
-                  if (root == null || root.getBoolean("deleted", false)) {
-                    embedded = new JsonObject().put("state", "deleted");
-                  } else if (!visibleRoots.contains(rootId)) {
-                    embedded = new JsonObject().put("state", "not_visible");
-                  } else {
-                    JsonObject rootView = view(viewer, root, sums, t, liked, reposted);
-                    embedded = rootView == null ? new JsonObject().put("state", "not_visible")
-                        : new JsonObject().put("state", "visible").put("post", rootView);
-                  }
-                  view.put("repost_of", embedded);
+                if (rootId != 0 && visibleRoots.contains(rootId)) {
+                  flagged.add(rootId);
                 }
-                views.add(view);
+              });
+              List<ViewerFlags.Seen> likedSeen = new ArrayList<>();
+              List<ViewerFlags.Seen> repostedSeen = new ArrayList<>();
+              for (Fetched f : new Fetched[] {pre, rootsFetched}) {
+                if (f != null) {
+                  likedSeen.add(f.liked());
+                  repostedSeen.add(f.reposted());
+                }
               }
-              return views;
+              return Future.all(
+                  viewerFlags(ViewerFlags.LIKED, viewer, flagged, likedSeen, posts::likePairs, posts::likedAmong),
+                  viewerFlags(ViewerFlags.REPOSTED, viewer, flagged, repostedSeen, posts::repostsBy,
+                      posts::repostedAmong)).map(f -> {
+                        Set<Long> liked = f.resultAt(0);
+                        Set<Long> reposted = f.resultAt(1);
+                        List<JsonObject> views = new ArrayList<>(shown.size());
+                        for (JsonObject d : shown) {
+                          JsonObject view = view(viewer, d, sums, t, liked, reposted);
+                          long rootId = d.getLong("repost_of", 0L);
+                          if (rootId != 0) {
+                            JsonObject root = roots.get(rootId);
+                            JsonObject embedded;
+                            if (root == null || root.getBoolean("deleted", false)) {
+                              embedded = new JsonObject().put("state", "deleted");
+                            } else if (!visibleRoots.contains(rootId)) {
+                              embedded = new JsonObject().put("state", "not_visible");
+                            } else {
+                              JsonObject rootView = view(viewer, root, sums, t, liked, reposted);
+                              embedded = rootView == null ? new JsonObject().put("state", "not_visible")
+                                  : new JsonObject().put("state", "visible").put("post", rootView);
+                            }
+                            view.put("repost_of", embedded);
+                          }
+                          views.add(view);
+                        }
+                        return views;
+                      });
             });
       });
+    });
+  }
+
+  /**
+   * The first {@code want} of the visible posts whose author has a summary (a post without one is left out), asking
+   * the summaries not asked yet ({@code asked}) of the authors of the next posts (and of their visible originals),
+   * into {@code sums}.
+   */
+  private Future<List<JsonObject>> shown(long viewer, List<JsonObject> visible, Map<Long, JsonObject> roots,
+                                         Set<Long> visibleRoots, JsonObject sums, Set<Long> asked, int want,
+                                         int from, List<JsonObject> shown) {
+    int to = from + Math.min(want - shown.size(), visible.size() - from);
+    List<JsonObject> next = visible.subList(from, to);
+    Set<Long> missing = authorsOf(next, roots, visibleRoots);
+    missing.removeAll(asked);
+    Future<JsonObject> more = missing.isEmpty() ? Future.succeededFuture(sums)
+        : summaries(viewer, missing).map(found -> {
+          asked.addAll(missing);
+          return sums.mergeIn(found);
+        });
+    return more.compose(all -> {
+      for (JsonObject d : next) {
+        if (all.containsKey(Long.toString(d.getLong("author")))) {
+          shown.add(d);
+        }
+      }
+      return shown.size() < want && to < visible.size()
+          ? shown(viewer, visible, roots, visibleRoots, all, asked, want, to, shown)
+          : Future.succeededFuture(shown);
+    });
+  }
+
+  /** Authors of these posts and of their originals (all live ones, or only those in {@code visibleRoots}). */
+  private static Set<Long> authorsOf(List<JsonObject> posts, Map<Long, JsonObject> roots, Set<Long> visibleRoots) {
+    Set<Long> out = new LinkedHashSet<>();
+    for (JsonObject d : posts) {
+      out.add(d.getLong("author"));
+      long rootId = d.getLong("repost_of", 0L);
+      JsonObject root = rootId == 0 ? null : roots.get(rootId);
+      if (root != null && !root.getBoolean("deleted", false)
+          && (visibleRoots == null || visibleRoots.contains(rootId))) {
+        out.add(root.getLong("author"));
+      }
+    }
+    return out;
+  }
+
+  /** The viewer's flag set over {@code ids}, from the answers read with the documents where they cover them. */
+  private Future<Set<Long>> viewerFlags(String set, long viewer, Set<Long> ids, List<ViewerFlags.Seen> seen,
+                                        ViewerFlags.Loader loader, ViewerFlags.Checker checker) {
+    if (viewer == 0 || ids.isEmpty()) {
+      return Future.succeededFuture(Set.of());
+    }
+    List<Future<Set<Long>>> parts = new ArrayList<>();
+    Set<Long> rest = new LinkedHashSet<>(ids);
+    for (ViewerFlags.Seen s : seen) {
+      if (s == null) {
+        continue;
+      }
+      List<Long> covered = rest.stream().filter(s.asked()::contains).toList();
+      if (!covered.isEmpty()) {
+        parts.add(flags.resolve(s, covered, loader, checker));
+        covered.forEach(rest::remove);
+      }
+    }
+    if (!rest.isEmpty()) {
+      parts.add(flags.among(set, viewer, rest, loader, checker));
+    }
+    return Future.all(parts).map(all -> {
+      Set<Long> out = new HashSet<>();
+      for (int i = 0; i < parts.size(); i++) {
+        out.addAll(all.<Set<Long>>resultAt(i));
+      }
+      return out;
     });
   }
 

@@ -18,6 +18,7 @@ public final class FeedsVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
   private FanOut fanOut;
+  private long celebrityTimer = -1;
 
   /** Creates the verticle on a node's platform. */
   public FeedsVerticle(Platform platform) {
@@ -34,6 +35,9 @@ public final class FeedsVerticle extends VerticleBase {
     FeedsServiceImpl service = new FeedsServiceImpl(platform, settings, posts, timelines, media, relations,
         AccountsService.proxy(vertx));
     fanOut = new FanOut(platform, settings, posts, timelines, relations, service);
+    // timeline reads then find the celebrity set on the node instead of asking Redis first
+    celebrityTimer = vertx.setPeriodic(Timelines.CELEBRITY_REFRESH_MILLIS,
+        id -> timelines.refreshCelebrities().onFailure(e -> { /* the next read asks Redis itself */ }));
     return posts.ensureIndexes()
         .compose(v -> media.ensureIndexes())
         .compose(v -> fanOut.start())
@@ -45,6 +49,7 @@ public final class FeedsVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(celebrityTimer);
     Future<Void> worker = fanOut == null ? Future.succeededFuture() : fanOut.stop();
     return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }

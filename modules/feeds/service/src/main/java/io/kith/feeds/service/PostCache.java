@@ -1,6 +1,7 @@
 package io.kith.feeds.service;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -8,8 +9,10 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +23,17 @@ import java.util.Map;
  * Every change of a post (counters, edit, delete) bumps the version and drops the copy after MongoDB changed; a reader
  * that missed reads the version before MongoDB and stores its copy only if the version did not move meanwhile, so a
  * slow reader never puts back a document older than a change. Write paths read MongoDB directly.
+ *
+ * <p>Parsing the copies is a good part of a timeline read's CPU, so each node also keeps the parsed documents of the
+ * posts it read last ({@link #PARSED_MAX}) with the bytes they were parsed from, and reuses one only while Redis
+ * answers exactly those bytes: Redis stays the only source, and a changed (or dropped and refilled) copy is parsed
+ * afresh. The documents handed out are therefore shared: callers must not change them.
  */
 final class PostCache {
 
   static final long TTL_SECONDS = 120;
+  /** Most parsed documents kept on this node. */
+  static final int PARSED_MAX = 4_096;
   private static final String FILL = "if (redis.call('get', KEYS[2]) or '0') == ARGV[1] then "
       + "redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3]) end return 1";
   private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], ARGV[1]) "
@@ -31,6 +41,16 @@ final class PostCache {
 
   private final Redis redis;
   private final PostStore posts;
+  private final Map<Long, Parsed> parsed = new LinkedHashMap<>(256, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, Parsed> eldest) {
+      return size() > PARSED_MAX;
+    }
+  };
+
+  /** A document as parsed from these bytes of its Redis copy. */
+  private record Parsed(byte[] bytes, JsonObject doc) {
+  }
 
   PostCache(Redis redis, PostStore posts) {
     this.redis = redis;
@@ -47,35 +67,88 @@ final class PostCache {
     if (list.isEmpty()) {
       return Future.succeededFuture(Map.of());
     }
-    List<Request> gets = new ArrayList<>(list.size() * 2);
-    for (long id : list) {
+    return redis.batch(requests(list)).compose(replies -> complete(list, replies, 0), e -> posts.findAll(list));
+  }
+
+  /**
+   * The requests that read these posts (each its copy and its version), to send in a batch with other reads of a
+   * page; {@link #complete} reads their answers.
+   */
+  List<Request> requests(List<Long> ids) {
+    List<Request> gets = new ArrayList<>(ids.size() * 2);
+    for (long id : ids) {
       gets.add(Request.cmd(Command.GET).arg(key(id)));
       gets.add(Request.cmd(Command.GET).arg(key(id) + ":v"));
     }
-    return redis.batch(gets).compose(replies -> {
-      Map<Long, JsonObject> out = new HashMap<>();
-      Map<Long, String> versions = new HashMap<>();
-      for (int i = 0; i < list.size(); i++) {
-        Response doc = replies.get(2 * i);
-        if (doc != null) {
-          out.put(list.get(i), new JsonObject(doc.toString()));
-        } else {
-          Response v = replies.get(2 * i + 1);
-          versions.put(list.get(i), v == null ? "0" : v.toString());
-        }
+    return gets;
+  }
+
+  /**
+   * The posts asked with {@link #requests} (answers from {@code replies[at]} on): the cached copies, and the misses
+   * from MongoDB, cached if their version did not move since it was read.
+   */
+  Future<Map<Long, JsonObject>> complete(List<Long> ids, List<Response> replies, int at) {
+    Map<Long, JsonObject> out = new HashMap<>();
+    Map<Long, String> versions = new HashMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      Response doc = replies.get(at + 2 * i);
+      if (doc != null) {
+        out.put(ids.get(i), parse(ids.get(i), doc));
+      } else {
+        Response v = replies.get(at + 2 * i + 1);
+        versions.put(ids.get(i), v == null ? "0" : v.toString());
       }
-      if (versions.isEmpty()) {
-        return Future.succeededFuture(out);
-      }
-      return posts.findAll(versions.keySet()).compose(found -> {
-        out.putAll(found);
-        List<Request> fills = new ArrayList<>(found.size());
-        found.forEach((id, doc) -> fills.add(Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key(id))
-            .arg(key(id) + ":v").arg(versions.get(id)).arg(doc.encode()).arg(TTL_SECONDS)));
-        return fills.isEmpty() ? Future.succeededFuture(out)
-            : redis.batch(fills).map(x -> out).recover(e -> Future.succeededFuture(out));
-      });
-    }).recover(e -> posts.findAll(list));
+    }
+    if (versions.isEmpty()) {
+      return Future.succeededFuture(out);
+    }
+    return posts.findAll(versions.keySet()).compose(found -> {
+      out.putAll(found);
+      List<Request> fills = new ArrayList<>(found.size());
+      found.forEach((id, doc) -> fills.add(Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key(id))
+          .arg(key(id) + ":v").arg(versions.get(id)).arg(doc.encode()).arg(TTL_SECONDS)));
+      return fills.isEmpty() ? Future.succeededFuture(out)
+          : redis.batch(fills).map(x -> out).recover(e -> Future.succeededFuture(out));
+    });
+  }
+
+  /**
+   * The author of a post this node parsed lately, or null: known before its copy is read again, and exact, since a
+   * post never changes author (whether it still exists or may be seen is for the copy to say). Only ids read from a
+   * copy are known: nothing here is ever taken for the copy itself.
+   */
+  Long knownAuthor(long id) {
+    Parsed known;
+    synchronized (parsed) {
+      known = parsed.get(id);
+    }
+    return known == null ? null : known.doc().getLong("author");
+  }
+
+  /** The original of a repost this node parsed lately (0: not a repost), or null: fixed too. */
+  Long knownOriginal(long id) {
+    Parsed known;
+    synchronized (parsed) {
+      known = parsed.get(id);
+    }
+    return known == null ? null : known.doc().getLong("repost_of", 0L);
+  }
+
+  /** The document of a Redis copy: the one parsed before from the same bytes, else parsed now. */
+  private JsonObject parse(long id, Response copy) {
+    byte[] bytes = copy.toBuffer().getBytes();
+    Parsed known;
+    synchronized (parsed) {
+      known = parsed.get(id);
+    }
+    if (known != null && Arrays.equals(known.bytes(), bytes)) {
+      return known.doc();
+    }
+    JsonObject doc = new JsonObject(Buffer.buffer(bytes));
+    synchronized (parsed) {
+      parsed.put(id, new Parsed(bytes, doc));
+    }
+    return doc;
   }
 
   /** Drops the cached copy of a post that just changed in MongoDB. */

@@ -36,6 +36,15 @@ final class Ties {
    * {@code except} posts).
    */
   Future<Map<Long, Visibility.Tie>> of(long viewer, Collection<Long> authors, boolean withPlacements) {
+    return of(viewer, authors, withPlacements, Set.of(), null);
+  }
+
+  /**
+   * The same, when the flags of some of the authors ({@code asked}) were asked already ({@code early}, the answer of
+   * {@link #flags}): only the others are asked now.
+   */
+  Future<Map<Long, Visibility.Tie>> of(long viewer, Collection<Long> authors, boolean withPlacements,
+                                       Set<Long> asked, Future<Map<Long, JsonObject>> early) {
     Set<Long> others = new LinkedHashSet<>(authors);
     others.remove(viewer);
     if (viewer == 0 || others.isEmpty()) {
@@ -43,9 +52,15 @@ final class Ties {
     }
     Future<JsonObject> placements = withPlacements ? placementsBy(viewer, others)
         : Future.succeededFuture(new JsonObject());
-    return Future.all(flags(viewer, others), placements).map(all -> {
-      Map<Long, JsonObject> rel = all.resultAt(0);
-      JsonObject placed = all.resultAt(1);
+    List<Long> missing = early == null ? List.copyOf(others)
+        : others.stream().filter(a -> !asked.contains(a)).toList();
+    Future<Map<Long, JsonObject>> rest = missing.isEmpty() ? Future.succeededFuture(Map.of())
+        : flags(viewer, missing);
+    Future<Map<Long, JsonObject>> before = early == null ? Future.succeededFuture(Map.of()) : early;
+    return Future.all(before, rest, placements).map(all -> {
+      Map<Long, JsonObject> rel = new HashMap<>(all.<Map<Long, JsonObject>>resultAt(0));
+      rel.putAll(all.resultAt(1));
+      JsonObject placed = all.resultAt(2);
       Map<Long, Visibility.Tie> out = new HashMap<>();
       for (long author : others) {
         JsonObject r = rel.getOrDefault(author, new JsonObject());

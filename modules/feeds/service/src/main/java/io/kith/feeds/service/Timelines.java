@@ -59,6 +59,8 @@ final class Timelines {
           + "if n + added > keep then redis.call('zremrangebyrank', KEYS[1], 0, -keep - 1) end return added";
   private static final String BACKFILL_SHA = LuaScripts.sha1(BACKFILL);
   private static final long CELEBRITY_CACHE_MILLIS = 5_000;
+  /** How often the node's copy of the celebrity set is refreshed ahead of reads. */
+  static final long CELEBRITY_REFRESH_MILLIS = CELEBRITY_CACHE_MILLIS / 2;
 
   /** Loads the post ids a missing timeline should hold, newest first. */
   interface Loader {
@@ -159,6 +161,38 @@ final class Timelines {
       List<Long> out = new ArrayList<>();
       responses.forEach(r -> out.addAll(ids(r)));
       return out;
+    });
+  }
+
+  /**
+   * One read of a page's candidates in one round trip: ids in the user's timeline and in the {@code own} timelines of
+   * {@code celebrities}, below {@code maxId} and above {@code sinceId}, merged newest first, at most {@code count}.
+   * With a {@code loader} the same trip renews the timeline's expiry, and a missing timeline is built with it (as
+   * {@link #ensure}) and read again; without one the timeline is known to exist (a later round of the same page).
+   */
+  Future<List<Long>> read(String kind, long user, Loader loader, List<Long> celebrities, long maxId, long sinceId,
+                          int count) {
+    List<Request> batch = new ArrayList<>(celebrities.size() + 2);
+    if (loader != null) {
+      batch.add(Request.cmd(Command.EXPIRE).arg(key(kind, user)).arg(ttlSeconds));
+    }
+    int at = batch.size();
+    batch.add(rangeRequest(kind, user, maxId, sinceId, count));
+    for (long celebrity : celebrities) {
+      batch.add(rangeRequest(OWN, celebrity, maxId, sinceId, count));
+    }
+    return redis.batch(batch).compose(replies -> {
+      if (loader != null && replies.get(0).toInteger() != 1) {
+        return ensure(kind, user, loader).compose(v -> read(kind, user, null, celebrities, maxId, sinceId, count));
+      }
+      if (celebrities.isEmpty()) {
+        return Future.succeededFuture(ids(replies.get(at)));
+      }
+      java.util.TreeSet<Long> merged = new java.util.TreeSet<>(java.util.Comparator.reverseOrder());
+      for (int i = at; i < replies.size(); i++) {
+        merged.addAll(ids(replies.get(i)));
+      }
+      return Future.succeededFuture(merged.stream().limit(count).toList());
     });
   }
 
@@ -334,10 +368,18 @@ final class Timelines {
 
   /** The celebrity authors (cached on this node for a few seconds). */
   Future<List<Long>> celebrities() {
-    long now = System.currentTimeMillis();
-    if (now - celebritiesAt < CELEBRITY_CACHE_MILLIS) {
+    if (System.currentTimeMillis() - celebritiesAt < CELEBRITY_CACHE_MILLIS) {
       return Future.succeededFuture(celebrities);
     }
+    return refreshCelebrities();
+  }
+
+  /**
+   * Reads the celebrity set into this node's copy. A timer calls it every {@link #CELEBRITY_REFRESH_MILLIS}, so that
+   * a read seldom waits for it even on a quiet node.
+   */
+  Future<List<Long>> refreshCelebrities() {
+    long now = System.currentTimeMillis();
     return redis.send(Request.cmd(Command.SMEMBERS).arg(CELEBRITIES)).map(r -> {
       List<Long> out = new ArrayList<>();
       if (r != null) {

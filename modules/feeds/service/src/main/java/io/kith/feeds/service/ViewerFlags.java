@@ -84,34 +84,88 @@ final class ViewerFlags {
       return Future.succeededFuture(Set.of());
     }
     List<Long> list = List.copyOf(new HashSet<>(ids));
-    String key = key(set, user);
-    return redis.send(Request.cmd(Command.EXPIRE).arg(key).arg(TTL_SECONDS)).compose(r -> r.toInteger() == 1
-        ? Future.succeededFuture() : build(set, user, loader)).compose(v -> {
-          Request zms = Request.cmd(Command.ZMSCORE).arg(key).arg("c");
-          list.forEach(zms::arg);
-          return redis.send(zms);
-        }).compose(scores -> {
-          if (scores == null || scores.size() != list.size() + 1) {
-            return checker.among(user, list);
+    return redis.batch(requests(set, user, list)).compose(r -> resolve(seen(set, user, list, r, 0), list, loader,
+        checker));
+  }
+
+  /**
+   * The two requests that ask the set about {@code ids} (renewing its TTL), to send in a batch with other reads of a
+   * page; {@link #seen} reads their answers.
+   */
+  List<Request> requests(String set, long user, List<Long> ids) {
+    Request zms = Request.cmd(Command.ZMSCORE).arg(key(set, user)).arg("c");
+    ids.forEach(zms::arg);
+    return List.of(Request.cmd(Command.EXPIRE).arg(key(set, user)).arg(TTL_SECONDS), zms);
+  }
+
+  /** What the set said to {@link #requests}, whose two answers are at {@code replies[at]} and {@code replies[at+1]}. */
+  Seen seen(String set, long user, List<Long> ids, List<Response> replies, int at) {
+    Response expired = replies.get(at);
+    Response scores = replies.get(at + 1);
+    boolean present = expired != null && expired.toInteger() == 1;
+    if (!present || scores == null || scores.size() != ids.size() + 1) {
+      return new Seen(set, user, Set.copyOf(ids), false, false, Set.of());
+    }
+    Set<Long> in = new HashSet<>();
+    for (int i = 0; i < ids.size(); i++) {
+      if (scores.get(i + 1) != null) {
+        in.add(ids.get(i));
+      }
+    }
+    return new Seen(set, user, Set.copyOf(ids), true, scores.get(0) != null, in);
+  }
+
+  /**
+   * A set's answer about the ids {@code asked}, as read in a batch: whether the set existed, whether it is complete,
+   * and which of the ids it holds.
+   */
+  record Seen(String set, long user, Set<Long> asked, boolean present, boolean complete, Set<Long> in) {
+  }
+
+  /**
+   * Which of {@code ids} (asked before, in {@code seen}) are in the set: from the answer when the set existed and is
+   * complete; MongoDB for the misses of a partial set; a missing set is built and asked again.
+   */
+  Future<Set<Long>> resolve(Seen seen, Collection<Long> ids, Loader loader, Checker checker) {
+    if (seen.user() == 0 || ids.isEmpty()) {
+      return Future.succeededFuture(Set.of());
+    }
+    if (!seen.present()) {
+      List<Long> list = List.copyOf(new HashSet<>(ids));
+      return build(seen.set(), seen.user(), loader).compose(v -> {
+        Request zms = Request.cmd(Command.ZMSCORE).arg(key(seen.set(), seen.user())).arg("c");
+        list.forEach(zms::arg);
+        return redis.send(zms);
+      }).compose(scores -> {
+        if (scores == null || scores.size() != list.size() + 1) {
+          return checker.among(seen.user(), list);
+        }
+        Set<Long> in = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+          if (scores.get(i + 1) != null) {
+            in.add(list.get(i));
           }
-          boolean complete = scores.get(0) != null;
-          Set<Long> in = new HashSet<>();
-          List<Long> unknown = new ArrayList<>();
-          for (int i = 0; i < list.size(); i++) {
-            if (scores.get(i + 1) != null) {
-              in.add(list.get(i));
-            } else {
-              unknown.add(list.get(i));
-            }
-          }
-          if (complete || unknown.isEmpty()) {
-            return Future.succeededFuture(in);
-          }
-          return checker.among(user, unknown).map(more -> {
-            in.addAll(more);
-            return in;
-          });
-        });
+        }
+        return resolve(new Seen(seen.set(), seen.user(), Set.copyOf(list), true, scores.get(0) != null, in), list,
+            loader, checker);
+      });
+    }
+    Set<Long> in = new HashSet<>();
+    List<Long> unknown = new ArrayList<>();
+    for (long id : ids) {
+      if (seen.in().contains(id)) {
+        in.add(id);
+      } else if (!seen.complete()) {
+        unknown.add(id);
+      }
+    }
+    if (unknown.isEmpty()) {
+      return Future.succeededFuture(in);
+    }
+    return checker.among(seen.user(), unknown).map(more -> {
+      in.addAll(more);
+      return in;
+    });
   }
 
   /** Builds a set from the record; a build that lost a race with a write stores nothing (the next read retries). */

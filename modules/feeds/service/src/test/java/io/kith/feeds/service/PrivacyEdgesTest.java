@@ -121,6 +121,53 @@ class PrivacyEdgesTest extends FeedsTestBase {
     assertFlags(viewer, post, false, false);
   }
 
+  @Test
+  @DisplayName("a home page shows the right flags on posts and embedded originals with the flag sets and post copies "
+      + "lost, and leaves out a newer post of an author who blocked the viewer meanwhile")
+  void homePageFlagsAndVisibility() throws Exception {
+    List<Long> users = newUsers(4);
+    long viewer = users.get(0);
+    long friend = users.get(1);
+    long author = users.get(2);
+    long blocker = users.get(3);
+    follow(viewer, friend);
+    follow(viewer, author);
+    follow(viewer, blocker);
+    long original = publishPublic(author);
+    long plain = publishPublic(author);
+    await(feeds.like(viewer, original));
+    long repost = await(feeds.repost(friend, original, new JsonObject().put("text", "look"))).getLong("id");
+    long mine = await(feeds.repost(viewer, plain, new JsonObject())).getLong("id");
+    long hidden = publishPublic(blocker);
+    awaitInHome(viewer, hidden);
+    awaitInHome(viewer, repost);
+    block(blocker, viewer);
+
+    for (int attempt = 0; attempt < 2; attempt++) {
+      JsonObject page = await(feeds.home(viewer, 0, 0, 3));
+      assertEquals(List.of(mine, repost, plain), ids(page), "the blocker's newer post is left out");
+      assertEquals(plain, page.getLong("next_max_id"), "the cursor is the last post shown");
+      JsonObject byFriend = page.getJsonArray("items").getJsonObject(1);
+      assertEquals(friend, byFriend.getJsonObject("author").getLong("id"));
+      assertFalse(byFriend.getJsonObject("viewer").getBoolean("liked"));
+      JsonObject embedded = byFriend.getJsonObject("repost_of");
+      assertEquals("visible", embedded.getString("state"));
+      assertEquals(original, embedded.getJsonObject("post").getLong("id"));
+      assertEquals(author, embedded.getJsonObject("post").getJsonObject("author").getLong("id"));
+      assertTrue(embedded.getJsonObject("post").getJsonObject("viewer").getBoolean("liked"), "liked original");
+      assertTrue(embedded.getJsonObject("post").getJsonObject("viewer").getBoolean("following"));
+      JsonObject plainView = page.getJsonArray("items").getJsonObject(2);
+      assertTrue(plainView.getJsonObject("viewer").getBoolean("reposted"), "reposted by the viewer");
+      assertFalse(plainView.getJsonObject("viewer").getBoolean("liked"));
+      // the second time round every Redis copy the page read is gone: it must come out the same
+      await(platform.redisApi().del(List.of(ViewerFlags.key(ViewerFlags.LIKED, viewer),
+          ViewerFlags.key(ViewerFlags.REPOSTED, viewer))));
+      for (long id : List.of(original, plain, repost, mine, hidden)) {
+        await(platform.redisApi().del(List.of(PostCache.key(id))));
+      }
+    }
+  }
+
   private void assertFlags(long viewer, long post, boolean liked, boolean reposted) throws Exception {
     JsonObject flags = await(feeds.post(viewer, post)).getJsonObject("viewer");
     assertEquals(liked, flags.getBoolean("liked"), "liked");

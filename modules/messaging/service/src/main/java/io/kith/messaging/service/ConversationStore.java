@@ -100,6 +100,15 @@ final class ConversationStore {
   }
 
   /**
+   * Gives back sequence {@code seq} of a conversation when it is still the last one reserved (its message was not
+   * stored: a retry met the stored first attempt), so that it leaves no hole; a later reservation keeps it a hole.
+   */
+  Future<Void> releaseSeq(long conversation, long seq) {
+    return mongo.updateCollection(CONVERSATIONS, new JsonObject().put("_id", conversation).put("seq", seq),
+        new JsonObject().put("$inc", new JsonObject().put("seq", -1L))).mapEmpty();
+  }
+
+  /**
    * Records a stored message as the conversation's last one unless a later one is there already, and moves every
    * member's last activity forward.
    */
@@ -127,11 +136,14 @@ final class ConversationStore {
     return mongo.findOne(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)), null);
   }
 
-  /** Moves a member's read marker forward to {@code seq} (never back); answers the member document. */
+  /**
+   * Moves a member's read marker forward to {@code seq} (never back); answers the member document as it was before
+   * (its {@code read_seq} is the marker before the move), or null when the user is not a member.
+   */
   Future<JsonObject> markRead(long conversation, long user, long seq) {
     return mongo.findOneAndUpdateWithOptions(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)),
         new JsonObject().put("$max", new JsonObject().put("read_seq", seq)), new FindOptions(),
-        new UpdateOptions().setReturningNewDocument(true));
+        new UpdateOptions().setReturningNewDocument(false));
   }
 
   /** A page of a user's member documents, most recent activity first, after the cursor {@code (updated, conv)}. */

@@ -295,9 +295,10 @@ final class GroupStore {
     return mongo.find(INVITATIONS, new JsonObject().put("_id", new JsonObject().put("$in", ids)));
   }
 
-  Future<Void> dropInvitation(long group, long user) {
+  /** Removes the user's invitation to the group; answers whether there was one. */
+  Future<Boolean> dropInvitation(long group, long user) {
     return mongo.removeDocument(INVITATIONS, new JsonObject().put("_id", ConversationStore.memberId(group, user)))
-        .mapEmpty();
+        .map(r -> r != null && r.getRemovedCount() > 0);
   }
 
   Future<Void> dropInvitations(long group) {

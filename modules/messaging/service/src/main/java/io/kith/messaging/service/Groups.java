@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,6 +59,8 @@ final class Groups {
   private final RelationsService relations;
   private final RateLimiter limiter;
 
+  private Consumer<Long> dissolvedHook = group -> { };
+
   Groups(Platform platform, MessagingSettings settings, ConversationStore conversations, GroupStore groups,
          AccountsService accounts, RelationsService relations, RateLimiter limiter) {
     this.platform = platform;
@@ -67,6 +70,11 @@ final class Groups {
     this.accounts = accounts;
     this.relations = relations;
     this.limiter = limiter;
+  }
+
+  /** Called with a group's id once it is dissolved on this node (the whiteboards drop the group's boards). */
+  void onDissolved(Consumer<Long> hook) {
+    this.dissolvedHook = hook;
   }
 
   /** A group as the actor sees it: the document, the actor's role (null when not a member), an invitation. */
@@ -372,6 +380,7 @@ final class Groups {
     }
     return Future.all(groups.deleteMembers(id), groups.dropInvitations(id), groups.dropBans(id)).map(v -> {
       append(MessagingEvents.GROUP_DISSOLVED, event(before).put("by", by).put("members", members.copy()));
+      dissolvedHook.accept(id);
       return null;
     });
   }
@@ -420,7 +429,8 @@ final class Groups {
       return putMember(groupId, actor, MEMBER, now, after.getLong("last_seq", 0L))
           .compose(in -> !in ? Failures.<Void>fail(MessagingErrors.NOT_GROUP_MEMBER,
                   "you were removed from this group as you joined")
-              : seen.invited() ? groups.dropInvitation(groupId, actor) : Future.<Void>succeededFuture())
+              : seen.invited() ? groups.dropInvitation(groupId, actor).<Void>mapEmpty()
+              : Future.<Void>succeededFuture())
           .map(v -> {
             added(after, actor, via);
             toRoom(groupId, changed(groupId, "joined").put("user", actor));
@@ -708,7 +718,12 @@ final class Groups {
   }
 
   Future<Void> decline(long actor, long groupId) {
-    return groups.dropInvitation(groupId, actor);
+    return groups.dropInvitation(groupId, actor).map(dropped -> {
+      if (dropped) {
+        append(MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", groupId).put("user", actor));
+      }
+      return null;
+    });
   }
 
   // ------------------------------------------------------------------ managed groups

@@ -21,9 +21,11 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -47,6 +49,7 @@ final class MessagingServiceImpl implements MessagingService {
   private static final Set<String> SETTINGS_FIELDS = Set.of("messages_from", "read_receipts");
   private static final Set<String> MESSAGES_FROM = Set.of("everyone", "friends");
   private static final int PREVIEW = 100;
+  private static final int DIRECT_IDS = 50_000;
 
   private final Platform platform;
   private final MessagingSettings settings;
@@ -59,6 +62,15 @@ final class MessagingServiceImpl implements MessagingService {
   private final Groups groups;
   /** The tail of each conversation's chain of sends on this node (touched on the verticle's event loop only). */
   private final Map<Long, Future<?>> sending = new HashMap<>();
+  /** Direct conversations by pair ({@link ConversationStore#pair}): one is never deleted nor given another id. */
+  private final Map<String, Long> directIds = new LinkedHashMap<>(256, 0.75f, true) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+      return size() > DIRECT_IDS;
+    }
+  };
+  /** The recipients' settings each direct send checks. */
+  private final SettingsCache settingsCache;
 
   MessagingServiceImpl(Platform platform, MessagingSettings settings, ConversationStore conversations,
                        GroupStore groupStore, MessageStore messages, RecentWindow window, AccountsService accounts,
@@ -71,6 +83,7 @@ final class MessagingServiceImpl implements MessagingService {
     this.accounts = accounts;
     this.relations = relations;
     this.limiter = new RateLimiter(platform.redis());
+    this.settingsCache = new SettingsCache(this::settingsOf);
     this.groups = new Groups(platform, settings, conversations, groupStore, accounts, relations, limiter);
   }
 
@@ -87,12 +100,13 @@ final class MessagingServiceImpl implements MessagingService {
       if (to == actor) {
         return Failures.failField(MessagingErrors.SELF_MESSAGE, "to", "you cannot message yourself");
       }
-      return messages.byClientId(actor, clientId).compose(existing -> existing != null
-          ? duplicate(existing)
-          : throttle(actor)
-              .compose(v -> allowed(actor, to))
-              .compose(v -> conversations.directOf(actor, to, platform.ids().next(), System.currentTimeMillis()))
-              .compose(conv -> serially(conv.getLong("_id"), () -> store(actor, to, conv.getLong("_id"), content))));
+      // no lookup of the client id first: a retry meets the unique (sender, client_id) index at the insert, and a
+      // retry that is refused on the way there (rate, block) is answered with the stored message if there is one
+      return throttle(actor)
+          .compose(v -> allowed(actor, to))
+          .compose(v -> directOf(actor, to))
+          .compose(conv -> serially(conv, () -> store(actor, to, conv, content)),
+              refused -> retried(actor, clientId, refused));
     });
   }
 
@@ -101,13 +115,22 @@ final class MessagingServiceImpl implements MessagingService {
     return Failures.guard(() -> {
       JsonObject content = content(message);
       content.put("mentions", mentions(message.getValue("mentions")));
-      return messages.byClientId(actor, content.getString("client_id")).compose(existing -> existing != null
-          ? duplicate(existing)
-          : throttle(actor)
-              // the friendly refusal (not found, not a member); the reservation checks membership again, atomically
-              .compose(v -> groups.asMember(actor, groupId))
-              .compose(seen -> serially(groupId, () -> store(actor, null, groupId, content))));
+      // the friendly refusal (not found, not a member); the reservation checks membership again, atomically
+      return throttle(actor)
+          .compose(v -> groups.asMember(actor, groupId))
+          .compose(seen -> serially(groupId, () -> store(actor, null, groupId, content)),
+              refused -> retried(actor, content.getString("client_id"), refused));
     });
+  }
+
+  /**
+   * The answer to a send refused before its conversation's chain: a send whose client id is stored already is a retry
+   * of a message that went through (before the limit was reached or a block was made), answered as the duplicate it
+   * is; any other keeps its refusal.
+   */
+  private Future<JsonObject> retried(long actor, String clientId, Throwable refused) {
+    return messages.byClientId(actor, clientId).otherwiseEmpty().compose(existing -> existing == null
+        ? Future.failedFuture(refused) : duplicate(existing));
   }
 
   /** Validates mentions: up to {@value Messaging#MAX_MENTIONS} user ids, repeats dropped. */
@@ -182,7 +205,7 @@ final class MessagingServiceImpl implements MessagingService {
   private Future<Void> allowed(long actor, long to) {
     Future<JsonObject> exists = accounts.summaries(actor, List.of(to));
     Future<JsonObject> ties = relations.ties(to, List.of(actor));
-    Future<JsonObject> prefs = settingsOf(to);
+    Future<JsonObject> prefs = settingsCache.get(to);
     return Future.all(exists, ties, prefs).compose(v -> {
       if (!exists.result().containsKey(Long.toString(to))) {
         return Failures.failField(MessagingErrors.USER_NOT_FOUND, "to", "no such user");
@@ -195,6 +218,30 @@ final class MessagingServiceImpl implements MessagingService {
       }
       return Future.succeededFuture();
     });
+  }
+
+  /** The id of the direct conversation of two users, made when there is none. */
+  private Future<Long> directOf(long actor, long to) {
+    String pair = ConversationStore.pair(actor, to);
+    Long known = directIds.get(pair);
+    if (known != null) {
+      return Future.succeededFuture(known);
+    }
+    return conversations.directOf(actor, to, platform.ids().next(), System.currentTimeMillis()).map(conv -> {
+      long id = conv.getLong("_id");
+      directIds.put(pair, id);
+      return id;
+    });
+  }
+
+  /** Called with a group's id once it is dissolved on this node. */
+  void onGroupDissolved(Consumer<Long> hook) {
+    groups.onDissolved(hook);
+  }
+
+  /** A user's settings changed on some node: this node's copy goes. */
+  void settingsChanged(long user) {
+    settingsCache.changed(user);
   }
 
   /** Runs {@code work} after every earlier send of this conversation on this node has finished. */
@@ -213,45 +260,45 @@ final class MessagingServiceImpl implements MessagingService {
   private Future<JsonObject> store(long actor, Long to, long conversation, JsonObject content) {
     String clientId = content.getString("client_id");
     boolean group = to == null;
-    // a retry that queued behind its first attempt finds it here, before reserving a sequence
-    return messages.byClientId(actor, clientId).compose(existing -> {
-      if (existing != null) {
-        return duplicate(existing);
+    return conversations.reserveSeq(conversation, group ? actor : null).compose(conv -> {
+      if (conv == null) {
+        return Failures.fail(MessagingErrors.NOT_GROUP_MEMBER, "you are not a member of this group");
       }
-      return conversations.reserveSeq(conversation, group ? actor : null).compose(conv -> {
-        if (conv == null) {
-          return Failures.fail(MessagingErrors.NOT_GROUP_MEMBER, "you are not a member of this group");
-        }
-        long now = System.currentTimeMillis();
-        JsonObject doc = content.copy().put("_id", platform.ids().next()).put("conversation", conversation)
-            .put("seq", conv.getLong("seq")).put("sender", actor).put("created", now);
-        if (group) {
-          JsonArray members = conv.getJsonArray("members", new JsonArray());
-          JsonArray mentioned = new JsonArray();
-          content.getJsonArray("mentions").forEach(id -> {
-            if (members.contains(id) && ((Number) id).longValue() != actor) {
-              mentioned.add(id);
+      long seq = conv.getLong("seq");
+      JsonObject doc = content.copy().put("_id", platform.ids().next()).put("conversation", conversation)
+          .put("seq", seq).put("sender", actor).put("created", System.currentTimeMillis());
+      if (group) {
+        JsonArray members = conv.getJsonArray("members", new JsonArray());
+        JsonArray mentioned = new JsonArray();
+        content.getJsonArray("mentions").forEach(id -> {
+          if (members.contains(id) && ((Number) id).longValue() != actor) {
+            mentioned.add(id);
+          }
+        });
+        doc.put("group", conversation).put("mentions", mentioned);
+      } else {
+        doc.put("to", to);
+      }
+      return messages.insert(doc).transform(inserted -> {
+        if (inserted.succeeded()) {
+          return afterStore(view(doc)).map(view -> {
+            if (group) {
+              deliverToGroup(view, conv);
+            } else {
+              deliver(view);
             }
+            return new JsonObject().put("message", view).put("duplicate", false);
           });
-          doc.put("group", conversation).put("mentions", mentioned);
-        } else {
-          doc.put("to", to);
         }
-        return messages.insert(doc)
-            .compose(v -> afterStore(view(doc)))
-            .compose(view -> {
-              if (group) {
-                deliverToGroup(view, conv);
-              } else {
-                deliver(view);
-              }
-              return Future.succeededFuture(new JsonObject().put("message", view).put("duplicate", false));
-            })
-            // the same client id from another node won the race: that message is the answer (this sequence is a hole)
-            .recover(e -> MongoErrors.isDuplicateKey(e)
-                ? messages.byClientId(actor, clientId).compose(first -> first == null
-                    ? Future.failedFuture(e) : duplicate(first))
-                : Future.failedFuture(e));
+        Throwable e = inserted.cause();
+        if (!MongoErrors.isDuplicateKey(e)) {
+          return Future.failedFuture(e);
+        }
+        // a retry (queued behind its first attempt, or racing it from another node): the stored message is the
+        // answer, and the sequence goes back unless another send took the next one meanwhile (then it is a hole)
+        return conversations.releaseSeq(conversation, seq).otherwiseEmpty()
+            .compose(v -> messages.byClientId(actor, clientId))
+            .compose(first -> first == null ? Future.failedFuture(e) : duplicate(first));
       });
     });
   }
@@ -556,7 +603,15 @@ final class MessagingServiceImpl implements MessagingService {
           // removed (a kick, a leave) between the membership check and the marker's update
           return Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no such conversation");
         }
-        long readSeq = member.getLong("read_seq", 0L);
+        long before = member.getLong("read_seq", 0L);
+        long readSeq = Math.max(before, target);
+        if (readSeq > before) {
+          platform.events().append(MessagingEvents.DOMAIN, MessagingEvents.CONVERSATION_READ, new JsonObject()
+                  .put("conversation", conversationId).put("user", actor).put("seq", readSeq)
+                  .put("kind", isGroup(conv) ? "group" : "direct"))
+              .onFailure(e -> LOG.warn("Conversation {} read by {} to {}: ConversationRead not appended: {}",
+                  conversationId, actor, readSeq, e.getMessage()));
+        }
         return messages.unread(conversationId, actor, readSeq).compose(unread -> {
           JsonObject answer = new JsonObject().put("conversation", conversationId).put("read_seq", readSeq)
               .put("unread", unread);
@@ -674,7 +729,11 @@ final class MessagingServiceImpl implements MessagingService {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "messages_from",
           "messages_from must be everyone or friends");
     }
-    return conversations.saveSettings(actor, changes.copy()).compose(v -> settingsOf(actor));
+    return conversations.saveSettings(actor, changes.copy()).compose(v -> {
+      settingsCache.changed(actor);
+      platform.vertx().eventBus().publish(SettingsCache.CHANGED, new JsonObject().put("user", actor));
+      return settingsOf(actor);
+    });
   }
 
   // ------------------------------------------------------------------ groups (the rules live in Groups)

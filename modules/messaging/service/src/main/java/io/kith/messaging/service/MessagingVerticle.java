@@ -22,6 +22,7 @@ public final class MessagingVerticle extends VerticleBase {
   private BridgeInbound inbound;
   private MessageConsumer<JsonObject> boardBinding;
   private WhiteboardInbound boardInbound;
+  private MessageConsumer<JsonObject> settingsChanges;
 
   /** Creates the verticle on a node's platform. */
   public MessagingVerticle(Platform platform) {
@@ -38,13 +39,21 @@ public final class MessagingVerticle extends VerticleBase {
     MessagingServiceImpl service = new MessagingServiceImpl(platform, settings, conversations, groups, messages, window,
         AccountsService.proxy(vertx), RelationsService.proxy(vertx));
     inbound = new BridgeInbound(vertx, service);
+    settingsChanges = vertx.eventBus().consumer(SettingsCache.CHANGED, m -> {
+      Object user = m.body() == null ? null : m.body().getValue("user");
+      if (user instanceof Number n) {
+        service.settingsChanged(n.longValue());
+      }
+    });
     WhiteboardSettings boardSettings = WhiteboardSettings.from(platform.config().section("messaging"));
     WhiteboardStore boards = new WhiteboardStore(platform.mongo());
     WhiteboardServiceImpl whiteboards = new WhiteboardServiceImpl(platform, boardSettings, boards,
         new WhiteboardStrokes(platform.redisApi(), boardSettings.strokes(), boardSettings.strokesTtlSeconds()),
         service, RelationsService.proxy(vertx));
     boardInbound = new WhiteboardInbound(vertx, whiteboards);
-    return conversations.ensureIndexes()
+    service.onGroupDissolved(whiteboards::groupDissolved);
+    return settingsChanges.completion()
+        .compose(v -> conversations.ensureIndexes())
         .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
         .compose(v -> boards.ensureIndexes())
@@ -66,7 +75,8 @@ public final class MessagingVerticle extends VerticleBase {
   public Future<?> stop() {
     Future<Void> bridge = inbound == null ? Future.succeededFuture() : inbound.stop();
     Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
-    return Future.all(bridge, boardBridge)
+    Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();
+    return Future.all(bridge, boardBridge, changes)
         .compose(v -> boardBinding == null ? Future.succeededFuture() : boardBinding.unregister())
         .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }

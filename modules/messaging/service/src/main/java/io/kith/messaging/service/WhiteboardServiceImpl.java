@@ -44,6 +44,9 @@ final class WhiteboardServiceImpl implements WhiteboardService {
   /** Attempts of a member change that meets concurrent ones before it answers {@code conflict}. */
   private static final int MEMBER_CHANGE_ATTEMPTS = 5;
 
+  /** Boards of a dissolved group deleted per round. */
+  static final int DISSOLVE_PAGE = 100;
+
   private final Platform platform;
   private final WhiteboardSettings settings;
   private final WhiteboardStore boards;
@@ -344,6 +347,26 @@ final class WhiteboardServiceImpl implements WhiteboardService {
         });
       });
     });
+  }
+
+  /**
+   * A group was dissolved on this node: its boards go (records and strokes), each announced deleted on its room (its
+   * members lost the group's room already). Best effort: boards a failure leaves behind stay deletable by their owners.
+   */
+  Future<Void> groupDissolved(long group) {
+    return boards.idsOfGroup(group, DISSOLVE_PAGE).compose(ids -> ids.isEmpty() ? Future.succeededFuture()
+        : boards.deleteOfGroup(group, ids).compose(removed -> {
+          List<Future<Void>> drops = new ArrayList<>();
+          for (long id : ids) {
+            platform.vertx().eventBus().publish(Addresses.room(Whiteboards.room(id)),
+                new JsonObject().put("kind", Whiteboards.PUSH_DELETED).put("board", id));
+            drops.add(strokes.drop(id).otherwiseEmpty());
+          }
+          return Future.join(drops).transform(v -> removed > 0 && ids.size() == DISSOLVE_PAGE
+              ? groupDissolved(group) : Future.succeededFuture());
+        }))
+        .onFailure(e -> LOG.warn("Group {} is dissolved but its boards could not all be deleted: {}", group,
+            e.getMessage()));
   }
 
   // ------------------------------------------------------------------ rooms

@@ -107,6 +107,13 @@ final class WhiteboardStore {
         new JsonObject().put("$set", new JsonObject().put("cleared_at", at).put("cleared_by", by))).mapEmpty();
   }
 
+  /** Deletes these boards of a group (whoever owns them); answers how many went. */
+  Future<Long> deleteOfGroup(long group, List<Long> ids) {
+    return mongo.removeDocuments(BOARDS, new JsonObject().put("group", group)
+            .put("_id", new JsonObject().put("$in", new JsonArray(ids))))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   /** Deletes a board of {@code owner}; answers whether it did. */
   Future<Boolean> delete(long id, long owner) {
     return mongo.removeDocument(BOARDS, new JsonObject().put("_id", id).put("owner", owner))

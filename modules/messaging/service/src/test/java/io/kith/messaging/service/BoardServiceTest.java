@@ -401,6 +401,47 @@ class BoardServiceTest extends BoardTestBase {
   }
 
   @Test
+  @DisplayName("dissolving a group deletes its boards (records and strokes), announces each on its room, frees the "
+      + "owners' quota, and leaves other groups' boards alone")
+  void dissolvedGroupBoardsGo() throws Exception {
+    List<Long> u = newUsers(2);
+    long owner = u.get(0);
+    long member = u.get(1);
+    long groupId = await(messaging.createGroup(owner, new JsonObject().put("kind", "topic").put("name", "Doomed")
+        .put("topic", "doomed"))).getLong("id");
+    long otherGroup = await(messaging.createGroup(owner, new JsonObject().put("kind", "topic").put("name", "Kept")
+        .put("topic", "kept"))).getLong("id");
+    await(messaging.joinGroup(member, groupId));
+    await(messaging.joinGroup(member, otherGroup));
+    long id = await(boards.create(member, new JsonObject().put("title", "plans").put("group", groupId)))
+        .getLong("id");
+    long kept = await(boards.create(member, new JsonObject().put("title", "kept").put("group", otherGroup)))
+        .getLong("id");
+    draw(member, id, stroke(2));
+    draw(member, kept, stroke(2));
+    List<JsonObject> announced = new java.util.concurrent.CopyOnWriteArrayList<>();
+    var room = vertx.eventBus().<JsonObject>consumer(Addresses.room(Whiteboards.room(id)),
+        m -> announced.add(m.body()));
+    await(room.completion());
+    try {
+      await(messaging.dissolveGroup(owner, groupId));
+      await(Poll.until(vertx, WAIT, "the dissolved group's board deleted", () -> boards.boards(member,
+          new JsonObject()).map(page -> page.getJsonArray("items").stream()
+          .noneMatch(b -> ((JsonObject) b).getLong("id") == id))));
+      failsWith("board_not_found", null, boards.delete(member, id));
+      assertEquals(0L, await(platform.redisApi().exists(List.of(WhiteboardStrokes.strokesKey(id),
+          WhiteboardStrokes.seqKey(id), WhiteboardStrokes.bytesKey(id)))).toLong());
+      await(Poll.until(vertx, WAIT, "the deletion announced on the board's room", () -> Future.succeededFuture(
+          announced.stream().anyMatch(n -> Whiteboards.PUSH_DELETED.equals(n.getString("kind"))))));
+      // the other group's board is untouched
+      assertFalse(await(boards.strokes(member, kept, new JsonObject())).getJsonArray("items").isEmpty());
+      assertEquals(1L, await(platform.redisApi().exists(List.of(WhiteboardStrokes.strokesKey(kept)))).toLong());
+    } finally {
+      await(room.unregister());
+    }
+  }
+
+  @Test
   @DisplayName("users who lose a group (a g<group> room revocation) lose the rooms of the group's boards too "
       + "(the group board is stored directly: groups cannot be joined through the API on this branch)")
   void groupRevocationReachesBoards() throws Exception {

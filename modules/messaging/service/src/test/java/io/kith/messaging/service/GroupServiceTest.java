@@ -205,9 +205,20 @@ class GroupServiceTest extends GroupTestBase {
     assertEquals(new JsonArray().add(friendOfFriend), await(messaging.inviteToGroup(friend, id,
         List.of(friendOfFriend))).getJsonArray("invited"));
     assertTrue(await(messaging.group(friendOfFriend, id)).getBoolean("invited"));
+    Inbox events = events();
     await(messaging.declineInvitation(friendOfFriend, id));
     failsWith("group_not_found", null, messaging.joinGroup(friendOfFriend, id));
     failsWith("group_not_found", null, messaging.group(friendOfFriend, id));
+    // the decline is an event (notifications drop the invitation's notification); declining again is not
+    JsonObject declined = events.await("InvitationDeclined", event(MessagingEvents.INVITATION_DECLINED, id));
+    assertEquals(friendOfFriend, declined.getJsonObject("payload").getLong("user"));
+    await(messaging.declineInvitation(friendOfFriend, id));
+    await(messaging.declineInvitation(stranger, id));
+    await(messaging.sendToGroup(owner, id, text("marker")));
+    events.await("the marker", e -> MessagingEvents.MESSAGE_SENT.equals(e.getString("type"))
+        && e.getJsonObject("payload").getLong("conversation") == id);
+    assertEquals(1, events.items.stream().filter(event(MessagingEvents.INVITATION_DECLINED, id)).count(),
+        events.items.toString());
   }
 
   @Test

@@ -4,11 +4,13 @@ import io.kith.messaging.api.Messaging;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.error.Failures;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.UpdateOptions;
 import io.vertx.serviceproxy.ServiceException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,44 @@ class MessagingServiceTest extends MessagingTestBase {
     assertEquals(1, tries.stream().map(f -> f.result().getJsonObject("message").getLong("id")).distinct().count());
     JsonObject page = await(messaging.history(u.get(1), m.getLong("conversation"), new JsonObject()));
     assertEquals(List.of(1L, 2L), seqs(page), page.encode());
+    // the retries queued behind the first attempt gave their sequences back: the next message leaves no hole
+    assertEquals(3L, send(u.get(1), u.get(0), "next").getLong("seq"));
+  }
+
+  @Test
+  @DisplayName("a retry of a message that went through is answered even after the recipient blocked the sender")
+  void retryAfterBlock() throws Exception {
+    List<Long> u = newUsers(2);
+    JsonObject body = text("sent before the block");
+    JsonObject first = await(messaging.send(u.get(0), u.get(1), body)).getJsonObject("message");
+    await(relations.block(u.get(1), u.get(0)));
+    JsonObject again = await(messaging.send(u.get(0), u.get(1), body));
+    assertTrue(again.getBoolean("duplicate"));
+    assertEquals(first.getLong("id"), again.getJsonObject("message").getLong("id"));
+    // a new message is refused: the retry answer is no way around the block
+    failsWith("message_not_allowed", null, messaging.send(u.get(0), u.get(1), text("after the block")));
+  }
+
+  @Test
+  @DisplayName("a change of settings made on any node applies to the next send at once")
+  void settingsChangeAppliesAtOnce() throws Exception {
+    List<Long> u = newUsers(3);
+    long a = u.get(0);
+    long b = u.get(1);
+    send(a, b, "while b takes messages from everyone");
+    await(messaging.updateSettings(b, new JsonObject().put("messages_from", "friends")));
+    failsWith("message_not_allowed", null, messaging.send(a, b, text("after b chose friends only")));
+    // a change saved by another node: this node hears of it on the bus and reads the settings again
+    long c = u.get(2);
+    send(a, c, "while c takes messages from everyone");
+    await(platform.mongo().updateCollectionWithOptions(ConversationStore.SETTINGS, new JsonObject().put("user", c),
+        new JsonObject().put("$set", new JsonObject().put("messages_from", "friends")),
+        new UpdateOptions().setUpsert(true)));
+    vertx.eventBus().publish(SettingsCache.CHANGED, new JsonObject().put("user", c));
+    // well within the cache's 30 s: without the notice the next sends would still be let through
+    await(Poll.until(vertx, Duration.ofSeconds(10), "the change heard", () -> messaging.send(a, c,
+        text("probe " + UUID.randomUUID())).transform(sent -> Future.succeededFuture(sent.failed()
+        && "message_not_allowed".equals(Failures.codeOf(sent.cause()))))));
   }
 
   @Test
@@ -254,6 +294,40 @@ class MessagingServiceTest extends MessagingTestBase {
     JsonObject all = await(messaging.markRead(b, conversation, 1_000));
     assertEquals(5L, all.getLong("read_seq"));
     assertEquals(0L, all.getLong("unread"));
+  }
+
+  @Test
+  @DisplayName("a read marker that moves forward appends ConversationRead; one that stays or would go back does not")
+  void conversationReadEvent() throws Exception {
+    List<Long> u = newUsers(2);
+    long a = u.get(0);
+    long b = u.get(1);
+    long conversation = send(a, b, "one").getLong("conversation");
+    send(a, b, "two");
+    List<io.kith.platform.events.DomainEvent> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    io.kith.platform.events.EventConsumer consumer = await(platform.events().consume(
+        io.kith.messaging.api.MessagingEvents.DOMAIN, "test-" + UUID.randomUUID().toString().substring(0, 8), e -> {
+          if (io.kith.messaging.api.MessagingEvents.CONVERSATION_READ.equals(e.type())
+              && e.payload().getLong("conversation") == conversation) {
+            seen.add(e);
+          }
+          return Future.succeededFuture();
+        }));
+    try {
+      await(messaging.markRead(b, conversation, 2));
+      await(messaging.markRead(b, conversation, 2));
+      await(messaging.markRead(b, conversation, 1));
+      send(a, b, "three");
+      await(messaging.markRead(b, conversation, 99));
+      await(Poll.until(vertx, Duration.ofSeconds(20), "two ConversationRead events", () -> Future.succeededFuture(
+          seen.size() >= 2)));
+      assertEquals(List.of(2L, 3L), seen.stream().map(e -> e.payload().getLong("seq")).toList(), seen.toString());
+      JsonObject first = seen.get(0).payload();
+      assertEquals(b, first.getLong("user"));
+      assertEquals("direct", first.getString("kind"));
+    } finally {
+      await(consumer.stop());
+    }
   }
 
   @Test

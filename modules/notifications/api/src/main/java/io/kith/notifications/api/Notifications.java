@@ -10,7 +10,7 @@ import java.util.List;
  * {@code reply_to} (the recipient's comment that was answered), {@code repost} (the new repost), {@code activity},
  * {@code group}, {@code conversation}, {@code message}; and details for rendering (not conditions): texts
  * ({@link #TEXTS}: {@code title}, {@code preview}, {@code place}), numbers ({@link #NUMBERS}: {@code count},
- * {@code start}, {@code end}) and lists ({@link #LISTS}: {@code changed}).
+ * {@code start}, {@code end}, {@code seq}) and lists ({@link #LISTS}: {@code changed}).
  */
 public final class Notifications {
 
@@ -35,15 +35,22 @@ public final class Notifications {
   /**
    * Direct messages arrived while the recipient was offline: one notification per conversation, replaced by each
    * newer message: {@code from_user} (the latest sender), {@code conversation}, {@code message} (the latest),
-   * {@code preview} (of the latest), {@code count} (messages since the recipient last read this notification).
+   * {@code seq} (the latest message's sequence in the conversation), {@code preview} (of the latest), {@code count}
+   * (messages since the recipient last read this notification). Marked read when the recipient reads the
+   * conversation up to {@code seq} or beyond.
    */
   public static final String MESSAGE = "message";
   /**
-   * The recipient was mentioned in a group chat message: {@code from_user, group, conversation, message, title} (the
-   * group's name), {@code preview}. Distinct from {@link #MENTION}, which is about posts.
+   * The recipient was mentioned in a group chat message: {@code from_user, group, conversation, message, seq} (the
+   * message's sequence in the conversation), {@code title} (the group's name), {@code preview}. Marked read when the
+   * recipient reads the conversation up to {@code seq} or beyond. Distinct from {@link #MENTION}, which is about
+   * posts.
    */
   public static final String CHAT_MENTION = "chat_mention";
-  /** The recipient was invited to a group: {@code from_user} (the inviter), {@code group, title} (its name). */
+  /**
+   * The recipient was invited to a group: {@code from_user} (the inviter), {@code group, title} (its name). Removed
+   * when the recipient joins the group or declines the invitation, or the group is dissolved.
+   */
   public static final String GROUP_INVITATION = "group_invitation";
   /** The recipient was removed from a group: {@code from_user} (who removed them), {@code group, title}. */
   public static final String MEMBER_KICKED = "member_kicked";
@@ -89,9 +96,9 @@ public final class Notifications {
   /**
    * Optional number details (not query conditions): {@code count} (how many events a notification that is replaced
    * by newer ones stands for since it was last read, at least 1), {@code start} and {@code end} (an activity's times,
-   * epoch milliseconds).
+   * epoch milliseconds), {@code seq} (a chat message's sequence in its conversation).
    */
-  public static final List<String> NUMBERS = List.of("count", "start", "end");
+  public static final List<String> NUMBERS = List.of("count", "start", "end", "seq");
 
   /** Optional list details (not query conditions): {@code changed} (names of what an activity update changed). */
   public static final List<String> LISTS = List.of("changed");

@@ -111,7 +111,7 @@ final class ActivitiesProducers {
     Future<Void> answered = service.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in",
         new JsonArray().add("activity_invitation:" + activity).add("activity_removed:" + activity))));
     return Future.all(answered, notifier.notify(new Notice(organiser, Notifications.ACTIVITY_JOINED,
-        joinedKey(activity, user), null, base.put("from_user", user)), null));
+        joinedKey(activity, user), null, base.put("from_user", user))));
   }
 
   private Future<?> left(DomainEvent e, JsonObject p, long activity, long organiser, JsonObject base) {
@@ -127,7 +127,7 @@ final class ActivitiesProducers {
       return joinedGone;
     }
     return Future.all(joinedGone, notifier.notify(new Notice(user, Notifications.ACTIVITY_REMOVED,
-        "activity_removed:" + activity, null, base.put("from_user", removedBy)), null));
+        "activity_removed:" + activity, null, base.put("from_user", removedBy))));
   }
 
   private Future<?> startingSoon(JsonObject p, long activity, long organiser, JsonObject base) {
@@ -142,7 +142,7 @@ final class ActivitiesProducers {
   private Future<?> each(List<Long> users, String type, String key, String slot, JsonObject fields) {
     List<Future<Void>> all = new ArrayList<>();
     for (long user : users) {
-      all.add(notifier.notify(new Notice(user, type, key, slot, fields), null));
+      all.add(notifier.notify(new Notice(user, type, key, slot, fields)));
     }
     return Future.all(all);
   }

@@ -147,6 +147,14 @@ final class HotStore {
         : new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
+  /**
+   * Drops the user's side (its counters hash, which marks it complete): the next access rebuilds it from the record,
+   * as after Redis lost it.
+   */
+  Future<Void> invalidate(long user) {
+    return api.del(List.of(countersKey(user))).mapEmpty();
+  }
+
   // ---------------------------------------------------------------- the user's own reads and writes
 
   Future<JsonObject> counts(long user) {

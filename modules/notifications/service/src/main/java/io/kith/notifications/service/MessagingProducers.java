@@ -12,17 +12,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Notifications from the messaging stream (consumer group {@value #GROUP}):
  * <ul>
  *   <li>{@code MessageSent}, direct: a {@link Notifications#MESSAGE} to each recipient who is offline when the event
  *   is handled, one per conversation (slot {@code message:<conversation>}): each newer message replaces it with its
- *   preview and a count. Group messages tell nobody one by one (the conversations list has unread counts), except
- *   the members they mention ({@link Notifications#CHAT_MENTION}, whether online or not).</li>
+ *   preview and a count. Presence is asked first, for all the recipients in one call, and only the offline ones go
+ *   through the other rules (preferences, blocks): in a chat the recipient is usually online, and then the event
+ *   costs one presence call and nothing else. Group messages tell nobody one by one (the conversations list has
+ *   unread counts), except the members they mention ({@link Notifications#CHAT_MENTION}, whether online or
+ *   not).</li>
+ *   <li>{@code ConversationRead}: the reader's {@link Notifications#MESSAGE} of the conversation and their
+ *   {@link Notifications#CHAT_MENTION}s in it up to the read sequence are marked read.</li>
  *   <li>{@code GroupInvited}: a {@link Notifications#GROUP_INVITATION} to each invited user; {@code GroupJoined}
- *   takes it back (answered), and a kick notice of that group.</li>
+ *   and {@code InvitationDeclined} take it back (answered), the former also a kick notice of that group.</li>
  *   <li>{@code MemberKicked}: a {@link Notifications#MEMBER_KICKED} to the removed user, whose chat mentions of the
  *   group go (the conversation is closed to them); {@code GroupLeft} removes the leaver's chat mentions of the group;
  *   {@code GroupDissolved} every chat mention and invitation of the group.</li>
@@ -35,6 +42,8 @@ final class MessagingProducers {
   static final int MAX_TITLE = 200;
   /** Longest message preview kept, in code points (messaging sends at most 100). */
   static final int MAX_PREVIEW = 100;
+  /** Most users one presence call asks about ({@code AccountsService.onlineAmong} takes at most 1,000). */
+  static final int PRESENCE_BATCH = 1_000;
   private static final Logger LOG = LoggerFactory.getLogger(MessagingProducers.class);
 
   private final NotificationsServiceImpl service;
@@ -51,7 +60,9 @@ final class MessagingProducers {
     JsonObject p = e.payload();
     return switch (e.type()) {
       case MessagingEvents.MESSAGE_SENT -> messageSent(e, p);
+      case MessagingEvents.CONVERSATION_READ -> read(e, p);
       case MessagingEvents.GROUP_INVITED -> invited(e, p);
+      case MessagingEvents.INVITATION_DECLINED -> declined(e, p);
       case MessagingEvents.GROUP_JOINED -> joined(e, p);
       case MessagingEvents.MEMBER_KICKED -> kicked(e, p);
       case MessagingEvents.GROUP_LEFT -> left(e, p);
@@ -72,28 +83,55 @@ final class MessagingProducers {
     String preview = Payloads.text(p, "preview", MAX_PREVIEW);
     JsonObject fields = new JsonObject().put("from_user", from).put("conversation", conversation)
         .put("message", message).put("preview", preview == null ? "" : preview);
-    List<Future<Void>> each = new ArrayList<>();
+    long seq = Payloads.id(p, "seq");
+    if (seq != 0) {
+      fields.put("seq", seq);
+    }
     if ("direct".equals(kind)) {
-      for (long user : to) {
-        each.add(notifier.notify(new Notice(user, Notifications.MESSAGE, "message:" + conversation + ":" + message,
-            "message:" + conversation, fields), () -> offline(user)));
-      }
-    } else {
-      long group = Payloads.id(p, "group");
-      fields.put("group", group == 0 ? conversation : group);
-      String name = Payloads.text(p, "group_name", MAX_TITLE);
-      if (name != null) {
-        fields.put("title", name);
-      }
-      // only members (the recipients) can be mentioned; the sender is never told (the rules skip the actor)
-      for (long user : Payloads.ids(p, "mentions")) {
-        if (to.contains(user)) {
-          each.add(notifier.notify(new Notice(user, Notifications.CHAT_MENTION, "chat_mention:" + message, null,
-              fields), null));
-        }
+      // offline first: one presence call for every recipient; the other rules run only for the offline ones
+      List<Long> recipients = to.stream().filter(user -> user != from).toList();
+      return offlineAmong(recipients).compose(offline -> Future.all(recipients.stream().filter(offline::contains)
+          .map(user -> notifier.notify(new Notice(user, Notifications.MESSAGE,
+              "message:" + conversation + ":" + message, "message:" + conversation, fields))).toList()));
+    }
+    // a group message: only the members it mentions, online or not
+    long group = Payloads.id(p, "group");
+    fields.put("group", group == 0 ? conversation : group);
+    String name = Payloads.text(p, "group_name", MAX_TITLE);
+    if (name != null) {
+      fields.put("title", name);
+    }
+    List<Future<Void>> each = new ArrayList<>();
+    // only members (the recipients) can be mentioned; the sender is never told (the rules skip the actor)
+    for (long user : Payloads.ids(p, "mentions")) {
+      if (to.contains(user)) {
+        each.add(notifier.notify(new Notice(user, Notifications.CHAT_MENTION, "chat_mention:" + message, null,
+            fields)));
       }
     }
     return Future.all(each);
+  }
+
+  /**
+   * The reader read the conversation up to {@code seq}: their message notification of it (its slot) and their chat
+   * mentions in it are marked read when their message's {@code seq} is at most the read one. A newer message that
+   * arrived after the read position keeps its notification unread; a notification made before notifications kept
+   * {@code seq} is marked read if it is the conversation's message notification (it stands for the conversation) and
+   * left alone if it is a mention (its position is unknown).
+   */
+  private Future<?> read(DomainEvent e, JsonObject p) {
+    long conversation = Payloads.id(p, "conversation");
+    long user = Payloads.id(p, "user");
+    long seq = Payloads.id(p, "seq");
+    if (conversation == 0 || user == 0 || seq == 0) {
+      return skipped(e, "needs conversation, user and seq");
+    }
+    JsonObject upToSeq = new JsonObject().put("seq", new JsonObject().put("$lte", seq));
+    return service.markReadWhere(new JsonObject().put("to", user).put("conversation", conversation)
+        .put("type", new JsonObject().put("$in", new JsonArray().add(Notifications.MESSAGE)
+            .add(Notifications.CHAT_MENTION)))
+        .put("$or", new JsonArray().add(upToSeq).add(new JsonObject().put("type", Notifications.MESSAGE)
+            .put("seq", new JsonObject().put("$exists", false)))));
   }
 
   private Future<?> invited(DomainEvent e, JsonObject p) {
@@ -106,7 +144,7 @@ final class MessagingProducers {
     List<Future<Void>> each = new ArrayList<>();
     for (long user : Payloads.ids(p, "invited")) {
       each.add(notifier.notify(new Notice(user, Notifications.GROUP_INVITATION, "group_invitation:" + group, null,
-          fields), null));
+          fields)));
     }
     return Future.all(each);
   }
@@ -122,6 +160,16 @@ final class MessagingProducers {
         .add("group_invitation:" + group).add("member_kicked:" + group))));
   }
 
+  /** The invited user said no: their invitation to the group is answered. */
+  private Future<?> declined(DomainEvent e, JsonObject p) {
+    long group = Payloads.id(p, "group");
+    long user = Payloads.id(p, "user");
+    if (group == 0 || user == 0) {
+      return skipped(e, "needs group and user");
+    }
+    return service.purge(new JsonObject().put("to", user).put("key", "group_invitation:" + group));
+  }
+
   private Future<?> kicked(DomainEvent e, JsonObject p) {
     long group = Payloads.id(p, "group");
     long user = Payloads.id(p, "user");
@@ -130,7 +178,7 @@ final class MessagingProducers {
       return skipped(e, "needs group, user and by");
     }
     return Future.all(mentionsOf(user, group), notifier.notify(new Notice(user, Notifications.MEMBER_KICKED,
-        "member_kicked:" + group, null, groupFields(p, group).put("from_user", by)), null));
+        "member_kicked:" + group, null, groupFields(p, group).put("from_user", by))));
   }
 
   private Future<?> left(DomainEvent e, JsonObject p) {
@@ -166,18 +214,34 @@ final class MessagingProducers {
   }
 
   /**
-   * Whether {@code user} is offline, as they would see themselves (asked with the user as viewer: an invisible user
-   * who is connected is online to themselves, so gets no notification for what reaches their open connections).
-   * When presence cannot be told (accounts unreachable, or the user's presence-query quota used up), the answer is
-   * offline: a redundant notification is better than a lost one.
+   * The offline ones among {@code users}, as each would see themselves: a user who is connected counts as online
+   * whatever their presence mode (an invisible user gets no notification for what reaches their open connections).
+   * Asked with {@code AccountsService.onlineAmong}, one call per {@value #PRESENCE_BATCH} users, not counted against
+   * the users' own presence-query limits. When presence cannot be told (accounts unreachable), the users of that
+   * call are offline: a redundant notification is better than a lost one.
    */
-  private Future<Boolean> offline(long user) {
-    return accounts.presence(user, List.of(user)).map(found -> {
-      Object state = found.getValue(Long.toString(user));
-      return !(state instanceof JsonObject s) || !s.getBoolean("online", false);
-    }).recover(err -> {
-      LOG.warn("Presence of user {} could not be read ({}); notifying as if offline", user, err.toString());
-      return Future.succeededFuture(true);
+  private Future<Set<Long>> offlineAmong(List<Long> users) {
+    List<Future<Set<Long>>> calls = new ArrayList<>();
+    for (int i = 0; i < users.size(); i += PRESENCE_BATCH) {
+      List<Long> batch = users.subList(i, Math.min(users.size(), i + PRESENCE_BATCH));
+      calls.add(accounts.onlineAmong(batch).map(online -> {
+        Set<Long> offline = new HashSet<>();
+        batch.forEach(user -> {
+          if (!online.getBoolean(Long.toString(user), false)) {
+            offline.add(user);
+          }
+        });
+        return offline;
+      }).recover(err -> {
+        LOG.warn("Presence of {} users could not be read ({}); notifying them as if offline", batch.size(),
+            err.toString());
+        return Future.succeededFuture(new HashSet<>(batch));
+      }));
+    }
+    return Future.all(calls).map(all -> {
+      Set<Long> offline = new HashSet<>();
+      all.<Set<Long>>list().forEach(offline::addAll);
+      return offline;
     });
   }
 

@@ -54,6 +54,8 @@ final class NotificationRecords {
             new IndexOptions().name("activity").sparse(true)))
         .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("group", 1),
             new IndexOptions().name("group").sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("conversation", 1),
+            new IndexOptions().name("conversation").sparse(true)))
         .compose(v -> mongo.createIndexWithOptions(NOTIFICATIONS, new JsonObject().put("to", 1).put("slot", 1),
             new IndexOptions().name("to_slot")))
         .compose(v -> mongo.createIndexWithOptions(PREFERENCES, new JsonObject().put("user", 1),

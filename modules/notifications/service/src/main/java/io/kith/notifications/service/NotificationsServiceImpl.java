@@ -241,11 +241,16 @@ final class NotificationsServiceImpl implements NotificationsService {
     return records.insert(record)
         .compose(stored -> slot == null ? Future.succeededFuture(stored) : settle(stored))
         .compose(stored -> stored == null ? Future.succeededFuture() : hot.insert(stored).compose(result -> {
+          // ours: this delivery made the record (an earlier delivery's record is found by its key, with its own id)
+          boolean ours = stored.getLong("_id") == id;
           // an earlier delivery made it: it was pushed then, unless it never reached Redis (stored now, pushed now)
-          if (result.stored() == HotStore.Stored.DUPLICATE
-              || (result.stored() == HotStore.Stored.SIDE_MISSING && stored.getLong("_id") != id)) {
+          if (!ours && (result.stored() == HotStore.Stored.DUPLICATE
+              || result.stored() == HotStore.Stored.SIDE_MISSING)) {
             return Future.succeededFuture();
           }
+          // Redis holding the record this delivery just made: a rebuild ran meanwhile and loaded it from MongoDB, and
+          // nobody pushed it yet
+          boolean loadedByRebuild = ours && result.stored() == HotStore.Stored.DUPLICATE;
           if (result.stored() == HotStore.Stored.SUPERSEDED) {
             // a newer one took the slot in Redis after this one settled: its settling deleted this record already
             return records.delete(to, List.of(stored.getLong("_id")));
@@ -254,6 +259,10 @@ final class NotificationsServiceImpl implements NotificationsService {
           if (result.stored() == HotStore.Stored.SIDE_MISSING) {
             // Redis lost this user's side: the record has the notification; rebuilding now gives the counts to push
             counts = hot.counts(to);
+          } else if (loadedByRebuild) {
+            // with a slot, that rebuild may have loaded it before it was settled (the count it had before taking the
+            // slot): drop the side so that it is rebuilt from the settled record, then push as above
+            counts = (slot == null ? Future.<Void>succeededFuture() : hot.invalidate(to)).compose(v -> hot.counts(to));
           } else {
             List<Long> gone = new ArrayList<>(result.evicted());
             gone.addAll(result.replaced());
@@ -289,13 +298,49 @@ final class NotificationsServiceImpl implements NotificationsService {
       if (found.isEmpty()) {
         return Future.succeededFuture();
       }
-      Map<Long, List<Long>> byUser = new HashMap<>();
-      found.forEach(r -> byUser.computeIfAbsent(r.getLong("to"), u -> new ArrayList<>()).add(r.getLong("_id")));
+      Map<Long, List<Long>> byUser = idsByUser(found);
       List<Future<Void>> each = new ArrayList<>();
       byUser.forEach((user, ids) -> each.add(removeForUser(user, ids)));
       return Future.all(each).compose(v -> found.size() < NotificationRecords.PURGE_BATCH
           ? Future.succeededFuture() : purge(filter));
     });
+  }
+
+  /**
+   * Marks read every unread notification the record holds matching {@code filter} (a system mark, such as a
+   * conversation read in messaging), batch by batch; pushes the new counts of each user whose counts changed. The
+   * candidates come from the record; then, as for a user's own change, Redis decides which of them were unread
+   * (marking them and fixing the counters atomically) and the record follows with exactly those ids. A candidate
+   * stored in the record but not yet in Redis (its producer is between the two writes) therefore stays unread in
+   * both stores rather than diverging.
+   */
+  Future<Void> markReadWhere(JsonObject filter) {
+    return records.find(filter.copy().put("unread", true)).compose(found -> {
+      if (found.isEmpty()) {
+        return Future.succeededFuture();
+      }
+      Map<Long, List<Long>> byUser = idsByUser(found);
+      List<Future<Integer>> each = new ArrayList<>();
+      byUser.forEach((user, ids) -> each.add(hot.markIds(user, ids).compose(c -> records.markRead(user, c.ids())
+          .map(v -> {
+            pushCounts(user, c);
+            return c.ids().size();
+          }))));
+      // a full batch may have more behind it (the ones just marked no longer match); a batch in which Redis changed
+      // nothing would only be found again, so it ends the rounds
+      return Future.all(each).compose(all -> {
+        int changed = all.<Integer>list().stream().mapToInt(Integer::intValue).sum();
+        return found.size() < NotificationRecords.PURGE_BATCH || changed == 0 ? Future.succeededFuture()
+            : markReadWhere(filter);
+      });
+    });
+  }
+
+  /** The ids of records ({@code {_id, to}}) grouped by recipient. */
+  static Map<Long, List<Long>> idsByUser(List<JsonObject> found) {
+    Map<Long, List<Long>> byUser = new HashMap<>();
+    found.forEach(r -> byUser.computeIfAbsent(r.getLong("to"), u -> new ArrayList<>()).add(r.getLong("_id")));
+    return byUser;
   }
 
   /** The records matching {@code filter} (at most one batch), for re-checks such as visibility after an edit. */

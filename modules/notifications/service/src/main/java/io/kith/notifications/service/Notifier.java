@@ -10,13 +10,13 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The rules every producer applies before making a notification, in this order: never for the actor themselves; not
  * when the recipient muted the type or the actor; not when a block stands between the two either way (and, for the
- * relations and feeds types, a hide either way); not when the recipient cannot see a post the notification names;
- * then a producer's own last check (a direct message's recipient being offline).
+ * relations and feeds types, a hide either way); not when the recipient cannot see a post the notification names.
+ * A producer may filter its recipients before asking (messaging keeps only the offline recipients of a direct
+ * message, with one presence call, before any of these rules costs a query).
  */
 final class Notifier {
 
@@ -53,19 +53,18 @@ final class Notifier {
     if (fields.getLong("from_user", 0L) == 0) {
       return Future.succeededFuture();
     }
-    return make(new Notice(to, type, key, null, fields), true, null);
+    return make(new Notice(to, type, key, null, fields), true);
   }
 
   /**
    * A messaging or activities notification: the actor is optional (without one, such as a reminder, only the muted
-   * types apply); blocks stop it, hides do not (they are about posts). {@code last} (null for none) is asked after
-   * every other rule passed.
+   * types apply); blocks stop it, hides do not (they are about posts).
    */
-  Future<Void> notify(Notice notice, Supplier<Future<Boolean>> last) {
-    return make(notice, false, last);
+  Future<Void> notify(Notice notice) {
+    return make(notice, false);
   }
 
-  private Future<Void> make(Notice n, boolean hides, Supplier<Future<Boolean>> last) {
+  private Future<Void> make(Notice n, boolean hides) {
     long to = n.to();
     long from = n.fields().getLong("from_user", 0L);
     if (to < 1 || to == from) {
@@ -78,8 +77,7 @@ final class Notifier {
       }
       Future<Boolean> apart = from == 0 ? Future.succeededFuture(false) : apart(to, from, hides);
       return apart.compose(a -> a ? Future.succeededFuture(false) : canSee(to, n.fields()));
-    }).compose(ok -> !ok || last == null ? Future.succeededFuture(ok) : last.get())
-        .compose(ok -> ok ? service.store(to, n.type(), n.key(), n.slot(), n.fields()) : Future.succeededFuture());
+    }).compose(ok -> ok ? service.store(to, n.type(), n.key(), n.slot(), n.fields()) : Future.succeededFuture());
   }
 
   /** Whether a block (either way), or with {@code hides} a hide (either way), stands between the two users. */

@@ -16,7 +16,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -145,8 +144,7 @@ final class Producers {
   /** After a post's audience changed, removes its notifications from recipients who can no longer see it. */
   private Future<Void> recheck(long post) {
     return service.find(new JsonObject().put("post", post)).compose(found -> {
-      Map<Long, List<Long>> byUser = new HashMap<>();
-      found.forEach(r -> byUser.computeIfAbsent(r.getLong("to"), u -> new ArrayList<>()).add(r.getLong("_id")));
+      Map<Long, List<Long>> byUser = NotificationsServiceImpl.idsByUser(found);
       List<Future<Void>> each = new ArrayList<>();
       byUser.forEach((user, ids) -> each.add(feeds.visiblePosts(user, List.of(post)).compose(v ->
           v.getJsonArray("items", new JsonArray()).isEmpty() ? service.removeForUser(user, ids)

@@ -308,6 +308,155 @@ class MessagingNotificationsTest extends NotificationsTestBase {
     assertCountersMatchScan(carol);
   }
 
+  /** A direct message of {@code conversation} at sequence {@code seq}. */
+  private static JsonObject direct(long message, long conversation, long seq, long from, long to, String preview) {
+    return direct(message, conversation, from, to, preview).put("seq", seq);
+  }
+
+  private void read(long conversation, long user, long seq, String kind) throws Exception {
+    event(DOMAIN, MessagingEvents.CONVERSATION_READ, new JsonObject().put("conversation", conversation)
+        .put("user", user).put("seq", seq).put("kind", kind));
+  }
+
+  private JsonObject only(long user, JsonObject query) throws Exception {
+    List<JsonObject> found = all(user, query);
+    assertEquals(1, found.size(), found.toString());
+    return found.get(0);
+  }
+
+  @Test
+  @DisplayName("reading a conversation marks its message notification and its mentions up to the read seq read, "
+      + "pushes the counts, and leaves newer messages, other conversations and other users alone")
+  void conversationRead() throws Exception {
+    long bob = fresh();
+    long dave = fresh();
+    long alice = fresh();
+    long carol = fresh();
+    long withAlice = fresh();
+    long withCarol = fresh();
+    long climbers = fresh();
+    long runners = fresh();
+    sent(direct(fresh(), withAlice, 1, alice, bob, "one"));
+    sent(direct(fresh(), withAlice, 2, alice, bob, "two"));
+    sent(direct(fresh(), withAlice, 3, alice, bob, "three"));
+    sent(direct(fresh(), withCarol, 7, carol, bob, "from carol"));
+    long m4 = fresh();
+    long m6 = fresh();
+    sent(groupMessage(m4, climbers, alice, List.of(bob, dave), List.of(bob, dave), "@bob @dave").put("seq", 4));
+    sent(groupMessage(m6, climbers, alice, List.of(bob, dave), List.of(bob), "@bob again").put("seq", 6));
+    sent(groupMessage(fresh(), runners, alice, List.of(bob), List.of(bob), "@bob runs").put("seq", 2));
+    drainStream(DOMAIN, bob);
+    drainStream(DOMAIN, dave);
+    JsonObject counts = await(notifications.unreadCounts(bob));
+    assertEquals(5L, counts.getLong("total"), counts.encode());
+    assertEquals(3L, only(bob, where("conversation", withAlice)).getLong("seq"), "the latest message's seq");
+
+    // read up to 2: the conversation's notification stands for message 3 too, so it stays unread
+    read(withAlice, bob, 2, "direct");
+    drainStream(DOMAIN, bob);
+    assertTrue(only(bob, where("conversation", withAlice)).getBoolean("unread"));
+    List<JsonObject> pushed = pushes(bob);
+    read(withAlice, bob, 3, "direct");
+    await(Poll.until(vertx, WAIT, "the counts pushed after the read", () -> Future.succeededFuture(pushed.stream()
+        .anyMatch(p -> Notifications.PUSH_UNREAD.equals(p.getString("kind"))
+            && p.getJsonObject("counts").getLong("total") == 4
+            && p.getJsonObject("counts").getJsonObject("by_type").getLong(Notifications.MESSAGE) == 1))));
+    drainStream(DOMAIN, bob);
+    JsonObject fromAlice = only(bob, where("conversation", withAlice));
+    assertFalse(fromAlice.getBoolean("unread"), fromAlice.encode());
+    assertEquals(3L, fromAlice.getLong("count"), "read, not replaced");
+    assertTrue(only(bob, where("conversation", withCarol)).getBoolean("unread"), "another conversation");
+
+    // a group read up to 5: the mention at 4 is read, the one at 6 and the other group's are not; dave's stays
+    read(climbers, bob, 5, "group");
+    drainStream(DOMAIN, bob);
+    assertFalse(only(bob, where("message", m4)).getBoolean("unread"));
+    assertTrue(only(bob, where("message", m6)).getBoolean("unread"));
+    assertTrue(only(bob, where("conversation", runners)).getBoolean("unread"));
+    assertTrue(only(dave, where("message", m4)).getBoolean("unread"), "another user's mention of the same message");
+    counts = await(notifications.unreadCounts(bob));
+    assertEquals(3L, counts.getLong("total"), counts.encode());
+    assertEquals(1L, counts.getJsonObject("by_type").getLong(Notifications.MESSAGE));
+    assertEquals(2L, counts.getJsonObject("by_type").getLong(Notifications.CHAT_MENTION));
+    assertEquals(1L, await(notifications.unreadCounts(dave)).getLong("total"));
+    assertCountersMatchScan(bob);
+
+    // the same read again changes nothing; a new message starts the conversation's count over
+    read(climbers, bob, 5, "group");
+    sent(direct(fresh(), withAlice, 4, alice, bob, "four"));
+    drainStream(DOMAIN, bob);
+    JsonObject again = only(bob, where("conversation", withAlice));
+    assertTrue(again.getBoolean("unread"));
+    assertEquals(1L, again.getLong("count"));
+    assertEquals(4L, await(notifications.unreadCounts(bob)).getLong("total"));
+
+    // Redis lost bob's side: the read rebuilds it and marks in both stores
+    await(platform.redisApi().del(List.of(HotStore.countersKey(bob))));
+    read(climbers, bob, 6, "group");
+    drainStream(DOMAIN, bob);
+    assertFalse(only(bob, where("message", m6)).getBoolean("unread"));
+    assertEquals(3L, await(notifications.unreadCounts(bob)).getLong("total"));
+    assertCountersMatchScan(bob);
+    assertCountersMatchScan(dave);
+  }
+
+  @Test
+  @DisplayName("a message notification made without a seq is read by any read of its conversation; a mention "
+      + "without one is left unread")
+  void conversationReadWithoutSeq() throws Exception {
+    long bob = fresh();
+    long alice = fresh();
+    long direct = fresh();
+    long group = fresh();
+    sent(direct(fresh(), direct, alice, bob, "no seq").putNull("seq"));
+    JsonObject mention = groupMessage(fresh(), group, alice, List.of(bob), List.of(bob), "@bob");
+    mention.remove("seq");
+    sent(mention);
+    drainStream(DOMAIN, bob);
+    assertNull(only(bob, where("conversation", direct)).getLong("seq"));
+    read(direct, bob, 1, "direct");
+    read(group, bob, 1_000, "group");
+    drainStream(DOMAIN, bob);
+    assertFalse(only(bob, where("conversation", direct)).getBoolean("unread"));
+    assertTrue(only(bob, where("conversation", group)).getBoolean("unread"), "its position is unknown");
+    assertCountersMatchScan(bob);
+  }
+
+  @Test
+  @DisplayName("declining an invitation takes it back; the decliner's other invitations and other invitees' stay")
+  void invitationDeclined() throws Exception {
+    long alice = fresh();
+    long bob = fresh();
+    long carol = fresh();
+    long climbers = fresh();
+    long runners = fresh();
+    event(DOMAIN, MessagingEvents.GROUP_INVITED, new JsonObject().put("group", climbers).put("name", "Climbers")
+        .put("kind", "friends").put("by", alice).put("invited", new JsonArray().add(bob).add(carol)));
+    event(DOMAIN, MessagingEvents.GROUP_INVITED, new JsonObject().put("group", runners).put("name", "Runners")
+        .put("kind", "friends").put("by", alice).put("invited", new JsonArray().add(bob)));
+    awaitNotifications(bob, "both invitations", items -> count(items, Notifications.GROUP_INVITATION) == 2);
+    awaitNotifications(carol, "carol's invitation", items -> count(items, Notifications.GROUP_INVITATION) == 1);
+    drainStream(DOMAIN, bob);
+    List<JsonObject> pushed = pushes(bob);
+
+    event(DOMAIN, MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", climbers).put("user", bob));
+    await(Poll.until(vertx, WAIT, "the counts pushed after declining", () -> Future.succeededFuture(pushed.stream()
+        .anyMatch(p -> Notifications.PUSH_UNREAD.equals(p.getString("kind"))
+            && p.getJsonObject("counts").getLong("total") == 1))));
+    drainStream(DOMAIN, bob);
+    JsonObject left = only(bob, new JsonObject());
+    assertEquals(runners, left.getLong("group"));
+    assertEquals(1L, await(notifications.unreadCounts(bob)).getLong("total"));
+    assertEquals(climbers, only(carol, new JsonObject()).getLong("group"), "carol's invitation stands");
+
+    // declined again (a redelivery, or a second decline): nothing else goes
+    event(DOMAIN, MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", climbers).put("user", bob));
+    drainStream(DOMAIN, bob);
+    assertEquals(runners, only(bob, new JsonObject()).getLong("group"));
+    assertCountersMatchScan(bob);
+    assertCountersMatchScan(carol);
+  }
+
   @Test
   @DisplayName("malformed and unknown messaging events are skipped and acknowledged; the consumer goes on")
   void malformed() throws Exception {
@@ -328,7 +477,13 @@ class MessagingNotificationsTest extends NotificationsTestBase {
             .put("invited", new JsonArray().add(bob)).encode()),
         rawEntry(DOMAIN, fresh(), MessagingEvents.MEMBER_KICKED, new JsonObject().put("group", fresh())
             .put("user", bob).encode()),
-        rawEntry(DOMAIN, fresh(), MessagingEvents.GROUP_DISSOLVED, "[]"));
+        rawEntry(DOMAIN, fresh(), MessagingEvents.GROUP_DISSOLVED, "[]"),
+        rawEntry(DOMAIN, fresh(), MessagingEvents.CONVERSATION_READ, new JsonObject().put("conversation", fresh())
+            .put("user", bob).put("kind", "direct").encode()),
+        rawEntry(DOMAIN, fresh(), MessagingEvents.CONVERSATION_READ, new JsonObject().put("conversation", "x")
+            .put("user", bob).put("seq", 3).encode()),
+        rawEntry(DOMAIN, fresh(), MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", fresh())
+            .encode()));
     // junk entries among valid recipients are dropped, the valid ones are told
     sent(direct(fresh(), fresh(), alice, bob, "valid").put("to", new JsonArray().add("bob").add(-1).add(bob)));
     drainStream(DOMAIN, bob);

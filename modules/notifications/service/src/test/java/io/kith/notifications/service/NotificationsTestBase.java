@@ -8,6 +8,7 @@ import io.kith.feeds.service.FeedsModule;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.notifications.api.NotificationsService;
+import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
@@ -67,6 +68,16 @@ abstract class NotificationsTestBase {
     return new JsonObject();
   }
 
+  /** Further configuration of this class, merged over the rest (e.g. an {@code eventlog} section). */
+  protected JsonObject extraConfig() {
+    return new JsonObject();
+  }
+
+  /** The modules this class deploys besides notifications (all it talks to, unless a test wants one missing). */
+  protected List<KithModule> otherModules() {
+    return List.of(new AccountsModule(), new RelationsModule(), new FeedsModule());
+  }
+
   @BeforeAll
   void deploy() throws Exception {
     vertx = Vertx.vertx();
@@ -74,9 +85,10 @@ abstract class NotificationsTestBase {
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
         .put("feeds", new JsonObject().put("posts-per-hour", 1_000_000).put("comments-per-minute", 1_000_000)
             .put("likes-per-minute", 1_000_000))
-        .put("notifications", notificationsConfig())));
-    await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new FeedsModule(),
-        new NotificationsModule()));
+        .put("notifications", notificationsConfig()).mergeIn(extraConfig(), true)));
+    List<KithModule> modules = new ArrayList<>(otherModules());
+    modules.add(new NotificationsModule());
+    await(KithTestKit.deploy(platform, modules.toArray(KithModule[]::new)));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     feeds = FeedsService.proxy(vertx);

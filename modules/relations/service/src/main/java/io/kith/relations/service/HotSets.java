@@ -1,10 +1,9 @@
 package io.kith.relations.service;
 
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
@@ -23,6 +22,10 @@ import java.util.Set;
  * before loading from MongoDB and stores the set only if no write happened meanwhile; otherwise a write that landed
  * after the load but before the set existed would be lost until the set expires. A rebuild that loses this race
  * answers from the members it loaded, and the next use builds the set again.
+ *
+ * <p>Questions about several sets of one user (they share the hash tag {@code {u:<id>}}, so one slot) are one script
+ * call: it renews the TTL of each set present and answers membership in it, and names the missing ones; only those
+ * are rebuilt and asked again.
  */
 final class HotSets {
 
@@ -44,30 +47,43 @@ final class HotSets {
   static final long TTL_SECONDS = 86_400;
   /** Generations outlive their sets, so that one cannot vanish while a rebuild is in flight. */
   static final long GENERATION_TTL_SECONDS = 2 * TTL_SECONDS;
+  /** Most sets one question may name (their bits must fit the answer's masks). */
+  static final int MAX_SETS = 30;
   private static final String MARKER = "0";
   private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], ARGV[2]) ";
-  private static final String ADD_IF_EXISTS = BUMP
-      + "if redis.call('exists', KEYS[1]) == 1 then redis.call('sadd', KEYS[1], ARGV[1]) end return 1";
-  private static final String REMOVE = BUMP + "redis.call('srem', KEYS[1], ARGV[1]) return 1";
+  private static final LuaScripts.Script ADD_IF_EXISTS = new LuaScripts.Script(BUMP
+      + "if redis.call('exists', KEYS[1]) == 1 then redis.call('sadd', KEYS[1], ARGV[1]) end return 1");
+  private static final LuaScripts.Script REMOVE = new LuaScripts.Script(BUMP
+      + "redis.call('srem', KEYS[1], ARGV[1]) return 1");
   // ARGV: ttl, generation read before loading, marker, members... SADD in chunks: Lua's unpack() fails beyond ~8,000
   // values, and a set may hold up to RelationsVerticle.HOT_SET_MAX members.
-  private static final String FILL =
+  private static final LuaScripts.Script FILL = new LuaScripts.Script(
       "if redis.call('exists', KEYS[1]) == 1 then return 1 end "
           + "if (redis.call('get', KEYS[2]) or '0') ~= ARGV[2] then return 0 end "
           + "for i = 3, #ARGV, 1000 do redis.call('sadd', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV))) end "
-          + "redis.call('expire', KEYS[1], ARGV[1]) return 1";
+          + "redis.call('expire', KEYS[1], ARGV[1]) return 1");
+  // KEYS: sets of one user; ARGV: ttl, ids... Answers {missing, mask of id 1, mask of id 2, ...}: bit i-1 of missing
+  // when KEYS[i] does not exist, bit i-1 of an id's mask when KEYS[i] holds it. A present set's TTL is renewed.
+  // SMISMEMBER in chunks for unpack(), as FILL.
+  private static final LuaScripts.Script ASK = new LuaScripts.Script(
+      "local out = {0} for j = 2, #ARGV do out[j] = 0 end local bit = 1 "
+          + "for i = 1, #KEYS do "
+          + "if redis.call('expire', KEYS[i], ARGV[1]) == 1 then "
+          + "for s = 2, #ARGV, 1000 do "
+          + "local m = redis.call('smismember', KEYS[i], unpack(ARGV, s, math.min(s + 999, #ARGV))) "
+          + "for j = 1, #m do if m[j] == 1 then out[s + j - 1] = out[s + j - 1] + bit end end end "
+          + "else out[1] = out[1] + bit end "
+          + "bit = bit * 2 end return out");
 
   /** Loads the complete member list of a set from the record. */
   interface Loader {
     Future<List<Long>> load(String set, long user);
   }
 
-  private final Redis redis;
   private final RedisAPI api;
   private final Loader loader;
 
   HotSets(Redis redis, Loader loader) {
-    this.redis = redis;
     this.api = RedisAPI.api(redis);
     this.loader = loader;
   }
@@ -83,26 +99,14 @@ final class HotSets {
   /** Which of {@code others} are in {@code user}'s set (the set is built first when missing). */
   Future<Set<Long>> among(String set, long user, Collection<Long> others) {
     List<Long> list = List.copyOf(others);
-    if (list.isEmpty()) {
-      return Future.succeededFuture(Set.of());
-    }
-    return ensure(set, user).compose(loaded -> {
-      if (loaded != null) {
-        Set<Long> in = new HashSet<>(list);
-        in.retainAll(loaded);
-        return Future.succeededFuture(in);
-      }
-      Request smis = Request.cmd(Command.SMISMEMBER).arg(key(set, user));
-      list.forEach(smis::arg);
-      return redis.send(smis).map(r -> {
-        Set<Long> in = new HashSet<>();
-        for (int i = 0; i < list.size(); i++) {
-          if (r.get(i).toInteger() == 1) {
-            in.add(list.get(i));
-          }
+    return memberships(user, List.of(set), list).map(masks -> {
+      Set<Long> in = new HashSet<>();
+      for (int i = 0; i < list.size(); i++) {
+        if (masks[i] != 0) {
+          in.add(list.get(i));
         }
-        return in;
-      });
+      }
+      return in;
     });
   }
 
@@ -111,43 +115,120 @@ final class HotSets {
     return among(set, user, List.of(other)).map(s -> s.contains(other));
   }
 
+  /**
+   * For each of {@code ids}, in order, a bit mask of the sets of {@code user} that hold it: bit {@code i} for
+   * {@code sets.get(i)}. Present sets answer in one round trip (which renews their TTL); missing ones are rebuilt,
+   * then asked again together.
+   */
+  Future<int[]> memberships(long user, List<String> sets, List<Long> ids) {
+    if (sets.size() > MAX_SETS) {
+      throw new IllegalArgumentException("at most " + MAX_SETS + " sets per question");
+    }
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(new int[0]);
+    }
+    return ask(user, sets, ids).compose(first -> {
+      if (first.missing() == 0) {
+        return Future.succeededFuture(first.masks());
+      }
+      List<Integer> missing = new ArrayList<>();
+      for (int i = 0; i < sets.size(); i++) {
+        if ((first.missing() & (1 << i)) != 0) {
+          missing.add(i);
+        }
+      }
+      List<Future<Rebuilt>> rebuilds = missing.stream().map(i -> rebuild(sets.get(i), user)).toList();
+      return Future.all(rebuilds).compose(done -> {
+        List<Integer> stored = new ArrayList<>();
+        for (int k = 0; k < missing.size(); k++) {
+          if (done.<Rebuilt>resultAt(k).stored()) {
+            stored.add(missing.get(k));
+          }
+        }
+        Future<Answer> again = stored.isEmpty() ? Future.succeededFuture(null)
+            : ask(user, stored.stream().map(sets::get).toList(), ids);
+        return again.map(second -> {
+          int[] masks = first.masks();
+          for (int k = 0; k < missing.size(); k++) {
+            int i = missing.get(k);
+            int asked = stored.indexOf(i);
+            if (asked >= 0 && (second.missing() & (1 << asked)) == 0) {
+              for (int j = 0; j < ids.size(); j++) {
+                if ((second.masks()[j] & (1 << asked)) != 0) {
+                  masks[j] |= 1 << i;
+                }
+              }
+            } else {
+              // the rebuild lost a race with a write (or the set vanished at once): answer from what it loaded, as
+              // fresh as a direct read; the next use builds the set again
+              Set<Long> members = done.<Rebuilt>resultAt(k).members();
+              for (int j = 0; j < ids.size(); j++) {
+                if (members.contains(ids.get(j))) {
+                  masks[j] |= 1 << i;
+                }
+              }
+            }
+          }
+          return masks;
+        });
+      });
+    });
+  }
+
+  /** One script call's answer: the missing sets' bits and a mask per id. */
+  private record Answer(int missing, int[] masks) {
+  }
+
+  private Future<Answer> ask(long user, List<String> sets, List<Long> ids) {
+    List<String> args = new ArrayList<>(sets.size() + ids.size() + 2);
+    args.add(Integer.toString(sets.size()));
+    sets.forEach(set -> args.add(key(set, user)));
+    args.add(Long.toString(TTL_SECONDS));
+    ids.forEach(id -> args.add(Long.toString(id)));
+    return ASK.run(api, args).map(r -> {
+      int[] masks = new int[ids.size()];
+      for (int j = 0; j < masks.length; j++) {
+        masks[j] = r.get(j + 1).toInteger();
+      }
+      return new Answer(r.get(0).toInteger(), masks);
+    });
+  }
+
   /** Adds {@code other} to {@code user}'s set if the set exists (else it will be built complete on next use). */
   Future<Void> add(String set, long user, long other) {
-    return api.eval(List.of(ADD_IF_EXISTS, "2", key(set, user), generationKey(set, user), Long.toString(other),
+    return ADD_IF_EXISTS.run(api, List.of("2", key(set, user), generationKey(set, user), Long.toString(other),
         Long.toString(GENERATION_TTL_SECONDS))).mapEmpty();
   }
 
   /** Removes {@code other} from {@code user}'s set. */
   Future<Void> remove(String set, long user, long other) {
-    return api.eval(List.of(REMOVE, "2", key(set, user), generationKey(set, user), Long.toString(other),
+    return REMOVE.run(api, List.of("2", key(set, user), generationKey(set, user), Long.toString(other),
         Long.toString(GENERATION_TTL_SECONDS))).mapEmpty();
   }
 
+  /** A rebuild's outcome: whether the set is in Redis now (stored, or built by someone else), and what it loaded. */
+  private record Rebuilt(boolean stored, Set<Long> members) {
+  }
+
   /**
-   * Makes sure the set is in Redis. Yields null when it is; when a concurrent write kept a rebuilt set from being
-   * stored, yields the members just loaded from MongoDB (as fresh as a direct read).
+   * Builds a missing set from MongoDB: reads the generation, loads, and stores the set only if the generation did
+   * not move meanwhile (a concurrent write kept it from being stored otherwise).
    */
-  private Future<Set<Long>> ensure(String set, long user) {
+  private Future<Rebuilt> rebuild(String set, long user) {
     String key = key(set, user);
     String generationKey = generationKey(set, user);
-    return api.expire(List.of(key, Long.toString(TTL_SECONDS))).compose(r -> {
-      if (r.toInteger() == 1) {
-        return Future.<Set<Long>>succeededFuture(null);
-      }
-      return api.get(generationKey).compose(g -> {
-        String generation = g == null ? "0" : g.toString();
-        return loader.load(set, user).compose(members -> {
-          List<String> args = new ArrayList<>();
-          args.add(FILL);
-          args.add("2");
-          args.add(key);
-          args.add(generationKey);
-          args.add(Long.toString(TTL_SECONDS));
-          args.add(generation);
-          args.add(MARKER);
-          members.forEach(m -> args.add(Long.toString(m)));
-          return api.eval(args).<Set<Long>>map(stored -> stored.toInteger() == 1 ? null : new HashSet<>(members));
-        });
+    return api.get(generationKey).compose(g -> {
+      String generation = g == null ? "0" : g.toString();
+      return loader.load(set, user).compose(members -> {
+        List<String> args = new ArrayList<>(members.size() + 6);
+        args.add("2");
+        args.add(key);
+        args.add(generationKey);
+        args.add(Long.toString(TTL_SECONDS));
+        args.add(generation);
+        args.add(MARKER);
+        members.forEach(m -> args.add(Long.toString(m)));
+        return FILL.run(api, args).map(stored -> new Rebuilt(stored.toInteger() == 1, new HashSet<>(members)));
       });
     });
   }

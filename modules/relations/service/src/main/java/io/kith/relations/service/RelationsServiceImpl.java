@@ -40,6 +40,11 @@ final class RelationsServiceImpl implements RelationsService {
    * celebrity threshold) fits one page, one query instead of ten.
    */
   static final int MAX_FOLLOWER_PAGE = 10_000;
+  /** The author's sets an eligible-follower page asks: the first three exclude a follower, the last flags a friend. */
+  private static final List<String> ELIGIBILITY_SETS = List.of(HotSets.HIDES, HotSets.BLOCKS, HotSets.BLOCKED_BY,
+      HotSets.FRIENDS);
+  private static final int EXCLUDED = 0b0111;
+  private static final int FRIEND = 0b1000;
   static final int MAX_PLACEMENTS = 5_000;
   private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
 
@@ -553,45 +558,43 @@ final class RelationsServiceImpl implements RelationsService {
         for (long follower : read.followers()) {
           ids.add(follower);
         }
-        return Future.all(sets.among(HotSets.HIDES, author, ids), sets.among(HotSets.BLOCKS, author, ids),
-            sets.among(HotSets.BLOCKED_BY, author, ids), sets.among(HotSets.FRIENDS, author, ids)).map(found -> {
-              Set<Long> out = new HashSet<>();
-              out.addAll(found.<Set<Long>>resultAt(0));
-              out.addAll(found.<Set<Long>>resultAt(1));
-              out.addAll(found.<Set<Long>>resultAt(2));
-              Set<Long> friends = found.resultAt(3);
-              JsonArray items = new JsonArray();
-              JsonArray friendItems = new JsonArray();
-              for (long id : ids) {
-                if (!out.contains(id)) {
-                  items.add(id);
-                  if (friends.contains(id)) {
-                    friendItems.add(id);
-                  }
-                }
+        // the author's four sets share the author's hash tag: one script call answers them all when present
+        return sets.memberships(author, ELIGIBILITY_SETS, ids).map(masks -> {
+          JsonArray items = new JsonArray();
+          JsonArray friendItems = new JsonArray();
+          for (int i = 0; i < ids.size(); i++) {
+            if ((masks[i] & EXCLUDED) == 0) {
+              items.add(ids.get(i));
+              if ((masks[i] & FRIEND) != 0) {
+                friendItems.add(ids.get(i));
               }
-              return new JsonObject().put("items", items).put("friends", friendItems).put("next", next);
-            });
+            }
+          }
+          return new JsonObject().put("items", items).put("friends", friendItems).put("next", next);
+        });
       });
     });
   }
+
+  /** The flags {@link #ties} answers, and the viewer's hot set behind each, in the same order. */
+  private static final List<String> TIE_NAMES = List.of("following", "friend", "blocking", "blocked_by", "muting",
+      "hidden_from");
+  private static final List<String> TIE_SETS = List.of(HotSets.FOLLOWING, HotSets.FRIENDS, HotSets.BLOCKS,
+      HotSets.BLOCKED_BY, HotSets.MUTES, HotSets.HIDDEN_BY);
 
   @Override
   public Future<JsonObject> ties(long viewer, List<Long> userIds) {
     return Failures.guard(() -> {
       List<Long> ids = idList(userIds, MAX_IDS, "ids");
-      List<String> names = List.of("following", "friend", "blocking", "blocked_by", "muting", "hidden_from");
-      List<String> sources = List.of(HotSets.FOLLOWING, HotSets.FRIENDS, HotSets.BLOCKS, HotSets.BLOCKED_BY,
-          HotSets.MUTES, HotSets.HIDDEN_BY);
-      List<Future<Set<Long>>> lookups = sources.stream().map(set -> sets.among(set, viewer, ids)).toList();
-      return Future.all(lookups).map(all -> {
+      // the six sets share the viewer's hash tag: one script call answers them all when present
+      return sets.memberships(viewer, TIE_SETS, ids).map(masks -> {
         JsonObject out = new JsonObject();
-        for (long id : ids) {
+        for (int j = 0; j < ids.size(); j++) {
           JsonObject flags = new JsonObject();
-          for (int i = 0; i < names.size(); i++) {
-            flags.put(names.get(i), all.<Set<Long>>resultAt(i).contains(id));
+          for (int i = 0; i < TIE_NAMES.size(); i++) {
+            flags.put(TIE_NAMES.get(i), (masks[j] & (1 << i)) != 0);
           }
-          out.put(Long.toString(id), flags);
+          out.put(Long.toString(ids.get(j)), flags);
         }
         return out;
       });

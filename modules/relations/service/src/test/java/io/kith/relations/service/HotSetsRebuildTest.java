@@ -121,6 +121,58 @@ class HotSetsRebuildTest extends RelationsTestBase {
         await(relations.eligibleFollowers(author, 100, null)).getJsonArray("items").getList());
   }
 
+  @Test
+  @DisplayName("with some or all of the viewer's hot sets deleted, ties answers exactly as before, both ways")
+  void tiesRebuilt() throws Exception {
+    List<Long> users = newUsers(7);
+    long viewer = users.get(0);
+    long followed = users.get(1);
+    long friend = users.get(2);
+    long blocked = users.get(3);
+    long blocker = users.get(4);
+    long muted = users.get(5);
+    long hider = users.get(6);
+    await(relations.follow(viewer, followed));
+    befriend(viewer, friend);
+    await(relations.block(viewer, blocked));
+    await(relations.block(blocker, viewer));
+    await(relations.mute(viewer, muted));
+    await(relations.hide(hider, viewer));
+    // the other directions, which must not show as the viewer's
+    await(relations.mute(followed, viewer));
+    await(relations.hide(viewer, muted));
+    List<Long> ids = List.of(followed, friend, blocked, blocker, muted, hider);
+    JsonObject before = await(relations.ties(viewer, ids));
+    assertEquals(new JsonObject().put("following", true).put("friend", false).put("blocking", false)
+        .put("blocked_by", false).put("muting", false).put("hidden_from", false),
+        before.getJsonObject(Long.toString(followed)));
+    assertTrue(before.getJsonObject(Long.toString(friend)).getBoolean("friend"));
+    assertTrue(before.getJsonObject(Long.toString(blocked)).getBoolean("blocking"));
+    assertFalse(before.getJsonObject(Long.toString(blocked)).getBoolean("blocked_by"));
+    assertTrue(before.getJsonObject(Long.toString(blocker)).getBoolean("blocked_by"));
+    assertFalse(before.getJsonObject(Long.toString(blocker)).getBoolean("blocking"));
+    assertTrue(before.getJsonObject(Long.toString(muted)).getBoolean("muting"));
+    assertFalse(before.getJsonObject(Long.toString(muted)).getBoolean("hidden_from"));
+    assertTrue(before.getJsonObject(Long.toString(hider)).getBoolean("hidden_from"));
+    assertFalse(before.getJsonObject(Long.toString(hider)).getBoolean("muting"));
+
+    drop(HotSets.BLOCKS, viewer);
+    drop(HotSets.HIDDEN_BY, viewer);
+    assertEquals(before, await(relations.ties(viewer, ids)), "two sets rebuilt");
+    for (String set : List.of(HotSets.FOLLOWING, HotSets.FRIENDS, HotSets.BLOCKS, HotSets.BLOCKED_BY, HotSets.MUTES,
+        HotSets.HIDDEN_BY)) {
+      drop(set, viewer);
+    }
+    assertEquals(before, await(relations.ties(viewer, ids)), "all six rebuilt");
+    assertTrue(present(HotSets.BLOCKED_BY, viewer) && present(HotSets.MUTES, viewer), "stored again");
+
+    // a change while the set is missing is what the rebuild finds
+    drop(HotSets.BLOCKED_BY, viewer);
+    await(relations.unblock(blocker, viewer));
+    assertFalse(await(relations.ties(viewer, List.of(blocker))).getJsonObject(Long.toString(blocker))
+        .getBoolean("blocked_by"));
+  }
+
   private void drop(String set, long user) throws Exception {
     await(platform.redisApi().del(List.of(HotSets.key(set, user))));
     assertFalse(present(set, user));

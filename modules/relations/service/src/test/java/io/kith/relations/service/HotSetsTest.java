@@ -1,6 +1,7 @@
 package io.kith.relations.service;
 
 import io.kith.platform.Platform;
+import io.kith.platform.testkit.CountingRedis;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -12,11 +13,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -112,6 +117,92 @@ class HotSetsTest {
     await(sets.add(HotSets.HIDES, user, 3));
     await(sets.remove(HotSets.HIDES, user, 1));
     assertEquals(Set.of(2L, 3L), await(sets.among(HotSets.HIDES, user, List.of(1L, 2L, 3L))));
+  }
+
+  @Test
+  @DisplayName("present sets answer together in one Redis round trip that renews their TTL")
+  void presentSetsInOneTrip() throws Exception {
+    long user = platform.ids().next();
+    Map<String, List<Long>> record = Map.of(HotSets.FOLLOWING, List.of(1L, 2L), HotSets.FRIENDS, List.of(2L),
+        HotSets.BLOCKS, List.of(3L), HotSets.BLOCKED_BY, List.of(), HotSets.MUTES, List.of(1L, 3L),
+        HotSets.HIDDEN_BY, List.of(4L));
+    List<String> six = List.of(HotSets.FOLLOWING, HotSets.FRIENDS, HotSets.BLOCKS, HotSets.BLOCKED_BY,
+        HotSets.MUTES, HotSets.HIDDEN_BY);
+    AtomicInteger loads = new AtomicInteger();
+    CountingRedis redis = new CountingRedis(platform.redis());
+    HotSets sets = new HotSets(redis, (set, u) -> {
+      loads.incrementAndGet();
+      return Future.succeededFuture(record.get(set));
+    });
+    List<Long> ids = List.of(1L, 2L, 3L, 4L, 5L);
+    int[] expected = {0b010001, 0b000011, 0b010100, 0b100000, 0};
+
+    assertArrayEquals(expected, await(sets.memberships(user, six, ids)), "built from the record");
+    assertEquals(6, loads.get(), "each missing set loaded once");
+    for (String set : six) {
+      assertTrue(await(sets.present(set, user)), set + " stored");
+      await(platform.redisApi().expire(List.of(HotSets.key(set, user), "100")));
+    }
+
+    redis.reset();
+    assertArrayEquals(expected, await(sets.memberships(user, six, ids)));
+    assertEquals(1, redis.trips().size(), "one round trip: " + redis.trips());
+    assertEquals(6, loads.get(), "nothing loaded again");
+    for (String set : six) {
+      assertTrue(await(platform.redisApi().ttl(HotSets.key(set, user))).toLong() > 100, set + " renewed");
+    }
+  }
+
+  @Test
+  @DisplayName("only the missing sets are rebuilt, then asked again with one call; the present ones are not reloaded")
+  void onlyMissingSetsRebuilt() throws Exception {
+    long user = platform.ids().next();
+    Map<String, List<Long>> record = new ConcurrentHashMap<>(Map.of(HotSets.FOLLOWING, List.of(7L),
+        HotSets.BLOCKS, List.of(8L), HotSets.MUTES, List.of(9L)));
+    List<String> loaded = new CopyOnWriteArrayList<>();
+    CountingRedis redis = new CountingRedis(platform.redis());
+    HotSets sets = new HotSets(redis, (set, u) -> {
+      loaded.add(set);
+      return Future.succeededFuture(record.get(set));
+    });
+    List<String> three = List.of(HotSets.FOLLOWING, HotSets.BLOCKS, HotSets.MUTES);
+    List<Long> ids = List.of(7L, 8L, 9L);
+    await(sets.memberships(user, three, ids));
+    await(platform.redisApi().del(List.of(HotSets.key(HotSets.BLOCKS, user))));
+    loaded.clear();
+    redis.reset();
+
+    assertArrayEquals(new int[] {0b001, 0b010, 0b100}, await(sets.memberships(user, three, ids)));
+    assertEquals(List.of(HotSets.BLOCKS), loaded);
+    // ask, read the generation, store, ask the rebuilt set again
+    assertEquals(4, redis.trips().size(), "trips: " + redis.trips());
+    assertTrue(await(sets.present(HotSets.BLOCKS, user)));
+  }
+
+  @Test
+  @DisplayName("a write during the rebuild of one of several sets is not lost, and the others still answer")
+  void writeDuringMultiSetRebuild() throws Exception {
+    long user = platform.ids().next();
+    AtomicInteger loads = new AtomicInteger();
+    HotSets[] sets = new HotSets[1];
+    sets[0] = new HotSets(platform.redis(), (set, u) -> {
+      if (set.equals(HotSets.BLOCKED_BY) && loads.incrementAndGet() == 1) {
+        // read before the block was recorded; the block's set update lands before this rebuild stores the set
+        return sets[0].add(set, u, 42).map(v -> List.of(7L));
+      }
+      return Future.succeededFuture(set.equals(HotSets.BLOCKED_BY) ? List.of(7L, 42L)
+          : set.equals(HotSets.FRIENDS) ? List.of(42L) : List.of());
+    });
+    List<String> two = List.of(HotSets.FRIENDS, HotSets.BLOCKED_BY);
+
+    int[] first = await(sets[0].memberships(user, two, List.of(7L, 42L)));
+    assertArrayEquals(new int[] {0b10, 0b01}, first, "answered from what the rebuild loaded, before the write");
+    assertFalse(await(sets[0].present(HotSets.BLOCKED_BY, user)), "the rebuild that lost the race stored nothing");
+    assertTrue(await(sets[0].present(HotSets.FRIENDS, user)), "the other set was stored");
+    assertArrayEquals(new int[] {0b10, 0b11}, await(sets[0].memberships(user, two, List.of(7L, 42L))),
+        "the write is not lost: the next use builds the set with it");
+    assertTrue(await(sets[0].present(HotSets.BLOCKED_BY, user)), "built on the next use");
+    assertEquals(2, loads.get());
   }
 
   private static <T> T await(Future<T> future) throws Exception {

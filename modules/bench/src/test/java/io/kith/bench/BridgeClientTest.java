@@ -2,6 +2,8 @@ package io.kith.bench;
 
 import io.kith.bench.client.BridgeClient;
 import io.kith.bench.client.Target;
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.Poll;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -14,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.DisplayName;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -129,11 +132,13 @@ class BridgeClientTest {
           c.register(1, "kith.user.2", second::add))));
       assertEquals(2, client.size());
       // the bridge does not acknowledge a registration: publish until the first message lands
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (first.isEmpty() && System.nanoTime() < deadline) {
+      Await.result(Poll.until(vertx, Duration.ofSeconds(10), "a message on the registered address", () -> {
+        if (!first.isEmpty()) {
+          return Future.succeededFuture(true);
+        }
         kith.publish("kith.user.1", new JsonObject().put("kind", "probe"));
-        Thread.sleep(50);
-      }
+        return Future.succeededFuture(false);
+      }));
       assertEquals("probe", first.get(0).getString("kind"));
       assertTrue(second.isEmpty(), "a connection hears only the addresses it registered on");
       // connection 0 carries the stand-in's known token; connection 1's token is refused by the whoami consumer

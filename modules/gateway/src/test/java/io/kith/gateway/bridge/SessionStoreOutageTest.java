@@ -7,6 +7,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.store.FreePorts;
 import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.FailingRedis;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.token.Sessions;
@@ -18,10 +19,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.eventbus.bridge.tcp.TcpEventBusBridge;
 import io.vertx.ext.web.Router;
 import io.vertx.junit5.VertxExtension;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisConnection;
-import io.vertx.redis.client.Request;
-import io.vertx.redis.client.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -57,42 +54,6 @@ class SessionStoreOutageTest {
   private TcpEventBusBridge tcp;
   private int tcpPort;
   private final List<BridgeClient> clients = new ArrayList<>();
-
-  /** A Redis client that passes everything to the test store until told to refuse it, as a full pool does. */
-  private static final class FailingRedis implements Redis {
-
-    private final Redis delegate;
-    private volatile boolean failing;
-
-    FailingRedis(Redis delegate) {
-      this.delegate = delegate;
-    }
-
-    private <T> Future<T> refused() {
-      return Future.failedFuture("Connection pool reached max wait queue size of 4096");
-    }
-
-    @Override
-    public Future<RedisConnection> connect() {
-      return failing ? refused() : delegate.connect();
-    }
-
-    @Override
-    public Future<Void> close() {
-      // the platform closes the shared client
-      return Future.succeededFuture();
-    }
-
-    @Override
-    public Future<Response> send(Request command) {
-      return failing ? refused() : delegate.send(command);
-    }
-
-    @Override
-    public Future<List<Response>> batch(List<Request> commands) {
-      return failing ? refused() : delegate.batch(commands);
-    }
-  }
 
   @BeforeEach
   void start(Vertx vertx) {
@@ -163,7 +124,7 @@ class SessionStoreOutageTest {
     Await.result(platform.sessions().revoke(revoked.userId(), revoked.sessionId()));
     BridgeClient client = connect.get();
 
-    redis.failing = true;
+    redis.failing(true);
     client.register(Addresses.user(me.userId()), me.accessToken());
     assertEquals(BridgeGuard.UNAVAILABLE, client.takeError(), "a good token whose session cannot be checked");
     client.request(Addresses.BRIDGE_WHOAMI, "whoami-during-outage", me.accessToken(), null, new JsonObject());
@@ -177,7 +138,7 @@ class SessionStoreOutageTest {
     assertFalse(client.isClosed());
 
     // the store is back: the same frame, sent again, is served on the same connection
-    redis.failing = false;
+    redis.failing(false);
     client.register(Addresses.user(me.userId()), me.accessToken());
     receivesOwnAddress(client, me.userId());
     assertEquals(me.userId(), client.call(Addresses.BRIDGE_WHOAMI, null, null, new JsonObject())
@@ -212,17 +173,17 @@ class SessionStoreOutageTest {
     TokenPair me = Await.result(KithTestKit.newSession(platform));
     String query = "access_token=" + URLEncoder.encode(me.accessToken(), StandardCharsets.UTF_8);
 
-    redis.failing = true;
+    redis.failing(true);
     BridgeClient client = sockJs(query);
     client.register(Addresses.user(me.userId()), null);
     assertEquals(BridgeGuard.UNAVAILABLE, client.takeError());
 
-    redis.failing = false;
+    redis.failing(false);
     client.register(Addresses.user(me.userId()), null);
     receivesOwnAddress(client, me.userId());
 
     // a forged URL token is refused, store or no store
-    redis.failing = true;
+    redis.failing(true);
     BridgeClient forged = sockJs("access_token=forged.token.value");
     forged.register(Addresses.user(me.userId()), null);
     assertEquals(BridgeGuard.DENIED, forged.takeError());

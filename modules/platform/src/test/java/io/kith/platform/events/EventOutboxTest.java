@@ -2,15 +2,13 @@ package io.kith.platform.events;
 
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.FailingRedis;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.Timeout;
 import io.vertx.junit5.VertxExtension;
-import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisConnection;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,41 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 @ExtendWith({VertxExtension.class, KithTestKit.class})
 @Timeout(120)
 class EventOutboxTest {
-
-  /** A Redis client that refuses everything while {@code failing}. */
-  private static final class FailingRedis implements Redis {
-
-    private final Redis delegate;
-    private volatile boolean failing;
-
-    FailingRedis(Redis delegate) {
-      this.delegate = delegate;
-    }
-
-    private <T> Future<T> refused() {
-      return Future.failedFuture("Connection pool reached max wait queue size of 4096");
-    }
-
-    @Override
-    public Future<RedisConnection> connect() {
-      return failing ? refused() : delegate.connect();
-    }
-
-    @Override
-    public Future<Void> close() {
-      return Future.succeededFuture();
-    }
-
-    @Override
-    public Future<Response> send(Request command) {
-      return failing ? refused() : delegate.send(command);
-    }
-
-    @Override
-    public Future<List<Response>> batch(List<Request> commands) {
-      return failing ? refused() : delegate.batch(commands);
-    }
-  }
 
   private Vertx vertx;
   private Platform platform;
@@ -118,14 +81,14 @@ class EventOutboxTest {
     String domain = "outbox" + UUID.randomUUID().toString().substring(0, 8);
     EventLog log = log();
     DomainEvent before = Await.result(log.append(domain, "Before", new JsonObject().put("n", 0)));
-    redis.failing = true;
+    redis.failing(true);
     DomainEvent parked = Await.result(log.append(domain, "Parked", new JsonObject().put("n", 1)));
     List<DomainEvent> parkedAll = Await.result(log.appendAll(domain, "ParkedToo",
         List.of(new JsonObject().put("n", 2), new JsonObject().put("n", 3))));
     assertEquals(3L, parked(domain));
     assertEquals(0, Await.result(log.drainOutbox()), "nothing goes while Redis still refuses");
     assertEquals(3L, parked(domain), "a refused drain keeps every event");
-    redis.failing = false;
+    redis.failing(false);
     assertEquals(List.of(before.id()), streamIds(domain));
     Await.result(log.drainOutbox());
     assertEquals(0L, parked(domain));
@@ -148,7 +111,7 @@ class EventOutboxTest {
     String domain = "outbox" + UUID.randomUUID().toString().substring(0, 8);
     EventLog bare = new EventLog(vertx, redis, platform.ids(), EventLogOptions.from(new JsonObject()));
     logs.add(bare);
-    redis.failing = true;
+    redis.failing(true);
     assertThrows(Throwable.class, () -> Await.result(bare.append(domain, "Lost", new JsonObject())));
     io.vertx.ext.mongo.MongoClient closed = io.vertx.ext.mongo.MongoClient.createShared(vertx,
         new JsonObject().put("connection_string", "mongodb://127.0.0.1:1").put("serverSelectionTimeoutMS", 300),
@@ -166,12 +129,12 @@ class EventOutboxTest {
     String domain = "outbox" + UUID.randomUUID().toString().substring(0, 8);
     EventLog a = log();
     EventLog b = log();
-    redis.failing = true;
+    redis.failing(true);
     Set<Long> ids = new HashSet<>();
     for (int i = 0; i < 40; i++) {
       ids.add(Await.result((i % 2 == 0 ? a : b).append(domain, "Parked", new JsonObject().put("n", i))).id());
     }
-    redis.failing = false;
+    redis.failing(false);
     Await.result(Future.all(a.drainOutbox(), b.drainOutbox()));
     Await.result(Future.all(a.drainOutbox(), b.drainOutbox()));
     List<Long> appended = streamIds(domain);

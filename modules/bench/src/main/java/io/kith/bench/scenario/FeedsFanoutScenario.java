@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Set-up registers two authors over HTTP and writes {@code --followers} (10,000) follow edges to the large one and
  * {@code --small-followers} (100) to the small one straight into MongoDB ({@code edges} and {@code relation_counts},
  * bypassing the relations service), from user ids 1..N that are not accounts, oldest first. Every follower is made
- * active by creating their home timeline's marker directly in Redis ({@code ZADD feed:{u:<id>}:home 2^53 m} with an
+ * active by creating their home timeline's marker directly in Redis ({@code RPUSH feed:{u:<id>}:tl:home m} with an
  * expiry), since the fan-out worker adds only to timelines that exist. Posts are published through the feeds service
  * proxy on the in-process Kith's event bus; the authors are accounts because a publish replies with the hydrated view.
  *
@@ -49,7 +49,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>Latency (open loop, {@code --publish-rate} posts per second from each author, interleaved): each operation
  *   publishes a public post and completes when the post is in the home timeline of a sample of the author's
  *   followers, among them the oldest, which is on the last page of the worker's eligible-follower stream (polled
- *   with pipelined {@code ZSCORE} every {@value #POLL_MILLIS} ms). Its latency is publish to last follower.</li>
+ *   with pipelined {@code LPOS} every {@value #POLL_MILLIS} ms). Its latency is publish to last follower.</li>
  *   <li>Throughput (burst): with the worker idle, {@code --burst} posts from the large author (and
  *   {@code --small-burst} from the small one, separately) are published at once; the time until the oldest and the
  *   newest follower hold all of them gives timeline inserts per second, (followers reached × posts) / time. Every
@@ -59,7 +59,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * </ol>
  * A short breakdown follows: the worker's two steps timed alone (the relations service's eligible-follower stream
  * over the event bus, in pages of 1,000 and in the worker's pages; the worker's insert into 1,000 existing timelines,
- * against the one-call-per-timeline insert of runs 1 and 2 and plain {@code ZADD}).
+ * against the sorted-set insert of run 3 and plain {@code LPUSHX}).
  */
 public final class FeedsFanoutScenario implements Scenario {
 
@@ -86,15 +86,35 @@ public final class FeedsFanoutScenario implements Scenario {
   static final int REDIS_BENCHMARK_REQUESTS = 1_000_000;
   static final int BREAKDOWN_ROUNDS = 10;
   /**
-   * The fan-out worker's insert, as in the feeds service's {@code Timelines}: one call adds the post to many timelines
-   * (KEYS), each only if it exists, trimming only a timeline the add took over the cap.
+   * The fan-out worker's insert, as in the feeds service's {@code Timelines}: one call adds the post to many list
+   * timelines (KEYS), each only if it exists, at the head when newer than the head (else in place), cut back to the
+   * cap once 32 over it.
    */
-  static final String FAN_OUT = "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
+  static final String FAN_OUT = "local function place(k, id, v, cap) "
+      + "local from = 0 local size = 8 "
+      + "while from < cap do "
+      + "local to = math.min(from + size, cap) - 1 "
+      + "local items = redis.call('lrange', k, from, to) "
+      + "for j = 1, #items do "
+      + "local e = items[j] "
+      + "if e == 'm' then return redis.call('linsert', k, 'BEFORE', 'm', id) end "
+      + "local x = tonumber(e) "
+      + "if x == v then return 0 end "
+      + "if x < v then return redis.call('linsert', k, 'BEFORE', e, id) end "
+      + "end "
+      + "if #items <= to - from then return 0 end "
+      + "from = to + 1 size = size * 4 "
+      + "end return 0 end "
+      + "local call = redis.call local id = ARGV[1] local v = tonumber(id) local cap = tonumber(ARGV[2]) "
+      + "local most = cap + 32 + 1 local added = 0 "
       + "for i = 1, #KEYS do "
-      + "local n = redis.call('zcard', KEYS[i]) "
-      + "if n > 0 then "
-      + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
-      + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
+      + "local k = KEYS[i] local head = call('lindex', k, 0) "
+      + "if head then "
+      + "local n = 0 "
+      + "if head == 'm' or tonumber(head) < v then n = call('lpush', k, id) "
+      + "elseif head ~= id then n = place(k, id, v, cap) end "
+      + "if n > 0 then added = added + 1 "
+      + "if n > most then call('ltrim', k, 0, cap - 1) call('rpush', k, 'm') end end "
       + "end end return added";
   /** The worker's timelines per script call ({@code feeds.fanout-timelines-per-call}). */
   static final int TIMELINES_PER_CALL = 200;
@@ -102,10 +122,14 @@ public final class FeedsFanoutScenario implements Scenario {
   static final String FOLLOWER_LIST_PREFIX = "rel:{u:";
   /** The worker's follower page ({@code feeds.fanout-page}). */
   static final int WORKER_PAGE = 10_000;
-  /** The insert of runs 1 and 2, one call per timeline: add if the timeline exists, trim. */
-  static final String PUSH = "if redis.call('exists', KEYS[1]) == 1 then "
-      + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[1]) "
-      + "redis.call('zremrangebyrank', KEYS[1], 0, -tonumber(ARGV[2]) - 2) end return 1";
+  /** The insert of run 3, into sorted-set timelines scored by id (marker {@code m} scored 2^53). */
+  static final String SORTED_SET_FAN_OUT = "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
+      + "for i = 1, #KEYS do "
+      + "local n = redis.call('zcard', KEYS[i]) "
+      + "if n > 0 then "
+      + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
+      + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
+      + "end end return added";
   static final int TIMELINE_CAP = 800;
 
   private final BenchStores stores = new BenchStores(name());
@@ -193,9 +217,9 @@ public final class FeedsFanoutScenario implements Scenario {
           .compose(v -> {
             notes.add(String.format(Locale.ROOT, "seeding: %,d + %,d follow edges (ids 1..%,d, not accounts) and "
                     + "relation_counts written straight into MongoDB, bypassing the relations service; every follower "
-                    + "made active by creating the marker of their home timeline directly in Redis (ZADD %s %s %s, "
+                    + "made active by creating the marker of their home timeline directly in Redis (RPUSH %s %s, "
                     + "EXPIRE %d), not by a read; %.1f s", large, small, large + small,
-                FeedsSeed.timelineKey(FeedsSeed.HOME, 1), FeedsSeed.MARKER_SCORE, FeedsSeed.MARKER,
+                FeedsSeed.timelineKey(FeedsSeed.HOME, 1), FeedsSeed.MARKER,
                 FeedsSeed.MARKER_TTL_SECONDS, (System.nanoTime() - seedStart) / 1e9));
             Operation opLarge = publishAndWait(context, platform, feeds, big).atRate(rate);
             Operation opSmall = publishAndWait(context, platform, feeds, little).atRate(rate);
@@ -203,7 +227,17 @@ public final class FeedsFanoutScenario implements Scenario {
             return context.preflight(operations).compose(x -> context.runner().run(name(), operations));
           })
           .compose(stats -> idle(context, redis, List.of(big, little))
-              .compose(v -> burst(context, redis, feeds, big, burst))
+              .compose(v -> RedisWork.take(redis))
+              .compose(before -> burst(context, redis, feeds, big, burst).compose(b -> RedisWork.take(redis)
+                  .map(after -> {
+                    long inserts = (long) big.followers().size() * burst;
+                    RedisWork spent = after.minus(before);
+                    figures.add(Figure.of("redis CPU per insert (us)", spent.cpuMicros() / inserts, "us",
+                        String.format(Locale.ROOT, "the Redis server's CPU time (INFO cpu) during the %d-post burst "
+                            + "to %,d followers, per timeline insert; its busiest commands (INFO commandstats, "
+                            + "microseconds per insert): %s", burst, big.followers().size(), spent.top(inserts, 6))));
+                    return b;
+                  })))
               .compose(b -> {
                 figures.add(b);
                 return idle(context, redis, List.of(big, little)).compose(v -> burst(context, redis, feeds, little,
@@ -284,7 +318,7 @@ public final class FeedsFanoutScenario implements Scenario {
     List<Request> batch = new ArrayList<>(users.size() * posts.size());
     for (long user : users) {
       for (long post : posts) {
-        batch.add(Request.cmd(Command.ZSCORE).arg(FeedsSeed.timelineKey(FeedsSeed.HOME, user)).arg(post));
+        batch.add(Request.cmd(Command.LPOS).arg(FeedsSeed.timelineKey(FeedsSeed.HOME, user)).arg(post));
       }
     }
     redis.batch(batch).onComplete(ar -> {
@@ -483,38 +517,42 @@ public final class FeedsFanoutScenario implements Scenario {
           String.format(Locale.ROOT, "the whole eligible-follower list of the large author in the worker's pages of "
               + "%,d (%d page(s)), from the Redis copy: the worker's read per post", WORKER_PAGE, listNanos.size())));
       Redis redis = platform.redis();
-      return redis.batch(List.of(Request.cmd(Command.SCRIPT).arg("LOAD").arg(PUSH),
-          Request.cmd(Command.SCRIPT).arg("LOAD").arg(FAN_OUT))).compose(shas -> {
-        String single = shas.get(0).toString();
-        String many = shas.get(1).toString();
-        return pushProbe(redis, (keys, post) -> {
-          List<Request> calls = new ArrayList<>();
-          for (int i = 0; i < keys.size(); i += TIMELINES_PER_CALL) {
-            List<String> part = keys.subList(i, Math.min(keys.size(), i + TIMELINES_PER_CALL));
-            Request call = Request.cmd(Command.EVALSHA).arg(many).arg(part.size());
-            part.forEach(call::arg);
-            calls.add(call.arg(post).arg(TIMELINE_CAP));
-          }
-          return calls;
-        })
-            .compose(worker -> pushProbe(redis, each((key, post) -> Request.cmd(Command.EVALSHA).arg(single).arg(1)
-                .arg(key).arg(post).arg(TIMELINE_CAP))).map(evalsha -> new double[] {worker, evalsha}))
-            .compose(two -> pushProbe(redis, each((key, post) -> Request.cmd(Command.ZADD).arg(key).arg(post)
-                .arg(post))).map(zadd -> new double[] {two[0], two[1], zadd}));
+      return redis.batch(List.of(Request.cmd(Command.SCRIPT).arg("LOAD").arg(FAN_OUT),
+          Request.cmd(Command.SCRIPT).arg("LOAD").arg(SORTED_SET_FAN_OUT))).compose(shas -> {
+        String lists = shas.get(0).toString();
+        String sortedSets = shas.get(1).toString();
+        return pushProbe(redis, false, manyPerCall(lists))
+            .compose(worker -> pushProbe(redis, true, manyPerCall(sortedSets)).map(zset -> new double[] {worker, zset}))
+            .compose(two -> pushProbe(redis, false, each((key, post) -> Request.cmd(Command.LPUSHX).arg(key)
+                .arg(post))).map(lpushx -> new double[] {two[0], two[1], lpushx}));
       }).map(ms -> {
         figures.add(Figure.of("insert batch (ms)", ms[0], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
-            + "rounds of the worker's insert into %,d existing timelines: the multi-timeline script (ZCARD, ZADD, "
-            + "ZREMRANGEBYRANK only over the cap), %d timelines per EVALSHA", BREAKDOWN_ROUNDS, BATCH,
+            + "rounds of the worker's insert into %,d existing list timelines: the multi-timeline script (LINDEX, "
+            + "LPUSH; a cut back to the cap every 32 posts), %d timelines per EVALSHA", BREAKDOWN_ROUNDS, BATCH,
             TIMELINES_PER_CALL)));
-        figures.add(Figure.of("insert batch one call per timeline (ms)", ms[1], "ms", String.format(Locale.ROOT,
-            "the insert of runs 1 and 2 on the same timelines: %,d pipelined EVALSHA of the one-timeline script "
-                + "(EXISTS, ZADD, ZREMRANGEBYRANK)", BATCH)));
-        figures.add(Figure.of("ZADD batch (ms)", ms[2], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
-            + "batches of %,d plain ZADD on the same timelines (no existence check, no trim): the floor of a "
-            + "sorted-set insert sent one command per timeline", BREAKDOWN_ROUNDS, BATCH)));
+        figures.add(Figure.of("insert batch, sorted sets (ms)", ms[1], "ms", String.format(Locale.ROOT,
+            "the insert of run 3 into %,d sorted-set timelines (ZCARD, ZADD, ZREMRANGEBYRANK only over the cap), "
+                + "%d timelines per EVALSHA", BATCH, TIMELINES_PER_CALL)));
+        figures.add(Figure.of("LPUSHX batch (ms)", ms[2], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
+            + "batches of %,d plain LPUSHX on the same list timelines (no order kept, no trim): the floor of a list "
+            + "insert sent one command per timeline", BREAKDOWN_ROUNDS, BATCH)));
         return null;
       });
     });
+  }
+
+  /** The multi-timeline script {@code sha}, {@link #TIMELINES_PER_CALL} timelines per call. */
+  private static Inserts manyPerCall(String sha) {
+    return (keys, post) -> {
+      List<Request> calls = new ArrayList<>();
+      for (int i = 0; i < keys.size(); i += TIMELINES_PER_CALL) {
+        List<String> part = keys.subList(i, Math.min(keys.size(), i + TIMELINES_PER_CALL));
+        Request call = Request.cmd(Command.EVALSHA).arg(sha).arg(part.size());
+        part.forEach(call::arg);
+        calls.add(call.arg(post).arg(TIMELINE_CAP));
+      }
+      return calls;
+    };
   }
 
   private static Future<Void> walk(Context ctx, RelationsService relations, long author, int limit, String cursor,
@@ -541,7 +579,8 @@ public final class FeedsFanoutScenario implements Scenario {
     List<Request> of(List<String> keys, long post);
   }
 
-  private static Future<Double> pushProbe(Redis redis, Inserts insert) {
+  /** Timed rounds of {@code insert} into {@link #BATCH} fresh timelines, lists or sorted sets, each with its marker. */
+  private static Future<Double> pushProbe(Redis redis, boolean sortedSets, Inserts insert) {
     List<String> keys = new ArrayList<>();
     String prefix = "bench:probe:" + System.nanoTime();
     List<Request> create = new ArrayList<>();
@@ -549,7 +588,8 @@ public final class FeedsFanoutScenario implements Scenario {
     for (long u = 0; u < BATCH; u++) {
       String key = prefix + ":{u:" + u + "}";
       keys.add(key);
-      create.add(Request.cmd(Command.ZADD).arg(key).arg(FeedsSeed.MARKER_SCORE).arg(FeedsSeed.MARKER));
+      create.add(sortedSets ? Request.cmd(Command.ZADD).arg(key).arg("9007199254740992").arg(FeedsSeed.MARKER)
+          : Request.cmd(Command.RPUSH).arg(key).arg(FeedsSeed.MARKER));
       drop.add(Request.cmd(Command.DEL).arg(key));
     }
     List<Long> nanos = new ArrayList<>();
@@ -599,12 +639,12 @@ public final class FeedsFanoutScenario implements Scenario {
     all.add("the in-process Kith runs with feeds.celebrity-threshold " + CELEBRITY_THRESHOLD + " (default 10,000: an "
         + "author with more followers is a celebrity, not fanned out, merged at read time; raised so that any "
         + "--followers value is fanned out) and feeds.posts-per-hour raised");
-    all.add("a timeline insert is one follower's part of the worker's script (ZCARD, ZADD, and ZREMRANGEBYRANK when "
-        + "over the cap), " + TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; LPUSH is the cheapest "
+    all.add("a timeline insert is one follower's part of the worker's script (LINDEX, LPUSH, and a cut back to the "
+        + "cap every 32 posts), " + TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; LPUSH is the cheapest "
         + "pipelined write, so the ratio is the fan-out's efficiency "
         + "against the store's raw write speed on the same Redis (the embedded redis-server 6.2, append-only file "
         + "on, fsync every second)");
-    all.add("latency is measured with the load runner (from the intended publish time, polling ZSCORE every "
+    all.add("latency is measured with the load runner (from the intended publish time, polling LPOS every "
         + POLL_MILLIS + " ms on the oldest, the newest and " + SAMPLE + " other followers); throughput from bursts "
         + "after the worker went idle; the MongoDB parts of the worker (the post, the follower pages) run on the "
         + "embedded MongoDB-wire server, which ignores non-unique secondary indexes: each eligible-follower page scans "

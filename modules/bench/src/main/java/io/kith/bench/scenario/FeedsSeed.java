@@ -24,9 +24,10 @@ import java.util.function.LongSupplier;
  * What the feeds scenarios write straight into the in-process Kith's stores, bypassing the services (the documents
  * and keys of the feeds and relations domains, as their READMEs describe them), and how they reach the feeds service.
  *
- * <p>Posts are {@code posts} documents of {@code PostStore}'s shape; timelines are the sorted sets
- * {@code feed:{u:<id>}:home|moments}, which exist only when they hold the marker member {@code m} scored 2^53 (the
- * fan-out worker adds only to existing timelines, so a user "is active" when the marker is there). The bench tests
+ * <p>Posts are {@code posts} documents of {@code PostStore}'s shape; timelines are the lists
+ * {@code feed:{u:<id>}:tl:home|moments} (post ids, newest first), which exist only when they hold the marker element
+ * {@code m}, their last (the fan-out worker adds only to existing timelines, so a user "is active" when the marker is
+ * there). The bench tests
  * run the real service on what these write, so a change of the domain's documents fails a test rather than
  * silently measuring something else.
  */
@@ -37,9 +38,8 @@ final class FeedsSeed {
   /** Timeline kinds, as in the keys. */
   static final String HOME = "home";
   static final String MOMENTS = "moments";
-  /** The marker member of an existing timeline and its score, 2^53. */
+  /** The marker element of an existing timeline, its last. */
   static final String MARKER = "m";
-  static final String MARKER_SCORE = "9007199254740992";
   /** Expiry of the markers the scenarios create (the service renews it on reads). */
   static final long MARKER_TTL_SECONDS = 3_600;
   /** Users per pipelined batch of marker writes. */
@@ -48,9 +48,9 @@ final class FeedsSeed {
   private FeedsSeed() {
   }
 
-  /** {@code feed:{u:<id>}:<kind>}. */
+  /** {@code feed:{u:<id>}:tl:<kind>}. */
   static String timelineKey(String kind, long user) {
-    return "feed:{u:" + user + "}:" + kind;
+    return "feed:{u:" + user + "}:tl:" + kind;
   }
 
   /** The feeds service of the in-process Kith, or a failure saying why the scenario cannot run. */
@@ -118,10 +118,11 @@ final class FeedsSeed {
     for (int i = 0; i < all.size(); i += MARKER_BATCH) {
       List<Long> chunk = all.subList(i, Math.min(all.size(), i + MARKER_BATCH));
       chain = chain.compose(v -> {
-        List<Request> batch = new ArrayList<>(chunk.size() * 2);
+        List<Request> batch = new ArrayList<>(chunk.size() * 3);
         for (long user : chunk) {
           String key = timelineKey(kind, user);
-          batch.add(Request.cmd(Command.ZADD).arg(key).arg(MARKER_SCORE).arg(MARKER));
+          batch.add(Request.cmd(Command.DEL).arg(key));
+          batch.add(Request.cmd(Command.RPUSH).arg(key).arg(MARKER));
           batch.add(Request.cmd(Command.EXPIRE).arg(key).arg(MARKER_TTL_SECONDS));
         }
         return redis.batch(batch).mapEmpty();
@@ -130,13 +131,13 @@ final class FeedsSeed {
     return chain;
   }
 
-  /** How many of these users' {@code kind} timelines hold {@code postId} (pipelined {@code ZSCORE}s). */
+  /** How many of these users' {@code kind} timelines hold {@code postId} (pipelined {@code LPOS}). */
   static Future<Integer> holding(Redis redis, String kind, List<Long> users, long postId) {
     List<Future<List<Response>>> parts = new ArrayList<>();
     for (int i = 0; i < users.size(); i += MARKER_BATCH) {
       List<Request> batch = new ArrayList<>();
       for (long user : users.subList(i, Math.min(users.size(), i + MARKER_BATCH))) {
-        batch.add(Request.cmd(Command.ZSCORE).arg(timelineKey(kind, user)).arg(postId));
+        batch.add(Request.cmd(Command.LPOS).arg(timelineKey(kind, user)).arg(postId));
       }
       parts.add(redis.batch(batch));
     }
@@ -157,7 +158,7 @@ final class FeedsSeed {
       return Future.succeededFuture(0);
     }
     List<Request> batch = new ArrayList<>(posts.size());
-    posts.forEach(p -> batch.add(Request.cmd(Command.ZSCORE).arg(timelineKey(kind, user)).arg(p)));
+    posts.forEach(p -> batch.add(Request.cmd(Command.LPOS).arg(timelineKey(kind, user)).arg(p)));
     return redis.batch(batch).map(replies -> (int) replies.stream().filter(r -> r != null).count());
   }
 

@@ -17,6 +17,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FeedsScenarioPartsTest {
 
   @Test
+  @DisplayName("Redis work between two INFO samples: CPU time and the busiest commands, per unit")
+  void redisWork() {
+    RedisWork before = RedisWork.parse("# CPU\r\nused_cpu_sys:1.500000\r\nused_cpu_user:2.000000\r\n"
+        + "# Commandstats\r\ncmdstat_evalsha:calls=10,usec=1000,usec_per_call=100.00,rejected_calls=0\r\n"
+        + "cmdstat_get:calls=1,usec=5,usec_per_call=5.00\r\n");
+    RedisWork after = RedisWork.parse("# CPU\r\nused_cpu_sys:2.000000\r\nused_cpu_user:3.500000\r\n"
+        + "# Commandstats\r\ncmdstat_evalsha:calls=20,usec=3000,usec_per_call=150.00,rejected_calls=0\r\n"
+        + "cmdstat_get:calls=1,usec=5,usec_per_call=5.00\r\ncmdstat_lpos:calls=4,usec=400,usec_per_call=100.00\r\n");
+    RedisWork spent = after.minus(before);
+    assertEquals(2_000_000, spent.cpuMicros(), 1e-6);
+    assertEquals(java.util.Map.of("evalsha", 2000L, "lpos", 400L), spent.commandMicros());
+    assertEquals("evalsha 20.00, lpos 4.00", spent.top(100, 5));
+    assertEquals("evalsha 20.00", spent.top(100, 1));
+  }
+
+  @Test
   @DisplayName("the fan-out sample holds the oldest follower (last in the worker's stream), the newest, and a spread")
   void sample() {
     List<Long> followers = new ArrayList<>();

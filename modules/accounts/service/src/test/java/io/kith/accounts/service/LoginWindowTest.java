@@ -12,11 +12,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Throttled logins open again when the window ends (a short window here). */
+/**
+ * Throttled logins open again when the window ends (a short window here, long enough that three Argon2 checks fit in
+ * it on a loaded CI machine).
+ */
 class LoginWindowTest extends AccountsTestBase {
 
   private static final String PASSWORD = "correct horse battery";
-  private static final int WINDOW_SECONDS = 2;
+  private static final int WINDOW_SECONDS = 6;
 
   @Override
   protected JsonObject overrides() {
@@ -42,7 +45,7 @@ class LoginWindowTest extends AccountsTestBase {
     assertTrue(retryAfter >= 1 && retryAfter <= WINDOW_SECONDS, "retry_after " + retryAfter);
 
     AtomicReference<JsonObject> tokens = new AtomicReference<>();
-    poll("the owner's login to be accepted again", Duration.ofSeconds(15), () ->
+    poll("the owner's login to be accepted again", Duration.ofSeconds(WINDOW_SECONDS + 15), () ->
         accounts.login(new JsonObject().put("login", name).put("password", PASSWORD), newAddress())
             .map(t -> {
               tokens.set(t);
@@ -67,7 +70,7 @@ class LoginWindowTest extends AccountsTestBase {
     }
     failsWith("login_throttled", accounts.login(new JsonObject().put("login", name).put("password", PASSWORD),
         address));
-    poll("the address to be let in again", Duration.ofSeconds(15), () ->
+    poll("the address to be let in again", Duration.ofSeconds(WINDOW_SECONDS + 15), () ->
         accounts.login(new JsonObject().put("login", name).put("password", PASSWORD), address)
             .map(t -> true)
             .recover(e -> "login_throttled".equals(Failures.codeOf(e)) ? Future.succeededFuture(false)

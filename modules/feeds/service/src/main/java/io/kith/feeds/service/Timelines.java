@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -17,15 +18,20 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Timelines in Redis: sorted sets of post ids scored by id (ids are time-ordered and below 2^53, exact as scores),
- * {@code feed:{u:<id>}:home}, {@code feed:{u:<id>}:moments} and {@code feed:{u:<id>}:own} (the user's own recent
- * posts), capped at {@link FeedsSettings#timelineCap()} entries.
+ * Timelines in Redis: lists of post ids, newest first, {@code feed:{u:<id>}:tl:home}, {@code feed:{u:<id>}:tl:moments}
+ * and {@code feed:{u:<id>}:tl:own} (the user's own recent posts). Reads see the newest
+ * {@link FeedsSettings#timelineCap()} posts; a list is cut back to the cap when it has {@link #TRIM_SLACK} more.
  *
- * <p>A timeline exists only when it was built: it holds the marker member {@code m} scored 2^53, above every id, so
- * trimming the oldest never removes it and ranges below a post id never return it. Fan-out adds only to timelines
- * that exist: a user whose timeline expired (unread for {@link FeedsSettings#timelineTtlSeconds()}, i.e. inactive) is
- * skipped, and their timeline is rebuilt from MongoDB on their next read. A rebuild first creates the marker and then
- * loads, so a post fanned out meanwhile lands in it and a post published before is found by the load.
+ * <p>Every write goes through a script that keeps the list in strict order, ids decreasing (ids are time-ordered
+ * integers below 2^53, exact as Lua numbers), without duplicates, so the common write is one {@code LPUSH} at the head
+ * (a new post is newer than what the timeline holds) and a page is one {@code LRANGE}, after a binary search for
+ * {@code max_id}. A post older than the head (a backfill, or fan-outs finishing out of order) is inserted in place.
+ *
+ * <p>A timeline exists only when it was built: it ends with the marker element {@code m}, so it exists while it holds
+ * no post (Redis deletes empty lists) and trimming keeps it. Fan-out adds only to timelines that exist: a user whose
+ * timeline expired (unread for {@link FeedsSettings#timelineTtlSeconds()}, i.e. inactive) is skipped, and their
+ * timeline is rebuilt from MongoDB on their next read. A rebuild first creates the marker and then loads, so a post
+ * fanned out meanwhile lands in it and a post published before is found by the load.
  */
 final class Timelines {
 
@@ -34,30 +40,113 @@ final class Timelines {
   static final String OWN = "own";
   /** Set of authors at or above the celebrity threshold (not fanned out). */
   static final String CELEBRITIES = "feed:celebs";
+  /** Posts a timeline may hold beyond the cap before it is cut back (reads never look past the cap). */
+  static final int TRIM_SLACK = 32;
   private static final String MARKER = "m";
-  private static final String MARKER_SCORE = "9007199254740992";
+  /**
+   * The push script's function inserting an id older than a timeline's head in place: the list's new length, or 0
+   * when the id is there already or would fall beyond the cap. It reads from the head in growing chunks (8, 32, 128,
+   * ... entries): a post arriving out of order (fan-outs of posts published moments apart finish in any order) is
+   * nearly always among the newest.
+   */
+  private static final String PLACE = "local function place(k, id, v, cap) "
+      + "local from = 0 local size = 8 "
+      + "while from < cap do "
+      + "local to = math.min(from + size, cap) - 1 "
+      + "local items = redis.call('lrange', k, from, to) "
+      + "for j = 1, #items do "
+      + "local e = items[j] "
+      + "if e == 'm' then return redis.call('linsert', k, 'BEFORE', 'm', id) end "
+      + "local x = tonumber(e) "
+      + "if x == v then return 0 end "
+      + "if x < v then return redis.call('linsert', k, 'BEFORE', e, id) end "
+      + "end "
+      + "if #items <= to - from then return 0 end "
+      + "from = to + 1 size = size * 4 "
+      + "end return 0 end ";
   /**
    * Adds one post to many timelines: KEYS are the timelines, ARGV the post id and the cap. A timeline exists when it
-   * holds anything (at least its marker): ZCARD tells that and its size in one call, so the trim runs only when the
-   * add took it over the cap (a full timeline trims its oldest on every new post). Returns how many timelines gained
-   * the post.
+   * has a head (at least its marker); a post newer than the head is pushed there, an older one is placed in order, one
+   * already there is skipped. A list longer than the cap plus {@link #TRIM_SLACK} is cut back to the cap (and its
+   * marker). Returns how many timelines gained the post.
    */
-  private static final String FAN_OUT =
-      "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
-          + "for i = 1, #KEYS do "
-          + "local n = redis.call('zcard', KEYS[i]) "
-          + "if n > 0 then "
-          + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
-          + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
-          + "end end return added";
-  private static final String FAN_OUT_SHA = LuaScripts.sha1(FAN_OUT);
-  /** Adds posts to one timeline if it exists, then trims: KEYS[1] the timeline, ARGV the cap then the post ids. */
-  private static final String BACKFILL =
-      "local n = redis.call('zcard', KEYS[1]) if n == 0 then return 0 end "
-          + "local keep = tonumber(ARGV[1]) + 1 local added = 0 "
-          + "for i = 2, #ARGV do added = added + redis.call('zadd', KEYS[1], ARGV[i], ARGV[i]) end "
-          + "if n + added > keep then redis.call('zremrangebyrank', KEYS[1], 0, -keep - 1) end return added";
-  private static final String BACKFILL_SHA = LuaScripts.sha1(BACKFILL);
+  private static final String PUSH = PLACE
+      + "local call = redis.call local id = ARGV[1] local v = tonumber(id) local cap = tonumber(ARGV[2]) "
+      + "local most = cap + " + TRIM_SLACK + " + 1 local added = 0 "
+      + "for i = 1, #KEYS do "
+      + "local k = KEYS[i] local head = call('lindex', k, 0) "
+      + "if head then "
+      + "local n = 0 "
+      + "if head == 'm' or tonumber(head) < v then n = call('lpush', k, id) "
+      + "elseif head ~= id then n = place(k, id, v, cap) end "
+      + "if n > 0 then added = added + 1 "
+      + "if n > most then call('ltrim', k, 0, cap - 1) call('rpush', k, 'm') end end "
+      + "end end return added";
+  /**
+   * Merges posts into one timeline if it exists: KEYS[1] the timeline, ARGV the cap then the post ids, in any order.
+   * The timeline is rewritten in order, without duplicates, cut to the cap, its marker and expiry kept. Returns how
+   * many of the ids were new to it.
+   */
+  private static final String MERGE =
+      "local call = redis.call local k = KEYS[1] "
+          + "if call('exists', k) == 0 then return 0 end "
+          + "local cap = tonumber(ARGV[1]) local byNumber = {} local all = {} local fresh = 0 "
+          + "for _, e in ipairs(call('lrange', k, 0, -1)) do "
+          + "if e ~= 'm' then local v = tonumber(e) if not byNumber[v] then byNumber[v] = e all[#all + 1] = v end end "
+          + "end "
+          + "for i = 2, #ARGV do local v = tonumber(ARGV[i]) "
+          + "if not byNumber[v] then byNumber[v] = ARGV[i] all[#all + 1] = v fresh = fresh + 1 end end "
+          + "if fresh == 0 then return 0 end "
+          + "table.sort(all, function(a, b) return a > b end) "
+          + "local keep = {} for i = 1, math.min(#all, cap) do keep[i] = byNumber[all[i]] end "
+          + "keep[#keep + 1] = 'm' "
+          + "local ttl = call('pttl', k) call('del', k) "
+          + "for i = 1, #keep, 1000 do call('rpush', k, unpack(keep, i, math.min(i + 999, #keep))) end "
+          + "if ttl > 0 then call('pexpire', k, ttl) end "
+          + "return fresh";
+  /** Removes posts from one timeline: KEYS[1] the timeline, ARGV the post ids. Order, marker and expiry are kept. */
+  private static final String REMOVE =
+      "local call = redis.call local k = KEYS[1] local drop = {} "
+          + "for i = 1, #ARGV do drop[ARGV[i]] = true end "
+          + "local keep = {} local removed = 0 "
+          + "for _, e in ipairs(call('lrange', k, 0, -1)) do "
+          + "if drop[e] then removed = removed + 1 else keep[#keep + 1] = e end end "
+          + "if removed == 0 then return 0 end "
+          + "local ttl = call('pttl', k) call('del', k) "
+          + "for i = 1, #keep, 1000 do call('rpush', k, unpack(keep, i, math.min(i + 999, #keep))) end "
+          + "if ttl > 0 then call('pexpire', k, ttl) end "
+          + "return removed";
+  /**
+   * A page of one timeline: KEYS[1] the timeline, ARGV max id (exclusive, 0: none), since id (exclusive, 0: none),
+   * count, cap. Ids newest first, only among the newest cap entries; a binary search finds where {@code max_id}
+   * starts.
+   */
+  private static final String RANGE =
+      "local call = redis.call local k = KEYS[1] "
+          + "local max = tonumber(ARGV[1]) local since = tonumber(ARGV[2]) "
+          + "local count = tonumber(ARGV[3]) local cap = tonumber(ARGV[4]) local start = 0 "
+          + "if max > 0 then "
+          + "local lo = 0 local hi = call('llen', k) - 1 if hi > cap then hi = cap end "
+          + "while lo < hi do local mid = math.floor((lo + hi) / 2) local e = call('lindex', k, mid) "
+          + "if e == 'm' or tonumber(e) < max then hi = mid else lo = mid + 1 end end "
+          + "start = lo end "
+          + "local stop = start + count - 1 if stop > cap - 1 then stop = cap - 1 end "
+          + "local out = {} if stop < start then return out end "
+          + "for _, e in ipairs(call('lrange', k, start, stop)) do "
+          + "if e == 'm' then break end local v = tonumber(e) "
+          + "if since > 0 and v <= since then break end "
+          + "if max == 0 or v < max then out[#out + 1] = e end end "
+          + "return out";
+  /** Creates a timeline (its marker) unless it exists, and sets its expiry: KEYS[1] the timeline, ARGV[1] seconds. */
+  private static final String CREATE =
+      "if redis.call('exists', KEYS[1]) == 0 then redis.call('rpush', KEYS[1], 'm') end "
+          + "return redis.call('expire', KEYS[1], ARGV[1])";
+  private static final List<String> SCRIPTS = List.of(PUSH, MERGE, REMOVE, RANGE, CREATE);
+  private static final String PUSH_SHA = LuaScripts.sha1(PUSH);
+  private static final String MERGE_SHA = LuaScripts.sha1(MERGE);
+  private static final String REMOVE_SHA = LuaScripts.sha1(REMOVE);
+  private static final String RANGE_SHA = LuaScripts.sha1(RANGE);
+  private static final String CREATE_SHA = LuaScripts.sha1(CREATE);
   private static final long CELEBRITY_CACHE_MILLIS = 5_000;
   /** How often the node's copy of the celebrity set is refreshed ahead of reads. */
   static final long CELEBRITY_REFRESH_MILLIS = CELEBRITY_CACHE_MILLIS / 2;
@@ -68,6 +157,13 @@ final class Timelines {
   }
 
   private final Redis redis;
+  /**
+   * The connection fan-out inserts are sent on, one after the other: Redis then applies the inserts of posts fanned out
+   * at the same time post by post, in the order they were sent, instead of interleaved across pooled connections, so
+   * nearly every insert is the one-push path (a newer post than the head) rather than an insert in place. Opened on
+   * first use, and again after it failed or closed.
+   */
+  private Future<RedisConnection> lane;
   private final int cap;
   private final int ttlSeconds;
   private final int perCall;
@@ -85,7 +181,7 @@ final class Timelines {
   }
 
   static String key(String kind, long user) {
-    return "feed:{u:" + user + "}:" + kind;
+    return "feed:{u:" + user + "}:tl:" + kind;
   }
 
   /**
@@ -103,8 +199,7 @@ final class Timelines {
       if (running != null) {
         return running;
       }
-      Future<Void> build = redis.send(Request.cmd(Command.ZADD).arg(key).arg(MARKER_SCORE).arg(MARKER))
-          .compose(x -> redis.send(Request.cmd(Command.EXPIRE).arg(key).arg(ttlSeconds)))
+      Future<Void> build = runScripts(List.of(script(CREATE_SHA, key).arg(ttlSeconds)))
           .compose(x -> loader.load())
           .compose(ids -> add(key, ids))
           .recover(e -> redis.send(Request.cmd(Command.DEL).arg(key)).transform(x -> Future.failedFuture(e)));
@@ -120,32 +215,28 @@ final class Timelines {
     });
   }
 
+  /** Merges ids into an existing timeline, in order, cut to the cap. */
   private Future<Void> add(String key, List<Long> ids) {
     if (ids.isEmpty()) {
       return Future.succeededFuture();
     }
-    List<Request> batch = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i += 500) {
-      Request zadd = Request.cmd(Command.ZADD).arg(key);
-      for (Long id : ids.subList(i, Math.min(ids.size(), i + 500))) {
-        zadd.arg(id).arg(id);
-      }
-      batch.add(zadd);
-    }
-    batch.add(Request.cmd(Command.ZREMRANGEBYRANK).arg(key).arg(0).arg(-cap - 2));
-    return redis.batch(batch).mapEmpty();
+    Request merge = script(MERGE_SHA, key).arg(cap);
+    ids.forEach(merge::arg);
+    return runScripts(List.of(merge)).mapEmpty();
   }
 
   /** Ids in an existing timeline below {@code maxId} and above {@code sinceId} (0: unbounded), newest first. */
   Future<List<Long>> range(String kind, long user, long maxId, long sinceId, int count) {
-    return redis.send(rangeRequest(kind, user, maxId, sinceId, count)).map(Timelines::ids);
+    return runScripts(List.of(rangeRequest(kind, user, maxId, sinceId, count))).map(r -> ids(r.get(0)));
   }
 
-  private static Request rangeRequest(String kind, long user, long maxId, long sinceId, int count) {
-    return Request.cmd(Command.ZREVRANGEBYSCORE).arg(key(kind, user))
-        .arg(maxId > 0 ? "(" + maxId : "(" + MARKER_SCORE)
-        .arg(sinceId > 0 ? "(" + sinceId : "-inf")
-        .arg("LIMIT").arg(0).arg(count);
+  private Request rangeRequest(String kind, long user, long maxId, long sinceId, int count) {
+    return script(RANGE_SHA, key(kind, user)).arg(Math.max(0, maxId)).arg(Math.max(0, sinceId)).arg(count).arg(cap);
+  }
+
+  /** {@code EVALSHA} of a one-key script; arguments follow. */
+  private static Request script(String sha, String key) {
+    return Request.cmd(Command.EVALSHA).arg(sha).arg(1).arg(key);
   }
 
   /** Ranges of several users' timelines of one kind in one round trip (for merging celebrities' recent posts). */
@@ -157,7 +248,7 @@ final class Timelines {
     for (long user : users) {
       batch.add(rangeRequest(kind, user, maxId, sinceId, count));
     }
-    return redis.batch(batch).map(responses -> {
+    return runScripts(batch).map(responses -> {
       List<Long> out = new ArrayList<>();
       responses.forEach(r -> out.addAll(ids(r)));
       return out;
@@ -181,7 +272,7 @@ final class Timelines {
     for (long celebrity : celebrities) {
       batch.add(rangeRequest(OWN, celebrity, maxId, sinceId, count));
     }
-    return redis.batch(batch).compose(replies -> {
+    return runScripts(batch).compose(replies -> {
       if (loader != null && replies.get(0).toInteger() != 1) {
         return ensure(kind, user, loader).compose(v -> read(kind, user, null, celebrities, maxId, sinceId, count));
       }
@@ -227,11 +318,11 @@ final class Timelines {
     String post = Long.toString(postId);
     List<Request> calls = new ArrayList<>();
     for (List<String> group : callGroups(keys, perCall, sameSlot)) {
-      Request call = Request.cmd(Command.EVALSHA).arg(FAN_OUT_SHA).arg(group.size());
+      Request call = Request.cmd(Command.EVALSHA).arg(PUSH_SHA).arg(group.size());
       group.forEach(call::arg);
       calls.add(call.arg(post).arg(cap));
     }
-    return runScripts(calls).map(responses -> {
+    return inOrder(calls).map(responses -> {
       int added = 0;
       for (Response r : responses) {
         added += r.toInteger();
@@ -240,28 +331,56 @@ final class Timelines {
     });
   }
 
-  /** Adds posts to one user's existing timeline (skipped when it does not exist). */
+  /** Adds posts to one user's existing timeline, in order (skipped when it does not exist). */
   Future<Void> pushAll(String kind, long user, Collection<Long> postIds) {
     if (postIds.isEmpty()) {
       return Future.succeededFuture();
     }
-    Request call = Request.cmd(Command.EVALSHA).arg(BACKFILL_SHA).arg(1).arg(key(kind, user)).arg(cap);
+    Request call = script(MERGE_SHA, key(kind, user)).arg(cap);
     postIds.forEach(call::arg);
     return runScripts(List.of(call)).mapEmpty();
   }
 
   /**
-   * Sends script calls pipelined, by digest; when Redis does not know a script (restarted or flushed) the scripts are
-   * loaded and the batch is sent again (the scripts are idempotent).
+   * Sends script calls on the fan-out's own connection, after those sent before; when the connection is lost the
+   * calls go through the pool (they are idempotent, and correct in any order).
+   */
+  private synchronized Future<List<Response>> inOrder(List<Request> calls) {
+    if (lane == null) {
+      Future<RedisConnection> opening = redis.connect();
+      lane = opening;
+      opening.onSuccess(c -> c.endHandler(v -> dropLane(opening)).exceptionHandler(e -> dropLane(opening)))
+          .onFailure(e -> dropLane(opening));
+    }
+    Future<RedisConnection> current = lane;
+    return current.compose(c -> c.batch(calls)).recover(e -> {
+      if (e.getMessage() != null && e.getMessage().contains("NOSCRIPT")) {
+        return runScripts(calls);
+      }
+      dropLane(current);
+      return runScripts(calls);
+    });
+  }
+
+  private synchronized void dropLane(Future<RedisConnection> failed) {
+    if (lane == failed) {
+      lane = null;
+      failed.onSuccess(RedisConnection::close);
+    }
+  }
+
+  /**
+   * Sends requests pipelined, scripts by digest; when Redis does not know a script (restarted or flushed) the scripts
+   * are loaded and the batch is sent again (every request sent this way is idempotent).
    */
   private Future<List<Response>> runScripts(List<Request> calls) {
     return redis.batch(calls).recover(e -> {
       if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
         return Future.failedFuture(e);
       }
-      return redis.batch(List.of(Request.cmd(Command.SCRIPT).arg("LOAD").arg(FAN_OUT),
-              Request.cmd(Command.SCRIPT).arg("LOAD").arg(BACKFILL)))
-          .compose(r -> redis.batch(calls));
+      List<Request> load = new ArrayList<>();
+      SCRIPTS.forEach(source -> load.add(Request.cmd(Command.SCRIPT).arg("LOAD").arg(source)));
+      return redis.batch(load).compose(r -> redis.batch(calls));
     });
   }
 
@@ -333,9 +452,9 @@ final class Timelines {
     if (postIds.isEmpty()) {
       return Future.succeededFuture();
     }
-    Request zrem = Request.cmd(Command.ZREM).arg(key(kind, user));
-    postIds.forEach(zrem::arg);
-    return redis.send(zrem).mapEmpty();
+    Request remove = script(REMOVE_SHA, key(kind, user));
+    postIds.forEach(remove::arg);
+    return runScripts(List.of(remove)).mapEmpty();
   }
 
   /** Removes one post from the timelines of these users (pipelined). */
@@ -345,7 +464,7 @@ final class Timelines {
     }
     List<Request> batch = new ArrayList<>(users.size());
     for (long user : users) {
-      batch.add(Request.cmd(Command.ZREM).arg(key(kind, user)).arg(postId));
+      batch.add(Request.cmd(Command.LREM).arg(key(kind, user)).arg(1).arg(postId));
     }
     return redis.batch(batch).mapEmpty();
   }

@@ -38,7 +38,7 @@ class CelebrityTimelinesTest extends FeedsTestBase {
 
   /** The raw members of the viewer's Redis home timeline, whatever its type (empty when the key does not exist). */
   private List<String> rawHome(long viewer) throws Exception {
-    String key = "feed:{u:" + viewer + "}:home";
+    String key = Timelines.key(Timelines.HOME, viewer);
     String type = await(platform.redisApi().type(key)).toString();
     Response members = switch (type) {
       case "zset" -> await(platform.redisApi().zrange(List.of(key, "0", "-1")));

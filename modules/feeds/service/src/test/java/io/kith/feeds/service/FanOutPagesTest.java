@@ -27,7 +27,7 @@ class FanOutPagesTest extends FeedsTestBase {
   }
 
   private Future<Boolean> holds(String kind, long user, long post) {
-    return platform.redisApi().zscore(Timelines.key(kind, user), Long.toString(post)).map(r -> r != null);
+    return platform.redisApi().lpos(List.of(Timelines.key(kind, user), Long.toString(post))).map(r -> r != null);
   }
 
   private boolean exists(String kind, long user) throws Exception {

@@ -98,6 +98,7 @@ class FeedsSmokeTest {
     await(platform.redisApi().script(java.util.List.of("FLUSH")));
     long id = await(feeds.publish(author, new JsonObject().put("text", "after a script flush"))).getLong("id");
     await(Poll.until(vertx, Duration.ofSeconds(10), "post in the reader's home", () ->
-        platform.redisApi().zscore("feed:{u:" + reader + "}:home", Long.toString(id)).map(r -> r != null)));
+        platform.redisApi().lpos(java.util.List.of(Timelines.key(Timelines.HOME, reader), Long.toString(id)))
+            .map(r -> r != null)));
   }
 }

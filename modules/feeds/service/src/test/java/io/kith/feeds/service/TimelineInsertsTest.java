@@ -24,16 +24,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The fan-out's insert side of {@link Timelines}: one script call adds a post to many timelines, only to those that
- * exist, trimmed to the cap, idempotently; a batch larger than one call is split, by hash slot when Redis is a
- * cluster.
+ * The write side of {@link Timelines} and its ranges: one script call adds a post to many timelines, only to those
+ * that exist, in order, trimmed to the cap, idempotently; a batch larger than one call is split, by hash slot when
+ * Redis is a cluster. Backfills merge in order, removals keep the order, marker and expiry, and pages see the newest
+ * cap posts.
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TimelineInsertsTest {
 
   private static final int CAP = 5;
-  private static final String MARKER_SCORE = "9007199254740992";
 
   private Vertx vertx;
   private Platform platform;
@@ -70,14 +70,15 @@ class TimelineInsertsTest {
     List<Long> users = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       long user = KithTestKit.newUserId();
-      await(platform.redisApi().zadd(List.of(Timelines.key(Timelines.HOME, user), MARKER_SCORE, "m")));
+      await(platform.redisApi().rpush(List.of(Timelines.key(Timelines.HOME, user), "m")));
       users.add(user);
     }
     return users;
   }
 
+  /** The whole list, newest first, marker last. */
   private List<String> members(long user) throws Exception {
-    Response r = await(platform.redisApi().zrange(List.of(Timelines.key(Timelines.HOME, user), "0", "-1")));
+    Response r = await(platform.redisApi().lrange(Timelines.key(Timelines.HOME, user), "0", "-1"));
     List<String> out = new ArrayList<>();
     r.forEach(m -> out.add(m.toString()));
     return out;
@@ -105,22 +106,92 @@ class TimelineInsertsTest {
   }
 
   @Test
-  @DisplayName("each timeline keeps the newest posts up to the cap, and its marker")
+  @DisplayName("each timeline is cut back to the newest posts up to the cap, and its marker, once it holds the slack more")
   void trimsToCap() throws Exception {
     Timelines timelines = timelines(500, false);
     List<Long> users = active(2);
-    for (long post = 1; post <= CAP + 3; post++) {
+    int pushes = CAP + Timelines.TRIM_SLACK + 1;
+    for (long post = 1; post < pushes; post++) {
+      await(timelines.push(Timelines.HOME, users, post * 10));
+    }
+    assertEquals(pushes, members(users.get(0)).size(), "the slack: " + (pushes - 1) + " posts and the marker");
+    assertEquals(List.of(370L, 360L, 350L, 340L, 330L), await(timelines.range(Timelines.HOME, users.get(0), 0, 0, 50)),
+        "a page never shows more than the cap");
+    await(timelines.push(Timelines.HOME, users, pushes * 10L));
+    for (long user : users) {
+      assertEquals(List.of("380", "370", "360", "350", "340", "m"), members(user));
+    }
+    // an older post than all those kept in a full timeline is not added
+    assertEquals(0, await(timelines.push(Timelines.HOME, users, 20)));
+    assertEquals(List.of("380", "370", "360", "350", "340", "m"), members(users.get(0)));
+    // a post between kept ones goes in its place, and the oldest falls out of the pages
+    assertEquals(2, await(timelines.push(Timelines.HOME, users, 365)));
+    assertEquals(List.of("380", "370", "365", "360", "350", "340", "m"), members(users.get(1)));
+    assertEquals(List.of(380L, 370L, 365L, 360L, 350L), await(timelines.range(Timelines.HOME, users.get(1), 0, 0, 9)));
+  }
+
+  @Test
+  @DisplayName("posts arriving out of order are kept newest first, each once")
+  void outOfOrder() throws Exception {
+    Timelines timelines = timelines(3, false);
+    List<Long> users = active(4);
+    for (long post : List.of(50L, 10L, 30L, 60L, 20L, 40L, 30L, 10L, 60L)) {
       await(timelines.push(Timelines.HOME, users, post));
     }
     for (long user : users) {
-      assertEquals(List.of("4", "5", "6", "7", "8", "m"), members(user));
+      assertEquals(List.of("60", "50", "40", "30", "20", "10", "m"), members(user));
+      assertEquals(List.of(60L, 50L, 40L, 30L, 20L), await(timelines.range(Timelines.HOME, user, 0, 0, 10)));
     }
-    // an older post than all those kept is added and trimmed at once
-    await(timelines.push(Timelines.HOME, users, 2));
-    assertEquals(List.of("4", "5", "6", "7", "8", "m"), members(users.get(0)));
-    // a post between kept ones pushes out the oldest
-    await(timelines.push(Timelines.HOME, users, 9));
-    assertEquals(List.of("5", "6", "7", "8", "9", "m"), members(users.get(1)));
+    // older than the cap's worth of newer posts: it would never be shown, so it is not kept
+    assertEquals(0, await(timelines.push(Timelines.HOME, users, 5)));
+    assertEquals(List.of("60", "50", "40", "30", "20", "10", "m"), members(users.get(0)));
+  }
+
+  @Test
+  @DisplayName("pages are cut by max_id and since_id, newest first, without the marker")
+  void ranges() throws Exception {
+    Timelines timelines = timelines(500, false);
+    long user = active(1).get(0);
+    await(timelines.pushAll(Timelines.HOME, user, List.of(11L, 13L, 17L, 19L, 23L)));
+    assertEquals(List.of(23L, 19L, 17L, 13L, 11L), await(timelines.range(Timelines.HOME, user, 0, 0, 10)));
+    assertEquals(List.of(23L, 19L), await(timelines.range(Timelines.HOME, user, 0, 0, 2)));
+    // max_id between ids, equal to one, above all, below all
+    assertEquals(List.of(17L, 13L), await(timelines.range(Timelines.HOME, user, 18, 0, 2)));
+    assertEquals(List.of(13L, 11L), await(timelines.range(Timelines.HOME, user, 17, 0, 5)));
+    assertEquals(List.of(23L, 19L, 17L), await(timelines.range(Timelines.HOME, user, 1_000, 0, 3)));
+    assertEquals(List.of(), await(timelines.range(Timelines.HOME, user, 11, 0, 3)));
+    // since_id alone and with max_id
+    assertEquals(List.of(23L, 19L), await(timelines.range(Timelines.HOME, user, 0, 17, 10)));
+    assertEquals(List.of(17L, 13L), await(timelines.range(Timelines.HOME, user, 19, 11, 10)));
+    assertEquals(List.of(), await(timelines.range(Timelines.HOME, user, 0, 23, 10)));
+    // an empty timeline and a missing one
+    long empty = active(1).get(0);
+    assertEquals(List.of(), await(timelines.range(Timelines.HOME, empty, 0, 0, 10)));
+    assertEquals(List.of(), await(timelines.range(Timelines.HOME, empty, 5, 0, 10)));
+    assertEquals(List.of(), await(timelines.range(Timelines.HOME, KithTestKit.newUserId(), 5, 0, 10)));
+  }
+
+  @Test
+  @DisplayName("removing posts keeps the others in order, the marker and the expiry; a missing timeline stays missing")
+  void removes() throws Exception {
+    Timelines timelines = timelines(500, false);
+    List<Long> users = active(2);
+    String key = Timelines.key(Timelines.HOME, users.get(0));
+    await(platform.redisApi().expire(List.of(key, "1000")));
+    await(timelines.pushAll(Timelines.HOME, users.get(0), List.of(1L, 2L, 3L, 4L)));
+    await(timelines.remove(Timelines.HOME, users.get(0), List.of(2L, 4L, 99L)));
+    assertEquals(List.of("3", "1", "m"), members(users.get(0)));
+    long ttl = await(platform.redisApi().ttl(key)).toLong();
+    assertTrue(ttl > 900 && ttl <= 1000, "expiry kept: " + ttl);
+
+    await(timelines.push(Timelines.HOME, users, 5));
+    await(timelines.removeFrom(Timelines.HOME, users, 5));
+    assertEquals(List.of("3", "1", "m"), members(users.get(0)));
+    assertEquals(List.of("m"), members(users.get(1)));
+    long missing = KithTestKit.newUserId();
+    await(timelines.remove(Timelines.HOME, missing, List.of(1L)));
+    await(timelines.removeFrom(Timelines.HOME, List.of(missing), 1));
+    assertEquals(false, exists(missing));
   }
 
   @Test
@@ -166,10 +237,14 @@ class TimelineInsertsTest {
   void backfill() throws Exception {
     Timelines timelines = timelines(500, false);
     long user = active(1).get(0);
+    String key = Timelines.key(Timelines.HOME, user);
+    await(platform.redisApi().expire(List.of(key, "1000")));
     await(timelines.pushAll(Timelines.HOME, user, List.of(3L, 1L, 2L)));
-    assertEquals(List.of("1", "2", "3", "m"), members(user));
+    assertEquals(List.of("3", "2", "1", "m"), members(user));
     await(timelines.pushAll(Timelines.HOME, user, List.of(10L, 9L, 8L, 2L)));
-    assertEquals(List.of("2", "3", "8", "9", "10", "m"), members(user));
+    assertEquals(List.of("10", "9", "8", "3", "2", "m"), members(user));
+    long ttl = await(platform.redisApi().ttl(key)).toLong();
+    assertTrue(ttl > 900 && ttl <= 1000, "expiry kept: " + ttl);
     long missing = KithTestKit.newUserId();
     await(timelines.pushAll(Timelines.HOME, missing, List.of(5L)));
     assertEquals(false, exists(missing));
@@ -184,7 +259,23 @@ class TimelineInsertsTest {
     assertEquals(3, await(timelines.push(Timelines.HOME, users, 5)));
     await(platform.redisApi().script(List.of("FLUSH")));
     await(timelines.pushAll(Timelines.HOME, users.get(0), List.of(6L)));
-    assertEquals(List.of("5", "6", "m"), members(users.get(0)));
+    assertEquals(List.of("6", "5", "m"), members(users.get(0)));
+    await(platform.redisApi().script(List.of("FLUSH")));
+    assertEquals(List.of(6L, 5L), await(timelines.range(Timelines.HOME, users.get(0), 0, 0, 10)));
+  }
+
+  @Test
+  @DisplayName("when the fan-out's own connection is lost, pushes go on, through the pool and then a new connection")
+  void laneLost() throws Exception {
+    Timelines timelines = timelines(500, false);
+    List<Long> users = active(3);
+    assertEquals(3, await(timelines.push(Timelines.HOME, users, 10)));
+    await(platform.redisApi().client(List.of("KILL", "SKIPME", "yes", "TYPE", "normal")));
+    assertEquals(3, await(timelines.push(Timelines.HOME, users, 20)));
+    assertEquals(3, await(timelines.push(Timelines.HOME, users, 30)));
+    for (long user : users) {
+      assertEquals(List.of("30", "20", "10", "m"), members(user));
+    }
   }
 
   @Test

@@ -202,7 +202,7 @@ class TimelinesTest extends FeedsTestBase {
     Collections.reverse(expected);
     assertEquals(expected, before);
 
-    await(platform.redisApi().del(List.of("feed:{u:" + viewer + "}:home")));
+    await(platform.redisApi().del(List.of(Timelines.key(Timelines.HOME, viewer))));
     assertEquals(before, home(viewer), "home rebuilt on the first read after the key was lost");
     assertEquals(before, allPages((maxId, limit) -> feeds.home(viewer, maxId, 0, limit), 2, FeedsTestBase::ids));
     long after = publishPublic(a);

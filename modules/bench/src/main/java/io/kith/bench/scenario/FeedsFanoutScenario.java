@@ -235,7 +235,7 @@ public final class FeedsFanoutScenario implements Scenario {
                     figures.add(Figure.of("redis CPU per insert (us)", spent.cpuMicros() / inserts, "us",
                         String.format(Locale.ROOT, "the Redis server's CPU time (INFO cpu) during the %d-post burst "
                             + "to %,d followers, per timeline insert; its busiest commands (INFO commandstats, "
-                            + "microseconds per insert): %s", burst, big.followers().size(), spent.top(inserts, 6))));
+                            + "microseconds and calls per insert): %s", burst, big.followers().size(), spent.top(inserts, 12))));
                     return b;
                   })))
               .compose(b -> {

@@ -18,8 +18,9 @@ import java.util.stream.Collectors;
  *
  * @param cpuMicros the server's user and system CPU time
  * @param commandMicros per command ({@code cmdstat_<name>}), the microseconds spent in it
+ * @param commandCalls per command, how many times it ran
  */
-record RedisWork(double cpuMicros, Map<String, Long> commandMicros) {
+record RedisWork(double cpuMicros, Map<String, Long> commandMicros, Map<String, Long> commandCalls) {
 
   /** Samples the server. */
   static Future<RedisWork> take(Redis redis) {
@@ -31,6 +32,7 @@ record RedisWork(double cpuMicros, Map<String, Long> commandMicros) {
   static RedisWork parse(String info) {
     double cpu = 0;
     Map<String, Long> commands = new HashMap<>();
+    Map<String, Long> calls = new HashMap<>();
     for (String line : info.split("\r?\n")) {
       if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
         cpu += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim()) * 1e6;
@@ -39,30 +41,38 @@ record RedisWork(double cpuMicros, Map<String, Long> commandMicros) {
         for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
           if (field.startsWith("usec=")) {
             commands.put(name, Long.parseLong(field.substring("usec=".length())));
+          } else if (field.startsWith("calls=")) {
+            calls.put(name, Long.parseLong(field.substring("calls=".length())));
           }
         }
       }
     }
-    return new RedisWork(cpu, Map.copyOf(commands));
+    return new RedisWork(cpu, Map.copyOf(commands), Map.copyOf(calls));
   }
 
   /** The work done since {@code earlier}. */
   RedisWork minus(RedisWork earlier) {
     Map<String, Long> commands = new HashMap<>();
+    Map<String, Long> calls = new HashMap<>();
     commandMicros.forEach((name, usec) -> {
       long spent = usec - earlier.commandMicros.getOrDefault(name, 0L);
       if (spent > 0) {
         commands.put(name, spent);
+        calls.put(name, commandCalls.getOrDefault(name, 0L) - earlier.commandCalls.getOrDefault(name, 0L));
       }
     });
-    return new RedisWork(cpuMicros - earlier.cpuMicros, Map.copyOf(commands));
+    return new RedisWork(cpuMicros - earlier.cpuMicros, Map.copyOf(commands), Map.copyOf(calls));
   }
 
-  /** The {@code n} commands that took the most time, as "name 1.23" (microseconds per {@code per}), busiest first. */
+  /**
+   * The {@code n} commands that took the most time, as "name 1.23 us x0.500" (microseconds and calls per
+   * {@code per}), busiest first.
+   */
   String top(long per, int n) {
     List<Map.Entry<String, Long>> busiest = commandMicros.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(n).toList();
-    return busiest.stream().map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), (double) e.getValue() / per))
+    return busiest.stream().map(e -> String.format(Locale.ROOT, "%s %.2f us x%.3f", e.getKey(),
+        (double) e.getValue() / per, (double) commandCalls.getOrDefault(e.getKey(), 0L) / per))
         .collect(Collectors.joining(", "));
   }
 }

@@ -28,8 +28,9 @@ class FeedsScenarioPartsTest {
     RedisWork spent = after.minus(before);
     assertEquals(2_000_000, spent.cpuMicros(), 1e-6);
     assertEquals(java.util.Map.of("evalsha", 2000L, "lpos", 400L), spent.commandMicros());
-    assertEquals("evalsha 20.00, lpos 4.00", spent.top(100, 5));
-    assertEquals("evalsha 20.00", spent.top(100, 1));
+    assertEquals(java.util.Map.of("evalsha", 10L, "lpos", 4L), spent.commandCalls());
+    assertEquals("evalsha 20.00 us x0.100, lpos 4.00 us x0.040", spent.top(100, 5));
+    assertEquals("evalsha 20.00 us x0.100", spent.top(100, 1));
   }
 
   @Test

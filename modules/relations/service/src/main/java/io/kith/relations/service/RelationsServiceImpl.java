@@ -56,15 +56,15 @@ final class RelationsServiceImpl implements RelationsService {
   private final AccountsService accounts;
   private final FollowerLists followerLists;
 
-  RelationsServiceImpl(Platform platform, EdgeStore edges, HotSets sets, GroupStore groups, TagStore tags,
-                       AccountsService accounts) {
+  RelationsServiceImpl(Platform platform, EdgeStore edges, HotSets sets, FollowerLists followerLists, GroupStore groups,
+                       TagStore tags, AccountsService accounts) {
     this.platform = platform;
     this.edges = edges;
     this.sets = sets;
+    this.followerLists = followerLists;
     this.groups = groups;
     this.tags = tags;
     this.accounts = accounts;
-    this.followerLists = new FollowerLists(platform.redis(), edges);
   }
 
   // ---------------------------------------------------------------- follow

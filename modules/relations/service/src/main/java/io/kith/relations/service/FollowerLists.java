@@ -20,13 +20,26 @@ import java.util.List;
  *
  * <p>The version is {@code fv} in the user's {@code relation_counts} document, incremented in the same update as the
  * follower count by every follow and unfollow ({@link EdgeStore#incFollowers}), after the edge changed. A page is
- * served from the copy only while the copy's version equals the current one (checked with the page, atomically, by a
- * script); otherwise the list is loaded from MongoDB and stored with the version read <em>before</em> loading. So a
- * copy never stands for a list that a finished follow or unfollow changed: an edge written while a copy was being
- * taken bumps the version after it, and the copy is taken again on the next page. What a page may miss is only a
- * follow still in progress (its count not yet updated), exactly as a MongoDB read made a moment earlier would; the
- * follow's own backfill then brings the author's recent posts. A copy whose version could no longer move (a node died
- * between an edge write and its count update) lives at most {@link #TTL_SECONDS}.
+ * served from the copy only while the copy's version equals the current one; otherwise the list is loaded from
+ * MongoDB and stored with the version read <em>before</em> loading. So a copy never stands for a list that a finished
+ * follow or unfollow changed: an edge written while a copy was being taken bumps the version after it, and the copy
+ * is taken again on the next page. What a page may miss is only a follow still in progress (its count not yet
+ * updated), exactly as a MongoDB read made a moment earlier would; the follow's own backfill then brings the author's
+ * recent posts. A copy whose version could no longer move (a node died between an edge write and its count update)
+ * lives at most {@link #TTL_SECONDS} unread.
+ *
+ * <p>The current version is read from MongoDB at the same time as the copy's page, not before it (the script returns
+ * the copy's version, read atomically with the page, and the comparison is made here): the check needs only that
+ * both reads start after the page was asked for. A copy at version {@code V} was loaded after {@code V} was read, so
+ * after every edge change whose count update made a version up to {@code V}; a follow or unfollow finished before the
+ * page was asked for made a version up to the one read now. So equal versions mean the copy holds every finished
+ * change, whichever of the two reads reached its store first.
+ *
+ * <p>A page from the copy is one script call: the list and the asked hot sets of the same user (one hash tag, one
+ * slot, every key in KEYS) answer together, the followers and each one's set bits packed into one bulk string, so a
+ * page of 10,000 is one reply to parse rather than a reply element per follower and an argument and an answer per id
+ * and set. Sets the script finds missing are named, and the caller asks {@link HotSets} for them (which rebuilds them
+ * with its generation check).
  *
  * <p>Only lists of at most {@link #MAX} followers are copied (the authors who are fanned out); longer lists page from
  * MongoDB.
@@ -37,18 +50,36 @@ final class FollowerLists {
   static final int MAX = RelationsServiceImpl.MAX_FOLLOWER_PAGE;
   /** A copy unused this long expires; reading a page renews it. */
   static final long TTL_SECONDS = 600;
+  /** Most hot sets a page asks: a follower's bits are one letter, {@code a} (1) to {@code o} (15). */
+  static final int MAX_SETS = 4;
   private static final Logger LOG = LoggerFactory.getLogger(FollowerLists.class);
-  // KEYS: the list. ARGV: version, max score ("(<cursor>" or "+inf"), page size, ttl. False when the copy is missing or
-  // of another version; else {followers newest first, the edge id of the last one when more follow (else false)}.
+  // KEYS: the list, then hot sets of its user. ARGV: max score ("(<cursor>" or "+inf"), page size, the list's ttl, the
+  // sets' ttl. False when there is no copy; else {the copy's version, the bits of the sets missing, the page packed,
+  // the edge id of the last follower when more follow (else false)}. Packed: the followers newest first, separated by
+  // commas, each its decimal id followed, when present sets hold it, by one letter: 'a' - 1 plus its bits (bit i-1
+  // for KEYS[i+1]). Every present set renews its TTL, as HotSets' questions do. A set no larger than the page is read
+  // whole (SMEMBERS into a table); a larger one answers SMISMEMBER in chunks, for unpack() as in HotSets.
   private static final LuaScripts.Script READ = new LuaScripts.Script(
       "local v = redis.call('zscore', KEYS[1], 'v') "
-          + "if not v or tonumber(v) ~= -1 - tonumber(ARGV[1]) then return false end "
-          + "redis.call('expire', KEYS[1], ARGV[4]) "
-          + "local n = tonumber(ARGV[3]) "
-          + "local page = redis.call('zrevrangebyscore', KEYS[1], ARGV[2], '0', 'LIMIT', 0, n + 1) "
+          + "if not v then return false end "
+          + "redis.call('expire', KEYS[1], ARGV[3]) "
+          + "local n = tonumber(ARGV[2]) "
+          + "local page = redis.call('zrevrangebyscore', KEYS[1], ARGV[1], '0', 'LIMIT', 0, n + 1) "
           + "local next = false "
           + "if #page > n then page[#page] = nil next = redis.call('zscore', KEYS[1], page[#page]) end "
-          + "return {page, next}");
+          + "local missing = 0 local held = {} local at = nil local bit = 1 "
+          + "if #page > 0 then for i = 2, #KEYS do "
+          + "if redis.call('expire', KEYS[i], ARGV[4]) == 0 then missing = missing + bit "
+          + "elseif redis.call('scard', KEYS[i]) <= #page then "
+          + "for _, m in ipairs(redis.call('smembers', KEYS[i])) do held[m] = (held[m] or 0) + bit end "
+          + "else at = at or {} for s = 1, #page, 1000 do "
+          + "local r = redis.call('smismember', KEYS[i], unpack(page, s, math.min(s + 999, #page))) "
+          + "for j = 1, #r do if r[j] == 1 then at[s + j - 1] = (at[s + j - 1] or 0) + bit end end end end "
+          + "bit = bit * 2 end end "
+          + "if at then for i, m in pairs(at) do held[page[i]] = (held[page[i]] or 0) + m end end "
+          + "local letter = {} for m = 1, 15 do letter[m] = string.char(96 + m) end "
+          + "for i = 1, #page do local m = held[page[i]] if m then page[i] = page[i] .. letter[m] end end "
+          + "return {-1 - tonumber(v), missing, table.concat(page, ','), next}");
   // KEYS: the list. ARGV: version, ttl, then edge id, follower pairs. A copy of a newer version is kept.
   private static final LuaScripts.Script STORE = new LuaScripts.Script(
       "local v = redis.call('zscore', KEYS[1], 'v') "
@@ -71,66 +102,141 @@ final class FollowerLists {
   }
 
   /**
-   * A page of one user's followers, newest first, and the cursor of the next page: the edge id of the last follower
-   * when more follow, else null.
+   * A page of one user's followers, newest first; for each, the bits of the asked sets that hold it (bit {@code i} for
+   * the {@code i}-th set), among the sets the page answered; the bits of the sets it did not answer ({@code unanswered}:
+   * sets missing from Redis, or every set when the page came from MongoDB); and the cursor of the next page, the edge
+   * id of the last follower when more follow, else null.
    */
-  record Page(long[] followers, Long next) {
+  record Page(long[] followers, int[] masks, int unanswered, Long next) {
 
-    /** The page of at most {@code n} of these edges ({@code {_id, a}}, newest first), {@code n + 1} telling more. */
-    static Page of(List<JsonObject> docs, int n) {
+    /**
+     * The page of at most {@code n} of these edges ({@code {_id, a}}, newest first; {@code n + 1} tells more), with
+     * none of the {@code sets} answered.
+     */
+    static Page of(List<JsonObject> docs, int n, int sets) {
       int size = Math.min(n, docs.size());
       long[] followers = new long[size];
       for (int i = 0; i < size; i++) {
         followers[i] = docs.get(i).getLong("a");
       }
-      return new Page(followers, docs.size() > n ? docs.get(n - 1).getLong("_id") : null);
+      return new Page(followers, new int[size], (1 << sets) - 1, docs.size() > n ? docs.get(n - 1).getLong("_id")
+          : null);
     }
   }
 
   /**
    * Up to {@code n} followers of {@code user} whose follow edges are older than {@code before} (null: from the
-   * newest), newest first: from the Redis copy when it is current, else from MongoDB.
+   * newest), newest first: from the Redis copy when it is current, else from MongoDB. {@code sets} names at most
+   * {@link #MAX_SETS} of the user's hot sets ({@link HotSets}) whose membership the page answers for each follower
+   * when it comes from the copy and the sets are present: the same call, renewing their TTL as a hot-set question
+   * does.
    */
-  Future<Page> page(long user, Long before, int n) {
-    return edges.followerVersion(user).compose(v -> {
+  Future<Page> page(long user, Long before, int n, List<String> sets) {
+    if (sets.size() > MAX_SETS) {
+      throw new IllegalArgumentException("at most " + MAX_SETS + " sets per page");
+    }
+    // both at once: the check needs the version read after the page was asked for, not before the copy is read
+    Future<EdgeStore.FollowerVersion> current = edges.followerVersion(user);
+    Future<Copied> copied = read(user, before, n, sets);
+    return Future.all(current, copied).compose(both -> {
+      EdgeStore.FollowerVersion v = current.result();
+      Copied copy = copied.result();
       if (v.count() > MAX) {
-        return edges.ends(EdgeStore.FOLLOW, "b", user, before, n + 1, "a").map(docs -> Page.of(docs, n));
+        // a copy left from when the list was shorter would be read, and renewed, by every page: drop it
+        Future<?> dropped = copy == null ? Future.succeededFuture() : drop(user);
+        return dropped.compose(x -> edges.ends(EdgeStore.FOLLOW, "b", user, before, n + 1, "a"))
+            .map(docs -> Page.of(docs, n, sets.size()));
       }
-      return read(user, v.version(), before, n).compose(hit -> hit != null ? Future.succeededFuture(hit)
-          : load(user, v.version(), before, n));
+      return copy != null && copy.version() == v.version() ? Future.succeededFuture(copy.page())
+          : load(user, v.version(), before, n, sets.size());
     });
   }
 
-  private Future<Page> read(long user, long version, Long before, int n) {
-    return READ.run(api, List.of("1", key(user), Long.toString(version), before == null ? "+inf" : "(" + before,
-        Integer.toString(n), Long.toString(TTL_SECONDS))).map(r -> {
-          if (r == null) {
-            return null;
-          }
-          Response items = r.get(0);
-          long[] followers = new long[items.size()];
-          for (int i = 0; i < followers.length; i++) {
-            followers[i] = items.get(i).toLong();
-          }
-          Response next = r.get(1);
-          // scores are edge ids below 2^53: exact as doubles
-          return new Page(followers, next == null ? null : (long) Double.parseDouble(next.toString()));
-        });
+  /** The copy's page and the version the copy was taken at. */
+  private record Copied(long version, Page page) {
+  }
+
+  /** The page from the copy, whatever its version; null when there is no copy. */
+  private Future<Copied> read(long user, Long before, int n, List<String> sets) {
+    List<String> args = new ArrayList<>(6 + sets.size());
+    args.add(Integer.toString(1 + sets.size()));
+    args.add(key(user));
+    sets.forEach(set -> args.add(HotSets.key(set, user)));
+    args.add(before == null ? "+inf" : "(" + before);
+    args.add(Integer.toString(n));
+    args.add(Long.toString(TTL_SECONDS));
+    args.add(Long.toString(HotSets.TTL_SECONDS));
+    return READ.run(api, args).map(r -> {
+      if (r == null) {
+        return null;
+      }
+      Response next = r.get(3);
+      // scores are edge ids below 2^53: exact as doubles
+      Long cursor = next == null ? null : (long) Double.parseDouble(next.toString());
+      return new Copied(r.get(0).toLong(), unpack(r.get(2).toBytes(), r.get(1).toInteger(), cursor));
+    });
+  }
+
+  /**
+   * Parses a packed page: followers separated by commas, each its decimal id followed, when sets hold it, by one
+   * letter, {@code a} - 1 plus its set bits.
+   */
+  static Page unpack(byte[] packed, int unanswered, Long next) {
+    if (packed.length == 0) {
+      return new Page(new long[0], new int[0], unanswered, next);
+    }
+    int count = 1;
+    for (byte b : packed) {
+      if (b == ',') {
+        count++;
+      }
+    }
+    long[] followers = new long[count];
+    int[] masks = new int[count];
+    int k = 0;
+    long id = 0;
+    int digits = 0;
+    int mask = 0;
+    for (int i = 0; i <= packed.length; i++) {
+      byte b = i == packed.length ? (byte) ',' : packed[i];
+      if (b >= '0' && b <= '9' && mask == 0 && digits < 18) {
+        id = id * 10 + (b - '0');
+        digits++;
+      } else if (b >= 'a' && b < 'a' + (1 << MAX_SETS) - 1 && mask == 0 && digits > 0) {
+        mask = b - 'a' + 1;
+      } else if (b == ',' && digits > 0) {
+        followers[k] = id;
+        masks[k++] = mask;
+        id = 0;
+        digits = 0;
+        mask = 0;
+      } else {
+        throw new IllegalStateException("not a packed follower page at byte " + i);
+      }
+    }
+    return new Page(followers, masks, unanswered, next);
+  }
+
+  private Future<Void> drop(long user) {
+    return api.del(List.of(key(user))).<Void>mapEmpty().recover(e -> {
+      LOG.warn("Could not drop the follower list copy of {}: {}", user, e.toString());
+      return Future.succeededFuture();
+    });
   }
 
   /** Loads the whole list, stores it when it fits, and answers the page from it. */
-  private Future<Page> load(long user, long version, Long before, int n) {
+  private Future<Page> load(long user, long version, Long before, int n, int sets) {
     return edges.ends(EdgeStore.FOLLOW, "b", user, null, MAX + 1, "a").compose(all -> {
       if (all.size() > MAX) {
         // the count said otherwise (it lags a follow in progress): page from MongoDB this time
-        return edges.ends(EdgeStore.FOLLOW, "b", user, before, n + 1, "a").map(docs -> Page.of(docs, n));
+        return edges.ends(EdgeStore.FOLLOW, "b", user, before, n + 1, "a").map(docs -> Page.of(docs, n, sets));
       }
       return store(user, version, all).map(v -> {
         int from = 0;
         while (before != null && from < all.size() && all.get(from).getLong("_id") >= before) {
           from++;
         }
-        return Page.of(all.subList(from, Math.min(all.size(), from + n + 1)), n);
+        return Page.of(all.subList(from, Math.min(all.size(), from + n + 1)), n, sets);
       });
     });
   }

@@ -25,7 +25,9 @@ import java.util.Set;
  *
  * <p>Questions about several sets of one user (they share the hash tag {@code {u:<id>}}, so one slot) are one script
  * call: it renews the TTL of each set present and answers membership in it, and names the missing ones; only those
- * are rebuilt and asked again.
+ * are rebuilt and asked again. An eligible-follower page asks four of an author's sets inside {@link FollowerLists}'
+ * page script, in the same way (present sets renewed and answered, missing ones named), and only the missing ones
+ * come here.
  */
 final class HotSets {
 

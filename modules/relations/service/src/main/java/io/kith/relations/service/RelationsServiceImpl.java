@@ -56,15 +56,15 @@ final class RelationsServiceImpl implements RelationsService {
   private final AccountsService accounts;
   private final FollowerLists followerLists;
 
-  RelationsServiceImpl(Platform platform, EdgeStore edges, HotSets sets, GroupStore groups, TagStore tags,
-                       AccountsService accounts) {
+  RelationsServiceImpl(Platform platform, EdgeStore edges, HotSets sets, FollowerLists followerLists, GroupStore groups,
+                       TagStore tags, AccountsService accounts) {
     this.platform = platform;
     this.edges = edges;
     this.sets = sets;
+    this.followerLists = followerLists;
     this.groups = groups;
     this.tags = tags;
     this.accounts = accounts;
-    this.followerLists = new FollowerLists(platform.redis(), edges);
   }
 
   // ---------------------------------------------------------------- follow
@@ -552,27 +552,54 @@ final class RelationsServiceImpl implements RelationsService {
   public Future<JsonObject> eligibleFollowers(long author, int limit, String cursor) {
     return Failures.guard(() -> {
       int n = Math.max(1, Math.min(MAX_FOLLOWER_PAGE, limit));
-      return followerLists.page(author, before(cursor), n).compose(read -> {
-        String next = read.next() == null ? null : Long.toString(read.next());
-        List<Long> ids = new ArrayList<>(read.followers().length);
-        for (long follower : read.followers()) {
-          ids.add(follower);
-        }
-        // the author's four sets share the author's hash tag: one script call answers them all when present
-        return sets.memberships(author, ELIGIBILITY_SETS, ids).map(masks -> {
-          JsonArray items = new JsonArray();
-          JsonArray friendItems = new JsonArray();
-          for (int i = 0; i < ids.size(); i++) {
-            if ((masks[i] & EXCLUDED) == 0) {
-              items.add(ids.get(i));
-              if ((masks[i] & FRIEND) != 0) {
-                friendItems.add(ids.get(i));
+      // a warm page (copy current, the four sets present) is one script call answering the sets with the list
+      return followerLists.page(author, before(cursor), n, ELIGIBILITY_SETS).compose(read ->
+          eligibilityMasks(author, read).map(masks -> {
+            long[] followers = read.followers();
+            List<Object> items = new ArrayList<>(followers.length);
+            List<Object> friendItems = new ArrayList<>();
+            for (int i = 0; i < followers.length; i++) {
+              if ((masks[i] & EXCLUDED) == 0) {
+                items.add(followers[i]);
+                if ((masks[i] & FRIEND) != 0) {
+                  friendItems.add(followers[i]);
+                }
               }
             }
+            return new JsonObject().put("items", new JsonArray(items)).put("friends", new JsonArray(friendItems))
+                .put("next", read.next() == null ? null : Long.toString(read.next()));
+          }));
+    });
+  }
+
+  /**
+   * The page's masks over {@link #ELIGIBILITY_SETS}, completed with the sets the page did not answer (missing from
+   * Redis, or all of them for a page read from MongoDB): asked through the hot sets, which rebuild missing ones.
+   */
+  private Future<int[]> eligibilityMasks(long author, FollowerLists.Page page) {
+    if (page.unanswered() == 0 || page.followers().length == 0) {
+      return Future.succeededFuture(page.masks());
+    }
+    List<Integer> bits = new ArrayList<>();
+    for (int i = 0; i < ELIGIBILITY_SETS.size(); i++) {
+      if ((page.unanswered() & (1 << i)) != 0) {
+        bits.add(i);
+      }
+    }
+    List<Long> ids = new ArrayList<>(page.followers().length);
+    for (long follower : page.followers()) {
+      ids.add(follower);
+    }
+    return sets.memberships(author, bits.stream().map(ELIGIBILITY_SETS::get).toList(), ids).map(asked -> {
+      int[] masks = page.masks();
+      for (int j = 0; j < masks.length; j++) {
+        for (int k = 0; k < bits.size(); k++) {
+          if ((asked[j] & (1 << k)) != 0) {
+            masks[j] |= 1 << bits.get(k);
           }
-          return new JsonObject().put("items", items).put("friends", friendItems).put("next", next);
-        });
-      });
+        }
+      }
+      return masks;
     });
   }
 

@@ -31,8 +31,8 @@ public final class RelationsVerticle extends VerticleBase {
     GroupStore groups = new GroupStore(platform.mongo(), platform.ids());
     TagStore tags = new TagStore(platform.mongo(), platform.ids());
     HotSets sets = new HotSets(platform.redis(), (set, user) -> load(edges, set, user));
-    RelationsServiceImpl service = new RelationsServiceImpl(platform, edges, sets, groups, tags,
-        AccountsService.proxy(vertx));
+    RelationsServiceImpl service = new RelationsServiceImpl(platform, edges, sets,
+        new FollowerLists(platform.redis(), edges), groups, tags, AccountsService.proxy(vertx));
     return edges.ensureIndexes()
         .compose(v -> groups.ensureIndexes())
         .compose(v -> tags.ensureIndexes())
@@ -43,7 +43,8 @@ public final class RelationsVerticle extends VerticleBase {
         });
   }
 
-  private static Future<List<Long>> load(EdgeStore edges, String set, long user) {
+  /** The complete members of one of a user's hot sets, from MongoDB (the sets' loader). */
+  static Future<List<Long>> load(EdgeStore edges, String set, long user) {
     return switch (set) {
       case HotSets.FOLLOWING -> edges.targets(EdgeStore.FOLLOW, user, HOT_SET_MAX);
       case HotSets.FRIENDS -> edges.targets(EdgeStore.FRIEND, user, HOT_SET_MAX);

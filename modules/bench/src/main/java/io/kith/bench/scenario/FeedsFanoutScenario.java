@@ -91,7 +91,13 @@ public final class FeedsFanoutScenario implements Scenario {
    * cap once 32 over it.
    */
   static final String FAN_OUT = "local function place(k, id, v, cap) "
-      + "local from = 0 local size = 8 "
+      + "local second = redis.call('lindex', k, 1) "
+      + "if not second or cap < 2 then return 0 end "
+      + "if second == 'm' then return redis.call('linsert', k, 'BEFORE', 'm', id) end "
+      + "local s = tonumber(second) "
+      + "if s == v then return 0 end "
+      + "if s < v then return redis.call('linsert', k, 'BEFORE', second, id) end "
+      + "local from = 2 local size = 8 "
       + "while from < cap do "
       + "local to = math.min(from + size, cap) - 1 "
       + "local items = redis.call('lrange', k, from, to) "

@@ -45,12 +45,18 @@ final class Timelines {
   private static final String MARKER = "m";
   /**
    * The push script's function inserting an id older than a timeline's head in place: the list's new length, or 0
-   * when the id is there already or would fall beyond the cap. It reads from the head in growing chunks (8, 32, 128,
-   * ... entries): a post arriving out of order (fan-outs of posts published moments apart finish in any order) is
-   * nearly always among the newest.
+   * when the id is there already or would fall beyond the cap. A post arriving out of order (posts published at the
+   * same moment reach the worker in any order) is nearly always among the newest: it looks at the second entry
+   * first, then reads on from the head in growing chunks (8, 32, 128, ... entries).
    */
   private static final String PLACE = "local function place(k, id, v, cap) "
-      + "local from = 0 local size = 8 "
+      + "local second = redis.call('lindex', k, 1) "
+      + "if not second or cap < 2 then return 0 end "
+      + "if second == 'm' then return redis.call('linsert', k, 'BEFORE', 'm', id) end "
+      + "local s = tonumber(second) "
+      + "if s == v then return 0 end "
+      + "if s < v then return redis.call('linsert', k, 'BEFORE', second, id) end "
+      + "local from = 2 local size = 8 "
       + "while from < cap do "
       + "local to = math.min(from + size, cap) - 1 "
       + "local items = redis.call('lrange', k, from, to) "

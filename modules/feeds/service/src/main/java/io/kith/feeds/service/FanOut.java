@@ -193,7 +193,7 @@ final class FanOut {
       Set<Long> friends = new HashSet<>(ids(page.getJsonArray("friends")));
       Future<Void> pushed = recipients(post, followers, friends).compose(home -> {
         List<Long> moments = home.stream().filter(friends::contains).toList();
-        return Future.all(timelines.push(Timelines.HOME, home, id), timelines.push(Timelines.MOMENTS, moments, id))
+        return Future.all(timelines.fanOut(Timelines.HOME, home, id), timelines.fanOut(Timelines.MOMENTS, moments, id))
             .mapEmpty();
       });
       return nextPage == null ? pushed : pushed.compose(v -> spreadPages(post, nextPage));

@@ -314,6 +314,19 @@ final class Timelines {
    * @return how many timelines did not hold the post before
    */
   Future<Integer> push(String kind, Collection<Long> users, long postId) {
+    return push(kind, users, postId, false);
+  }
+
+  /**
+   * {@link #push(String, Collection, long)} for the fan-out worker: the calls go out on the worker's own connection,
+   * after those it sent before ({@link #lane}), rather than through the pool, where a post's own push on publish must
+   * not wait behind a fan-out.
+   */
+  Future<Integer> fanOut(String kind, Collection<Long> users, long postId) {
+    return push(kind, users, postId, true);
+  }
+
+  private Future<Integer> push(String kind, Collection<Long> users, long postId, boolean inOrder) {
     if (users.isEmpty()) {
       return Future.succeededFuture(0);
     }
@@ -328,7 +341,7 @@ final class Timelines {
       group.forEach(call::arg);
       calls.add(call.arg(post).arg(cap));
     }
-    return inOrder(calls).map(responses -> {
+    return (inOrder ? inOrder(calls) : runScripts(calls)).map(responses -> {
       int added = 0;
       for (Response r : responses) {
         added += r.toInteger();

@@ -222,7 +222,8 @@ class TimelineInsertsTest {
           all.add(gone);
         }
       }
-      assertEquals(40, await(timelines.push(Timelines.HOME, all, 77)), "same slot: " + sameSlot);
+      // the worker's path: on its own connection
+      assertEquals(40, await(timelines.fanOut(Timelines.HOME, all, 77)), "same slot: " + sameSlot);
       for (long user : present) {
         assertEquals(List.of("77", "m"), members(user), "same slot: " + sameSlot);
       }
@@ -269,10 +270,10 @@ class TimelineInsertsTest {
   void laneLost() throws Exception {
     Timelines timelines = timelines(500, false);
     List<Long> users = active(3);
-    assertEquals(3, await(timelines.push(Timelines.HOME, users, 10)));
+    assertEquals(3, await(timelines.fanOut(Timelines.HOME, users, 10)));
     await(platform.redisApi().client(List.of("KILL", "SKIPME", "yes", "TYPE", "normal")));
-    assertEquals(3, await(timelines.push(Timelines.HOME, users, 20)));
-    assertEquals(3, await(timelines.push(Timelines.HOME, users, 30)));
+    assertEquals(3, await(timelines.fanOut(Timelines.HOME, users, 20)));
+    assertEquals(3, await(timelines.fanOut(Timelines.HOME, users, 30)));
     for (long user : users) {
       assertEquals(List.of("30", "20", "10", "m"), members(user));
     }

@@ -55,6 +55,7 @@ class FeedsScenarioPartsTest {
         "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\"",
         "\"LPUSH\",\"467289.72\",\"1.519\",\"0.192\",\"1.287\"")), 1e-6);
     assertThrows(IllegalStateException.class, () -> FeedsFanoutScenario.parseRedisBenchmark(List.of("error")));
+    assertEquals("467,290, 1,000 LPUSH/s", FeedsFanoutScenario.rates(List.of(467289.72, 1000.0)));
   }
 
   @Test

@@ -45,6 +45,7 @@ final class FanOut {
   private final RelationsService relations;
   private final FeedsServiceImpl service;
   private final List<EventConsumer> consumers = new ArrayList<>();
+  private final InTurn inTurn;
 
   FanOut(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines,
          RelationsService relations, FeedsServiceImpl service) {
@@ -55,18 +56,22 @@ final class FanOut {
     this.ties = new Ties(relations);
     this.relations = relations;
     this.service = service;
+    this.inTurn = new InTurn(settings.fanoutWorkers());
   }
 
   /**
-   * Starts one consumer of the feeds stream that fans out up to {@link FeedsSettings#fanoutWorkers()} posts at a time
-   * (every timeline write is idempotent and ordered by score, so the order between posts does not matter; it takes
-   * only as many events as it has free places, so other nodes share a burst), and one of the relations stream, one
-   * event at a time (follows and unfollows of a pair must apply in order).
+   * Starts one consumer of the feeds stream that takes up to {@link FeedsSettings#fanoutPrefetch()} events at once
+   * and fans out up to {@link FeedsSettings#fanoutWorkers()} of them at a time, oldest post first (timeline writes are
+   * idempotent and keep the order by id, so the order between posts is a matter of cost, not of correctness: in id
+   * order nearly every insert is one push at the head; the consumer takes only as many events as it has free places,
+   * so other nodes share a burst), and one of the relations stream, one event at a time (follows and unfollows of a
+   * pair must apply in order).
    */
   Future<Void> start() {
     var log = platform.events();
-    return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, Math.max(1, settings.fanoutWorkers()),
-            log.once(FEEDS_GROUP, this::onFeedsEvent))
+    int taken = Math.max(Math.max(1, settings.fanoutWorkers()), settings.fanoutPrefetch());
+    return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, taken,
+            log.once(FEEDS_GROUP, e -> inTurn.run(e.payload().getLong("post", 0L), () -> onFeedsEvent(e))))
         .compose(c -> {
           consumers.add(c);
           return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP,

@@ -19,10 +19,12 @@ import io.vertx.core.json.JsonObject;
  * @param fanoutPage           followers read per page by the fan-out worker (relations answers up to 10,000)
  * @param fanoutTimelinesPerCall timelines one fan-out script call inserts into
  * @param fanoutSameSlot       Redis is a Redis Cluster: one script call inserts only into timelines of one hash slot
+ * @param fanoutPrefetch       feeds-stream events a node takes at once (at least {@code fanoutWorkers}); it fans them
+ *                             out oldest post first, {@code fanoutWorkers} at a time
  */
 record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSeconds, int backfillPosts,
                      int postsPerHour, int commentsPerMinute, int likesPerMinute, int fanoutWorkers, int editsPerHour,
-                     int fanoutPage, int fanoutTimelinesPerCall, boolean fanoutSameSlot) {
+                     int fanoutPage, int fanoutTimelinesPerCall, boolean fanoutSameSlot, int fanoutPrefetch) {
 
   static FeedsSettings from(JsonObject s) {
     return new FeedsSettings(
@@ -37,6 +39,7 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
         s.getInteger("edits-per-hour", 60),
         s.getInteger("fanout-page", 10_000),
         s.getInteger("fanout-timelines-per-call", 200),
-        s.getBoolean("fanout-same-slot", false));
+        s.getBoolean("fanout-same-slot", false),
+        s.getInteger("fanout-prefetch", 16));
   }
 }

@@ -1,47 +1,18 @@
 package io.kith.feeds.service;
 
-import io.kith.platform.Platform;
-import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import io.kith.platform.testkit.PlatformTestBase;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The post cache on its own: Redis copies with a version guard, and the node's parsed documents. */
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class PostCacheTest {
-
-  private Vertx vertx;
-  private Platform platform;
-
-  @BeforeAll
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx));
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
+class PostCacheTest extends PlatformTestBase {
 
   @Test
   @DisplayName("a parsed document is reused only while Redis holds the same copy; a change is read afresh")
@@ -70,9 +41,5 @@ class PostCacheTest {
     // a copy put in Redis some other way (another node's fill) is what counts, not the node's parsed one
     await(platform.redisApi().set(List.of(PostCache.key(id), refilled.copy().put("text", "two").encode())));
     assertEquals("two", await(cache.getAll(List.of(id))).get(id).getString("text"));
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 }

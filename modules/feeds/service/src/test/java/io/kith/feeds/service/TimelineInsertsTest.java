@@ -1,24 +1,17 @@
 package io.kith.feeds.service;
 
-import io.kith.platform.Platform;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import io.kith.platform.testkit.PlatformTestBase;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,34 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Redis is a cluster. Backfills merge in order, removals keep the order, marker and expiry, and pages see the newest
  * cap posts.
  */
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class TimelineInsertsTest {
+class TimelineInsertsTest extends PlatformTestBase {
 
   private static final int CAP = 5;
-
-  private Vertx vertx;
-  private Platform platform;
-
-  @BeforeAll
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx));
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
 
   /** Timelines with a cap of {@link #CAP} and {@code perCall} timelines per script call. */
   private Timelines timelines(int perCall, boolean sameSlot) {

@@ -1,23 +1,16 @@
 package io.kith.feeds.service;
 
-import io.kith.platform.Platform;
-import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.PlatformTestBase;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,28 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The viewer-flag sets read in a page's batch ({@code requests}, {@code seen}, {@code resolve}), with a loader and a
  * checker standing in for MongoDB.
  */
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ViewerFlagsTest {
-
-  private Vertx vertx;
-  private Platform platform;
-
-  @BeforeAll
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx));
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
+class ViewerFlagsTest extends PlatformTestBase {
 
   @Test
   @DisplayName("read in a batch: a missing set is built and asked again, a complete one answers alone, and only the "
@@ -104,9 +76,5 @@ class ViewerFlagsTest {
   private ViewerFlags.Seen seen(ViewerFlags flags, long user, List<Long> ids) throws Exception {
     List<Response> replies = await(platform.redis().batch(flags.requests(ViewerFlags.LIKED, user, ids)));
     return flags.seen(ViewerFlags.LIKED, user, ids, replies, 0);
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 }

@@ -1,23 +1,16 @@
 package io.kith.relations.service;
 
-import io.kith.platform.Platform;
 import io.kith.platform.testkit.CountingRedis;
-import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.PlatformTestBase;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 
@@ -30,28 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The hot sets on their own, with a loader standing in for MongoDB so that a write can be made to land exactly
  * between a rebuild's load and its store.
  */
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HotSetsTest {
-
-  private Vertx vertx;
-  private Platform platform;
-
-  @BeforeAll
-  void start() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx));
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
+class HotSetsTest extends PlatformTestBase {
 
   @Test
   @DisplayName("a set of 20,000 members (beyond what one Lua unpack can take) is built and answers membership")
@@ -203,9 +175,5 @@ class HotSetsTest {
         "the write is not lost: the next use builds the set with it");
     assertTrue(await(sets[0].present(HotSets.BLOCKED_BY, user)), "built on the next use");
     assertEquals(2, loads.get());
-  }
-
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 }

@@ -104,13 +104,14 @@ class FeedsScenariosTest {
     Outcome o = bench(dir, "feeds-home", "--rate", "20", "--authors", "6", "--posts-per-author", "5");
     JsonObject report = o.json();
     assertEquals("feeds-home", report.getString("scenario"));
-    Map<String, JsonObject> ops = byName(report.getJsonArray("operations"));
-    if (ops.containsKey("bus-echo")) {
-      assertOperations(report, "home", "whoami", "bus-echo");
-      assertTrue(figure(report, "bus-echo max req/s").getDouble("value") > 0);
-    } else {
-      assertOperations(report, "home", "whoami");
-    }
+    assertOperations(report, "home", "whoami", "static-page");
+    assertTrue(figure(report, "static-page max req/s").getDouble("value") > 0);
+    assertTrue(figure(report, "static-page/whoami throughput").getDouble("value") > 0);
+    assertTrue(figure(report, "home/static-page throughput").getDouble("value") > 0);
+    double lowest = figure(report, "home/whoami per round, lowest").getDouble("value");
+    double median = figure(report, "home/whoami per round, median").getDouble("value");
+    assertTrue(lowest > 0 && lowest <= median && median <= figure(report, "home/whoami per round, highest")
+        .getDouble("value"), report.getJsonArray("figures").encode());
     assertTrue(figure(report, "home max req/s").getDouble("value") > 0);
     assertTrue(figure(report, "whoami max req/s").getDouble("value") > 0);
     assertEquals(">= 0.35", figure(report, "home/whoami throughput").getString("goal"));

@@ -1,6 +1,8 @@
 package io.kith.bench.scenario;
 
+import io.kith.bench.baseline.StaticPageServer;
 import io.kith.bench.client.BenchHttpClient;
+import io.kith.bench.client.Target;
 import io.kith.bench.load.LoadRunner;
 import io.kith.bench.load.LoadSettings;
 import io.kith.bench.load.Operation;
@@ -14,11 +16,11 @@ import io.kith.platform.Platform;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,14 +38,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * until the fan-out worker put the visible ones into the reader's timeline. The expected page is known from the
  * publish replies; every read is checked against it (ids in order, each hydrated with its author's summary).
  *
- * <p>The home read goes over HTTP ({@code GET /api/v1/timelines/home?limit=20}) when the target serves that route;
- * until the gateway has it, through the feeds service proxy on the in-process Kith's event bus, beside a trivial
- * event-bus round trip on the same bus ({@code bus-echo}, a consumer that replies with the request's body). Either
- * way {@code GET /api/v1/whoami} with the reader's token is the baseline.
+ * <p>Operations, all over HTTP: home ({@code GET /api/v1/timelines/home?limit=20} with the reader's token); the
+ * baseline {@code GET /api/v1/whoami} with the same token; and static-page, the bytes of one home page served by a
+ * bare Vert.x HTTP server in the same process ({@link StaticPageServer}) and checked by the client like every home
+ * read. static-page is the ceiling: no home route returning this page can do more on this machine, so
+ * static-page/whoami bounds home/whoami.
  *
  * <p>Two parts: latency (open loop, all operations interleaved at {@code --rate}), then throughput: each operation
- * alone in closed loop ({@code --connections} in flight) for the same warm-up and duration; the ratio of the home
- * read's throughput to whoami's is the issue's figure.
+ * alone in closed loop ({@code --connections} in flight), in alternating slices for the same duration in all; the
+ * ratio of the home read's throughput to whoami's is the issue's figure.
  */
 public final class FeedsHomeScenario implements Scenario {
 
@@ -51,10 +54,9 @@ public final class FeedsHomeScenario implements Scenario {
   static final String POSTS_PER_AUTHOR = "posts-per-author";
   static final String HOME = "home";
   static final String WHOAMI = "whoami";
-  static final String ECHO = "bus-echo";
+  static final String PAGE = "static-page";
   static final String HOME_PATH = "/api/v1/timelines/home?limit=";
   static final int LIMIT = 20;
-  static final String ECHO_ADDRESS = "kith.bench.echo";
   /** Concurrent publishes while seeding. */
   private static final int PUBLISH_CHUNK = 10;
   private static final long DELIVERY_DEADLINE_MILLIS = 120_000;
@@ -99,13 +101,13 @@ public final class FeedsHomeScenario implements Scenario {
     }
     Context ctx = Vertx.currentContext();
     AtomicReference<Platform> opened = new AtomicReference<>();
-    AtomicReference<MessageConsumer<JsonObject>> echo = new AtomicReference<>();
+    AtomicReference<Floor> pages = new AtomicReference<>();
     return stores.open(context).compose(platform -> {
       opened.set(platform);
-      return FeedsSeed.feeds(context, name()).compose(feeds -> measure(context, ctx, platform, feeds, echo));
+      return FeedsSeed.feeds(context, name()).compose(feeds -> measure(context, ctx, platform, feeds, pages));
     }).eventually(() -> {
-      Future<Void> unregister = echo.get() == null ? Future.succeededFuture() : echo.get().unregister();
-      return unregister.eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+      Future<Void> stop = pages.get() == null ? Future.succeededFuture() : pages.get().close();
+      return stop.eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
     });
   }
 
@@ -119,7 +121,7 @@ public final class FeedsHomeScenario implements Scenario {
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Context ctx, Platform platform, FeedsService feeds,
-                                         AtomicReference<MessageConsumer<JsonObject>> echo) {
+                                         AtomicReference<Floor> pages) {
     int authorCount = (int) context.option(AUTHORS);
     int perAuthor = (int) context.option(POSTS_PER_AUTHOR);
     BenchHttpClient http = context.http();
@@ -158,12 +160,11 @@ public final class FeedsHomeScenario implements Scenario {
                     + "friends-only), delivered by the fan-out worker", authors.size(), authorOf.size(),
                 visible.size(), hidden.size()));
             return coldRead(ctx, platform, feeds, reader.id(), expected, authorOf, figures)
-                .compose(x -> FeedsSeed.servesRoute(http, HOME_PATH + LIMIT, reader.accessToken()))
-                .compose(overHttp -> operations(context, ctx, feeds, http, reader, expected, authorOf, overHttp, echo)
-                    .compose(ops -> context.preflight(ops)
-                        .compose(x -> context.runner().run(name(), ops))
-                        .compose(stats -> throughput(context, ctx, ops, figures).map(stats))
-                        .map(stats -> result(stats, figures, notes, overHttp, authors.size(), perAuthor))));
+                .compose(x -> operations(context, http, reader, expected, authorOf, pages))
+                .compose(ops -> context.preflight(ops)
+                    .compose(x -> context.runner().run(name(), ops))
+                    .compose(stats -> throughput(context, ctx, ops, figures).map(stats))
+                    .map(stats -> result(stats, figures, notes, authors.size(), perAuthor)));
           });
     });
   }
@@ -235,98 +236,138 @@ public final class FeedsHomeScenario implements Scenario {
         });
   }
 
-  private Future<List<Operation>> operations(ScenarioContext context, Context ctx, FeedsService feeds,
-                                             BenchHttpClient http, BenchAccounts.User reader, List<Long> expected,
-                                             Map<Long, Long> authorOf, boolean overHttp,
-                                             AtomicReference<MessageConsumer<JsonObject>> echo) {
+  /**
+   * home and whoami over HTTP, and static-page: the page home returned once, served by a {@link StaticPageServer}
+   * and checked by the client like every home read.
+   */
+  private Future<List<Operation>> operations(ScenarioContext context, BenchHttpClient http, BenchAccounts.User reader,
+                                             List<Long> expected, Map<Long, Long> authorOf,
+                                             AtomicReference<Floor> pages) {
     Operation whoami = new Operation(WHOAMI, "GET " + AuthOverheadScenario.WHOAMI + " with the reader's token",
         () -> http.getJson(AuthOverheadScenario.WHOAMI, reader.accessToken())
             .map(body -> Replies.whoami(body, reader.id())));
-    if (overHttp) {
-      Operation home = new Operation(HOME, "GET " + HOME_PATH + LIMIT + " with the reader's token",
-          () -> http.getJson(HOME_PATH + LIMIT, reader.accessToken())
-              .map(page -> FeedsSeed.checkPage(page, expected, authorOf)));
-      return Future.succeededFuture(List.of(home, whoami));
-    }
-    Operation home = new Operation(HOME, "FeedsService.home(reader, limit " + LIMIT + ") through the service proxy "
-        + "on the in-process Kith's event bus",
-        () -> FeedsSeed.onContext(Vertx.currentContext(), feeds.home(reader.id(), 0, 0, LIMIT))
+    Operation home = new Operation(HOME, "GET " + HOME_PATH + LIMIT + " with the reader's token",
+        () -> http.getJson(HOME_PATH + LIMIT, reader.accessToken())
             .map(page -> FeedsSeed.checkPage(page, expected, authorOf)));
-    String address = ECHO_ADDRESS + "." + reader.id();
-    MessageConsumer<JsonObject> consumer = context.kithVertx().eventBus().<JsonObject>consumer(address,
-        msg -> msg.reply(msg.body()));
-    echo.set(consumer);
-    JsonObject ping = new JsonObject().put("viewer", reader.id()).put("limit", LIMIT);
-    Operation bus = new Operation(ECHO, "a request on the in-process Kith's event bus to a consumer that replies "
-        + "with the request body", () -> FeedsSeed.onContext(Vertx.currentContext(),
-        context.kithVertx().eventBus().<JsonObject>request(address, ping)).map(reply -> {
-          if (!ping.equals(reply.body())) {
-            throw new IllegalStateException("the echo replied something else");
-          }
-          return reply.body();
-        }));
-    return FeedsSeed.onContext(ctx, consumer.completion()).map(v -> List.of(home, whoami, bus));
+    return http.getJson(HOME_PATH + LIMIT, reader.accessToken())
+        .map(page -> FeedsSeed.checkPage(page, expected, authorOf).toBuffer())
+        .compose(bytes -> StaticPageServer.start(Runtime.getRuntime().availableProcessors(), bytes))
+        .map(server -> {
+          BenchHttpClient direct = new BenchHttpClient(context.vertx(), new Target("127.0.0.1", server.port(), false,
+              0), context.settings().connections(), context.settings().timeout().toMillis() + 1000);
+          pages.set(new Floor(server, direct));
+          Operation page = new Operation(PAGE, "GET of the same page's bytes from a bare HTTP server in the same "
+              + "process (no token, routing, service or store), checked like home", () -> direct.getJson("/", null)
+              .map(p -> FeedsSeed.checkPage(p, expected, authorOf)));
+          return List.of(home, whoami, page);
+        });
   }
 
-  /** Each operation alone in closed loop; adds its throughput, and the ratios, to the figures. */
+  /** Longest closed-loop slice of the throughput part (shorter when {@code --duration} is under three of them). */
+  static final Duration SLICE = Duration.ofSeconds(2);
+
+  /**
+   * Each operation alone in closed loop, in alternating slices: rounds of one slice per operation (order reversed
+   * every other round), as many rounds as make {@code --duration} per operation, at least three. The first round's
+   * slices start with {@code --warm-up}, the others with a quarter slice of run-in. A host whose speed drifts (other
+   * tenants, CPU steal) then weighs on every operation alike, which one long run per operation after another did
+   * not. Adds each operation's throughput (requests over measured time, all slices), the ratios, and the spread of
+   * the per-round ratios to the figures.
+   */
   private Future<Void> throughput(ScenarioContext context, Context ctx, List<Operation> ops, List<Figure> figures) {
     LoadSettings s = context.settings();
-    LoadSettings closed = new LoadSettings(s.rate(), true, s.warmup(), s.duration(), s.connections(), s.timeout(),
-        s.maxInFlight());
-    LoadRunner runner = new LoadRunner(context.vertx(), ctx, closed, ProgressListener.NONE);
-    Map<String, OperationStats> alone = new HashMap<>();
+    Duration slice = s.duration().dividedBy(3).compareTo(SLICE) < 0 ? s.duration().dividedBy(3) : SLICE;
+    int rounds = (int) Math.max(3, s.duration().toMillis() / slice.toMillis());
+    LoadRunner first = new LoadRunner(context.vertx(), ctx, new LoadSettings(s.rate(), true, s.warmup(), slice,
+        s.connections(), s.timeout(), s.maxInFlight()), ProgressListener.NONE);
+    LoadRunner next = new LoadRunner(context.vertx(), ctx, new LoadSettings(s.rate(), true, slice.dividedBy(4), slice,
+        s.connections(), s.timeout(), s.maxInFlight()), ProgressListener.NONE);
+    Map<String, List<OperationStats>> slices = new HashMap<>();
     Future<Void> chain = Future.succeededFuture();
-    for (Operation op : ops) {
-      chain = chain.compose(v -> runner.run(name() + " " + op.name() + " max", List.of(op)).map(stats -> {
-        alone.put(op.name(), stats.get(0));
-        return null;
-      }));
+    for (int r = 0; r < rounds; r++) {
+      List<Operation> order = new ArrayList<>(ops);
+      if (r % 2 == 1) {
+        java.util.Collections.reverse(order);
+      }
+      LoadRunner runner = r == 0 ? first : next;
+      for (Operation op : order) {
+        chain = chain.compose(v -> runner.run(name() + " " + op.name() + " max", List.of(op)).map(stats -> {
+          slices.computeIfAbsent(op.name(), k -> new ArrayList<>()).add(stats.get(0));
+          return null;
+        }));
+      }
     }
     return chain.map(v -> {
+      Map<String, Slices> alone = new HashMap<>();
+      ops.forEach(op -> alone.put(op.name(), Slices.of(slices.get(op.name()))));
       for (Operation op : ops) {
-        OperationStats st = alone.get(op.name());
+        Slices st = alone.get(op.name());
         figures.add(Figure.of(op.name() + " max req/s", st.throughput(), "req/s", String.format(Locale.ROOT,
-            "%s alone in closed loop, %d in flight: %,d ok, %d failed, p50 %.3f ms", op.name(), s.connections(),
-            st.ok(), st.failed(), st.percentileMillis(50))));
+            "%s alone in closed loop, %d in flight, %d slices of %d ms alternating with the other operations: "
+                + "%,d ok, %d failed", op.name(), s.connections(), rounds, slice.toMillis(), st.ok(), st.failed())));
       }
+      List<Double> perRound = new ArrayList<>();
+      for (int r = 0; r < rounds; r++) {
+        perRound.add(alone.get(HOME).each().get(r).throughput() / alone.get(WHOAMI).each().get(r).throughput());
+      }
+      perRound.sort(null);
+      figures.add(Figure.of("home/whoami per round, lowest", perRound.get(0), "x", "the lowest of the rounds' "
+          + "ratios (one home slice over the whoami slice next to it)"));
+      figures.add(Figure.of("home/whoami per round, median", perRound.get(rounds / 2), "x", "the median of the "
+          + "rounds' ratios"));
+      figures.add(Figure.of("home/whoami per round, highest", perRound.get(rounds - 1), "x", "the highest of the "
+          + "rounds' ratios"));
       double home = alone.get(HOME).throughput();
       double whoami = alone.get(WHOAMI).throughput();
       figures.add(Figure.of("home/whoami throughput", home / whoami, "x", "home reads per second over whoami "
           + "requests per second, each alone in closed loop").withGoal(Figure.Goal.atLeast(0.35)));
-      if (alone.containsKey(ECHO)) {
-        double echo = alone.get(ECHO).throughput();
-        figures.add(Figure.of("home/bus-echo throughput", home / echo, "x", "home reads per second over trivial "
-            + "event-bus round trips per second, each alone in closed loop"));
-        // Per-request cost adds up: an HTTP home route would cost about the event-bus read plus whoami's HTTP and
-        // token work (the echo's own bus hop counted once).
-        double estimate = 1 / (1 / home + 1 / whoami - 1 / echo);
-        figures.add(Figure.of("home over HTTP est. req/s", estimate, "req/s", "estimate for a home route over HTTP: "
-            + "1 / (1/home + 1/whoami - 1/bus-echo), adding per-request costs measured alone"));
-        figures.add(Figure.of("est. HTTP home/whoami", estimate / whoami, "x", "the estimate over whoami"));
-      }
+      double page = alone.get(PAGE).throughput();
+      figures.add(Figure.of("static-page/whoami throughput", page / whoami, "x", "the bare server's answers per "
+          + "second (the same page's bytes) over whoami's: no home route returning this page can reach more"));
+      figures.add(Figure.of("home/static-page throughput", home / page, "x", "home reads per second over the bare "
+          + "server's answers per second: what the home route's own work leaves of the ceiling"));
       return null;
     });
   }
 
   private static ScenarioResult result(List<OperationStats> stats, List<Figure> figures, List<String> notes,
-                                       boolean overHttp, int authors, int perAuthor) {
-    List<RatioSpec> ratios = new ArrayList<>(List.of(new RatioSpec(HOME, WHOAMI, 50), new RatioSpec(HOME, WHOAMI, 99)));
+                                       int authors, int perAuthor) {
+    List<RatioSpec> ratios = new ArrayList<>(List.of(new RatioSpec(HOME, WHOAMI, 50), new RatioSpec(HOME, WHOAMI, 99),
+        new RatioSpec(HOME, PAGE, 50)));
     List<String> all = new ArrayList<>(notes);
-    if (overHttp) {
-      all.add(0, "home is read over HTTP (" + HOME_PATH + LIMIT + "), like whoami");
-    } else {
-      ratios.add(new RatioSpec(HOME, ECHO, 50));
-      ratios.add(new RatioSpec(HOME, ECHO, 99));
-      all.add(0, "the gateway serves no " + HOME_PATH + LIMIT + " yet: home is read through the feeds service proxy "
-          + "on the in-process Kith's event bus (no HTTP, no token check), so home/whoami compares an event-bus call "
-          + "with an HTTP route and flatters home; bus-echo is the like-for-like baseline for the bus hop, and the "
-          + "'est.' figures add whoami's HTTP cost to the home read");
-    }
+    all.add(0, "home is read over HTTP (" + HOME_PATH + LIMIT + "), like whoami");
     all.add("each home read returns the " + LIMIT + " newest of the posts visible to the reader, hydrated (author "
         + "summaries from accounts, relations for the viewer's ties, like and repost flags): " + authors + " authors, "
         + perAuthor + " posts each, a quarter friends-only and not visible");
-    all.add("the feeds service's MongoDB reads (posts by id, likes and reposts of the viewer) and relations' edge "
-        + "query run on the embedded MongoDB-wire server, which ignores non-unique secondary indexes and scans");
+    all.add("static-page serves the bytes of one home page from a bare Vert.x HTTP server in the same process, "
+        + "checked by the client like every home read: the ceiling of any home route on this machine");
     return new ScenarioResult(stats, ratios, all, figures);
+  }
+
+  /** The static-page server and the client reading it. */
+  private record Floor(StaticPageServer server, BenchHttpClient client) {
+    Future<Void> close() {
+      return client.close().eventually(server::close);
+    }
+  }
+
+  /** The slices of one operation's throughput part. */
+  record Slices(List<OperationStats> each) {
+    static Slices of(List<OperationStats> each) {
+      return new Slices(List.copyOf(each));
+    }
+
+    long ok() {
+      return each.stream().mapToLong(OperationStats::ok).sum();
+    }
+
+    long failed() {
+      return each.stream().mapToLong(OperationStats::failed).sum();
+    }
+
+    /** Answered requests over the measured time of all slices. */
+    double throughput() {
+      return ok() / each.stream().mapToDouble(OperationStats::windowSeconds).sum();
+    }
   }
 }

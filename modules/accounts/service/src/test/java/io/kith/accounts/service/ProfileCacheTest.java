@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -66,5 +68,32 @@ class ProfileCacheTest extends AccountsTestBase {
     await(platform.redisApi().del(java.util.List.of(ProfileCache.key(owner))));
     assertEquals(owner, await(otherNode().get(owner)).getLong("_id"));
     assertTrue(await(platform.redisApi().exists(java.util.List.of(ProfileCache.key(owner)))).toInteger() == 1);
+  }
+
+  @Test
+  @DisplayName("a parsed copy is reused only while Redis answers the same bytes; a changed copy is parsed afresh")
+  void parsedCopyFollowsRedis() throws Exception {
+    long owner = newUser();
+    ProfileCache cache = otherNode();
+    await(cache.get(owner)); // a miss (from the record) or a first parse
+    JsonObject first = await(cache.get(owner));
+    assertSame(first, await(cache.get(owner)), "the same bytes are parsed again");
+
+    // the owner changes the profile: the write puts a new copy, which this node has not parsed yet
+    patch(owner, new JsonObject().put("signature", "changed"));
+    JsonObject second = await(cache.get(owner));
+    assertNotSame(first, second);
+    assertEquals("changed", second.getString("signature"));
+    assertFalse(first.containsKey("signature"), "the parsed copy handed out before was changed");
+
+    // a copy rewritten behind the node's back (another node's fill, a restore) is what the next read sees
+    JsonObject rewritten = second.copy().put("signature", "rewritten").put(AccountStore.VERSION,
+        second.getLong(AccountStore.VERSION, 0L) + 1);
+    await(otherNode().fill(rewritten));
+    assertEquals("rewritten", await(cache.get(owner)).getString("signature"));
+
+    // a dropped copy is read from the record again
+    await(platform.redisApi().del(java.util.List.of(ProfileCache.key(owner))));
+    assertEquals("changed", await(cache.get(owner)).getString("signature"));
   }
 }

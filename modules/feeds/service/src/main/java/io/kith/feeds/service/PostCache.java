@@ -71,31 +71,31 @@ final class PostCache {
   }
 
   /**
-   * The requests that read these posts (each its copy and its version), to send in a batch with other reads of a
-   * page; {@link #complete} reads their answers.
+   * The requests that read these posts, one per post: {@code MGET} of its copy and its version (one hash tag, so
+   * one slot), to send in a batch with other reads of a page; {@link #complete} reads their answers.
    */
   List<Request> requests(List<Long> ids) {
-    List<Request> gets = new ArrayList<>(ids.size() * 2);
+    List<Request> gets = new ArrayList<>(ids.size());
     for (long id : ids) {
-      gets.add(Request.cmd(Command.GET).arg(key(id)));
-      gets.add(Request.cmd(Command.GET).arg(key(id) + ":v"));
+      gets.add(Request.cmd(Command.MGET).arg(key(id)).arg(key(id) + ":v"));
     }
     return gets;
   }
 
   /**
-   * The posts asked with {@link #requests} (answers from {@code replies[at]} on): the cached copies, and the misses
+   * The posts asked with {@link #requests} (answers from {@code replies[at]} on, one per post): the cached copies, and the misses
    * from MongoDB, cached if their version did not move since it was read.
    */
   Future<Map<Long, JsonObject>> complete(List<Long> ids, List<Response> replies, int at) {
     Map<Long, JsonObject> out = new HashMap<>();
     Map<Long, String> versions = new HashMap<>();
     for (int i = 0; i < ids.size(); i++) {
-      Response doc = replies.get(at + 2 * i);
+      Response both = replies.get(at + i);
+      Response doc = both.get(0);
       if (doc != null) {
         out.put(ids.get(i), parse(ids.get(i), doc));
       } else {
-        Response v = replies.get(at + 2 * i + 1);
+        Response v = both.get(1);
         versions.put(ids.get(i), v == null ? "0" : v.toString());
       }
     }

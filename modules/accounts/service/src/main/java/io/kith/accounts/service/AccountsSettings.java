@@ -7,6 +7,8 @@ import io.vertx.core.json.JsonObject;
  *
  * @param argon2Threads                 worker threads for password hashing
  * @param argon2MaxQueued               hashings in flight or queued before new ones are refused (busy)
+ * @param argon2MemoryKib               Argon2id memory cost of new hashes, in KiB
+ * @param argon2Iterations              Argon2id time cost (passes) of new hashes
  * @param loginMaxFailuresPerAccount    failed logins per account per window before 429
  * @param loginMaxFailuresPerAddress    failed logins per client address per window before 429
  * @param loginWindowSeconds            the failed-login window
@@ -23,7 +25,8 @@ import io.vertx.core.json.JsonObject;
  * @param nicknameSearchesPerMinute     nickname searches a user may make per minute
  * @param profileReadsPerMinute         reads of other users' profiles and username lookups a user may make per minute
  */
-record AccountsSettings(int argon2Threads, int argon2MaxQueued, int loginMaxFailuresPerAccount,
+record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2MemoryKib, int argon2Iterations,
+                        int loginMaxFailuresPerAccount,
                         int loginMaxFailuresPerAddress, int loginWindowSeconds, int registerMaxPerAddress,
                         int registerWindowSeconds, int profileCacheTtlSeconds, int nearbyTtlSeconds,
                         double nearbyMaxRadiusKm, int positionIntervalSeconds, int presenceExpirySeconds,
@@ -34,6 +37,8 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int loginMaxFail
     return new AccountsSettings(
         s.getInteger("argon2-threads", 2),
         s.getInteger("argon2-max-queued", 64),
+        within(s, "argon2-memory-kib", Passwords.MEMORY_KIB, 1024, 4 * 1024 * 1024),
+        within(s, "argon2-iterations", Passwords.ITERATIONS, 1, 16),
         s.getInteger("login-max-failures-per-account", 5),
         s.getInteger("login-max-failures-per-address", 20),
         s.getInteger("login-window-seconds", 900),
@@ -49,5 +54,13 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int loginMaxFail
         s.getInteger("presence-queries-per-minute", 600),
         s.getInteger("nickname-searches-per-minute", 120),
         s.getInteger("profile-reads-per-minute", 600));
+  }
+
+  private static int within(JsonObject s, String key, int fallback, int min, int max) {
+    int value = s.getInteger(key, fallback);
+    if (value < min || value > max) {
+      throw new IllegalArgumentException("accounts." + key + " must be between " + min + " and " + max + ": " + value);
+    }
+    return value;
   }
 }

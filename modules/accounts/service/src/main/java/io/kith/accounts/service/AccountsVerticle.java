@@ -33,7 +33,13 @@ public final class AccountsVerticle extends VerticleBase {
     ProfileCache cache = new ProfileCache(platform.redis(), store, settings.profileCacheTtlSeconds());
     PresenceStore presence = new PresenceStore(platform.redis(), settings.presenceExpirySeconds() * 1000L);
     NearbyStore nearby = new NearbyStore(platform.redis(), settings.nearbyTtlSeconds() * 1000L);
-    passwords = new Passwords(vertx, settings.argon2Threads(), settings.argon2MaxQueued());
+    passwords = new Passwords(vertx, settings.argon2Threads(), settings.argon2MaxQueued(), settings.argon2MemoryKib(),
+        settings.argon2Iterations());
+    if ((long) settings.argon2MemoryKib() * settings.argon2Iterations() < Passwords.WEAKEST_RECOMMENDED) {
+      LOG.warn("accounts.argon2-memory-kib {} and argon2-iterations {} are below OWASP's recommended Argon2id cost: "
+          + "new password hashes are cheap to crack; use this for tests only", settings.argon2MemoryKib(),
+          settings.argon2Iterations());
+    }
     AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
         new GraphRelationships(RelationsService.proxy(vertx)));
     return store.ensureIndexes().compose(v -> {

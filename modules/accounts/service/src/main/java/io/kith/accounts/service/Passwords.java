@@ -23,8 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Password policy and hashing. Hashes are Argon2id with the OWASP parameters (19 MiB, t=2, p=1), 16-byte salt,
- * 32-byte tag, stored in the PHC string format. Hashing runs on a small named worker pool, never on an event loop;
+ * Password policy and hashing. Hashes are Argon2id, by default with the OWASP parameters (19 MiB, t=2, p=1), 16-byte
+ * salt, 32-byte tag, stored in the PHC string format. Memory and time cost are configurable for new hashes; a hash
+ * keeps the parameters it was made with in its string and is always verified with those, so a change of cost applies
+ * to passwords set from then on and never locks anyone out. Hashing runs on a small named worker pool, never on an event loop;
  * when more than {@code maxQueued} hashings wait, new ones are refused with {@code busy} instead of queueing without
  * bound.
  */
@@ -32,8 +34,13 @@ final class Passwords {
 
   static final int MIN_LENGTH = 8;
   static final int MAX_LENGTH = 128;
-  private static final int MEMORY_KIB = 19 * 1024;
-  private static final int ITERATIONS = 2;
+  static final int MEMORY_KIB = 19 * 1024;
+  static final int ITERATIONS = 2;
+  /**
+   * The weakest of OWASP's recommended Argon2id settings ({@code m=7168, t=5}) as memory times passes; a cost below
+   * it is for tests and is logged as such.
+   */
+  static final long WEAKEST_RECOMMENDED = 7168L * 5;
   private static final int PARALLELISM = 1;
   private static final int SALT_BYTES = 16;
   private static final int HASH_BYTES = 32;
@@ -42,15 +49,19 @@ final class Passwords {
 
   private final WorkerExecutor workers;
   private final int maxQueued;
+  private final int memoryKib;
+  private final int iterations;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final SecureRandom random = new SecureRandom();
   private final Set<String> common;
   /** Verified against when the account does not exist, so that timing does not reveal which accounts exist. */
   private final String dummyHash;
 
-  Passwords(Vertx vertx, int threads, int maxQueued) {
+  Passwords(Vertx vertx, int threads, int maxQueued, int memoryKib, int iterations) {
     this.workers = vertx.createSharedWorkerExecutor("kith-argon2", threads, 30, TimeUnit.SECONDS);
     this.maxQueued = maxQueued;
+    this.memoryKib = memoryKib;
+    this.iterations = iterations;
     this.common = loadCommon();
     this.dummyHash = hashNow("dummy password for timing equalisation");
   }
@@ -98,8 +109,8 @@ final class Passwords {
   private String hashNow(String password) {
     byte[] salt = new byte[SALT_BYTES];
     random.nextBytes(salt);
-    byte[] hash = argon2(password, salt, MEMORY_KIB, ITERATIONS, PARALLELISM, HASH_BYTES);
-    return "$argon2id$v=19$m=" + MEMORY_KIB + ",t=" + ITERATIONS + ",p=" + PARALLELISM + "$"
+    byte[] hash = argon2(password, salt, memoryKib, iterations, PARALLELISM, HASH_BYTES);
+    return "$argon2id$v=19$m=" + memoryKib + ",t=" + iterations + ",p=" + PARALLELISM + "$"
         + B64.encodeToString(salt) + "$" + B64.encodeToString(hash);
   }
 

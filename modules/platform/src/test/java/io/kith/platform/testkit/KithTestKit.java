@@ -63,7 +63,7 @@ public final class KithTestKit implements BeforeAllCallback {
    * Configuration pointing at the test stores, with {@code overrides} merged over the defaults. New password hashes
    * use the lowest Argon2id cost ({@code accounts.argon2-memory-kib} 1024, {@code argon2-iterations} 1): tests
    * register thousands of users, and at the production cost (19 MiB, two passes, about 80 ms of CPU here) hashing
-   * took a fifth of the suite's CPU. What hashing and verifying do is the same at any cost.
+   * took a quarter to a third of the suite's CPU. What hashing and verifying do is the same at any cost.
    */
   public static KithConfig config(JsonObject overrides) {
     JsonObject tree = new JsonObject()

@@ -182,10 +182,34 @@ final class FanOut {
 
   /**
    * Pushes the post page by page (the next page is read while one is pushed), then unmarks the author as a
-   * celebrity.
+   * celebrity. An author still marked (one who just dropped to the threshold or below) also gets the recent posts of
+   * the celebrity period spread before the mark goes: they were never fanned out, readers merged them only while the
+   * mark was there, and without this they would leave every follower's home and moments at once.
    */
   private Future<Void> spread(JsonObject post, Future<JsonObject> first) {
-    return spreadPages(post, first).compose(v -> timelines.markCelebrity(post.getLong("author"), false));
+    long author = post.getLong("author");
+    return timelines.markedCelebrity(author).compose(marked -> {
+      Future<Void> pushed = spreadPages(post, first);
+      return (marked ? pushed.compose(v -> spreadRecent(author, post.getLong("_id"))) : pushed)
+          .compose(v -> timelines.markCelebrity(author, false));
+    });
+  }
+
+  /**
+   * Spreads the author's {@code feeds.backfill-posts} most recent posts (but {@code except}, just spread), one after
+   * another, each to the followers who may see it; posts already in a timeline stay there once.
+   */
+  private Future<Void> spreadRecent(long author, long except) {
+    return posts.byAuthors(List.of(author), 0, 0, settings.backfillPosts()).compose(recent -> {
+      Future<Void> chain = Future.succeededFuture();
+      for (JsonObject p : recent) {
+        if (p.getLong("_id") != except && !p.getBoolean("deleted", false)
+            && !Visibility.PRIVATE.equals(p.getString("vis"))) {
+          chain = chain.compose(v -> spreadPages(p, followers(author, null)));
+        }
+      }
+      return chain;
+    });
   }
 
   private Future<Void> spreadPages(JsonObject post, Future<JsonObject> pageFuture) {

@@ -505,6 +505,12 @@ final class Timelines {
     }).mapEmpty();
   }
 
+  /** Whether the author is marked a celebrity now: asks Redis, not this node's copy of the set. */
+  Future<Boolean> markedCelebrity(long author) {
+    return redis.send(Request.cmd(Command.SISMEMBER).arg(CELEBRITIES).arg(author))
+        .map(r -> r != null && r.toInteger() == 1);
+  }
+
   /** The celebrity authors (cached on this node for a few seconds). */
   Future<List<Long>> celebrities() {
     if (System.currentTimeMillis() - celebritiesAt < CELEBRITY_CACHE_MILLIS) {

@@ -190,4 +190,38 @@ class CelebrityTimelinesTest extends FeedsTestBase {
     assertEquals(List.of(after, before), home(first));
     assertEquals(List.of(after, before), home(second));
   }
+
+  @Test
+  @DisplayName("an author who drops to the threshold keeps the posts of the celebrity period in followers' homes")
+  void droppingToThreshold() throws Exception {
+    List<Long> users = newUsers(4);
+    long author = users.get(0);
+    List<Long> followers = users.subList(1, 4);
+    for (long viewer : followers) {
+      assertTrue(home(viewer).isEmpty()); // their stored timelines exist, so fan-out reaches them
+      follow(viewer, author);
+    }
+    long during = publishPublic(author);
+    long friendsOnly = publish(author, "friends");
+    for (long viewer : followers) {
+      awaitInHome(viewer, during);
+    }
+    assertFalse(rawHome(followers.get(0)).contains(Long.toString(during)), "a celebrity's post was fanned out");
+
+    // one follower leaves: two followers, not more than the threshold; the next post is fanned out
+    await(relations.unfollow(followers.get(2), author));
+    long after = publishPublic(author);
+    for (long viewer : followers.subList(0, 2)) {
+      pollUntil("the celebrity-period post in the stored home of " + viewer, () -> vertx.executeBlocking(
+          () -> rawHome(viewer).containsAll(List.of(Long.toString(after), Long.toString(during)))));
+    }
+    pollUntil("the author unmarked", () -> vertx.executeBlocking(() -> await(platform.redisApi()
+        .sismember(Timelines.CELEBRITIES, Long.toString(author))).toInteger() == 0));
+    for (long viewer : followers.subList(0, 2)) {
+      assertEquals(List.of(after, during), home(viewer), "home of " + viewer);
+      assertFalse(rawHome(viewer).contains(Long.toString(friendsOnly)), "a friends-only post reached a follower");
+    }
+    List<Long> left = home(followers.get(2));
+    assertFalse(left.contains(during) || left.contains(after), "the follower who left: " + left);
+  }
 }

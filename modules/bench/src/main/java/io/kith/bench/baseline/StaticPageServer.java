@@ -1,12 +1,6 @@
 package io.kith.bench.baseline;
 
-import io.kith.platform.store.FreePorts;
-import io.vertx.core.Context;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 
@@ -21,12 +15,10 @@ import io.vertx.core.buffer.Buffer;
  */
 public final class StaticPageServer {
 
-  private final Vertx vertx;
-  private final int port;
+  private final LoopbackServer server;
 
-  private StaticPageServer(Vertx vertx, int port) {
-    this.vertx = vertx;
-    this.port = port;
+  private StaticPageServer(LoopbackServer server) {
+    this.server = server;
   }
 
   /** One server verticle; all instances share the port. */
@@ -54,36 +46,17 @@ public final class StaticPageServer {
    * @param page      the response body of every request
    */
   public static Future<StaticPageServer> start(int instances, Buffer page) {
-    Context caller = Vertx.currentContext();
-    if (caller == null) {
-      return deploy(instances, page);
-    }
-    // as WebSocketEchoServer: create the Vert.x instance on a thread of its own, hand the outcome back to the caller
-    Promise<StaticPageServer> promise = Promise.promise();
-    Thread starter = new Thread(() -> deploy(instances, page)
-        .onComplete(ar -> caller.runOnContext(v -> promise.handle(ar))), "kith-bench-page-start");
-    starter.setDaemon(true);
-    starter.start();
-    return promise.future();
-  }
-
-  private static Future<StaticPageServer> deploy(int instances, Buffer page) {
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(instances));
-    int port = FreePorts.pick();
-    return vertx.deployVerticle(() -> new PageVerticle(port, page.copy()),
-            new DeploymentOptions().setInstances(instances))
-        .map(id -> new StaticPageServer(vertx, port))
-        .recover(e -> vertx.close().transform(ignored -> Future.failedFuture(new IllegalStateException(
-            "cannot start the static page server: " + e.getMessage(), e))));
+    return LoopbackServer.start("static page server", instances, port -> new PageVerticle(port, page.copy()))
+        .map(StaticPageServer::new);
   }
 
   /** The loopback port it listens on. */
   public int port() {
-    return port;
+    return server.port();
   }
 
   /** Stops the server and its Vert.x instance. */
   public Future<Void> close() {
-    return vertx.close();
+    return server.close();
   }
 }

@@ -1,12 +1,6 @@
 package io.kith.bench.baseline;
 
-import io.kith.platform.store.FreePorts;
-import io.vertx.core.Context;
-import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServerOptions;
 
@@ -21,12 +15,10 @@ import io.vertx.core.http.HttpServerOptions;
  */
 public final class WebSocketEchoServer {
 
-  private final Vertx vertx;
-  private final int port;
+  private final LoopbackServer server;
 
-  private WebSocketEchoServer(Vertx vertx, int port) {
-    this.vertx = vertx;
-    this.port = port;
+  private WebSocketEchoServer(LoopbackServer server) {
+    this.server = server;
   }
 
   /** One echo server verticle; all instances share the port. */
@@ -59,36 +51,17 @@ public final class WebSocketEchoServer {
    * @param maxFrame  largest WebSocket frame and message accepted, in bytes
    */
   public static Future<WebSocketEchoServer> start(int instances, int maxFrame) {
-    Context caller = Vertx.currentContext();
-    if (caller == null) {
-      return deploy(instances, maxFrame);
-    }
-    // Vert.x warns when an instance is created on another's thread: create it on a thread of its own, and hand the
-    // outcome back to the caller's context.
-    Promise<WebSocketEchoServer> promise = Promise.promise();
-    Thread starter = new Thread(() -> deploy(instances, maxFrame)
-        .onComplete(ar -> caller.runOnContext(v -> promise.handle(ar))), "kith-bench-echo-start");
-    starter.setDaemon(true);
-    starter.start();
-    return promise.future();
-  }
-
-  private static Future<WebSocketEchoServer> deploy(int instances, int maxFrame) {
-    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(instances));
-    int port = FreePorts.pick();
-    return vertx.deployVerticle(() -> new EchoVerticle(port, maxFrame), new DeploymentOptions().setInstances(instances))
-        .map(id -> new WebSocketEchoServer(vertx, port))
-        .recover(e -> vertx.close().transform(ignored -> Future.failedFuture(new IllegalStateException(
-            "cannot start the WebSocket echo server: " + e.getMessage(), e))));
+    return LoopbackServer.start("WebSocket echo server", instances, port -> new EchoVerticle(port, maxFrame))
+        .map(WebSocketEchoServer::new);
   }
 
   /** The loopback port it listens on. */
   public int port() {
-    return port;
+    return server.port();
   }
 
   /** Stops the server and its Vert.x instance. */
   public Future<Void> close() {
-    return vertx.close();
+    return server.close();
   }
 }

@@ -1,7 +1,7 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.store.ParsedCopies;
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -9,10 +9,8 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,16 +43,7 @@ final class ProfileCache {
   private final Redis redis;
   private final AccountStore store;
   private final long ttlSeconds;
-  private final Map<Long, Parsed> parsed = new LinkedHashMap<>(256, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, Parsed> eldest) {
-      return size() > PARSED_MAX;
-    }
-  };
-
-  /** A document as parsed from these bytes of its Redis copy. */
-  private record Parsed(byte[] bytes, JsonObject doc) {
-  }
+  private final ParsedCopies parsed = new ParsedCopies(PARSED_MAX);
 
   ProfileCache(Redis redis, AccountStore store, long ttlSeconds) {
     this.redis = redis;
@@ -92,7 +81,7 @@ final class ProfileCache {
         if (r == null) {
           misses.add(order.get(i));
         } else {
-          found.put(order.get(i), parse(order.get(i), r));
+          found.put(order.get(i), parsed.parse(order.get(i), r));
         }
       }
       if (misses.isEmpty()) {
@@ -108,23 +97,6 @@ final class ProfileCache {
         return Future.join(fills).transform(x -> Future.succeededFuture(found));
       });
     });
-  }
-
-  /** The document of a Redis copy: the one parsed before from the same bytes, else parsed now. */
-  private JsonObject parse(long id, Response copy) {
-    byte[] bytes = copy.toBuffer().getBytes();
-    Parsed known;
-    synchronized (parsed) {
-      known = parsed.get(id);
-    }
-    if (known != null && Arrays.equals(known.bytes(), bytes)) {
-      return known.doc();
-    }
-    JsonObject doc = new JsonObject(Buffer.buffer(bytes));
-    synchronized (parsed) {
-      parsed.put(id, new Parsed(bytes, doc));
-    }
-    return doc;
   }
 
   /** Fills the cache with a document read from the record on a miss, unless a newer copy is cached meanwhile. */

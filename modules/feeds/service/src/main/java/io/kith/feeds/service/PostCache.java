@@ -1,7 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.store.ParsedCopies;
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -9,10 +9,8 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,16 +39,7 @@ final class PostCache {
 
   private final Redis redis;
   private final PostStore posts;
-  private final Map<Long, Parsed> parsed = new LinkedHashMap<>(256, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, Parsed> eldest) {
-      return size() > PARSED_MAX;
-    }
-  };
-
-  /** A document as parsed from these bytes of its Redis copy. */
-  private record Parsed(byte[] bytes, JsonObject doc) {
-  }
+  private final ParsedCopies parsed = new ParsedCopies(PARSED_MAX);
 
   PostCache(Redis redis, PostStore posts) {
     this.redis = redis;
@@ -93,7 +82,7 @@ final class PostCache {
       Response both = replies.get(at + i);
       Response doc = both.get(0);
       if (doc != null) {
-        out.put(ids.get(i), parse(ids.get(i), doc));
+        out.put(ids.get(i), parsed.parse(ids.get(i), doc));
       } else {
         Response v = both.get(1);
         versions.put(ids.get(i), v == null ? "0" : v.toString());
@@ -118,37 +107,14 @@ final class PostCache {
    * copy are known: nothing here is ever taken for the copy itself.
    */
   Long knownAuthor(long id) {
-    Parsed known;
-    synchronized (parsed) {
-      known = parsed.get(id);
-    }
-    return known == null ? null : known.doc().getLong("author");
+    JsonObject known = parsed.lastParsed(id);
+    return known == null ? null : known.getLong("author");
   }
 
   /** The original of a repost this node parsed lately (0: not a repost), or null: fixed too. */
   Long knownOriginal(long id) {
-    Parsed known;
-    synchronized (parsed) {
-      known = parsed.get(id);
-    }
-    return known == null ? null : known.doc().getLong("repost_of", 0L);
-  }
-
-  /** The document of a Redis copy: the one parsed before from the same bytes, else parsed now. */
-  private JsonObject parse(long id, Response copy) {
-    byte[] bytes = copy.toBuffer().getBytes();
-    Parsed known;
-    synchronized (parsed) {
-      known = parsed.get(id);
-    }
-    if (known != null && Arrays.equals(known.bytes(), bytes)) {
-      return known.doc();
-    }
-    JsonObject doc = new JsonObject(Buffer.buffer(bytes));
-    synchronized (parsed) {
-      parsed.put(id, new Parsed(bytes, doc));
-    }
-    return doc;
+    JsonObject known = parsed.lastParsed(id);
+    return known == null ? null : known.getLong("repost_of", 0L);
   }
 
   /** Drops the cached copy of a post that just changed in MongoDB. */

@@ -129,6 +129,17 @@ final class AccountStore {
         .map(doc -> doc == null ? null : doc.getString("password"));
   }
 
+  /**
+   * Replaces the password hash with another of the same password ({@code fresh}, made at the current cost), only if
+   * the stored one is still {@code old}: a password changed meanwhile is never overwritten. No version bump: cached
+   * copies hold no hash. Completes with whether it replaced it.
+   */
+  Future<Boolean> rehash(long id, String old, String fresh) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id).put("password", old),
+        new JsonObject().put("$set", new JsonObject().put("password", fresh)))
+        .map(r -> r != null && r.getDocModified() == 1);
+  }
+
   Future<Void> setPassword(long id, String hash) {
     return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id),
         new JsonObject().put("$set", new JsonObject().put("password", hash)).put("$inc", BUMP)).mapEmpty();

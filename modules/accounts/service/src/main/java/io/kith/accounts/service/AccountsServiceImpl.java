@@ -147,6 +147,7 @@ final class AccountsServiceImpl implements AccountsService {
                 return Failures.fail(AccountsErrors.INVALID_CREDENTIALS, "wrong login or password");
               }
               long userId = id;
+              upgradeHash(userId, password, account.getString("password"));
               // a success clears the account's failures and does not count against the address
               return limiter.reset(accountKey)
                   .compose(v -> quotas.giveBack(addressKey))
@@ -156,6 +157,19 @@ final class AccountsServiceImpl implements AccountsService {
             });
       });
     });
+  }
+
+  /**
+   * After a successful login, replaces a hash made at another Argon2id cost with one at the current cost, in the
+   * background (the login does not wait), unless the password changed meanwhile. Hashes thus follow the configured
+   * cost, and verifying an existing account costs what checking the dummy hash of an unknown one costs.
+   */
+  private void upgradeHash(long userId, String password, String stored) {
+    if (!passwords.outdated(stored)) {
+      return;
+    }
+    passwords.hash(password).compose(fresh -> store.rehash(userId, stored, fresh))
+        .onFailure(e -> LOG.warn("Could not rehash the password of {} at the current cost: {}", userId, e.toString()));
   }
 
   /**

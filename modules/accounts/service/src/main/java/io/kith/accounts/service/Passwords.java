@@ -25,10 +25,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Password policy and hashing. Hashes are Argon2id, by default with the OWASP parameters (19 MiB, t=2, p=1), 16-byte
  * salt, 32-byte tag, stored in the PHC string format. Memory and time cost are configurable for new hashes; a hash
- * keeps the parameters it was made with in its string and is always verified with those, so a change of cost applies
- * to passwords set from then on and never locks anyone out. Hashing runs on a small named worker pool, never on an event loop;
- * when more than {@code maxQueued} hashings wait, new ones are refused with {@code busy} instead of queueing without
- * bound.
+ * keeps the parameters it was made with in its string and is always verified with those, so a change of cost never
+ * locks anyone out, and a hash of another cost is {@link #outdated} (rehashed at the next successful login). Hashing
+ * runs on a small named worker pool, never on an event loop; when more than {@code maxQueued} hashings wait, new ones
+ * are refused with {@code busy} instead of queueing without bound.
  */
 final class Passwords {
 
@@ -92,6 +92,12 @@ final class Passwords {
   Future<Boolean> verify(String password, String encoded) {
     String against = encoded == null ? dummyHash : encoded;
     return onWorker(() -> verifyNow(password, against) && encoded != null);
+  }
+
+  /** Whether a stored hash was made with another cost than new hashes get (or is not an Argon2id PHC string). */
+  boolean outdated(String encoded) {
+    return encoded == null || !encoded.startsWith("$argon2id$v=19$m=" + memoryKib + ",t=" + iterations + ",p="
+        + PARALLELISM + "$");
   }
 
   void close() {

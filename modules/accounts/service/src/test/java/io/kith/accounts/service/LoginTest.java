@@ -10,6 +10,7 @@ import io.vertx.serviceproxy.ServiceException;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -335,5 +337,37 @@ class LoginTest extends AccountsTestBase {
 
   private long newUserNamed(String name) throws Exception {
     return idOf(register(new JsonObject().put("username", name)));
+  }
+
+  @Test
+  @DisplayName("a hash of another cost is replaced at the next successful login, never after a wrong password, and "
+      + "never over a password changed meanwhile")
+  void outdatedHashIsUpgradedAtLogin() throws Exception {
+    String name = newUsername();
+    long id = idOf(register(new JsonObject().put("username", name)));
+    AccountStore store = new AccountStore(platform.mongo());
+    String current = await(store.passwordOf(id));
+    assertTrue(current.startsWith("$argon2id$v=19$m=1024,t=1,p=1$"), current); // the test kit's cost
+    Passwords older = new Passwords(vertx, 1, 8, 2048, 1);
+    try {
+      String old = await(older.hash(PASSWORD));
+      await(store.setPassword(id, old));
+
+      assertThrows(ExecutionException.class, () -> login(name, "wrong horse battery"));
+      assertEquals(old, await(store.passwordOf(id)), "a wrong password rehashed the stored hash");
+
+      assertEquals(id, login(name, PASSWORD).getLong("user_id"));
+      poll("the hash at the current cost", Duration.ofSeconds(10), () -> store.passwordOf(id)
+          .map(h -> h.startsWith("$argon2id$v=19$m=1024,t=1,p=1$")));
+      assertEquals(id, login(name, PASSWORD).getLong("user_id"), "the rehashed password no longer logs in");
+
+      // a rehash that read the hash before a password change leaves the changed password alone
+      String changed = await(older.hash("a new password 42"));
+      await(store.setPassword(id, changed));
+      assertFalse(await(store.rehash(id, old, await(older.hash(PASSWORD)))));
+      assertEquals(changed, await(store.passwordOf(id)));
+    } finally {
+      older.close();
+    }
   }
 }

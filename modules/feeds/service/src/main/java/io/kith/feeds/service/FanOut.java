@@ -84,7 +84,8 @@ final class FanOut {
   }
 
   Future<Void> stop() {
-    return Future.all(consumers.stream().map(EventConsumer::stop).toList()).mapEmpty();
+    return Future.all(consumers.stream().map(EventConsumer::stop).toList())
+        .eventually(timelines::close).mapEmpty();
   }
 
   private Future<?> onFeedsEvent(DomainEvent e) {
@@ -183,49 +184,60 @@ final class FanOut {
   /**
    * Pushes the post page by page (the next page is read while one is pushed), then unmarks the author as a
    * celebrity. An author still marked (one who just dropped to the threshold or below) also gets the recent posts of
-   * the celebrity period spread before the mark goes: they were never fanned out, readers merged them only while the
-   * mark was there, and without this they would leave every follower's home and moments at once.
+   * the celebrity period spread, over the same walk of their follower pages, before the mark goes: they were never
+   * fanned out, readers merged them only while the mark was there, and without this they would leave every follower's
+   * home and moments at once. After the mark goes, posts newer than this one are spread too: another node may have
+   * marked the author again meanwhile (the count rose back) and left its post to the merge this unmarking ends.
    */
   private Future<Void> spread(JsonObject post, Future<JsonObject> first) {
     long author = post.getLong("author");
+    long id = post.getLong("_id");
     return timelines.markedCelebrity(author).compose(marked -> {
-      Future<Void> pushed = spreadPages(post, first);
-      return (marked ? pushed.compose(v -> spreadRecent(author, post.getLong("_id"))) : pushed)
-          .compose(v -> timelines.markCelebrity(author, false));
+      if (!marked) {
+        return spreadPages(List.of(post), first).compose(v -> timelines.markCelebrity(author, false));
+      }
+      return posts.byAuthors(List.of(author), 0, 0, settings.backfillPosts())
+          .compose(recent -> {
+            List<JsonObject> all = new ArrayList<>(List.of(post));
+            all.addAll(spreadable(recent, id));
+            return spreadPages(all, first);
+          })
+          .compose(v -> timelines.markCelebrity(author, false))
+          .compose(v -> posts.byAuthors(List.of(author), 0, id, settings.backfillPosts()))
+          .compose(newer -> {
+            List<JsonObject> left = spreadable(newer, id);
+            return left.isEmpty() ? Future.<Void>succeededFuture() : spreadPages(left, followers(author, null));
+          });
     });
+  }
+
+  /** The posts of a list that fan-out spreads (not private; live, as {@link PostStore#byAuthors} reads), but one. */
+  private static List<JsonObject> spreadable(List<JsonObject> found, long except) {
+    return found.stream().filter(p -> p.getLong("_id") != except && !Visibility.PRIVATE.equals(p.getString("vis")))
+        .toList();
   }
 
   /**
-   * Spreads the author's {@code feeds.backfill-posts} most recent posts (but {@code except}, just spread), one after
-   * another, each to the followers who may see it; posts already in a timeline stay there once.
+   * Pushes the posts (all of one author) to the followers who may see each, page by page of the author's followers,
+   * the posts of a page one after another.
    */
-  private Future<Void> spreadRecent(long author, long except) {
-    return posts.byAuthors(List.of(author), 0, 0, settings.backfillPosts()).compose(recent -> {
-      Future<Void> chain = Future.succeededFuture();
-      for (JsonObject p : recent) {
-        if (p.getLong("_id") != except && !p.getBoolean("deleted", false)
-            && !Visibility.PRIVATE.equals(p.getString("vis"))) {
-          chain = chain.compose(v -> spreadPages(p, followers(author, null)));
-        }
-      }
-      return chain;
-    });
-  }
-
-  private Future<Void> spreadPages(JsonObject post, Future<JsonObject> pageFuture) {
-    long author = post.getLong("author");
-    long id = post.getLong("_id");
+  private Future<Void> spreadPages(List<JsonObject> spread, Future<JsonObject> pageFuture) {
+    long author = spread.get(0).getLong("author");
     return pageFuture.compose(page -> {
       String next = page.getString("next");
       Future<JsonObject> nextPage = next == null ? null : followers(author, next);
       List<Long> followers = ids(page.getJsonArray("items"));
       Set<Long> friends = new HashSet<>(ids(page.getJsonArray("friends")));
-      Future<Void> pushed = recipients(post, followers, friends).compose(home -> {
-        List<Long> moments = home.stream().filter(friends::contains).toList();
-        return Future.all(timelines.fanOut(Timelines.HOME, home, id), timelines.fanOut(Timelines.MOMENTS, moments, id))
-            .mapEmpty();
-      });
-      return nextPage == null ? pushed : pushed.compose(v -> spreadPages(post, nextPage));
+      Future<Void> pushed = Future.succeededFuture();
+      for (JsonObject post : spread) {
+        long id = post.getLong("_id");
+        pushed = pushed.compose(v -> recipients(post, followers, friends).compose(home -> {
+          List<Long> moments = home.stream().filter(friends::contains).toList();
+          return Future.all(timelines.fanOut(Timelines.HOME, home, id),
+              timelines.fanOut(Timelines.MOMENTS, moments, id)).mapEmpty();
+        }));
+      }
+      return nextPage == null ? pushed : pushed.compose(v -> spreadPages(spread, nextPage));
     });
   }
 

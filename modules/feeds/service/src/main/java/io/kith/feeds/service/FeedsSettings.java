@@ -28,18 +28,27 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
 
   static FeedsSettings from(JsonObject s) {
     return new FeedsSettings(
-        s.getInteger("timeline-cap", 800),
+        within(s, "timeline-cap", 800, 2, 100_000),
         s.getInteger("celebrity-threshold", 10_000),
         s.getInteger("timeline-ttl-seconds", 14 * 86_400),
-        s.getInteger("backfill-posts", 20),
+        within(s, "backfill-posts", 20, 0, 800),
         s.getInteger("posts-per-hour", 100),
         s.getInteger("comments-per-minute", 30),
         s.getInteger("likes-per-minute", 120),
-        s.getInteger("fanout-workers", 4),
+        within(s, "fanout-workers", 4, 1, 64),
         s.getInteger("edits-per-hour", 60),
-        s.getInteger("fanout-page", 10_000),
-        s.getInteger("fanout-timelines-per-call", 200),
+        within(s, "fanout-page", 10_000, 1, 10_000),
+        within(s, "fanout-timelines-per-call", 200, 1, 1_000),
         s.getBoolean("fanout-same-slot", false),
-        s.getInteger("fanout-prefetch", 16));
+        within(s, "fanout-prefetch", 16, 1, 1_024));
+  }
+
+  /** The value of {@code key}, refused at start when out of bounds (a cap of 0 would let timelines grow forever). */
+  private static int within(JsonObject s, String key, int fallback, int min, int max) {
+    int value = s.getInteger(key, fallback);
+    if (value < min || value > max) {
+      throw new IllegalArgumentException("feeds." + key + " must be between " + min + " and " + max + ": " + value);
+    }
+    return value;
   }
 }

@@ -72,8 +72,8 @@ final class PostCache {
   }
 
   /**
-   * The posts asked with {@link #requests} (answers from {@code replies[at]} on, one per post): the cached copies, and the misses
-   * from MongoDB, cached if their version did not move since it was read.
+   * The posts asked with {@link #requests} (answers from {@code replies[at]} on, one per post): the cached copies, and
+   * the misses from MongoDB, cached if their version did not move since it was read.
    */
   Future<Map<Long, JsonObject>> complete(List<Long> ids, List<Response> replies, int at) {
     Map<Long, JsonObject> out = new HashMap<>();

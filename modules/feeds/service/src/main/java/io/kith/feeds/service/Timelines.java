@@ -366,20 +366,31 @@ final class Timelines {
    * calls go through the pool (they are idempotent, and correct in any order).
    */
   private synchronized Future<List<Response>> inOrder(List<Request> calls) {
-    if (lane == null) {
+    Future<RedisConnection> current = lane;
+    if (current == null) {
+      // a connect that fails at once drops the lane in onFailure below: keep using the local, not the field
       Future<RedisConnection> opening = redis.connect();
       lane = opening;
+      current = opening;
       opening.onSuccess(c -> c.endHandler(v -> dropLane(opening)).exceptionHandler(e -> dropLane(opening)))
           .onFailure(e -> dropLane(opening));
     }
-    Future<RedisConnection> current = lane;
-    return current.compose(c -> c.batch(calls)).recover(e -> {
+    Future<RedisConnection> used = current;
+    return used.compose(c -> c.batch(calls)).recover(e -> {
       if (e.getMessage() != null && e.getMessage().contains("NOSCRIPT")) {
         return runScripts(calls);
       }
-      dropLane(current);
+      dropLane(used);
       return runScripts(calls);
     });
+  }
+
+  /** Gives the fan-out's connection back to the pool (the feeds verticle stops); a later fan-out opens another. */
+  synchronized Future<Void> close() {
+    Future<RedisConnection> open = lane;
+    lane = null;
+    return open == null ? Future.succeededFuture()
+        : open.compose(RedisConnection::close).otherwiseEmpty();
   }
 
   private synchronized void dropLane(Future<RedisConnection> failed) {

@@ -135,6 +135,9 @@ final class FollowerLists {
     if (sets.size() > MAX_SETS) {
       throw new IllegalArgumentException("at most " + MAX_SETS + " sets per page");
     }
+    if (n < 1) {
+      throw new IllegalArgumentException("a page holds at least one follower");
+    }
     // both at once: the check needs the version read after the page was asked for, not before the copy is read
     Future<EdgeStore.FollowerVersion> current = edges.followerVersion(user);
     Future<Copied> copied = read(user, before, n, sets);

@@ -353,10 +353,12 @@ class EligibleFollowersTest extends RelationsTestBase {
   }
 
   @Test
-  @DisplayName("a page answers at most four sets, the most one letter per follower can flag")
+  @DisplayName("a page answers at most four sets, the most one letter per follower can flag, and holds one follower "
+      + "at least")
   void atMostFourSets() {
     FollowerLists lists = new FollowerLists(platform.redis(), edges());
     assertThrows(IllegalArgumentException.class, () -> lists.page(1, null, 10, List.of(HotSets.HIDES,
         HotSets.BLOCKS, HotSets.BLOCKED_BY, HotSets.FRIENDS, HotSets.MUTES)));
+    assertThrows(IllegalArgumentException.class, () -> lists.page(1, null, 0, List.of(HotSets.HIDES)));
   }
 }

@@ -50,7 +50,7 @@ abstract class FeedsTestBase {
 
   private static final int REGISTRATION_WAVE = 16;
   /** How long a timeline may take to show what the fan-out worker delivers. */
-  protected static final Duration FAN_OUT_DEADLINE = Duration.ofSeconds(20);
+  protected static final Duration FAN_OUT_DEADLINE = Duration.ofSeconds(60);
 
   protected Vertx vertx;
   protected Platform platform;
@@ -97,7 +97,7 @@ abstract class FeedsTestBase {
   // ---------------------------------------------------------------- futures and failures
 
   protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
   }
 
   /** Asserts that {@code future} fails with the stable {@code code}; returns the failure. */

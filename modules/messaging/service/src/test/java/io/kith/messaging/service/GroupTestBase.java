@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /** Helpers of the group tests: friendships, groups, and listeners on rooms, revocations and the event stream. */
 abstract class GroupTestBase extends MessagingTestBase {
 
-  protected static final Duration WAIT = Duration.ofSeconds(20);
+  protected static final Duration WAIT = Duration.ofSeconds(60);
 
   private final List<Runnable> cleanup = new ArrayList<>();
 

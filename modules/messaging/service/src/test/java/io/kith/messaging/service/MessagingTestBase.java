@@ -73,7 +73,7 @@ abstract class MessagingTestBase {
   }
 
   protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
   }
 
   protected static ServiceException failsWith(String code, String field, Future<?> future) {

@@ -70,7 +70,7 @@ abstract class RelationsTestBase {
   }
 
   protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
   }
 
   protected static Throwable failsWith(String code, Future<?> future) {
@@ -158,7 +158,7 @@ abstract class RelationsTestBase {
 
   /** Waits until {@code condition} holds, polling with a deadline. */
   protected void pollUntil(String what, Supplier<Future<Boolean>> condition) throws Exception {
-    await(Poll.until(vertx, Duration.ofSeconds(20), what, condition));
+    await(Poll.until(vertx, Duration.ofSeconds(60), what, condition));
   }
 
   /**

@@ -19,7 +19,9 @@ import java.util.List;
  * one conditional update, so the member cap holds under concurrent joins and the membership check of a send is
  * atomic with a kick. Each member also has a member document ({@value ConversationStore#MEMBERS}: {@code {_id:
  * "<group>:<user>", conversation, user, role, joined, read_seq, updated}}) for roles, read markers and the
- * conversations list. Invitations: {@value #INVITATIONS} {@code {_id: "<group>:<user>", group, user, by, created}}.
+ * conversations list. Invitations: {@value #INVITATIONS} {@code {_id: "<group>:<user>", group, user, by, created}};
+ * one older than the invitation lifetime is expired: every read here ignores it, a new invitation replaces it, and
+ * {@link #expired} and {@link #dropExpired} let the sweep remove it.
  */
 final class GroupStore {
 
@@ -32,9 +34,21 @@ final class GroupStore {
       .put("keywords", 0);
 
   private final MongoClient mongo;
+  private final long invitationMillis;
 
-  GroupStore(MongoClient mongo) {
+  /** A store whose invitations expire {@code invitationMillis} after they were made. */
+  GroupStore(MongoClient mongo, long invitationMillis) {
     this.mongo = mongo;
+    this.invitationMillis = invitationMillis;
+  }
+
+  /** The creation time below which an invitation has expired. */
+  private long validSince() {
+    return System.currentTimeMillis() - invitationMillis;
+  }
+
+  private JsonObject valid() {
+    return new JsonObject().put("$gte", validSince());
   }
 
   Future<Void> ensureIndexes() {
@@ -50,6 +64,8 @@ final class GroupStore {
             new IndexOptions().name("user_recent")))
         .compose(v -> mongo.createIndexWithOptions(INVITATIONS, new JsonObject().put("group", 1),
             new IndexOptions().name("group")))
+        .compose(v -> mongo.createIndexWithOptions(INVITATIONS, new JsonObject().put("created", 1),
+            new IndexOptions().name("created")))
         .compose(v -> mongo.createIndexWithOptions(BANS, new JsonObject().put("group", 1),
             new IndexOptions().name("group")));
   }
@@ -275,24 +291,51 @@ final class GroupStore {
 
   // ------------------------------------------------------------------ invitations
 
-  /** Records a pending invitation; answers false when one was pending already. */
+  /**
+   * Records a pending invitation; answers false when a valid one was pending already. An expired one is replaced (by
+   * a conditional update, so of two concurrent replacements one answers true).
+   */
   Future<Boolean> invite(long group, long user, long by, long now) {
-    JsonObject doc = new JsonObject().put("_id", ConversationStore.memberId(group, user)).put("group", group)
-        .put("user", user).put("by", by).put("created", now);
-    return mongo.insert(INVITATIONS, doc).map(id -> true)
-        .recover(e -> MongoErrors.isDuplicateKey(e) ? Future.succeededFuture(false) : Future.failedFuture(e));
+    String id = ConversationStore.memberId(group, user);
+    JsonObject doc = new JsonObject().put("_id", id).put("group", group).put("user", user).put("by", by)
+        .put("created", now);
+    return mongo.insert(INVITATIONS, doc).map(x -> true).recover(e -> !MongoErrors.isDuplicateKey(e)
+        ? Future.failedFuture(e)
+        : mongo.updateCollection(INVITATIONS,
+                new JsonObject().put("_id", id).put("created", new JsonObject().put("$lt", now - invitationMillis)),
+                new JsonObject().put("$set", new JsonObject().put("by", by).put("created", now)))
+            .map(r -> r != null && r.getDocModified() > 0));
   }
 
-  /** The pending invitation of {@code user} to {@code group}, or null. */
+  /** The valid pending invitation of {@code user} to {@code group}, or null. */
   Future<JsonObject> invitation(long group, long user) {
-    return mongo.findOne(INVITATIONS, new JsonObject().put("_id", ConversationStore.memberId(group, user)), null);
+    return mongo.findOne(INVITATIONS, new JsonObject().put("_id", ConversationStore.memberId(group, user))
+        .put("created", valid()), null);
   }
 
-  /** The invitations of {@code user} to these groups. */
+  /** The valid invitations of {@code user} to these groups. */
   Future<List<JsonObject>> invitationsTo(long user, List<Long> groups) {
     JsonArray ids = new JsonArray();
     groups.forEach(g -> ids.add(ConversationStore.memberId(g, user)));
-    return mongo.find(INVITATIONS, new JsonObject().put("_id", new JsonObject().put("$in", ids)));
+    return mongo.find(INVITATIONS, new JsonObject().put("_id", new JsonObject().put("$in", ids))
+        .put("created", valid()));
+  }
+
+  /** Up to {@code limit} expired invitations, oldest first: {@code {_id, group, user, created}}. */
+  Future<List<JsonObject>> expired(int limit) {
+    return mongo.findWithOptions(INVITATIONS, new JsonObject().put("created", new JsonObject().put("$lt", validSince())),
+        new FindOptions().setSort(new JsonObject().put("created", 1)).setLimit(limit)
+            .setFields(new JsonObject().put("group", 1).put("user", 1).put("created", 1)));
+  }
+
+  /**
+   * Removes an invitation found expired, unless it was renewed since (its {@code created} changed); answers whether
+   * it was removed.
+   */
+  Future<Boolean> dropExpired(JsonObject invitation) {
+    return mongo.removeDocument(INVITATIONS, new JsonObject().put("_id", invitation.getString("_id"))
+            .put("created", invitation.getLong("created")))
+        .map(r -> r != null && r.getRemovedCount() > 0);
   }
 
   /** Removes the user's invitation to the group; answers whether there was one. */
@@ -305,9 +348,9 @@ final class GroupStore {
     return mongo.removeDocuments(INVITATIONS, new JsonObject().put("group", group)).mapEmpty();
   }
 
-  /** A page of a user's pending invitations, newest first, after the cursor {@code (created, group)}. */
+  /** A page of a user's valid pending invitations, newest first, after the cursor {@code (created, group)}. */
   Future<List<JsonObject>> invitations(long user, Long beforeCreated, Long beforeGroup, int limit) {
-    JsonObject query = new JsonObject().put("user", user);
+    JsonObject query = new JsonObject().put("user", user).put("created", valid());
     if (beforeCreated != null) {
       query.put("$or", new JsonArray()
           .add(new JsonObject().put("created", new JsonObject().put("$lt", beforeCreated)))

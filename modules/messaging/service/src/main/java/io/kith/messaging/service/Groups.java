@@ -726,6 +726,43 @@ final class Groups {
     });
   }
 
+  /** Expired invitations one sweep round removes. */
+  static final int SWEEP_BATCH = 500;
+  /** Rounds one sweep runs at most (the next sweep goes on where it stopped). */
+  static final int SWEEP_ROUNDS = 20;
+
+  /**
+   * Removes expired invitations, oldest first, in rounds of {@link #SWEEP_BATCH} (at most {@link #SWEEP_ROUNDS}), and
+   * tells each removal with an {@code InvitationExpired} event (notifications drops the invitation's notification).
+   * Every node may sweep at once: an invitation is removed only if it is still the one found (not renewed since), so
+   * only one sweeper removes it and tells. Answers how many this sweep removed.
+   */
+  Future<Integer> sweepInvitations() {
+    return sweepRound(0, 0);
+  }
+
+  private Future<Integer> sweepRound(int round, int removed) {
+    return groups.expired(SWEEP_BATCH).compose(found -> {
+      List<Future<Boolean>> drops = found.stream().map(groups::dropExpired).toList();
+      return Future.join(drops).transform(x -> {
+        int n = removed;
+        for (int i = 0; i < found.size(); i++) {
+          if (drops.get(i).succeeded() && drops.get(i).result()) {
+            n++;
+            JsonObject inv = found.get(i);
+            append(MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", inv.getLong("group"))
+                .put("user", inv.getLong("user")));
+          }
+        }
+        if (x.failed()) {
+          return Future.failedFuture(x.cause());
+        }
+        return found.size() == SWEEP_BATCH && round + 1 < SWEEP_ROUNDS ? sweepRound(round + 1, n)
+            : Future.succeededFuture(n);
+      });
+    });
+  }
+
   // ------------------------------------------------------------------ managed groups
 
   Future<JsonObject> managed(long owner, String ref, JsonObject spec) {

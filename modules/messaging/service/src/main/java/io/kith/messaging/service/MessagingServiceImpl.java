@@ -798,6 +798,11 @@ final class MessagingServiceImpl implements MessagingService {
     return groups.invitations(actor, query);
   }
 
+  /** Removes expired group invitations (see {@link Groups#sweepInvitations}); answers how many. */
+  Future<Integer> sweepInvitations() {
+    return groups.sweepInvitations();
+  }
+
   @Override
   public Future<Void> declineInvitation(long actor, long groupId) {
     return groups.decline(actor, groupId);

@@ -16,10 +16,15 @@ import io.vertx.core.json.JsonObject;
  * @param invitationsPerHour invitation calls (each up to 50 users) a user may make per hour
  * @param groupJoinsPerMinute group joins and leaves (together) a user may make per minute
  * @param typingIntervalMillis one typing indicator per user and conversation per this interval; more are dropped
+ * @param invitationDays how many days a pending group invitation stays valid; older ones are treated as gone and are
+ *                       swept from MongoDB
+ * @param invitationSweepSeconds how often each node sweeps expired invitations (the first sweep comes at a random
+ *                       moment within this period, at most a minute, after starting)
  */
 record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds, int settleMillis,
                          int sendsPerMinute, int groupMemberCap, int groupsPerHour, int invitationsPerHour,
-                         int groupJoinsPerMinute, int typingIntervalMillis) {
+                         int groupJoinsPerMinute, int typingIntervalMillis, int invitationDays,
+                         int invitationSweepSeconds) {
 
   /** Config key of {@link #recallSeconds}. */
   static final String RECALL_SECONDS = "recall-seconds";
@@ -41,6 +46,10 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
   static final String GROUP_JOINS_PER_MINUTE = "group-joins-per-minute";
   /** Config key of {@link #typingIntervalMillis}. */
   static final String TYPING_INTERVAL_MILLIS = "typing-interval-millis";
+  /** Config key of {@link #invitationDays}. */
+  static final String INVITATION_DAYS = "group-invitation-days";
+  /** Config key of {@link #invitationSweepSeconds}. */
+  static final String INVITATION_SWEEP_SECONDS = "group-invitation-sweep-seconds";
 
   static MessagingSettings from(JsonObject section) {
     return new MessagingSettings(
@@ -53,7 +62,14 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
         bounded(section, GROUPS_PER_HOUR, 20, 1, 1_000_000),
         bounded(section, INVITATIONS_PER_HOUR, 60, 1, 1_000_000),
         bounded(section, GROUP_JOINS_PER_MINUTE, 30, 1, 1_000_000),
-        bounded(section, TYPING_INTERVAL_MILLIS, 2_000, 100, 60_000));
+        bounded(section, TYPING_INTERVAL_MILLIS, 2_000, 100, 60_000),
+        bounded(section, INVITATION_DAYS, 30, 1, 365),
+        bounded(section, INVITATION_SWEEP_SECONDS, 3_600, 1, 86_400));
+  }
+
+  /** {@link #invitationDays} in milliseconds. */
+  long invitationMillis() {
+    return invitationDays * 86_400_000L;
   }
 
   private static int bounded(JsonObject section, String key, int dflt, int min, int max) {

@@ -10,12 +10,21 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceBinder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Wires the messaging stores and service, binds the service on {@link MessagingService#ADDRESS} and the bridge
  * inbound addresses, and the whiteboards (their service on {@link WhiteboardService#ADDRESS}, their bridge addresses).
+ * Sweeps expired group invitations every {@code messaging.group-invitation-sweep-seconds}.
  */
 public final class MessagingVerticle extends VerticleBase {
+
+  /** The first sweep comes this long at most after starting (or one sweep period, if shorter). */
+  private static final long SWEEP_FIRST_MILLIS = 60_000L;
+  private static final Logger LOG = LoggerFactory.getLogger(MessagingVerticle.class);
 
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
@@ -23,6 +32,8 @@ public final class MessagingVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> boardBinding;
   private WhiteboardInbound boardInbound;
   private MessageConsumer<JsonObject> settingsChanges;
+  private long sweepTimer = -1;
+  private boolean sweeping;
 
   /** Creates the verticle on a node's platform. */
   public MessagingVerticle(Platform platform) {
@@ -33,7 +44,7 @@ public final class MessagingVerticle extends VerticleBase {
   public Future<?> start() {
     MessagingSettings settings = MessagingSettings.from(platform.config().section("messaging"));
     ConversationStore conversations = new ConversationStore(platform.mongo());
-    GroupStore groups = new GroupStore(platform.mongo());
+    GroupStore groups = new GroupStore(platform.mongo(), settings.invitationMillis());
     MessageStore messages = new MessageStore(platform.mongo());
     RecentWindow window = new RecentWindow(platform.redisApi(), settings.windowSize(), settings.windowTtlSeconds());
     MessagingServiceImpl service = new MessagingServiceImpl(platform, settings, conversations, groups, messages, window,
@@ -68,11 +79,36 @@ public final class MessagingVerticle extends VerticleBase {
           binding = new ServiceBinder(vertx).setAddress(MessagingService.ADDRESS)
               .register(MessagingService.class, service);
           return binding.completion();
+        })
+        .onSuccess(v -> {
+          // every node sweeps (a removal is conditional, so two sweepers never both remove one); the first sweep comes
+          // within a minute of starting, at a random moment so that nodes started together do not sweep together
+          long every = settings.invitationSweepSeconds() * 1_000L;
+          long first = 1 + ThreadLocalRandom.current().nextLong(Math.min(every, SWEEP_FIRST_MILLIS));
+          sweepTimer = vertx.setPeriodic(first, every, t -> sweep(service));
         });
+  }
+
+  private void sweep(MessagingServiceImpl service) {
+    if (sweeping) {
+      return;
+    }
+    sweeping = true;
+    service.sweepInvitations().onComplete(ar -> {
+      sweeping = false;
+      if (ar.failed()) {
+        LOG.warn("Sweeping expired group invitations failed (the next sweep retries): {}", ar.cause().getMessage());
+      } else if (ar.result() > 0) {
+        LOG.info("Removed {} expired group invitations", ar.result());
+      }
+    });
   }
 
   @Override
   public Future<?> stop() {
+    if (sweepTimer >= 0) {
+      vertx.cancelTimer(sweepTimer);
+    }
     Future<Void> bridge = inbound == null ? Future.succeededFuture() : inbound.stop();
     Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
     Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();

@@ -62,7 +62,7 @@ final class MessagingProducers {
       case MessagingEvents.MESSAGE_SENT -> messageSent(e, p);
       case MessagingEvents.CONVERSATION_READ -> read(e, p);
       case MessagingEvents.GROUP_INVITED -> invited(e, p);
-      case MessagingEvents.INVITATION_DECLINED -> declined(e, p);
+      case MessagingEvents.INVITATION_DECLINED, MessagingEvents.INVITATION_EXPIRED -> declined(e, p);
       case MessagingEvents.GROUP_JOINED -> joined(e, p);
       case MessagingEvents.MEMBER_KICKED -> kicked(e, p);
       case MessagingEvents.GROUP_LEFT -> left(e, p);
@@ -160,7 +160,7 @@ final class MessagingProducers {
         .add("group_invitation:" + group).add("member_kicked:" + group))));
   }
 
-  /** The invited user said no: their invitation to the group is answered. */
+  /** The invited user said no, or the invitation expired: its notification goes. */
   private Future<?> declined(DomainEvent e, JsonObject p) {
     long group = Payloads.id(p, "group");
     long user = Payloads.id(p, "user");

@@ -423,7 +423,8 @@ class MessagingNotificationsTest extends NotificationsTestBase {
   }
 
   @Test
-  @DisplayName("declining an invitation takes it back; the decliner's other invitations and other invitees' stay")
+  @DisplayName("declining an invitation, or its expiry, takes it back; the user's other invitations and other "
+      + "invitees' stay")
   void invitationDeclined() throws Exception {
     long alice = fresh();
     long bob = fresh();
@@ -453,6 +454,13 @@ class MessagingNotificationsTest extends NotificationsTestBase {
     event(DOMAIN, MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", climbers).put("user", bob));
     drainStream(DOMAIN, bob);
     assertEquals(runners, only(bob, new JsonObject()).getLong("group"));
+
+    // the other invitation expires: its notification goes too, carol's of the first group stays
+    event(DOMAIN, MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", runners).put("user", bob));
+    drainStream(DOMAIN, bob);
+    assertEquals(List.of(), all(bob));
+    assertEquals(0L, await(notifications.unreadCounts(bob)).getLong("total"));
+    assertEquals(climbers, only(carol, new JsonObject()).getLong("group"), "carol's invitation stands");
     assertCountersMatchScan(bob);
     assertCountersMatchScan(carol);
   }

@@ -30,7 +30,8 @@ class MessagingContractHttpTest {
 
   /** Stable operation ids (clients generate code from them). */
   private static final Set<String> OPERATIONS = Set.of("sendDirectMessage", "getDirectConversation", "listConversations", "getConversation",
-      "listMessages", "markConversationRead", "sendTyping", "recallMessage", "getMessagingSettings",
+      "listMessages", "markConversationRead", "sendTyping", "recallMessage", "listMessageReaders",
+      "getMessagingSettings",
       "updateMessagingSettings", "createChatGroup", "searchChatGroups", "getChatGroup", "updateChatGroup",
       "dissolveChatGroup", "joinChatGroup", "leaveChatGroup", "inviteToChatGroup", "listChatGroupMembers",
       "kickChatGroupMember", "setChatGroupMemberRole", "sendGroupMessage", "listGroupInvitations",

@@ -37,7 +37,8 @@ class MessagingHttpTest {
   }
 
   @Test
-  @DisplayName("send (201, a retry 200), list conversations, page history, mark read, recall, all as the token's user")
+  @DisplayName("send (201, a retry 200), list conversations, page history, mark read, readers, recall, all as the "
+      + "token's user")
   void conversationFlow() {
     User alice = kith.register();
     User bob = kith.register();
@@ -77,6 +78,14 @@ class MessagingHttpTest {
     assertEquals(3L, read.getLong("read_seq"));
     assertEquals(0L, read.getLong("unread"));
     assertEquals(0L, kith.get("/conversations/" + conversation, bob).expect(200).getLong("unread"));
+
+    // read receipts: bob's marker passed alice's first message; only she may ask who read it
+    JsonObject readers = kith.get("/messages/" + m1.getLong("id") + "/readers", alice).expect(200);
+    assertEquals(1L, readers.getLong("read_count"));
+    assertEquals(bob.id(), readers.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
+    kith.get("/messages/" + m1.getLong("id") + "/readers", bob).problem(403, "not_your_message");
+    kith.get("/messages/" + m1.getLong("id") + "/readers?limit=101", alice).problem(400, "validation_failed");
+    kith.get("/messages/" + m1.getLong("id") + "/readers?after=-1", alice).problem(400, "validation_failed");
 
     JsonObject recalled = kith.post("/messages/" + m1.getLong("id") + "/recall", alice, null).expect(200);
     assertTrue(recalled.getBoolean("recalled"));

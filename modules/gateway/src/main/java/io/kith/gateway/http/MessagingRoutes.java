@@ -64,6 +64,18 @@ public final class MessagingRoutes implements ApiRoutes {
         Http.replyEmpty(rc, messaging.typing(me(rc), pathId(rc, "conversationId"))));
     builder.getRoute("recallMessage").addHandler(rc ->
         Http.reply(rc, messaging.recall(me(rc), pathId(rc, "messageId")), json -> json));
+    builder.getRoute("listMessageReaders").addHandler(rc -> {
+      JsonObject query = new JsonObject();
+      RequestParameter limit = param(rc, "limit");
+      if (limit != null) {
+        query.put("limit", limit.getLong());
+      }
+      RequestParameter after = param(rc, "after");
+      if (after != null) {
+        query.put("after", after.getLong());
+      }
+      Http.reply(rc, messaging.messageReaders(me(rc), pathId(rc, "messageId"), query), json -> json);
+    });
     builder.getRoute("getMessagingSettings").addHandler(rc ->
         Http.reply(rc, messaging.settings(me(rc)), json -> json));
     builder.getRoute("updateMessagingSettings").addHandler(rc ->

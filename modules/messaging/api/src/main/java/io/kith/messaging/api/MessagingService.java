@@ -97,6 +97,15 @@ public interface MessagingService {
   Future<JsonObject> recall(long actor, long messageId);
 
   /**
+   * Who read the actor's own message (direct or group): the other current members of its conversation whose read
+   * marker reached its sequence, except those who turned their read receipts off (neither listed nor counted).
+   * {@code {read_count, items: [{user: <accounts summary>}], next}} by user id; {@code query = {limit (1..100, default
+   * 50), after (the previous page's next)}}. Someone else's message: {@code not_your_message}; a message the actor
+   * cannot see: {@code message_not_found}.
+   */
+  Future<JsonObject> messageReaders(long actor, long messageId, JsonObject query);
+
+  /**
    * Tells the other party of a conversation that the actor is typing (ephemeral; nothing is stored). One indicator
    * per user and conversation per {@code typing-interval-millis} (2 s) is delivered; calls within the interval
    * succeed and are dropped.

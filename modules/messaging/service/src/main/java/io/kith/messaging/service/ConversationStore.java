@@ -9,7 +9,9 @@ import io.vertx.ext.mongo.IndexOptions;
 import io.vertx.ext.mongo.MongoClient;
 import io.vertx.ext.mongo.UpdateOptions;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Conversations, their members (one document per member: read marker and last activity, for the conversations list)
@@ -144,6 +146,40 @@ final class ConversationStore {
     return mongo.findOneAndUpdateWithOptions(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)),
         new JsonObject().put("$max", new JsonObject().put("read_seq", seq)), new FindOptions(),
         new UpdateOptions().setReturningNewDocument(false));
+  }
+
+  /**
+   * A page of those of {@code users} whose read marker in the conversation reached {@code seq}, by user id above
+   * {@code afterUser}.
+   */
+  Future<List<Long>> readers(long conversation, long seq, List<Long> users, long afterUser, int limit) {
+    return mongo.findWithOptions(MEMBERS, readersOf(conversation, seq)
+                .put("user", new JsonObject().put("$in", new JsonArray(List.copyOf(users))).put("$gt", afterUser)),
+            new FindOptions().setSort(new JsonObject().put("user", 1)).setLimit(limit)
+                .setFields(new JsonObject().put("user", 1)))
+        .map(docs -> docs.stream().map(d -> d.getLong("user")).toList());
+  }
+
+  /** How many of {@code users} have a read marker in the conversation at {@code seq} or beyond. */
+  Future<Long> readerCount(long conversation, long seq, List<Long> users) {
+    return mongo.count(MEMBERS, readersOf(conversation, seq)
+        .put("user", new JsonObject().put("$in", new JsonArray(List.copyOf(users)))));
+  }
+
+  private static JsonObject readersOf(long conversation, long seq) {
+    return new JsonObject().put("conversation", conversation).put("read_seq", new JsonObject().put("$gte", seq));
+  }
+
+  /** Which of these users turned their read receipts off. */
+  Future<Set<Long>> receiptsOff(List<Long> users) {
+    return mongo.findWithOptions(SETTINGS, new JsonObject().put("user", new JsonObject()
+                .put("$in", new JsonArray(List.copyOf(users)))).put("read_receipts", false),
+            new FindOptions().setFields(new JsonObject().put("user", 1)))
+        .map(docs -> {
+          Set<Long> off = new HashSet<>();
+          docs.forEach(d -> off.add(d.getLong("user")));
+          return off;
+        });
   }
 
   /** A page of a user's member documents, most recent activity first, after the cursor {@code (updated, conv)}. */

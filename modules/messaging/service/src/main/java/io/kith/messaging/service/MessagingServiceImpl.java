@@ -676,6 +676,62 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   @Override
+  public Future<JsonObject> messageReaders(long actor, long messageId, JsonObject query) {
+    return Failures.guard(() -> {
+      JsonObject q = query == null ? new JsonObject() : query;
+      int limit = limit(q, 50);
+      Object rawAfter = q.getValue("after");
+      if (rawAfter != null && (!(rawAfter instanceof Number n) || n.longValue() < 0)) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "after", "after must be the next of the previous page");
+      }
+      long after = rawAfter == null ? 0 : ((Number) rawAfter).longValue();
+      return messages.byId(messageId).compose(doc -> {
+        if (doc == null) {
+          return Failures.fail(MessagingErrors.MESSAGE_NOT_FOUND, "no such message");
+        }
+        long conversation = doc.getLong("conversation");
+        return mine(actor, conversation)
+            .recover(e -> Failures.fail(MessagingErrors.MESSAGE_NOT_FOUND, "no such message"))
+            .compose(conv -> {
+              if (doc.getLong("sender") != actor) {
+                return Failures.fail(MessagingErrors.NOT_YOUR_MESSAGE, "only its sender sees who read a message");
+              }
+              List<Long> others = new ArrayList<>();
+              conv.getJsonArray("members", new JsonArray()).forEach(m -> {
+                if (((Number) m).longValue() != actor) {
+                  others.add(((Number) m).longValue());
+                }
+              });
+              return others.isEmpty() ? Future.succeededFuture(List.<Long>of())
+                  : conversations.receiptsOff(others).map(off -> others.stream().filter(u -> !off.contains(u)).toList());
+            })
+            .compose(shown -> {
+              if (shown.isEmpty()) {
+                return Future.succeededFuture(new JsonObject().put("read_count", 0L).put("items", new JsonArray())
+                    .putNull("next"));
+              }
+              long seq = doc.getLong("seq");
+              Future<Long> count = conversations.readerCount(conversation, seq, shown);
+              Future<List<Long>> page = conversations.readers(conversation, seq, shown, after, limit + 1);
+              return Future.all(count, page).compose(v -> {
+                boolean more = page.result().size() > limit;
+                List<Long> ids = more ? page.result().subList(0, limit) : page.result();
+                Future<JsonObject> people = ids.isEmpty() ? Future.succeededFuture(new JsonObject())
+                    : accounts.summaries(actor, ids);
+                return people.map(found -> {
+                  JsonArray items = new JsonArray();
+                  ids.forEach(id -> items.add(new JsonObject().put("user",
+                      found.getJsonObject(Long.toString(id), new JsonObject().put("id", id)))));
+                  return new JsonObject().put("read_count", count.result()).put("items", items)
+                      .put("next", more ? ids.get(ids.size() - 1) : null);
+                });
+              });
+            });
+      });
+    });
+  }
+
+  @Override
   public Future<Void> typing(long actor, long conversationId) {
     // one indicator per user and conversation per typing-interval-millis: more are dropped silently (typing is
     // ephemeral: the one delivered says as much), so a client need not handle an error for them

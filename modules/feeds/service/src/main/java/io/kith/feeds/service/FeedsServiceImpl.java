@@ -55,6 +55,7 @@ final class FeedsServiceImpl implements FeedsService {
   private final RateLimiter limiter;
   private final ViewerFlags flags;
   private final PostCache cache;
+  private final CounterRecount recount;
 
   FeedsServiceImpl(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines, MediaStore media,
                    RelationsService relations, AccountsService accounts) {
@@ -69,6 +70,12 @@ final class FeedsServiceImpl implements FeedsService {
     this.limiter = new RateLimiter(platform.redis());
     this.flags = new ViewerFlags(platform.redis());
     this.cache = new PostCache(platform.redis(), posts);
+    this.recount = new CounterRecount(platform.redisApi(), posts, cache, settings.recountSettleSeconds() * 1_000L);
+  }
+
+  /** The counter recount this service marks posts for (the verticle runs its rounds). */
+  CounterRecount recount() {
+    return recount;
   }
 
   // ---------------------------------------------------------------- posts
@@ -107,7 +114,7 @@ final class FeedsServiceImpl implements FeedsService {
             long id = platform.ids().next();
             long rootId = root.getLong("_id");
             JsonObject doc = newPost(id, actor, draft, rootId).put("media", new JsonArray());
-            return posts.insert(doc)
+            return recount.touch(rootId).compose(x -> posts.insert(doc))
                 .compose(x -> inc(rootId, new JsonObject().put("reposts", 1).put("reposts_total", 1)))
                 .compose(x -> quietly(flags.add(ViewerFlags.REPOSTED, actor, rootId, id)))
                 .compose(x -> {
@@ -229,7 +236,9 @@ final class FeedsServiceImpl implements FeedsService {
         if (post.getBoolean("deleted", false)) {
           return Future.succeededFuture();
         }
-        return posts.markDeleted(postId, actor, System.currentTimeMillis())
+        long original = post.getLong("repost_of", 0L);
+        return (original == 0 ? Future.<Void>succeededFuture() : recount.touch(original))
+            .compose(x -> posts.markDeleted(postId, actor, System.currentTimeMillis()))
             .compose(before -> quietly(cache.changed(postId)).map(before)).compose(before -> {
           if (before == null) {
             return Future.succeededFuture();
@@ -582,7 +591,7 @@ final class FeedsServiceImpl implements FeedsService {
                     .put("text", text).put("reply_to", replyTo)
                     .put("reply_to_author", parent == null ? 0L : parent.getLong("author"))
                     .put("created", System.currentTimeMillis());
-                return posts.insertComment(doc)
+                return recount.touch(postId).compose(x -> posts.insertComment(doc))
                     .compose(x -> inc(postId, new JsonObject().put("comments", 1)))
                     .compose(x -> {
                       emit(FeedsEvents.COMMENT_ADDED, new JsonObject().put("comment", id).put("post", postId)
@@ -615,7 +624,8 @@ final class FeedsServiceImpl implements FeedsService {
                 : Future.failedFuture(Failures.of(FeedsErrors.NOT_AUTHOR,
                     "only the commenter or the post's author may delete a comment")));
           }
-          return posts.removeComment(commentId).compose(removed -> !removed ? Future.succeededFuture()
+          return recount.touch(postId).compose(x -> posts.removeComment(commentId))
+              .compose(removed -> !removed ? Future.succeededFuture()
               : inc(postId, new JsonObject().put("comments", -1)).onSuccess(x ->
                   emit(FeedsEvents.COMMENT_DELETED, new JsonObject().put("comment", commentId).put("post", postId)
                       .put("post_author", postAuthor).put("from", commenter).put("by", actor))));
@@ -680,7 +690,7 @@ final class FeedsServiceImpl implements FeedsService {
           .compose(v -> visiblePost(actor, postId))
           .compose(post -> {
             long likeId = platform.ids().next();
-            return posts.like(likeId, postId, actor, post.getLong("author"))
+            return recount.touch(postId).compose(x -> posts.like(likeId, postId, actor, post.getLong("author")))
               .compose(added -> !added ? Future.succeededFuture()
                   : inc(postId, new JsonObject().put("likes", 1))
                       .compose(x -> quietly(flags.add(ViewerFlags.LIKED, actor, postId, likeId))).onSuccess(x ->
@@ -701,7 +711,8 @@ final class FeedsServiceImpl implements FeedsService {
       return limit("like", actor, settings.likesPerMinute(), MINUTE, "likes per minute")
           .compose(v -> posts.find(postId))
           .compose(post -> post == null || post.getBoolean("deleted", false) ? notFound()
-              : visibleDocs(actor, List.of(post), false).compose(visible -> posts.unlike(postId, actor)
+              : visibleDocs(actor, List.of(post), false).compose(visible -> recount.touch(postId)
+                  .compose(x -> posts.unlike(postId, actor))
                   .compose(removed -> {
                     if (!removed) {
                       return visible.isEmpty() ? notFound() : likeState(postId, false);
@@ -1088,7 +1099,8 @@ final class FeedsServiceImpl implements FeedsService {
 
   /** Adds to a post's counters, then drops its cached copy. */
   private Future<Void> inc(long postId, JsonObject inc) {
-    return posts.inc(postId, inc).compose(v -> quietly(cache.changed(postId)));
+    // touched again after the $inc: a recount that counted before it and set the counters after it is run again
+    return posts.inc(postId, inc).compose(v -> quietly(cache.changed(postId))).compose(v -> recount.touch(postId));
   }
 
   /**

@@ -21,10 +21,14 @@ import io.vertx.core.json.JsonObject;
  * @param fanoutSameSlot       Redis is a Redis Cluster: one script call inserts only into timelines of one hash slot
  * @param fanoutPrefetch       feeds-stream events a node takes at once (at least {@code fanoutWorkers}); it fans them
  *                             out oldest post first, {@code fanoutWorkers} at a time
+ * @param recountSettleSeconds how long after a post's last like, comment or repost its counters are recounted from the
+ *                             records (see {@link CounterRecount})
+ * @param recountEverySeconds  how often each node looks for posts due for a recount
  */
 record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSeconds, int backfillPosts,
                      int postsPerHour, int commentsPerMinute, int likesPerMinute, int fanoutWorkers, int editsPerHour,
-                     int fanoutPage, int fanoutTimelinesPerCall, boolean fanoutSameSlot, int fanoutPrefetch) {
+                     int fanoutPage, int fanoutTimelinesPerCall, boolean fanoutSameSlot, int fanoutPrefetch,
+                     int recountSettleSeconds, int recountEverySeconds) {
 
   static FeedsSettings from(JsonObject s) {
     return new FeedsSettings(
@@ -40,7 +44,9 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
         within(s, "fanout-page", 10_000, 1, 10_000),
         within(s, "fanout-timelines-per-call", 200, 1, 1_000),
         s.getBoolean("fanout-same-slot", false),
-        within(s, "fanout-prefetch", 16, 1, 1_024));
+        within(s, "fanout-prefetch", 16, 1, 1_024),
+        within(s, "recount-settle-seconds", 60, 1, 3_600),
+        within(s, "recount-every-seconds", 10, 1, 3_600));
   }
 
   /** The value of {@code key}, refused at start when out of bounds (a cap of 0 would let timelines grow forever). */

@@ -9,16 +9,23 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceBinder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Wires the feeds stores, service and fan-out worker, and binds the service on {@link FeedsService#ADDRESS}.
+ * Wires the feeds stores, service and fan-out worker, binds the service on {@link FeedsService#ADDRESS}, and runs the
+ * counter recount's rounds ({@link CounterRecount}) every {@code feeds.recount-every-seconds}.
  */
 public final class FeedsVerticle extends VerticleBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FeedsVerticle.class);
 
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
   private FanOut fanOut;
   private long celebrityTimer = -1;
+  private long recountTimer = -1;
+  private boolean recounting;
 
   /** Creates the verticle on a node's platform. */
   public FeedsVerticle(Platform platform) {
@@ -38,6 +45,8 @@ public final class FeedsVerticle extends VerticleBase {
     // timeline reads then find the celebrity set on the node instead of asking Redis first
     celebrityTimer = vertx.setPeriodic(Timelines.CELEBRITY_REFRESH_MILLIS,
         id -> timelines.refreshCelebrities().onFailure(e -> { /* the next read asks Redis itself */ }));
+    long every = settings.recountEverySeconds() * 1_000L;
+    recountTimer = vertx.setPeriodic(every, every, id -> recount(service.recount()));
     return posts.ensureIndexes()
         .compose(v -> media.ensureIndexes())
         .compose(v -> fanOut.start())
@@ -47,9 +56,24 @@ public final class FeedsVerticle extends VerticleBase {
         });
   }
 
+  /** One recount round at a time per node; a round that fails is logged and the next one goes on. */
+  private void recount(CounterRecount recount) {
+    if (recounting) {
+      return;
+    }
+    recounting = true;
+    recount.round().onComplete(ar -> {
+      recounting = false;
+      if (ar.failed()) {
+        LOG.warn("A counter recount round failed (the next one retries): {}", ar.cause().toString());
+      }
+    });
+  }
+
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(celebrityTimer);
+    vertx.cancelTimer(recountTimer);
     Future<Void> worker = fanOut == null ? Future.succeededFuture() : fanOut.stop();
     return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }

@@ -207,6 +207,46 @@ final class PostStore {
         new JsonObject().put("$inc", inc), new UpdateOptions()).mapEmpty();
   }
 
+  /** The counters a post shows. */
+  static final List<String> COUNTERS = List.of("likes", "comments", "reposts", "reposts_total");
+
+  /** A post's counters as stored ({@code {likes, comments, reposts, reposts_total}}, 0 when missing). */
+  static JsonObject counters(JsonObject post) {
+    JsonObject out = new JsonObject();
+    COUNTERS.forEach(c -> out.put(c, post.getLong(c, 0L)));
+    return out;
+  }
+
+  /**
+   * What a post's counters are by its records: its likes, its comments, its reposts not deleted, and all its reposts
+   * ever ({@code reposts_total}: a deleted repost keeps its {@code repost_of}).
+   */
+  Future<JsonObject> countInteractions(long post) {
+    Future<Long> likes = mongo.count(LIKES, new JsonObject().put("p", post));
+    Future<Long> comments = mongo.count(COMMENTS, new JsonObject().put("post", post));
+    Future<Long> reposts = mongo.count(POSTS, new JsonObject().put("repost_of", post).put("deleted", LIVE));
+    Future<Long> total = mongo.count(POSTS, new JsonObject().put("repost_of", post));
+    return Future.all(likes, comments, reposts, total).map(v -> new JsonObject().put("likes", likes.result())
+        .put("comments", comments.result()).put("reposts", reposts.result()).put("reposts_total", total.result()));
+  }
+
+  /**
+   * Sets a post's counters to {@code counted} if they still are {@code seen} (a missing counter is seen as 0); true
+   * when they were set.
+   */
+  Future<Boolean> setCounters(long post, JsonObject seen, JsonObject counted) {
+    JsonObject filter = new JsonObject().put("_id", post);
+    JsonArray each = new JsonArray();
+    for (String c : COUNTERS) {
+      long value = seen.getLong(c, 0L);
+      each.add(value != 0 ? new JsonObject().put(c, value) : new JsonObject().put("$or", new JsonArray()
+          .add(new JsonObject().put(c, 0L)).add(new JsonObject().put(c, new JsonObject().put("$exists", false)))));
+    }
+    filter.put("$and", each);
+    return mongo.updateCollection(POSTS, filter, new JsonObject().put("$set", counted))
+        .map(r -> r != null && r.getDocMatched() > 0);
+  }
+
   // ---------------------------------------------------------------- comments
 
   Future<Void> insertComment(JsonObject comment) {

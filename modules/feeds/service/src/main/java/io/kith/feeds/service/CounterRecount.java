@@ -1,0 +1,152 @@
+package io.kith.feeds.service;
+
+import io.kith.platform.store.LuaScripts;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Brings a post's counters ({@code likes, comments, reposts, reposts_total}) back to what the records hold after a
+ * write stopped half-way (a node died between a like's insert and its {@code $inc}, or between a repost's delete and
+ * the original's {@code reposts - 1}).
+ *
+ * <p>Every counted write touches the post before it changes a record and again after its {@code $inc}: the post is
+ * put in a Redis sorted set, due {@code settle} later ({@code ZADD LT}: an earlier due time stands, so a busy post is
+ * still recounted). Every node recounts due posts: it leases them (their score becomes a deadline
+ * {@value #LEASE_MILLIS} ms ahead, so a recounter that dies leaves them to another), counts the records, and sets the
+ * counters with a compare-and-set on the values it read before counting. A write landing meanwhile either changed a
+ * counter (the set is refused and the post is due again) or touched the post after its {@code $inc} (which lowers the
+ * lease's score, so the post is not taken off the set and is recounted once more). Only a post whose score is still
+ * its lease's leaves the set.
+ *
+ * <p>The set is split in {@value #SHARDS} keys by post id ({@code feed:recount:{<n>}}), so that a Redis Cluster spreads
+ * it.
+ */
+final class CounterRecount {
+
+  static final int SHARDS = 16;
+  /** How long a recounter holds the posts it took before another node may take them. */
+  static final long LEASE_MILLIS = 300_000L;
+  /** Posts one recounter takes from one shard per round. */
+  static final int BATCH = 100;
+  private static final Logger LOG = LoggerFactory.getLogger(CounterRecount.class);
+
+  /** KEYS[1]: a shard; ARGV: now, the lease's deadline, most to take. Leases and answers the due posts. */
+  private static final LuaScripts.Script CLAIM = new LuaScripts.Script("""
+      local due = redis.call('zrangebyscore', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+      for _, id in ipairs(due) do redis.call('zadd', KEYS[1], ARGV[2], id) end
+      return due
+      """);
+  /** KEYS[1]: the post's shard; ARGV: post id, lease deadline. Removes the post if nothing touched it since. */
+  private static final LuaScripts.Script FINISH = new LuaScripts.Script("""
+      local score = redis.call('zscore', KEYS[1], ARGV[1])
+      if score and tonumber(score) == tonumber(ARGV[2]) then
+        redis.call('zrem', KEYS[1], ARGV[1])
+        return 1
+      end
+      return 0
+      """);
+
+  private final RedisAPI redis;
+  private final PostStore posts;
+  private final PostCache cache;
+  private final long settleMillis;
+
+  CounterRecount(RedisAPI redis, PostStore posts, PostCache cache, long settleMillis) {
+    this.redis = redis;
+    this.posts = posts;
+    this.cache = cache;
+    this.settleMillis = settleMillis;
+  }
+
+  static String key(long postId) {
+    return shard(Math.floorMod(postId, SHARDS));
+  }
+
+  static String shard(int n) {
+    return "feed:recount:{" + n + "}";
+  }
+
+  /**
+   * Marks the post for a recount {@code settle} from now (unless it is due sooner). Never fails: a write goes on when
+   * Redis refuses the mark, which only loses this write's protection against a crash (logged).
+   */
+  Future<Void> touch(long postId) {
+    return redis.zadd(List.of(key(postId), "LT", Long.toString(System.currentTimeMillis() + settleMillis),
+            Long.toString(postId))).<Void>mapEmpty()
+        .recover(e -> {
+          LOG.warn("Could not mark post {} for a counter recount: {}", postId, e.toString());
+          return Future.succeededFuture();
+        });
+  }
+
+  /** One round over every shard: recounts the due posts; answers how many counters it corrected. */
+  Future<Integer> round() {
+    Future<Integer> chain = Future.succeededFuture(0);
+    for (int n = 0; n < SHARDS; n++) {
+      int shard = n;
+      chain = chain.compose(done -> shardRound(shard).map(fixed -> done + fixed));
+    }
+    return chain;
+  }
+
+  private Future<Integer> shardRound(int shard) {
+    long now = System.currentTimeMillis();
+    String lease = Long.toString(now + LEASE_MILLIS);
+    return CLAIM.run(redis, List.of("1", shard(shard), Long.toString(now), lease, Integer.toString(BATCH)))
+        .compose(due -> {
+          List<Long> ids = new ArrayList<>();
+          if (due != null) {
+            for (Response id : due) {
+              ids.add(id.toLong());
+            }
+          }
+          Future<Integer> chain = Future.succeededFuture(0);
+          for (long id : ids) {
+            chain = chain.compose(fixed -> recount(id, lease).map(changed -> fixed + (changed ? 1 : 0)));
+          }
+          return chain;
+        });
+  }
+
+  /**
+   * Recounts one leased post; true when its counters were wrong and are now set. A post whose counters moved while
+   * it was counted is left due again (touched), as is one whose recount failed.
+   */
+  Future<Boolean> recount(long postId, String lease) {
+    return posts.find(postId).compose(post -> {
+      if (post == null || post.getBoolean("deleted", false)) {
+        // nothing to keep exact: a deleted post shows no counters
+        return finish(postId, lease).map(false);
+      }
+      JsonObject seen = PostStore.counters(post);
+      return posts.countInteractions(postId).compose(counted -> {
+        if (counted.equals(seen)) {
+          return finish(postId, lease).map(false);
+        }
+        return posts.setCounters(postId, seen, counted).compose(set -> {
+          if (!set) {
+            // a write changed a counter since it was read: count again later
+            return touch(postId).map(false);
+          }
+          LOG.info("Post {} counters recounted from the records: {} became {}", postId, seen.encode(),
+              counted.encode());
+          return cache.changed(postId).otherwiseEmpty().compose(v -> finish(postId, lease)).map(true);
+        });
+      });
+    }).recover(e -> {
+      LOG.warn("Recounting the counters of post {} failed (it stays due): {}", postId, e.toString());
+      return touch(postId).map(false);
+    });
+  }
+
+  private Future<Void> finish(long postId, String lease) {
+    return FINISH.run(redis, List.of("1", key(postId), Long.toString(postId), lease)).mapEmpty();
+  }
+}

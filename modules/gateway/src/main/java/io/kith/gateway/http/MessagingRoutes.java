@@ -32,15 +32,7 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("sendDirectMessage").addHandler(rc ->
         sent(rc, messaging.send(me(rc), pathId(rc, "userId"), Http.body(rc))));
     builder.getRoute("listConversations").addHandler(rc -> {
-      JsonObject query = new JsonObject();
-      RequestParameter limit = param(rc, "limit");
-      if (limit != null) {
-        query.put("limit", limit.getLong());
-      }
-      RequestParameter before = param(rc, "before");
-      if (before != null) {
-        query.put("before", before.getString());
-      }
+      JsonObject query = page(rc, "before", false);
       Http.reply(rc, messaging.conversations(me(rc), query), json -> json);
     });
     builder.getRoute("getDirectConversation").addHandler(rc ->
@@ -65,15 +57,7 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("recallMessage").addHandler(rc ->
         Http.reply(rc, messaging.recall(me(rc), pathId(rc, "messageId")), json -> json));
     builder.getRoute("listMessageReaders").addHandler(rc -> {
-      JsonObject query = new JsonObject();
-      RequestParameter limit = param(rc, "limit");
-      if (limit != null) {
-        query.put("limit", limit.getLong());
-      }
-      RequestParameter after = param(rc, "after");
-      if (after != null) {
-        query.put("after", after.getLong());
-      }
+      JsonObject query = page(rc, "after", true);
       Http.reply(rc, messaging.messageReaders(me(rc), pathId(rc, "messageId"), query), json -> json);
     });
     builder.getRoute("getMessagingSettings").addHandler(rc ->
@@ -87,15 +71,7 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("createChatGroup").addHandler(rc ->
         Http.replyCreated(rc, messaging.createGroup(me(rc), Http.body(rc))));
     builder.getRoute("searchChatGroups").addHandler(rc -> {
-      JsonObject query = new JsonObject().put("q", param(rc, "q").getString());
-      RequestParameter limit = param(rc, "limit");
-      if (limit != null) {
-        query.put("limit", limit.getLong());
-      }
-      RequestParameter before = param(rc, "before");
-      if (before != null) {
-        query.put("before", before.getLong());
-      }
+      JsonObject query = page(rc, "before", true).put("q", param(rc, "q").getString());
       Http.reply(rc, messaging.searchGroups(me(rc), query), json -> json);
     });
     builder.getRoute("getChatGroup").addHandler(rc ->
@@ -114,15 +90,7 @@ public final class MessagingRoutes implements ApiRoutes {
       Http.reply(rc, messaging.inviteToGroup(me(rc), pathId(rc, "groupId"), users), json -> json);
     });
     builder.getRoute("listChatGroupMembers").addHandler(rc -> {
-      JsonObject query = new JsonObject();
-      RequestParameter limit = param(rc, "limit");
-      if (limit != null) {
-        query.put("limit", limit.getLong());
-      }
-      RequestParameter after = param(rc, "after");
-      if (after != null) {
-        query.put("after", after.getString());
-      }
+      JsonObject query = page(rc, "after", false);
       Http.reply(rc, messaging.groupMembers(me(rc), pathId(rc, "groupId"), query), json -> json);
     });
     builder.getRoute("kickChatGroupMember").addHandler(rc ->
@@ -133,15 +101,7 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("sendGroupMessage").addHandler(rc ->
         sent(rc, messaging.sendToGroup(me(rc), pathId(rc, "groupId"), Http.body(rc))));
     builder.getRoute("listGroupInvitations").addHandler(rc -> {
-      JsonObject query = new JsonObject();
-      RequestParameter limit = param(rc, "limit");
-      if (limit != null) {
-        query.put("limit", limit.getLong());
-      }
-      RequestParameter before = param(rc, "before");
-      if (before != null) {
-        query.put("before", before.getString());
-      }
+      JsonObject query = page(rc, "before", false);
       Http.reply(rc, messaging.groupInvitations(me(rc), query), json -> json);
     });
     builder.getRoute("declineGroupInvitation").addHandler(rc ->
@@ -157,6 +117,20 @@ public final class MessagingRoutes implements ApiRoutes {
         rc.fail(ar.cause());
       }
     });
+  }
+
+  /** A list's {@code limit} and page cursor {@code cursor} (a number or a string), as the service takes them. */
+  private static JsonObject page(RoutingContext rc, String cursor, boolean numeric) {
+    JsonObject query = new JsonObject();
+    RequestParameter limit = param(rc, "limit");
+    if (limit != null) {
+      query.put("limit", limit.getLong());
+    }
+    RequestParameter value = param(rc, cursor);
+    if (value != null) {
+      query.put(cursor, numeric ? value.getLong() : value.getString());
+    }
+    return query;
   }
 
   private static RequestParameter param(RoutingContext rc, String name) {

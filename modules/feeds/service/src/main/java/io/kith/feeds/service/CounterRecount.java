@@ -18,20 +18,22 @@ import java.util.List;
  *
  * <p>Every counted write touches the post before it changes a record and again after its {@code $inc}: the post is
  * put in a Redis sorted set, due {@code settle} later ({@code ZADD LT}: an earlier due time stands, so a busy post is
- * still recounted). Every node recounts due posts: it leases them (their score becomes a deadline
- * {@value #LEASE_MILLIS} ms ahead, so a recounter that dies leaves them to another), counts the records, and sets the
- * counters with a compare-and-set on the values it read before counting. A write landing meanwhile either changed a
- * counter (the set is refused and the post is due again) or touched the post after its {@code $inc} (which lowers the
- * lease's score, so the post is not taken off the set and is recounted once more). Only a post whose score is still
- * its lease's leaves the set.
+ * still recounted), and the time of the touch is kept beside it. Every node recounts due posts: it leases them (their
+ * score becomes a deadline {@code settle} + {@value #LEASE_MILLIS} ms ahead, so a recounter that dies leaves them to
+ * another), counts the records, and sets the counters with a compare-and-set on the values it read before counting.
+ * A write landing meanwhile either changed a counter (the set is refused and the post is due again), or touched the
+ * post after its {@code $inc} (a touch lowers the lease's score, so the post stays and is recounted once more), or
+ * touched it within {@code settle} before the lease was taken (its record change may come after the count, and the
+ * node may die before its {@code $inc}: the post is due again {@code settle} later). A post leaves the set only when
+ * none of these happened. The one assumption: a write changes its record within {@code settle} of its first touch.
  *
- * <p>The set is split in {@value #SHARDS} keys by post id ({@code feed:recount:{<n>}}), so that a Redis Cluster spreads
- * it.
+ * <p>The set is split in {@value #SHARDS} keys by post id ({@code feed:recount:{<n>}}, the touch times in
+ * {@code feed:recount:{<n>}:t}), so that a Redis Cluster spreads it.
  */
 final class CounterRecount {
 
   static final int SHARDS = 16;
-  /** How long a recounter holds the posts it took before another node may take them. */
+  /** How long, beyond {@code settle}, a recounter holds the posts it took before another node may take them. */
   static final long LEASE_MILLIS = 300_000L;
   /** Posts one recounter takes from one shard per round. */
   static final int BATCH = 100;
@@ -43,14 +45,28 @@ final class CounterRecount {
       for _, id in ipairs(due) do redis.call('zadd', KEYS[1], ARGV[2], id) end
       return due
       """);
-  /** KEYS[1]: the post's shard; ARGV: post id, lease deadline. Removes the post if nothing touched it since. */
+  /** KEYS: the post's shard and its touch times; ARGV: post id, now, due. Marks the post and records the touch. */
+  private static final LuaScripts.Script TOUCH = new LuaScripts.Script("""
+      redis.call('zadd', KEYS[1], 'LT', ARGV[3], ARGV[1])
+      redis.call('hset', KEYS[2], ARGV[1], ARGV[2])
+      return 1
+      """);
+  /**
+   * KEYS: the post's shard and its touch times; ARGV: post id, lease deadline, the earliest touch that keeps the post
+   * (the lease's time less settle), the due time to keep it with. Removes the post unless it was touched since the
+   * lease (its score moved) or not long enough before it.
+   */
   private static final LuaScripts.Script FINISH = new LuaScripts.Script("""
       local score = redis.call('zscore', KEYS[1], ARGV[1])
-      if score and tonumber(score) == tonumber(ARGV[2]) then
-        redis.call('zrem', KEYS[1], ARGV[1])
-        return 1
+      if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+      local last = tonumber(redis.call('hget', KEYS[2], ARGV[1]) or '0')
+      if last >= tonumber(ARGV[3]) then
+        redis.call('zadd', KEYS[1], ARGV[4], ARGV[1])
+        return 0
       end
-      return 0
+      redis.call('zrem', KEYS[1], ARGV[1])
+      redis.call('hdel', KEYS[2], ARGV[1])
+      return 1
       """);
 
   private final RedisAPI redis;
@@ -73,33 +89,47 @@ final class CounterRecount {
     return "feed:recount:{" + n + "}";
   }
 
+  static String touches(long postId) {
+    return key(postId) + ":t";
+  }
+
   /**
    * Marks the post for a recount {@code settle} from now (unless it is due sooner). Never fails: a write goes on when
    * Redis refuses the mark, which only loses this write's protection against a crash (logged).
    */
   Future<Void> touch(long postId) {
-    return redis.zadd(List.of(key(postId), "LT", Long.toString(System.currentTimeMillis() + settleMillis),
-            Long.toString(postId))).<Void>mapEmpty()
+    long now = System.currentTimeMillis();
+    return TOUCH.run(redis, List.of("2", key(postId), touches(postId), Long.toString(postId), Long.toString(now),
+            Long.toString(now + settleMillis))).<Void>mapEmpty()
         .recover(e -> {
           LOG.warn("Could not mark post {} for a counter recount: {}", postId, e.toString());
           return Future.succeededFuture();
         });
   }
 
-  /** One round over every shard: recounts the due posts; answers how many counters it corrected. */
+  /**
+   * One round over every shard (the shards at once, the posts of one shard one after the other): recounts the due
+   * posts; answers how many posts' counters it corrected.
+   */
   Future<Integer> round() {
-    Future<Integer> chain = Future.succeededFuture(0);
+    List<Future<Integer>> shards = new ArrayList<>();
     for (int n = 0; n < SHARDS; n++) {
-      int shard = n;
-      chain = chain.compose(done -> shardRound(shard).map(fixed -> done + fixed));
+      shards.add(shardRound(n));
     }
-    return chain;
+    return Future.all(shards).map(all -> {
+      int fixed = 0;
+      for (Future<Integer> f : shards) {
+        fixed += f.result();
+      }
+      return fixed;
+    });
   }
 
   private Future<Integer> shardRound(int shard) {
     long now = System.currentTimeMillis();
-    String lease = Long.toString(now + LEASE_MILLIS);
-    return CLAIM.run(redis, List.of("1", shard(shard), Long.toString(now), lease, Integer.toString(BATCH)))
+    Lease lease = new Lease(now, Long.toString(now + settleMillis + LEASE_MILLIS));
+    return CLAIM.run(redis, List.of("1", shard(shard), Long.toString(now), lease.deadline(),
+            Integer.toString(BATCH)))
         .compose(due -> {
           List<Long> ids = new ArrayList<>();
           if (due != null) {
@@ -119,7 +149,7 @@ final class CounterRecount {
    * Recounts one leased post; true when its counters were wrong and are now set. A post whose counters moved while
    * it was counted is left due again (touched), as is one whose recount failed.
    */
-  Future<Boolean> recount(long postId, String lease) {
+  Future<Boolean> recount(long postId, Lease lease) {
     return posts.find(postId).compose(post -> {
       if (post == null || post.getBoolean("deleted", false)) {
         // nothing to keep exact: a deleted post shows no counters
@@ -146,7 +176,13 @@ final class CounterRecount {
     });
   }
 
-  private Future<Void> finish(long postId, String lease) {
-    return FINISH.run(redis, List.of("1", key(postId), Long.toString(postId), lease)).mapEmpty();
+  /** A lease taken at {@code taken}, the posts' score until it ends ({@code deadline}). */
+  record Lease(long taken, String deadline) {
+  }
+
+  private Future<Void> finish(long postId, Lease lease) {
+    return FINISH.run(redis, List.of("2", key(postId), touches(postId), Long.toString(postId), lease.deadline(),
+        Long.toString(lease.taken() - settleMillis), Long.toString(System.currentTimeMillis() + settleMillis)))
+        .mapEmpty();
   }
 }

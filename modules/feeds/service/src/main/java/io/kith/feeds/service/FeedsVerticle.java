@@ -45,14 +45,16 @@ public final class FeedsVerticle extends VerticleBase {
     // timeline reads then find the celebrity set on the node instead of asking Redis first
     celebrityTimer = vertx.setPeriodic(Timelines.CELEBRITY_REFRESH_MILLIS,
         id -> timelines.refreshCelebrities().onFailure(e -> { /* the next read asks Redis itself */ }));
-    long every = settings.recountEverySeconds() * 1_000L;
-    recountTimer = vertx.setPeriodic(every, every, id -> recount(service.recount()));
     return posts.ensureIndexes()
         .compose(v -> media.ensureIndexes())
         .compose(v -> fanOut.start())
         .compose(v -> {
           binding = new ServiceBinder(vertx).setAddress(FeedsService.ADDRESS).register(FeedsService.class, service);
           return binding.completion();
+        })
+        .onSuccess(v -> {
+          long every = settings.recountEverySeconds() * 1_000L;
+          recountTimer = vertx.setPeriodic(every, every, id -> recount(service.recount()));
         });
   }
 
@@ -73,7 +75,9 @@ public final class FeedsVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(celebrityTimer);
-    vertx.cancelTimer(recountTimer);
+    if (recountTimer >= 0) {
+      vertx.cancelTimer(recountTimer);
+    }
     Future<Void> worker = fanOut == null ? Future.succeededFuture() : fanOut.stop();
     return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }

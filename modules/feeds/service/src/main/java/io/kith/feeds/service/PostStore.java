@@ -23,7 +23,8 @@ import java.util.Set;
  * <p>A post is {@code {_id, author, text, media: [descriptor], place, mentions, vis, aud: {users, groups, tags},
  * repost_of (0 if none), created, edited, likes, comments, reposts, reposts_total}}; a deleted post keeps its id,
  * author and {@code repost_of} with {@code deleted: true} and loses its content. Counters change by {@code $inc} only
- * when a like, comment or repost was really added or removed, so they stay exact under concurrency.
+ * when a like, comment or repost was really added or removed, so they stay exact under concurrency; after a write
+ * that stopped between the two, {@link CounterRecount} sets them from the records ({@link #setCounters}).
  */
 final class PostStore {
 

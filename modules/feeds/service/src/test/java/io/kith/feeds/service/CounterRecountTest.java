@@ -31,10 +31,9 @@ class CounterRecountTest extends FeedsTestBase {
     return await(feeds.post(viewer, post)).getJsonObject("counts");
   }
 
-  /** What a node that died after changing a record, before its $inc, leaves: the post marked, the record changed. */
+  /** The mark a write makes before changing a record (what a node that died before its $inc leaves). */
   private void touch(long post) throws Exception {
-    await(platform.redisApi().zadd(List.of(CounterRecount.key(post), "LT",
-        Long.toString(System.currentTimeMillis() + 1_000), Long.toString(post))));
+    await(new CounterRecount(platform.redisApi(), new PostStore(platform.mongo()), null, 1_000).touch(post));
   }
 
   private void awaitUnmarked(long post) throws Exception {
@@ -59,12 +58,13 @@ class CounterRecountTest extends FeedsTestBase {
         .put("reposts_total", 1L);
     assertEquals(exact, counts(reader, post), "counters already right are left as they are");
 
-    // a node died after inserting a like and before its $inc; another went wrong on the comments counter
-    touch(post);
+    // a node died after inserting a like and before its $inc; another went wrong on the comments counter; the post
+    // stays marked (the touch made before the record changed)
     await(platform.mongo().insert(PostStore.LIKES, new JsonObject().put("_id", platform.ids().next()).put("p", post)
         .put("u", KithTestKit.newUserId()).put("a", author)));
     await(platform.mongo().updateCollection(PostStore.POSTS, new JsonObject().put("_id", post),
         new JsonObject().put("$inc", new JsonObject().put("comments", 3))));
+    touch(post);
     JsonObject expected = exact.copy().put("likes", 2L);
     await(Poll.until(vertx, FAN_OUT_DEADLINE, "the counters recounted", () -> feeds.post(reader, post)
         .map(view -> expected.equals(view.getJsonObject("counts")))));
@@ -107,6 +107,44 @@ class CounterRecountTest extends FeedsTestBase {
     assertEquals(await(store.countInteractions(post)), stored);
     assertEquals(12L, stored.getLong("likes"), "every liker likes it after the last wave");
     assertEquals(stored, counts(author, post));
+  }
+
+  @Test
+  @DisplayName("a post touched within settle before its lease stays for another recount (its write may still change "
+      + "a record); one touched earlier, or whose score moved, is handled as such")
+  void touchedBeforeTheLease() throws Exception {
+    long author = newUser();
+    long post = publishPublic(author);
+    long settle = 100_000;
+    // this instance's marks are due far ahead: the verticle's rounds (settle 1 s) do not take them
+    CounterRecount recount = new CounterRecount(platform.redisApi(), new PostStore(platform.mongo()), null, settle);
+    var redis = platform.redisApi();
+    String key = CounterRecount.key(post);
+    String member = Long.toString(post);
+
+    // a write touched the post just now, then a recounter took it (as CLAIM does: the score becomes the deadline)
+    await(recount.touch(post));
+    long taken = System.currentTimeMillis();
+    CounterRecount.Lease lease = new CounterRecount.Lease(taken, Long.toString(taken + settle + 300_000));
+    await(redis.zadd(List.of(key, lease.deadline(), member)));
+    assertFalse(await(recount.recount(post, lease)), "the counters were right");
+    double kept = Double.parseDouble(await(redis.zscore(key, member)).toString());
+    assertTrue(kept > taken && kept <= System.currentTimeMillis() + settle, "due again a settle later: " + kept);
+
+    // the touch was long before the lease: the recount covered its write, and the post leaves the set
+    await(redis.hset(List.of(CounterRecount.touches(post), member, Long.toString(taken - settle - 1))));
+    await(redis.zadd(List.of(key, lease.deadline(), member)));
+    assertFalse(await(recount.recount(post, lease)));
+    assertEquals(null, await(redis.zscore(key, member)));
+    assertEquals(null, await(redis.hget(CounterRecount.touches(post), member)));
+
+    // a touch after the lease lowered the score: the post is not the recounter's to remove
+    await(redis.hset(List.of(CounterRecount.touches(post), member, Long.toString(taken - settle - 1))));
+    await(redis.zadd(List.of(key, Long.toString(taken + 5_000), member)));
+    assertFalse(await(recount.recount(post, lease)));
+    assertEquals(taken + 5_000, (long) Double.parseDouble(await(redis.zscore(key, member)).toString()));
+    await(redis.zrem(List.of(key, member)));
+    await(redis.hdel(List.of(CounterRecount.touches(post), member)));
   }
 
   @Test

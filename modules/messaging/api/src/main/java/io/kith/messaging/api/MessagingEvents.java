@@ -36,7 +36,10 @@ public final class MessagingEvents {
   public static final String CONVERSATION_READ = "ConversationRead";
   /** An invited user declined a friend group's invitation: {@code {group, user}}. */
   public static final String INVITATION_DECLINED = "InvitationDeclined";
-  /** A pending group invitation passed its lifetime and was removed: {@code {group, user}}. */
+  /**
+   * A pending group invitation passed its lifetime and was removed: {@code {group, user, expired_at}} (the moment it
+   * expired; a new invitation to the same group is younger).
+   */
   public static final String INVITATION_EXPIRED = "InvitationExpired";
   /** The owner dissolved a group: {@code {group, name, kind, by, members: [ids of the members it had]}}. */
   public static final String GROUP_DISSOLVED = "GroupDissolved";

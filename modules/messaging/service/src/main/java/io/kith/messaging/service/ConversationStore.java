@@ -149,25 +149,28 @@ final class ConversationStore {
   }
 
   /**
-   * A page of those of {@code users} whose read marker in the conversation reached {@code seq}, by user id above
-   * {@code afterUser}.
+   * A page of those of {@code users} whose read marker in the conversation reached {@code seq} and who were members
+   * when it was sent ({@code sent}: a group member's {@code joined} is at most that; direct members have none), by user
+   * id above {@code afterUser}.
    */
-  Future<List<Long>> readers(long conversation, long seq, List<Long> users, long afterUser, int limit) {
-    return mongo.findWithOptions(MEMBERS, readersOf(conversation, seq)
+  Future<List<Long>> readers(long conversation, long seq, long sent, List<Long> users, long afterUser, int limit) {
+    return mongo.findWithOptions(MEMBERS, readersOf(conversation, seq, sent)
                 .put("user", new JsonObject().put("$in", new JsonArray(List.copyOf(users))).put("$gt", afterUser)),
             new FindOptions().setSort(new JsonObject().put("user", 1)).setLimit(limit)
                 .setFields(new JsonObject().put("user", 1)))
         .map(docs -> docs.stream().map(d -> d.getLong("user")).toList());
   }
 
-  /** How many of {@code users} have a read marker in the conversation at {@code seq} or beyond. */
-  Future<Long> readerCount(long conversation, long seq, List<Long> users) {
-    return mongo.count(MEMBERS, readersOf(conversation, seq)
+  /** How many of {@code users} are {@link #readers} of {@code seq}. */
+  Future<Long> readerCount(long conversation, long seq, long sent, List<Long> users) {
+    return mongo.count(MEMBERS, readersOf(conversation, seq, sent)
         .put("user", new JsonObject().put("$in", new JsonArray(List.copyOf(users)))));
   }
 
-  private static JsonObject readersOf(long conversation, long seq) {
-    return new JsonObject().put("conversation", conversation).put("read_seq", new JsonObject().put("$gte", seq));
+  private static JsonObject readersOf(long conversation, long seq, long sent) {
+    return new JsonObject().put("conversation", conversation).put("read_seq", new JsonObject().put("$gte", seq))
+        .put("$or", new JsonArray().add(new JsonObject().put("joined", new JsonObject().put("$lte", sent)))
+            .add(new JsonObject().put("joined", new JsonObject().put("$exists", false))));
   }
 
   /** Which of these users turned their read receipts off. */

@@ -296,6 +296,11 @@ final class GroupStore {
    * a conditional update, so of two concurrent replacements one answers true).
    */
   Future<Boolean> invite(long group, long user, long by, long now) {
+    return invite(group, user, by, now, 2);
+  }
+
+  // an expired invitation the sweep removes between the refused insert and the update: the insert is tried again
+  private Future<Boolean> invite(long group, long user, long by, long now, int attempts) {
     String id = ConversationStore.memberId(group, user);
     JsonObject doc = new JsonObject().put("_id", id).put("group", group).put("user", user).put("by", by)
         .put("created", now);
@@ -304,7 +309,10 @@ final class GroupStore {
         : mongo.updateCollection(INVITATIONS,
                 new JsonObject().put("_id", id).put("created", new JsonObject().put("$lt", now - invitationMillis)),
                 new JsonObject().put("$set", new JsonObject().put("by", by).put("created", now)))
-            .map(r -> r != null && r.getDocModified() > 0));
+            .compose(r -> r != null && r.getDocModified() > 0 ? Future.succeededFuture(true)
+                : attempts > 1 ? invitation(group, user).compose(valid -> valid != null ? Future.succeededFuture(false)
+                    : invite(group, user, by, now, attempts - 1))
+                : Future.succeededFuture(false)));
   }
 
   /** The valid pending invitation of {@code user} to {@code group}, or null. */

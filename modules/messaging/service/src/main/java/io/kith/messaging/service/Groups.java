@@ -732,10 +732,11 @@ final class Groups {
   static final int SWEEP_ROUNDS = 20;
 
   /**
-   * Removes expired invitations, oldest first, in rounds of {@link #SWEEP_BATCH} (at most {@link #SWEEP_ROUNDS}), and
-   * tells each removal with an {@code InvitationExpired} event (notifications drops the invitation's notification).
-   * Every node may sweep at once: an invitation is removed only if it is still the one found (not renewed since), so
-   * only one sweeper removes it and tells. Answers how many this sweep removed.
+   * Removes expired invitations, oldest first, in rounds of {@link #SWEEP_BATCH} (at most {@link #SWEEP_ROUNDS}), one
+   * after the other, and tells each removal with an {@code InvitationExpired {group, user, expired_at}} event
+   * (notifications drops the invitation's notification made before {@code expired_at}: one made for a new invitation
+   * is younger). Every node may sweep at once: an invitation is removed only if it is still the one found (not renewed
+   * since), so only one sweeper removes it and tells. Answers how many this sweep removed.
    */
   Future<Integer> sweepInvitations() {
     return sweepRound(0, 0);
@@ -743,23 +744,20 @@ final class Groups {
 
   private Future<Integer> sweepRound(int round, int removed) {
     return groups.expired(SWEEP_BATCH).compose(found -> {
-      List<Future<Boolean>> drops = found.stream().map(groups::dropExpired).toList();
-      return Future.join(drops).transform(x -> {
-        int n = removed;
-        for (int i = 0; i < found.size(); i++) {
-          if (drops.get(i).succeeded() && drops.get(i).result()) {
-            n++;
-            JsonObject inv = found.get(i);
-            append(MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", inv.getLong("group"))
-                .put("user", inv.getLong("user")));
+      Future<Integer> chain = Future.succeededFuture(removed);
+      for (JsonObject inv : found) {
+        chain = chain.compose(n -> groups.dropExpired(inv).map(dropped -> {
+          if (!dropped) {
+            return n;
           }
-        }
-        if (x.failed()) {
-          return Future.failedFuture(x.cause());
-        }
-        return found.size() == SWEEP_BATCH && round + 1 < SWEEP_ROUNDS ? sweepRound(round + 1, n)
-            : Future.succeededFuture(n);
-      });
+          long expiredAt = inv.getLong("created") + settings.invitationMillis();
+          append(MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", inv.getLong("group"))
+              .put("user", inv.getLong("user")).put("expired_at", expiredAt));
+          return n + 1;
+        }));
+      }
+      return chain.compose(n -> found.size() == SWEEP_BATCH && round + 1 < SWEEP_ROUNDS ? sweepRound(round + 1, n)
+          : Future.succeededFuture(n));
     });
   }
 

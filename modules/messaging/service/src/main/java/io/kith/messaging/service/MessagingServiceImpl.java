@@ -691,7 +691,8 @@ final class MessagingServiceImpl implements MessagingService {
         }
         long conversation = doc.getLong("conversation");
         return mine(actor, conversation)
-            .recover(e -> Failures.fail(MessagingErrors.MESSAGE_NOT_FOUND, "no such message"))
+            .recover(e -> MessagingErrors.CONVERSATION_NOT_FOUND.code().equals(Failures.codeOf(e))
+                ? Failures.fail(MessagingErrors.MESSAGE_NOT_FOUND, "no such message") : Future.failedFuture(e))
             .compose(conv -> {
               if (doc.getLong("sender") != actor) {
                 return Failures.fail(MessagingErrors.NOT_YOUR_MESSAGE, "only its sender sees who read a message");
@@ -702,8 +703,17 @@ final class MessagingServiceImpl implements MessagingService {
                   others.add(((Number) m).longValue());
                 }
               });
-              return others.isEmpty() ? Future.succeededFuture(List.<Long>of())
-                  : conversations.receiptsOff(others).map(off -> others.stream().filter(u -> !off.contains(u)).toList());
+              if (others.isEmpty()) {
+                return Future.succeededFuture(List.<Long>of());
+              }
+              // neither listed nor counted: who turned receipts off, and who is in a block with the sender either way
+              Future<Set<Long>> off = conversations.receiptsOff(others);
+              Future<JsonObject> ties = relations.ties(actor, others);
+              return Future.all(off, ties).map(v -> others.stream().filter(u -> {
+                JsonObject tie = ties.result().getJsonObject(Long.toString(u), new JsonObject());
+                return !off.result().contains(u) && !tie.getBoolean("blocking", false)
+                    && !tie.getBoolean("blocked_by", false);
+              }).toList());
             })
             .compose(shown -> {
               if (shown.isEmpty()) {
@@ -711,8 +721,10 @@ final class MessagingServiceImpl implements MessagingService {
                     .putNull("next"));
               }
               long seq = doc.getLong("seq");
-              Future<Long> count = conversations.readerCount(conversation, seq, shown);
-              Future<List<Long>> page = conversations.readers(conversation, seq, shown, after, limit + 1);
+              // a member who joined after the message was sent never saw it, whatever their marker says
+              long sent = doc.getLong("created");
+              Future<Long> count = conversations.readerCount(conversation, seq, sent, shown);
+              Future<List<Long>> page = conversations.readers(conversation, seq, sent, shown, after, limit + 1);
               return Future.all(count, page).compose(v -> {
                 boolean more = page.result().size() > limit;
                 List<Long> ids = more ? page.result().subList(0, limit) : page.result();

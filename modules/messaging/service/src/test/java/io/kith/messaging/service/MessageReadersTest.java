@@ -28,7 +28,8 @@ class MessageReadersTest extends GroupTestBase {
   }
 
   @Test
-  @DisplayName("direct: the peer is a reader once their marker reaches the message, unless they turned receipts off")
+  @DisplayName("direct: the peer is a reader once their marker reaches the message, unless they turned receipts off "
+      + "or a block stands between the two")
   void direct() throws Exception {
     List<Long> u = newUsers(3);
     long alice = u.get(0);
@@ -58,6 +59,14 @@ class MessageReadersTest extends GroupTestBase {
     receipts(bob, true);
     assertEquals(List.of(bob), ids(readers(alice, first.getLong("id"), new JsonObject())));
 
+    // a block either way hides the reader as well (the history stays theirs to read)
+    await(relations.block(bob, alice));
+    JsonObject blocked = readers(alice, first.getLong("id"), new JsonObject());
+    assertEquals(0L, blocked.getLong("read_count"));
+    assertEquals(List.of(), ids(blocked));
+    await(relations.unblock(bob, alice));
+    assertEquals(1L, readers(alice, first.getLong("id"), new JsonObject()).getLong("read_count"));
+
     // only the sender asks; others do not see the message at all
     failsWith("not_your_message", null, messaging.messageReaders(bob, first.getLong("id"), new JsonObject()));
     failsWith("message_not_found", null, messaging.messageReaders(carol, first.getLong("id"), new JsonObject()));
@@ -74,11 +83,12 @@ class MessageReadersTest extends GroupTestBase {
 
   @Test
   @DisplayName("group: the members who read it, paged by id and counted; not those with receipts off, not the sender, "
-      + "not those who left; other members and outsiders cannot ask")
+      + "not those who left or joined after it; other members and outsiders cannot ask")
   void group() throws Exception {
-    List<Long> u = newUsers(7);
+    List<Long> u = newUsers(8);
     long owner = u.get(0);
     long outsider = u.get(6);
+    long late = u.get(7);
     long id = topicGroup(owner, "Readers", "who read what").getLong("id");
     List<Long> members = u.subList(1, 6);
     for (long m : members) {
@@ -94,6 +104,9 @@ class MessageReadersTest extends GroupTestBase {
     await(messaging.markRead(members.get(2), id, seq));
     await(messaging.markRead(members.get(3), id, seq));
     receipts(members.get(2), false);
+    // one who joins afterwards starts with a marker at the end: they never saw the message, so they are no reader
+    await(messaging.joinGroup(late, id));
+    await(messaging.markRead(late, id, seq + 1));
 
     List<Long> expected = new ArrayList<>(List.of(members.get(0), members.get(1), members.get(3)));
     expected.sort(null);

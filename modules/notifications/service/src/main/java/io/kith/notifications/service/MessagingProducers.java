@@ -62,7 +62,8 @@ final class MessagingProducers {
       case MessagingEvents.MESSAGE_SENT -> messageSent(e, p);
       case MessagingEvents.CONVERSATION_READ -> read(e, p);
       case MessagingEvents.GROUP_INVITED -> invited(e, p);
-      case MessagingEvents.INVITATION_DECLINED, MessagingEvents.INVITATION_EXPIRED -> declined(e, p);
+      case MessagingEvents.INVITATION_DECLINED -> declined(e, p);
+      case MessagingEvents.INVITATION_EXPIRED -> expired(e, p);
       case MessagingEvents.GROUP_JOINED -> joined(e, p);
       case MessagingEvents.MEMBER_KICKED -> kicked(e, p);
       case MessagingEvents.GROUP_LEFT -> left(e, p);
@@ -141,12 +142,21 @@ final class MessagingProducers {
       return skipped(e, "needs group and by");
     }
     JsonObject fields = groupFields(p, group).put("from_user", by);
-    List<Future<Void>> each = new ArrayList<>();
-    for (long user : Payloads.ids(p, "invited")) {
-      each.add(notifier.notify(new Notice(user, Notifications.GROUP_INVITATION, "group_invitation:" + group, null,
-          fields)));
+    List<Long> invited = Payloads.ids(p, "invited");
+    if (invited.isEmpty()) {
+      return Future.succeededFuture();
     }
-    return Future.all(each);
+    // everyone listed has a new invitation: a notification left from an older one (expired, its event not handled
+    // yet) would make the dedupe key refuse the new one, so it goes first
+    return service.purge(new JsonObject().put("to", new JsonObject().put("$in", new JsonArray(invited)))
+        .put("key", "group_invitation:" + group)).compose(v -> {
+          List<Future<Void>> each = new ArrayList<>();
+          for (long user : invited) {
+            each.add(notifier.notify(new Notice(user, Notifications.GROUP_INVITATION, "group_invitation:" + group,
+                null, fields)));
+          }
+          return Future.all(each);
+        });
   }
 
   /** A new member's invitation is answered, and a kick notice is over once they are back in. */
@@ -160,7 +170,22 @@ final class MessagingProducers {
         .add("group_invitation:" + group).add("member_kicked:" + group))));
   }
 
-  /** The invited user said no, or the invitation expired: its notification goes. */
+  /**
+   * The invitation expired: its notification goes, unless it is younger than the expiry (made for a new invitation
+   * whose event was handled first).
+   */
+  private Future<?> expired(DomainEvent e, JsonObject p) {
+    long group = Payloads.id(p, "group");
+    long user = Payloads.id(p, "user");
+    long expiredAt = Payloads.id(p, "expired_at");
+    if (group == 0 || user == 0 || expiredAt == 0) {
+      return skipped(e, "needs group, user and expired_at");
+    }
+    return service.purge(new JsonObject().put("to", user).put("key", "group_invitation:" + group)
+        .put("created", new JsonObject().put("$lte", expiredAt)));
+  }
+
+  /** The invited user said no: their invitation to the group is answered. */
   private Future<?> declined(DomainEvent e, JsonObject p) {
     long group = Payloads.id(p, "group");
     long user = Payloads.id(p, "user");

@@ -456,11 +456,32 @@ class MessagingNotificationsTest extends NotificationsTestBase {
     assertEquals(runners, only(bob, new JsonObject()).getLong("group"));
 
     // the other invitation expires: its notification goes too, carol's of the first group stays
-    event(DOMAIN, MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", runners).put("user", bob));
+    event(DOMAIN, MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", runners).put("user", bob)
+        .put("expired_at", System.currentTimeMillis()));
     drainStream(DOMAIN, bob);
     assertEquals(List.of(), all(bob));
     assertEquals(0L, await(notifications.unreadCounts(bob)).getLong("total"));
     assertEquals(climbers, only(carol, new JsonObject()).getLong("group"), "carol's invitation stands");
+
+    // invited again: a new notification; an expiry of the older invitation handled after it leaves it alone
+    long beforeRenewal = System.currentTimeMillis() - 1;
+    event(DOMAIN, MessagingEvents.GROUP_INVITED, new JsonObject().put("group", runners).put("name", "Runners")
+        .put("kind", "friends").put("by", alice).put("invited", new JsonArray().add(bob)));
+    event(DOMAIN, MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", runners).put("user", bob)
+        .put("expired_at", beforeRenewal));
+    drainStream(DOMAIN, bob);
+    assertEquals(runners, only(bob, new JsonObject()).getLong("group"));
+
+    // carol read her invitation, which expired unnoticed; invited again, she gets a new, unread one in its place
+    long old = only(carol, new JsonObject()).getLong("id");
+    await(notifications.markAllRead(carol));
+    event(DOMAIN, MessagingEvents.GROUP_INVITED, new JsonObject().put("group", climbers).put("name", "Climbers")
+        .put("kind", "friends").put("by", alice).put("invited", new JsonArray().add(carol)));
+    drainStream(DOMAIN, carol);
+    JsonObject renewed = only(carol, new JsonObject());
+    assertEquals(climbers, renewed.getLong("group"));
+    assertTrue(renewed.getLong("id") != old, "a new notification");
+    assertTrue(renewed.getBoolean("unread"));
     assertCountersMatchScan(bob);
     assertCountersMatchScan(carol);
   }
@@ -491,7 +512,9 @@ class MessagingNotificationsTest extends NotificationsTestBase {
         rawEntry(DOMAIN, fresh(), MessagingEvents.CONVERSATION_READ, new JsonObject().put("conversation", "x")
             .put("user", bob).put("seq", 3).encode()),
         rawEntry(DOMAIN, fresh(), MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", fresh())
-            .encode()));
+            .encode()),
+        rawEntry(DOMAIN, fresh(), MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", fresh())
+            .put("user", bob).encode()));
     // junk entries among valid recipients are dropped, the valid ones are told
     sent(direct(fresh(), fresh(), alice, bob, "valid").put("to", new JsonArray().add("bob").add(-1).add(bob)));
     drainStream(DOMAIN, bob);

@@ -138,6 +138,12 @@ final class ConversationStore {
     return mongo.findOne(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)), null);
   }
 
+  /** Member documents by their ids ({@code "<conversation>:<user>"}). */
+  Future<List<JsonObject>> membersById(List<String> ids) {
+    return mongo.findWithOptions(MEMBERS, new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids))),
+        new FindOptions().setFields(new JsonObject().put("conversation", 1).put("user", 1).put("read_seq", 1)));
+  }
+
   /**
    * Moves a member's read marker forward to {@code seq} (never back); answers the member document as it was before
    * (its {@code read_seq} is the marker before the move), or null when the user is not a member.

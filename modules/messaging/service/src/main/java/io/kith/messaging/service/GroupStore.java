@@ -331,9 +331,9 @@ final class GroupStore {
 
   /** Up to {@code limit} expired invitations, oldest first: {@code {_id, group, user, created}}. */
   Future<List<JsonObject>> expired(int limit) {
-    return mongo.findWithOptions(INVITATIONS, new JsonObject().put("created", new JsonObject().put("$lt", validSince())),
-        new FindOptions().setSort(new JsonObject().put("created", 1)).setLimit(limit)
-            .setFields(new JsonObject().put("group", 1).put("user", 1).put("created", 1)));
+    JsonObject expired = new JsonObject().put("created", new JsonObject().put("$lt", validSince()));
+    return mongo.findWithOptions(INVITATIONS, expired, new FindOptions().setSort(new JsonObject().put("created", 1))
+        .setLimit(limit).setFields(new JsonObject().put("group", 1).put("user", 1).put("created", 1)));
   }
 
   /**

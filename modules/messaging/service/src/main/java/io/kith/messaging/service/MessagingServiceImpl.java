@@ -421,7 +421,10 @@ final class MessagingServiceImpl implements MessagingService {
         Future<List<JsonObject>> convs = conversations.byIds(ids);
         Future<JsonObject> summaries = peers.isEmpty() ? Future.succeededFuture(new JsonObject())
             : accounts.summaries(actor, peers);
-        return Future.all(convs, summaries).compose(v -> {
+        Future<Map<Long, Long>> peerReads = peerReads(actor, page.stream().filter(m -> m.getLong("peer") != null)
+            .collect(java.util.stream.Collectors.toMap(m -> m.getLong("conversation"), m -> m.getLong("peer"),
+                (a, b) -> a)));
+        return Future.all(convs, summaries, peerReads).compose(v -> {
           Map<Long, JsonObject> byId = new HashMap<>();
           convs.result().forEach(c -> byId.put(c.getLong("_id"), c));
           List<Future<JsonObject>> items = new ArrayList<>();
@@ -430,7 +433,8 @@ final class MessagingServiceImpl implements MessagingService {
             // the conversation's members array is the authority: a member document left behind by a race (a join
             // rewriting it while a kick removed the user) must not list a group the user is no longer in
             if (conv != null && conv.getJsonArray("members", new JsonArray()).contains(actor)) {
-              items.add(conversationView(actor, conv, m, summaries.result()));
+              items.add(conversationView(actor, conv, m, summaries.result(),
+                  peerReads.result().get(m.getLong("conversation"))));
             }
           }
           return Future.all(items).map(all -> {
@@ -456,8 +460,11 @@ final class MessagingServiceImpl implements MessagingService {
       Future<JsonObject> member = conversations.member(conversationId, actor);
       Future<JsonObject> summaries = isGroup(conv) ? Future.succeededFuture(new JsonObject())
           : accounts.summaries(actor, List.of(peerOf(conv, actor)));
-      return Future.all(member, summaries).compose(v -> conversationView(actor, conv,
-          member.result() == null ? new JsonObject() : member.result(), summaries.result()));
+      Future<Map<Long, Long>> peerReads = isGroup(conv) ? Future.succeededFuture(Map.of())
+          : peerReads(actor, Map.of(conversationId, peerOf(conv, actor)));
+      return Future.all(member, summaries, peerReads).compose(v -> conversationView(actor, conv,
+          member.result() == null ? new JsonObject() : member.result(), summaries.result(),
+          peerReads.result().get(conversationId)));
     });
   }
 
@@ -465,7 +472,37 @@ final class MessagingServiceImpl implements MessagingService {
     return "group".equals(conv.getString("kind"));
   }
 
-  private Future<JsonObject> conversationView(long actor, JsonObject conv, JsonObject member, JsonObject summaries) {
+  /**
+   * The read markers of the peers of these direct conversations (conversation id to peer), as the actor may see them:
+   * none for a peer who turned read receipts off or who is in a block with the actor either way (as for
+   * {@link #messageReaders}). One query each for the markers and the settings, one {@code ties} call.
+   */
+  private Future<Map<Long, Long>> peerReads(long actor, Map<Long, Long> peerOfConversation) {
+    if (peerOfConversation.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    List<Long> peers = peerOfConversation.values().stream().distinct().toList();
+    List<String> memberIds = new ArrayList<>();
+    peerOfConversation.forEach((conv, peer) -> memberIds.add(ConversationStore.memberId(conv, peer)));
+    Future<List<JsonObject>> markers = conversations.membersById(memberIds);
+    Future<Set<Long>> off = conversations.receiptsOff(peers);
+    Future<JsonObject> ties = relations.ties(actor, peers);
+    return Future.all(markers, off, ties).map(v -> {
+      Map<Long, Long> out = new HashMap<>();
+      for (JsonObject m : markers.result()) {
+        long peer = m.getLong("user");
+        JsonObject tie = ties.result().getJsonObject(Long.toString(peer), new JsonObject());
+        boolean blocked = tie.getBoolean("blocking", false) || tie.getBoolean("blocked_by", false);
+        if (!off.result().contains(peer) && !blocked) {
+          out.put(m.getLong("conversation"), m.getLong("read_seq", 0L));
+        }
+      }
+      return out;
+    });
+  }
+
+  private Future<JsonObject> conversationView(long actor, JsonObject conv, JsonObject member, JsonObject summaries,
+                                              Long peerReadSeq) {
     long readSeq = member.getLong("read_seq", 0L);
     long id = conv.getLong("_id");
     JsonObject view = new JsonObject().put("id", id).put("kind", conv.getString("kind"));
@@ -474,6 +511,7 @@ final class MessagingServiceImpl implements MessagingService {
     } else {
       long peer = peerOf(conv, actor);
       view.put("peer", summaries.getJsonObject(Long.toString(peer), new JsonObject().put("id", peer)));
+      view.put("peer_read_seq", peerReadSeq);
     }
     return messages.unread(id, actor, readSeq).map(unread -> view
         .put("last_message", conv.getJsonObject("last_message"))

@@ -23,13 +23,17 @@ class MessageReadersTest extends GroupTestBase {
     return out;
   }
 
+  private Long peerReadSeq(long actor, long conversation) throws Exception {
+    return await(messaging.conversation(actor, conversation)).getLong("peer_read_seq");
+  }
+
   private void receipts(long user, boolean on) throws Exception {
     await(messaging.updateSettings(user, new JsonObject().put("read_receipts", on)));
   }
 
   @Test
-  @DisplayName("direct: the peer is a reader once their marker reaches the message, unless they turned receipts off "
-      + "or a block stands between the two")
+  @DisplayName("direct: the peer is a reader once their marker reaches the message, and the conversation shows the "
+      + "marker, unless the peer turned receipts off or a block stands between the two")
   void direct() throws Exception {
     List<Long> u = newUsers(3);
     long alice = u.get(0);
@@ -44,7 +48,11 @@ class MessageReadersTest extends GroupTestBase {
     assertEquals(List.of(), ids(none));
     assertNull(none.getValue("next"));
 
+    assertEquals(0L, peerReadSeq(alice, conversation), "bob has read nothing yet");
     await(messaging.markRead(bob, conversation, first.getLong("seq")));
+    assertEquals(first.getLong("seq"), peerReadSeq(alice, conversation), "the conversation shows bob's marker");
+    assertEquals(first.getLong("seq"), await(messaging.conversations(alice, new JsonObject())).getJsonArray("items")
+        .getJsonObject(0).getLong("peer_read_seq"), "so does the conversations list");
     JsonObject read = readers(alice, first.getLong("id"), new JsonObject());
     assertEquals(1L, read.getLong("read_count"));
     assertEquals(List.of(bob), ids(read));
@@ -56,6 +64,8 @@ class MessageReadersTest extends GroupTestBase {
     JsonObject hidden = readers(alice, first.getLong("id"), new JsonObject());
     assertEquals(0L, hidden.getLong("read_count"));
     assertEquals(List.of(), ids(hidden));
+    assertNull(peerReadSeq(alice, conversation), "nor is his marker shown");
+    assertEquals(0L, peerReadSeq(bob, conversation), "alice's own receipts are on: bob sees her marker");
     receipts(bob, true);
     assertEquals(List.of(bob), ids(readers(alice, first.getLong("id"), new JsonObject())));
 
@@ -64,6 +74,7 @@ class MessageReadersTest extends GroupTestBase {
     JsonObject blocked = readers(alice, first.getLong("id"), new JsonObject());
     assertEquals(0L, blocked.getLong("read_count"));
     assertEquals(List.of(), ids(blocked));
+    assertNull(peerReadSeq(alice, conversation));
     await(relations.unblock(bob, alice));
     assertEquals(1L, readers(alice, first.getLong("id"), new JsonObject()).getLong("read_count"));
 

@@ -171,7 +171,8 @@ class BenchTest {
       assertEquals(List.of(5, 5, 5), logins.entrySet().stream().filter(e -> e.getKey().matches(".*_login\\d"))
           .map(Map.Entry::getValue).toList(), logins.toString());
       assertTrue(outcome.out().contains("open loop, 100 req/s per operation (login 20 req/s)"), outcome.out());
-      assertTrue(outcome.out().lines().anyMatch(l -> l.startsWith("note: logins: ") && l.endsWith(" of 20/s offered, "
+      // the note may go on to say the target did not keep up: on a loaded machine even the fake's logins lag
+      assertTrue(outcome.out().lines().anyMatch(l -> l.startsWith("note: logins: ") && l.contains(" of 20/s offered, "
           + "0 failed")), outcome.out());
     }
   }

@@ -110,8 +110,10 @@ class FeedsScenariosTest {
     assertTrue(figure(report, "home/static-page throughput").getDouble("value") > 0);
     double lowest = figure(report, "home/whoami per round, lowest").getDouble("value");
     double median = figure(report, "home/whoami per round, median").getDouble("value");
-    assertTrue(lowest > 0 && lowest <= median && median <= figure(report, "home/whoami per round, highest")
-        .getDouble("value"), report.getJsonArray("figures").encode());
+    double highest = figure(report, "home/whoami per round, highest").getDouble("value");
+    // a slice of a cold or loaded run may finish no home read at all (lowest 0); the rounds still order
+    assertTrue(lowest >= 0 && lowest <= median && median <= highest && highest > 0,
+        report.getJsonArray("figures").encode());
     assertTrue(figure(report, "home max req/s").getDouble("value") > 0);
     assertTrue(figure(report, "whoami max req/s").getDouble("value") > 0);
     assertEquals(">= 0.35", figure(report, "home/whoami throughput").getString("goal"));

@@ -7,6 +7,7 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.Platform;
+import io.kith.platform.store.LuaScripts;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -88,42 +89,13 @@ public final class FeedsFanoutScenario implements Scenario {
   static final int BASELINE_RUNS = 3;
   static final int BREAKDOWN_ROUNDS = 10;
   /**
-   * The fan-out worker's insert, as in the feeds service's {@code Timelines}: one call adds the post to many list
-   * timelines (KEYS), each only if it exists, at the head when newer than the head (else in place), cut back to the
-   * cap once 32 over it.
+   * The fan-out worker's insert: the feeds service's own script file (one call adds the post to many list timelines,
+   * KEYS, each only if it exists, at the head when newer than the head, else in place, cut back to the cap once
+   * {@link #TRIM_SLACK} over it).
    */
-  static final String FAN_OUT = "local function place(k, id, v, cap) "
-      + "local second = redis.call('lindex', k, '1') "
-      + "if not second or cap < 2 then return 0 end "
-      + "if second == 'm' then return redis.call('linsert', k, 'BEFORE', 'm', id) end "
-      + "local s = tonumber(second) "
-      + "if s == v then return 0 end "
-      + "if s < v then return redis.call('linsert', k, 'BEFORE', second, id) end "
-      + "local from = 2 local size = 8 "
-      + "while from < cap do "
-      + "local to = math.min(from + size, cap) - 1 "
-      + "local items = redis.call('lrange', k, from, to) "
-      + "for j = 1, #items do "
-      + "local e = items[j] "
-      + "if e == 'm' then return redis.call('linsert', k, 'BEFORE', 'm', id) end "
-      + "local x = tonumber(e) "
-      + "if x == v then return 0 end "
-      + "if x < v then return redis.call('linsert', k, 'BEFORE', e, id) end "
-      + "end "
-      + "if #items <= to - from then return 0 end "
-      + "from = to + 1 size = size * 4 "
-      + "end return 0 end "
-      + "local call = redis.call local id = ARGV[1] local v = tonumber(id) local cap = tonumber(ARGV[2]) "
-      + "local most = cap + 32 + 1 local added = 0 "
-      + "for i = 1, #KEYS do "
-      + "local k = KEYS[i] local head = call('lindex', k, '0') "
-      + "if head then "
-      + "local n = 0 "
-      + "if head == 'm' or tonumber(head) < v then n = call('lpush', k, id) "
-      + "elseif head ~= id then n = place(k, id, v, cap) end "
-      + "if n > 0 then added = added + 1 "
-      + "if n > most then call('ltrim', k, 0, cap - 1) call('rpush', k, 'm') end end "
-      + "end end return added";
+  static final String FAN_OUT = LuaScripts.resource("io/kith/feeds/service/timeline-push.lua");
+  /** The feeds service's {@code Timelines.TRIM_SLACK}. */
+  static final int TRIM_SLACK = 32;
   /** The worker's timelines per script call ({@code feeds.fanout-timelines-per-call}). */
   static final int TIMELINES_PER_CALL = 200;
   /** Key prefix of the relations service's Redis copy of a follower list ({@code rel:{u:<id>}:fl}). */
@@ -583,7 +555,7 @@ public final class FeedsFanoutScenario implements Scenario {
         List<String> part = keys.subList(i, Math.min(keys.size(), i + TIMELINES_PER_CALL));
         Request call = Request.cmd(Command.EVALSHA).arg(sha).arg(part.size());
         part.forEach(call::arg);
-        calls.add(call.arg(post).arg(TIMELINE_CAP));
+        calls.add(call.arg(post).arg(TIMELINE_CAP).arg(TRIM_SLACK));
       }
       return calls;
     };

@@ -4,6 +4,9 @@ import io.vertx.core.Future;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.Response;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -52,6 +55,21 @@ public final class LuaScripts {
         byText.set(0, text);
         return api.eval(byText);
       });
+    }
+  }
+
+  /**
+   * The text of a script kept as a class-path resource ({@code path} from the class-path root, e.g.
+   * {@code "io/kith/feeds/service/timeline-push.lua"}). Fails at once when it is missing.
+   */
+  public static String resource(String path) {
+    try (InputStream in = LuaScripts.class.getClassLoader().getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException("missing script " + path);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -3,6 +3,7 @@ package io.kith.notifications.service;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -10,10 +11,6 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.Response;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -222,7 +219,7 @@ final class HotStore {
    * runs it and caches it again). {@code args} is what EVAL takes: the script text first.
    */
   private Future<Response> eval(List<String> args) {
-    String sha = shas.computeIfAbsent(args.get(0), io.kith.platform.store.LuaScripts::sha1);
+    String sha = shas.computeIfAbsent(args.get(0), LuaScripts::sha1);
     List<String> bySha = new java.util.ArrayList<>(args);
     bySha.set(0, sha);
     return api.evalsha(bySha).recover(e -> e.getMessage() != null && e.getMessage().contains("NOSCRIPT")
@@ -318,13 +315,6 @@ final class HotStore {
   }
 
   private static String resource(String name) {
-    try (InputStream in = HotStore.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException("missing script " + name);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return LuaScripts.resource("io/kith/notifications/service/" + name) + "\n";
   }
 }

@@ -169,14 +169,22 @@ final class FollowerLists {
     args.add(Integer.toString(n));
     args.add(Long.toString(TTL_SECONDS));
     args.add(Long.toString(HotSets.TTL_SECONDS));
-    return READ.run(api, args).map(r -> {
+    return READ.run(api, args).compose(r -> {
       if (r == null) {
-        return null;
+        return Future.succeededFuture(null);
       }
-      Response next = r.get(3);
-      // scores are edge ids below 2^53: exact as doubles
-      Long cursor = next == null ? null : (long) Double.parseDouble(next.toString());
-      return new Copied(r.get(0).toLong(), unpack(r.get(2).toBytes(), r.get(1).toInteger(), cursor));
+      try {
+        Response next = r.get(3);
+        // scores are edge ids below 2^53: exact as doubles
+        Long cursor = next == null ? null : (long) Double.parseDouble(next.toString());
+        return Future.succeededFuture(new Copied(r.get(0).toLong(), unpack(r.get(2).toBytes(), r.get(1).toInteger(),
+            cursor)));
+      } catch (RuntimeException e) {
+        // a copy that does not parse (written by something else, or damaged) would fail every page until the list
+        // changes: it goes, and the page is read from MongoDB, which takes a new copy
+        LOG.warn("Dropping the unreadable follower list copy of {}: {}", user, e.toString());
+        return drop(user).map(x -> (Copied) null);
+      }
     });
   }
 

@@ -104,6 +104,24 @@ class FollowerListsTest extends RelationsTestBase {
   }
 
   @Test
+  @DisplayName("a copy that does not parse is dropped: the pages come from MongoDB, and a new copy is taken")
+  void unreadableCopy() throws Exception {
+    List<Long> users = newUsers(3);
+    long author = users.get(0);
+    for (long f : users.subList(1, 3)) {
+      await(relations.follow(f, author));
+    }
+    List<Long> expected = List.of(users.get(2), users.get(1));
+    assertEquals(expected, walk(author, 10));
+    // a member that is no follower id, newest of all, keeping the copy's version
+    await(platform.redisApi().zadd(List.of(FollowerLists.key(author), Long.toString((1L << 52)), "not-an-id")));
+    assertEquals(expected, walk(author, 10));
+    assertTrue(copied(author), "a new copy was taken");
+    assertNull(await(platform.redisApi().zscore(FollowerLists.key(author), "not-an-id")));
+    assertEquals(expected, walk(author, 1));
+  }
+
+  @Test
   @DisplayName("a missing copy is rebuilt, an author without followers gets one empty last page, and cursors stay valid")
   void rebuiltAndEmpty() throws Exception {
     List<Long> users = newUsers(4);

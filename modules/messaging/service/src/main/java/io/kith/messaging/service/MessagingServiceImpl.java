@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -211,7 +212,7 @@ final class MessagingServiceImpl implements MessagingService {
         return Failures.failField(MessagingErrors.USER_NOT_FOUND, "to", "no such user");
       }
       JsonObject tie = ties.result().getJsonObject(Long.toString(actor), new JsonObject());
-      boolean blocked = tie.getBoolean("blocking", false) || tie.getBoolean("blocked_by", false);
+      boolean blocked = blockedEitherWay(tie);
       boolean friendsOnly = "friends".equals(prefs.result().getString("messages_from"));
       if (blocked || (friendsOnly && !tie.getBoolean("friend", false))) {
         return Failures.fail(MessagingErrors.NOT_ALLOWED, "this user does not accept messages from you");
@@ -474,8 +475,9 @@ final class MessagingServiceImpl implements MessagingService {
 
   /**
    * The read markers of the peers of these direct conversations (conversation id to peer), as the actor may see them:
-   * none for a peer who turned read receipts off or who is in a block with the actor either way (as for
-   * {@link #messageReaders}). One query each for the markers and the settings, one {@code ties} call.
+   * none for a peer who turned read receipts off or who is in a block with the actor either way
+   * ({@link #receiptsShown}, as for {@link #messageReaders}). One query for the markers. None at all when they cannot
+   * be read (logged): the view still answers.
    */
   private Future<Map<Long, Long>> peerReads(long actor, Map<Long, Long> peerOfConversation) {
     if (peerOfConversation.isEmpty()) {
@@ -485,20 +487,44 @@ final class MessagingServiceImpl implements MessagingService {
     List<String> memberIds = new ArrayList<>();
     peerOfConversation.forEach((conv, peer) -> memberIds.add(ConversationStore.memberId(conv, peer)));
     Future<List<JsonObject>> markers = conversations.membersById(memberIds);
-    Future<Set<Long>> off = conversations.receiptsOff(peers);
-    Future<JsonObject> ties = relations.ties(actor, peers);
-    return Future.all(markers, off, ties).map(v -> {
+    Future<Set<Long>> shown = receiptsShown(actor, peers);
+    return Future.all(markers, shown).map(v -> {
       Map<Long, Long> out = new HashMap<>();
       for (JsonObject m : markers.result()) {
-        long peer = m.getLong("user");
-        JsonObject tie = ties.result().getJsonObject(Long.toString(peer), new JsonObject());
-        boolean blocked = tie.getBoolean("blocking", false) || tie.getBoolean("blocked_by", false);
-        if (!off.result().contains(peer) && !blocked) {
+        if (shown.result().contains(m.getLong("user"))) {
           out.put(m.getLong("conversation"), m.getLong("read_seq", 0L));
         }
       }
       return out;
+    }).recover(e -> {
+      // the markers are extra: the conversations still answer, without them, while relations or a store is out
+      LOG.warn("Peer read markers for {} unavailable: {}", actor, e.toString());
+      return Future.succeededFuture(Map.<Long, Long>of());
     });
+  }
+
+  /**
+   * Which of {@code users} let {@code actor} see their read receipts: their {@code read_receipts} is on and no block
+   * stands between them and the actor either way. One settings query and one {@code ties} call.
+   */
+  private Future<Set<Long>> receiptsShown(long actor, List<Long> users) {
+    Future<Set<Long>> off = conversations.receiptsOff(users);
+    Future<JsonObject> ties = relations.ties(actor, users);
+    return Future.all(off, ties).map(v -> {
+      Set<Long> shown = new HashSet<>();
+      for (long u : users) {
+        if (!off.result().contains(u)
+            && !blockedEitherWay(ties.result().getJsonObject(Long.toString(u), new JsonObject()))) {
+          shown.add(u);
+        }
+      }
+      return shown;
+    });
+  }
+
+  /** Whether a {@code ties} entry shows a block either way. */
+  private static boolean blockedEitherWay(JsonObject tie) {
+    return tie.getBoolean("blocking", false) || tie.getBoolean("blocked_by", false);
   }
 
   private Future<JsonObject> conversationView(long actor, JsonObject conv, JsonObject member, JsonObject summaries,
@@ -745,13 +771,7 @@ final class MessagingServiceImpl implements MessagingService {
                 return Future.succeededFuture(List.<Long>of());
               }
               // neither listed nor counted: who turned receipts off, and who is in a block with the sender either way
-              Future<Set<Long>> off = conversations.receiptsOff(others);
-              Future<JsonObject> ties = relations.ties(actor, others);
-              return Future.all(off, ties).map(v -> others.stream().filter(u -> {
-                JsonObject tie = ties.result().getJsonObject(Long.toString(u), new JsonObject());
-                return !off.result().contains(u) && !tie.getBoolean("blocking", false)
-                    && !tie.getBoolean("blocked_by", false);
-              }).toList());
+              return receiptsShown(actor, others).map(shown -> others.stream().filter(shown::contains).toList());
             })
             .compose(shown -> {
               if (shown.isEmpty()) {

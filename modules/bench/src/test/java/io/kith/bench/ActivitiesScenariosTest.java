@@ -30,7 +30,7 @@ class ActivitiesScenariosTest {
   private static JsonObject bench(Path dir, String... args) throws Exception {
     Path json = dir.resolve("report.json");
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--warmup", "500ms", "--duration", "2s", "--connections", "4", "--timeout", "10s",
+    all.addAll(List.of("--warmup", "500ms", "--duration", "2s", "--connections", "4", "--timeout", "60s",
         "--no-progress", "--json", json.toString()));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -35,7 +35,7 @@ class FeedsScenariosTest {
   private static Outcome bench(Path dir, String scenario, String... extra) throws Exception {
     Path json = dir.resolve("report.json");
     List<String> args = new ArrayList<>(List.of(scenario, "--warmup", "500ms", "--duration", "2s", "--connections",
-        "4", "--timeout", "10s", "--no-progress", "--json", json.toString()));
+        "4", "--timeout", "60s", "--no-progress", "--json", json.toString()));
     args.addAll(List.of(extra));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -55,7 +55,7 @@ class MessagingScenariosTest {
   @DisplayName("messaging-direct delivers every message to its recipient over the bridge, and reports the goals")
   void messagingDirect(@TempDir Path dir) throws Exception {
     JsonObject report = bench(dir, "messaging-direct", "--rate", "20", "--warmup", "500ms", "--duration", "2s",
-        "--connections", "4", "--timeout", "10s", "--pairs", "2", "--text-length", "30");
+        "--connections", "4", "--timeout", "60s", "--pairs", "2", "--text-length", "30");
     Map<String, JsonObject> ops = byName(report.getJsonArray("operations"));
     assertEquals(List.of("direct", "ws-whoami", "ws-echo", "ws-echo-max", "direct-max", "direct-half-max"),
         report.getJsonArray("operations").stream().map(o -> ((JsonObject) o).getString("name")).toList());

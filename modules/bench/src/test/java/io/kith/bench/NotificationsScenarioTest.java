@@ -43,7 +43,7 @@ class NotificationsScenarioTest {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status = new Bench(new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8), false, Scenarios.builtIn()).run(List.of("notifications",
-        "--rate", "10", "--warmup", "500ms", "--duration", "2s", "--connections", "4", "--timeout", "10s",
+        "--rate", "10", "--warmup", "500ms", "--duration", "2s", "--connections", "4", "--timeout", "60s",
         "--no-progress", "--json", json.toString(), "--small", "30", "--medium", "60", "--large", "120"));
     String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
     assertEquals(Bench.EXIT_OK, status, text);

@@ -200,8 +200,8 @@ class FindPeopleHttpTest {
   }
 
   @Test
-  @DisplayName("a nickname prefix the contract cannot decode (a lone backslash) is 400 validation_failed naming prefix, "
-      + "not a complaint about a request body the request does not have")
+  @DisplayName("a nickname prefix the contract cannot decode (a lone backslash) is 400 validation_failed naming "
+      + "prefix, not a complaint about a request body the request does not have")
   void undecodablePrefix() {
     User viewer = kith.register();
 

@@ -6,7 +6,8 @@ import io.vertx.core.json.JsonObject;
  * The {@code notifications} configuration section.
  *
  * @param maxPerUser          most notifications kept per user; the oldest are evicted beyond it
- * @param markReadsPerMinute  mark-read calls (by ids, all, or by condition, counted together) a user may make per minute
+ * @param markReadsPerMinute  mark-read calls (by ids, all, or by condition, counted together) a user may make per
+ *                            minute
  */
 record NotificationsSettings(int maxPerUser, int markReadsPerMinute) {
 

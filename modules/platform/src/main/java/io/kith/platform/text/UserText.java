@@ -6,9 +6,10 @@ import io.kith.platform.error.KithErrors;
 /**
  * The one check of text that users store and other users read (posts, comments, messages, names, titles, profile
  * fields): it refuses control characters, which break clients and logs (NUL ends C strings, escape sequences drive
- * terminals), and unpaired UTF-16 surrogates, which are not Unicode at all: a JSON body may carry one as an escape
- * ({@code "\uD800"}), and the stores would keep a replacement character in its place, so what was stored would not be
- * what was sent. A refusal is {@code validation_failed} naming the field, as every domain's other invalid input is.
+ * terminals), and unpaired UTF-16 surrogates, which are not Unicode at all: a JSON body may carry one as a
+ * backslash-u escape of D800 to DFFF standing alone, and the stores would keep a replacement character in its place,
+ * so what was stored would not be what was sent. A refusal is {@code validation_failed} naming the field, as every
+ * domain's other invalid input is.
  */
 public final class UserText {
 

@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -196,5 +197,19 @@ class FindPeopleHttpTest {
     assertEquals(0, empty.getJsonArray("items").size());
     assertNull(empty.getValue("next"));
     assertNotNull(empty.getJsonArray("items"));
+  }
+
+  @Test
+  @DisplayName("a nickname prefix the contract cannot decode (a lone backslash) is 400 validation_failed naming "
+      + "prefix, not a complaint about a request body the request does not have")
+  void undecodablePrefix() {
+    User viewer = kith.register();
+
+    for (String prefix : List.of("\\", "a\\")) {
+      JsonObject problem = kith.get("/people/search?prefix=" + q(prefix), viewer.access())
+          .problem(400, "validation_failed", "prefix");
+      assertTrue(problem.getString("detail").contains("prefix"), problem.encode());
+      assertFalse(problem.getString("detail").contains("body"), problem.encode());
+    }
   }
 }

@@ -208,6 +208,56 @@ class ProfileHttpTest {
   }
 
   @Test
+  @DisplayName("PATCH /me refuses profile text holding NUL or an unpaired surrogate (sent as a JSON escape) with 400 "
+      + "validation_failed naming the field, and stores nothing")
+  void controlsAndLoneSurrogatesRefused() {
+    User user = kith.register();
+    JsonObject before = kith.get("/me", user.access()).expect(200);
+
+    for (String field : List.of("nickname", "signature", "school", "job", "location")) {
+      for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "bell\\u0007")) {
+        patchRaw(user, "{\"" + field + "\": \"" + escaped + "\"}").problem(400, "validation_failed", field);
+      }
+    }
+    patchRaw(user, "{\"interests\": [\"chess\", \"go\\u0000\"]}").problem(400, "validation_failed", "interests");
+    patchRaw(user, "{\"interests\": [\"\\uD83D\"]}").problem(400, "validation_failed", "interests");
+    assertEquals(before, kith.get("/me", user.access()).expect(200), "nothing was stored");
+
+    // a surrogate pair sent as two escapes is one character (an emoji), and is kept
+    JsonObject kept = patchRaw(user, "{\"signature\": \"party \\uD83C\\uDF89\"}").expect(200);
+    assertEquals("party \uD83C\uDF89", kept.getString("signature"), kept.encode());
+  }
+
+  @Test
+  @DisplayName("profile updates past accounts.profile-updates-per-minute are 429 rate_limited with Retry-After and "
+      + "change nothing; another user is not affected")
+  void profileUpdatesLimited() {
+    try (AccountsKith limited = AccountsKith.start(new JsonObject()
+        .put("accounts", new JsonObject().put("profile-updates-per-minute", 3)))) {
+      User user = limited.register();
+      User other = limited.register();
+      for (int i = 0; i < 3; i++) {
+        limited.updateProfile(user, new JsonObject().put("signature", "take " + i));
+      }
+
+      limited.patch("/me", user.access(), new JsonObject().put("signature", "one too many"))
+          .throttled("rate_limited", 60);
+      limited.put("/me/presence", user.access(), new JsonObject().put("mode", "invisible"))
+          .throttled("rate_limited", 60);
+
+      JsonObject me = limited.get("/me", user.access()).expect(200);
+      assertEquals("take 2", me.getString("signature"), me.encode());
+      assertEquals("online", me.getJsonObject("settings").getString("presence"), me.encode());
+      assertEquals("hello", limited.updateProfile(other, new JsonObject().put("signature", "hello"))
+          .getString("signature"));
+    }
+  }
+
+  private Reply patchRaw(User user, String json) {
+    return kith.call(HttpMethod.PATCH, API + "/me", user.access(), newAddress(), json);
+  }
+
+  @Test
   @DisplayName("another user's profile hides birthday and phone by default and shows them when the owner allows")
   void publicView() {
     User owner = kith.register();

@@ -163,6 +163,20 @@ class RegisterHttpTest {
   }
 
   @Test
+  @DisplayName("a device name with NUL, another control character or an unpaired surrogate (a JSON escape) is 400 "
+      + "validation_failed naming device, and no account is made")
+  void deviceNameRefused() {
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "tab\\tbed")) {
+      String username = unique("u");
+      String body = request(username, "Sunny-meadow-42").put("device", "@").encode().replace("@", escaped);
+      kith.call(HttpMethod.POST, AccountsKith.API + "/accounts", null, newAddress(), body)
+          .problem(400, "validation_failed", "device");
+      // the username is still free: nothing was stored
+      kith.registerRaw(request(username, "Sunny-meadow-42"), newAddress()).expect(201);
+    }
+  }
+
+  @Test
   @DisplayName("registrations are limited per client address: past the limit 429 registration_throttled with Retry-After")
   void registrationThrottled() {
     String address = newAddress();

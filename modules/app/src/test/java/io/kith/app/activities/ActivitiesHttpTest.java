@@ -441,6 +441,20 @@ class ActivitiesHttpTest {
         .problem(400, "validation_failed");
     kith.post("/activities", org, "{not json").problem(400, "malformed_json");
     kith.post("/activities", null, activity("Anonymous")).problem(401, "unauthenticated");
+    // NUL and other controls, and an unpaired surrogate sent as a JSON escape; the introduction may break lines
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "bell\\u0007")) {
+      kith.post("/activities", org, activity("@").encode().replace("@", escaped))
+          .problem(400, "validation_failed", "title");
+      kith.post("/activities", org, activity("Intro").put("introduction", "@").encode().replace("@", escaped))
+          .problem(400, "validation_failed", "introduction");
+      JsonObject place = activity("Place");
+      place.getJsonObject("place").put("name", "@");
+      kith.post("/activities", org, place.encode().replace("@", escaped))
+          .problem(400, "validation_failed", "place.name");
+    }
+    assertEquals(List.of(), ids(kith.get("/me/activities/organised", org).expect(200)));
+    assertEquals("one\ntwo", kith.create(org, activity("Lines").put("introduction", "one\ntwo"))
+        .getString("introduction"));
 
     // title length counts characters, not UTF-16 units: 100 emoji are a valid title
     assertEquals(100, kith.create(org, activity("\uD83C\uDF89".repeat(100))).getString("title")

@@ -2,6 +2,7 @@ package io.kith.app.feeds;
 
 import io.kith.app.feeds.FeedsKith.User;
 import io.kith.platform.testkit.KithTestKit;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import static io.kith.app.feeds.FeedsKith.API;
 import static io.kith.app.feeds.FeedsKith.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -151,7 +153,14 @@ class CommentsHttpTest {
     kith.post("/posts/" + post + "/comments", a, new JsonObject().put("text", "x").put("reply_to", elsewhere))
         .problem(404, "comment_not_found");
 
+    // NUL and other controls, and an unpaired surrogate sent as a JSON escape; line breaks are text
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "del\\u007F")) {
+      kith.call(HttpMethod.POST, API + "/posts/" + post + "/comments", a.access(),
+          "{\"text\": \"" + escaped + "\"}").problem(400, "validation_failed", "text");
+    }
+
     assertEquals(List.of(), ids(kith.get("/posts/" + post + "/comments", a).expect(200)));
     assertEquals(2000, comment(post, a, "y".repeat(2000)).getString("text").length());
+    assertEquals("two\nlines", comment(post, a, "two\nlines").getString("text"));
   }
 }

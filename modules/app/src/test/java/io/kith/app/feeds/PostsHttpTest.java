@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.util.List;
 
 import static io.kith.app.feeds.FeedsKith.API;
+import static io.kith.app.feeds.FeedsKith.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -212,6 +213,30 @@ class PostsHttpTest {
     // the bound itself is accepted
     assertEquals(5000, kith.post("/posts", a, new JsonObject().put("text", "y".repeat(5000))).expect(201)
         .getString("text").length());
+  }
+
+  @Test
+  @DisplayName("post text and place names with NUL or an unpaired surrogate (sent as a JSON escape) are 400 "
+      + "validation_failed naming the field, on publish and edit, and nothing is stored; line breaks and emoji pass")
+  void controlsAndLoneSurrogatesRefused() {
+    User a = kith.register();
+    long post = kith.publish(a, "before");
+
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "esc\\u001B[2J")) {
+      kith.call(HttpMethod.POST, API + "/posts", a.access(), "{\"text\": \"" + escaped + "\"}")
+          .problem(400, "validation_failed", "text");
+      kith.call(HttpMethod.POST, API + "/posts", a.access(),
+          "{\"text\": \"x\", \"place\": {\"name\": \"" + escaped + "\"}}")
+          .problem(400, "validation_failed", "place.name");
+      kith.call(HttpMethod.PATCH, API + "/posts/" + post, a.access(), "{\"text\": \"" + escaped + "\"}")
+          .problem(400, "validation_failed", "text");
+    }
+
+    assertEquals(List.of(post), ids(kith.get("/users/" + a.path() + "/posts", a).expect(200)));
+    assertEquals("before", kith.get("/posts/" + post, a).expect(200).getString("text"));
+    JsonObject multiline = kith.call(HttpMethod.POST, API + "/posts", a.access(),
+        "{\"text\": \"one\\ntwo\\t\\uD83C\\uDF89\"}").expect(201);
+    assertEquals("one\ntwo\t\uD83C\uDF89", multiline.getString("text"));
   }
 
   @Test

@@ -132,6 +132,11 @@ class BoardHttpTest {
     friends(alice, bob);
     kith.post("/boards", alice, new JsonObject().put("title", "x").put("members", new JsonArray().add(dave.id())))
         .problem(403, "board_member_not_friend");
+    // NUL and other controls, and an unpaired surrogate sent as a JSON escape, in a title
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "two\\nlines")) {
+      kith.post("/boards", alice, "{\"title\": \"" + escaped + "\"}").problem(400, "validation_failed", "title");
+    }
+    assertEquals(0, kith.get("/boards", alice).expect(200).getJsonArray("items").size());
     JsonObject board = kith.post("/boards", alice, new JsonObject().put("title", "x")
         .put("members", new JsonArray().add(bob.id()))).expect(201);
     String path = "/boards/" + board.getLong("id");

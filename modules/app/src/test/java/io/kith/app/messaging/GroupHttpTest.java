@@ -177,6 +177,18 @@ class GroupHttpTest {
         .problem(400, "validation_failed");
     kith.post("/groups", alice, new JsonObject().put("kind", "topic").put("name", "no topic"))
         .problem(400, "validation_failed", "topic");
+    // NUL and other controls, and an unpaired surrogate sent as a JSON escape, in a name, a topic or an about
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "esc\\u001B")) {
+      kith.post("/groups", alice, "{\"kind\": \"friends\", \"name\": \"" + escaped + "\"}")
+          .problem(400, "validation_failed", "name");
+      kith.post("/groups", alice, "{\"kind\": \"topic\", \"name\": \"ok\", \"topic\": \"" + escaped + "\"}")
+          .problem(400, "validation_failed", "topic");
+      kith.post("/groups", alice, "{\"kind\": \"friends\", \"name\": \"ok\", \"about\": \"" + escaped + "\"}")
+          .problem(400, "validation_failed", "about");
+      kith.patch("/groups/" + id, alice, "{\"name\": \"" + escaped + "\"}").problem(400, "validation_failed", "name");
+    }
+    kith.post("/groups", alice, "{\"kind\": \"friends\", \"name\": \"two\\nlines\"}")
+        .problem(400, "validation_failed", "name");
     JsonArray many = new JsonArray();
     for (int i = 1; i <= 51; i++) {
       many.add(i);

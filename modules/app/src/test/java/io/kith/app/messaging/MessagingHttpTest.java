@@ -94,6 +94,50 @@ class MessagingHttpTest {
   }
 
   @Test
+  @DisplayName("message text with NUL, other controls or an unpaired surrogate (sent as a JSON escape) is 400 "
+      + "validation_failed naming text and sends nothing; line breaks and emoji pass")
+  void controlsAndLoneSurrogatesRefused() {
+    User alice = kith.register();
+    User bob = kith.register();
+    long conversation = kith.message(alice, bob, "first").getLong("conversation");
+
+    int n = 0;
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "bell\\u0007")) {
+      kith.post("/direct/" + bob.path() + "/messages", alice,
+          "{\"client_id\": \"bad-" + n++ + "\", \"text\": \"" + escaped + "\"}")
+          .problem(400, "validation_failed", "text");
+    }
+
+    assertEquals(1, kith.get("/conversations/" + conversation + "/messages", bob).expect(200).getJsonArray("items")
+        .size());
+    JsonObject ok = kith.post("/direct/" + bob.path() + "/messages", alice,
+        "{\"client_id\": \"ok\", \"text\": \"one\\ntwo \\uD83D\\uDE00\"}").expect(201);
+    assertEquals("one\ntwo \uD83D\uDE00", ok.getJsonObject("message").getString("text"));
+  }
+
+  @Test
+  @DisplayName("read markers past messaging.mark-reads-per-minute are 429 rate_limited with Retry-After and move "
+      + "nothing; another user is not affected")
+  void markReadsLimited() {
+    try (MessagingKith limited = MessagingKith.start(new JsonObject().put("mark-reads-per-minute", 3))) {
+      User alice = limited.register();
+      User bob = limited.register();
+      long conversation = limited.message(alice, bob, "one").getLong("conversation");
+      limited.message(alice, bob, "two");
+      limited.message(alice, bob, "three");
+      String read = "/conversations/" + conversation + "/read";
+      for (int seq = 0; seq < 3; seq++) {
+        assertEquals(seq, limited.put(read, bob, new JsonObject().put("seq", seq)).expect(200).getLong("read_seq"));
+      }
+
+      limited.put(read, bob, new JsonObject().put("seq", 3)).throttled("rate_limited", 60);
+
+      assertEquals(1L, limited.get("/conversations/" + conversation, bob).expect(200).getLong("unread"));
+      assertEquals(3L, limited.put(read, alice, new JsonObject().put("seq", 3)).expect(200).getLong("read_seq"));
+    }
+  }
+
+  @Test
   @DisplayName("the conversations list pages over HTTP: the next of a page is accepted as before")
   void conversationsPaging() {
     User me = kith.register();

@@ -93,6 +93,33 @@ class NotificationsHttpTest {
   }
 
   @Test
+  @DisplayName("mark-read calls past notifications.mark-reads-per-minute are 429 rate_limited with Retry-After and "
+      + "mark nothing; another user is not affected")
+  void markReadsLimited() {
+    try (NotificationsKith limited = NotificationsKith.start(new JsonObject().put("mark-reads-per-minute", 3))) {
+      User alice = limited.register();
+      User bob = limited.register();
+      User carol = limited.register();
+      limited.follow(bob, alice);
+      limited.follow(bob, carol);
+      limited.awaitPage("/notifications", alice, "alice's follower", p -> p.getJsonArray("items").size() == 1);
+      limited.awaitPage("/notifications", carol, "carol's follower", p -> p.getJsonArray("items").size() == 1);
+      for (long unknown = 1; unknown <= 3; unknown++) {
+        assertEquals(0, limited.post("/notifications/read", alice, new JsonObject()
+            .put("ids", new JsonArray().add(unknown))).expect(200).getInteger("changed"));
+      }
+
+      limited.post("/notifications/read", alice, new JsonObject().put("all", true)).throttled("rate_limited", 60);
+      limited.post("/notifications/read", alice, new JsonObject().put("types", new JsonArray().add("follower")))
+          .throttled("rate_limited", 60);
+
+      assertEquals(1, limited.get("/notifications/unread-counts", alice).expect(200).getInteger("total"));
+      assertEquals(1, limited.post("/notifications/read", carol, new JsonObject().put("all", true)).expect(200)
+          .getInteger("changed"));
+    }
+  }
+
+  @Test
   @DisplayName("another user's notifications cannot be read, marked or deleted: their ids match nothing")
   void othersNotifications() {
     User alice = kith.register();

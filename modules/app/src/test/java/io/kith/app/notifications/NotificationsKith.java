@@ -66,6 +66,11 @@ final class NotificationsKith implements AutoCloseable {
 
   /** Starts a node running accounts, relations, feeds, notifications and the gateway, and {@code more} modules. */
   static NotificationsKith start(String... more) {
+    return start(new JsonObject(), more);
+  }
+
+  /** As {@link #start(String...)}, with these {@code notifications} settings. */
+  static NotificationsKith start(JsonObject notifications, String... more) {
     JsonArray modules = new JsonArray().add("accounts").add("relations").add("feeds").add("notifications")
         .add("gateway");
     for (String module : more) {
@@ -75,7 +80,8 @@ final class NotificationsKith implements AutoCloseable {
         .put("kith", new JsonObject().put("modules", modules))
         .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
         .put("bridge", new JsonObject().put("tcp-port", 0))
-        .put("accounts", new JsonObject().put("register-max-per-address", 100_000));
+        .put("accounts", new JsonObject().put("register-max-per-address", 100_000))
+        .put("notifications", notifications.copy());
     return new NotificationsKith(Await.result(Kith.start(KithTestKit.config(overrides))));
   }
 

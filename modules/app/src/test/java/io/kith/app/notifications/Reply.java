@@ -47,4 +47,19 @@ record Reply(int status, MultiMap headers, Buffer body) {
   JsonObject problem(int expectedStatus, String code) {
     return problem(expectedStatus, code, null);
   }
+
+  /**
+   * Asserts a rate-limit problem: 429 with this code, a {@code retry_after} member between 1 and {@code maxSeconds}
+   * and a Retry-After header saying the same.
+   *
+   * @return the seconds to wait
+   */
+  long throttled(String code, long maxSeconds) {
+    JsonObject problem = problem(429, code);
+    assertNotNull(problem.getValue("retry_after"), "retry_after member: " + problem.encode());
+    long retryAfter = problem.getLong("retry_after");
+    assertTrue(retryAfter >= 1 && retryAfter <= maxSeconds, "retry_after within the window: " + problem.encode());
+    assertEquals(String.valueOf(retryAfter), headers.get("Retry-After"), "Retry-After header equals retry_after");
+    return retryAfter;
+  }
 }

@@ -45,6 +45,27 @@ class BlocksMutesHidesHttpTest {
   }
 
   @Test
+  @DisplayName("blocks and unblocks past relations.blocks-per-minute are 429 rate_limited with Retry-After and change "
+      + "nothing; another user is not affected")
+  void blocksLimited() {
+    try (RelationsKith limited = RelationsKith.start(new JsonObject().put("blocks-per-minute", 3))) {
+      User blocker = limited.register();
+      User other = limited.register();
+      List<User> targets = limited.register(3);
+      limited.put("/me/blocks/" + targets.get(0).path(), blocker).expectNoContent();
+      limited.delete("/me/blocks/" + targets.get(0).path(), blocker).expectNoContent();
+      limited.put("/me/blocks/" + targets.get(1).path(), blocker).expectNoContent();
+
+      limited.put("/me/blocks/" + targets.get(2).path(), blocker).throttled("rate_limited", 60);
+      limited.delete("/me/blocks/" + targets.get(1).path(), blocker).throttled("rate_limited", 60);
+
+      assertEquals(List.of(targets.get(1).id()), ids(limited.get("/me/blocks", blocker).expect(200)));
+      limited.put("/me/blocks/" + targets.get(2).path(), other).expectNoContent();
+      assertEquals(List.of(targets.get(2).id()), ids(limited.get("/me/blocks", other).expect(200)));
+    }
+  }
+
+  @Test
   @DisplayName("blocking ends follows both ways and the friendship, and lists the blocked user")
   void blockEndsEdges() {
     User blocker = kith.register();

@@ -116,6 +116,11 @@ class ContactTagsHttpTest {
     kith.put("/me/tags/" + longTag + "/users/" + friend.path(), me).problem(400, "validation_failed", "tag");
     kith.get("/me/tags/" + longTag + "/users", me).problem(400, "validation_failed", "tag");
     kith.put("/me/tags/%20%20/users/" + friend.path(), me).problem(400, "validation_failed", "tag");
+    // NUL and other control characters (percent-encoded in the path)
+    for (String control : List.of("a%00b", "esc%1B", "two%0Alines")) {
+      kith.put("/me/tags/" + control + "/users/" + friend.path(), me).problem(400, "validation_failed", "tag");
+    }
+    assertEquals(0, kith.get("/me/tags", me).expect(200).getJsonArray("items").size());
     kith.put("/me/tags/" + "t".repeat(30) + "/users/" + friend.path(), me).expectNoContent();
     assertEquals(List.of(), kith.get("/users/" + me.path() + "/tags", me).expect(200)
         .getJsonArray("items").getList());

@@ -40,6 +40,29 @@ class FollowHttpTest {
   }
 
   @Test
+  @DisplayName("follows and unfollows past relations.follows-per-minute are 429 rate_limited with Retry-After and "
+      + "change nothing; another user is not affected")
+  void followsLimited() {
+    try (RelationsKith limited = RelationsKith.start(new JsonObject().put("follows-per-minute", 3))) {
+      User fan = limited.register();
+      User other = limited.register();
+      List<User> stars = limited.register(3);
+      assertEquals("following", limited.follow(fan, stars.get(0)));
+      limited.delete("/following/" + stars.get(0).path(), fan).expectNoContent();
+      assertEquals("following", limited.follow(fan, stars.get(1)));
+
+      limited.put("/following/" + stars.get(2).path(), fan).throttled("rate_limited", 60);
+      limited.delete("/following/" + stars.get(1).path(), fan).throttled("rate_limited", 60);
+
+      assertEquals(List.of(stars.get(1).id()), ids(limited.get("/users/" + fan.path() + "/following", fan)
+          .expect(200)));
+      assertEquals("following", limited.follow(other, stars.get(2)));
+      assertEquals(List.of(other.id()), ids(limited.get("/users/" + stars.get(2).path() + "/followers", other)
+          .expect(200)));
+    }
+  }
+
+  @Test
   @DisplayName("following is idempotent, shows in both lists with the user's summary, and is counted once")
   void followAndLists() {
     User a = kith.register();

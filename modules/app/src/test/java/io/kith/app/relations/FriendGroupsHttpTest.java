@@ -96,6 +96,12 @@ class FriendGroupsHttpTest {
         .problem(400, "validation_failed", "name");
     kith.post("/me/groups", owner, new JsonObject().put("name", "   ")).problem(400, "validation_failed", "name");
     kith.post("/me/groups", owner, new JsonObject()).problem(400, "validation_failed", "name");
+    // NUL and other controls, and an unpaired surrogate sent as a JSON escape, are refused as well
+    for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "two\\nlines")) {
+      kith.post("/me/groups", owner, "{\"name\": \"" + escaped + "\"}").problem(400, "validation_failed", "name");
+      kith.patch("/me/groups/" + second.getLong("id"), owner, "{\"name\": \"" + escaped + "\"}")
+          .problem(400, "validation_failed", "name");
+    }
     assertEquals(java.util.Set.of(first, second), java.util.Set.copyOf(groups(owner)));
   }
 

@@ -53,7 +53,13 @@ final class RelationsKith implements AutoCloseable {
 
   /** Starts a node running accounts, relations and the gateway. */
   static RelationsKith start() {
+    return start(new JsonObject());
+  }
+
+  /** Starts a node running accounts, relations and the gateway with these {@code relations} settings. */
+  static RelationsKith start(JsonObject relations) {
     JsonObject overrides = new JsonObject()
+        .put("relations", relations)
         .put("kith", new JsonObject().put("modules", new JsonArray().add("accounts").add("relations").add("gateway")))
         .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
         .put("bridge", new JsonObject().put("tcp-port", 0))

@@ -103,8 +103,9 @@ public final class FailureHandler implements Handler<RoutingContext> {
       return Problem.of(KithErrors.NOT_FOUND, "no such operation");
     }
     String message = e.getMessage() == null ? "" : e.getMessage();
-    if (message.toLowerCase(java.util.Locale.ROOT).contains("decode")
-        || message.toLowerCase(java.util.Locale.ROOT).contains("json")) {
+    // "The value of query parameter prefix can't be decoded" is a parameter the validator could not read, not a body
+    if (parameterOf(message) == null && (message.toLowerCase(java.util.Locale.ROOT).contains("decode")
+        || message.toLowerCase(java.util.Locale.ROOT).contains("json"))) {
       return Problem.of(KithErrors.MALFORMED_JSON, "the request body is not valid JSON");
     }
     // a body in a media type the operation does not declare: "The format of the request body is not supported"

@@ -1,15 +1,21 @@
 package io.kith.platform.limit;
 
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
+import io.vertx.serviceproxy.ServiceException;
 
 import java.util.List;
 
 /**
  * Fixed-window counters in Redis for rate limits and throttles. A window starts with its first hit and lasts
  * {@code windowMillis}; {@link #hit} counts, {@link #peek} reads without counting. Keys are the caller's (each module
- * uses its own prefix); they expire with their window.
+ * uses its own prefix); they expire with their window. {@link #enforce} is the per-user limit every module applies:
+ * past it the call fails with {@code rate_limited} and {@code retry_after}, which the gateway answers as 429 with a
+ * {@code Retry-After} header.
  */
 public final class RateLimiter {
 
@@ -44,6 +50,23 @@ public final class RateLimiter {
   public Future<Window> hit(String key, long windowMillis) {
     return redis.eval(List.of(HIT, "1", key, Long.toString(windowMillis)))
         .map(r -> new Window(r.get(0).toLong(), Math.max(0, r.get(1).toLong())));
+  }
+
+  /**
+   * Counts one hit in {@code key}'s window and fails with {@link #refusal} once it holds more than {@code max} hits
+   * (refused calls count too, so hammering does not open the window early).
+   *
+   * @param detail what the user is told, such as "too many follows (at most 60 a minute); retry later"
+   */
+  public Future<Void> enforce(String key, long windowMillis, int max, String detail) {
+    return hit(key, windowMillis).compose(window -> window.count() > max
+        ? Future.failedFuture(refusal(detail, window.retryAfterSeconds()))
+        : Future.succeededFuture());
+  }
+
+  /** The {@code rate_limited} failure (429) saying when to come back ({@code retry_after}, whole seconds). */
+  public static ServiceException refusal(String detail, long retryAfterSeconds) {
+    return Failures.withExtra(KithErrors.RATE_LIMITED, detail, new JsonObject().put("retry_after", retryAfterSeconds));
   }
 
   /** Reads {@code key}'s window without counting. */

@@ -62,7 +62,9 @@ public interface AccountsService {
   Future<JsonObject> profile(long actor, long userId);
 
   /**
-   * Updates editable profile fields and settings of the actor (a member set to null clears it).
+   * Updates editable profile fields and settings of the actor (a member set to null clears it). Text holding a
+   * control character or an unpaired surrogate is {@code validation_failed} naming the field; past
+   * {@code accounts.profile-updates-per-minute} the change is {@code rate_limited} with {@code retry_after}.
    *
    * @return the updated own profile
    */

@@ -8,6 +8,7 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.text.UserText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -268,7 +269,10 @@ final class AccountsServiceImpl implements AccountsService {
       JsonObject change = Profiles.validateChanges(changes);
       String modeBefore = Profiles.settingsOf(current).getString("presence");
       boolean modeSet = change.getJsonObject("set").containsKey("settings.presence");
-      return store.update(actor, change.getJsonObject("set"), change.getJsonArray("unset")).compose(updated -> {
+      Future<Void> admitted = perMinute("profile-update", actor, settings.profileUpdatesPerMinute(),
+          "too many profile updates");
+      return admitted.compose(v -> store.update(actor, change.getJsonObject("set"), change.getJsonArray("unset")))
+          .compose(updated -> {
         if (updated == null) {
           return Failures.<JsonObject>fail(AccountsErrors.USER_NOT_FOUND, "no such user");
         }
@@ -697,14 +701,12 @@ final class AccountsServiceImpl implements AccountsService {
 
   /** Counts one call of {@code what} by the user, refusing with 429 rate_limited past {@code max} a minute. */
   private Future<Void> perMinute(String name, long user, int max, String what) {
-    return limiter.hit("rl:accounts:" + name + ":" + user, MINUTE).compose(window -> window.count() > max
-        ? Future.failedFuture(rateLimited(what + " (at most " + max + " a minute); retry later",
-            window.retryAfterSeconds()))
-        : Future.succeededFuture());
+    return limiter.enforce("rl:accounts:" + name + ":" + user, MINUTE, max,
+        what + " (at most " + max + " a minute); retry later");
   }
 
   private static ServiceException rateLimited(String detail, long retryAfterSeconds) {
-    return Failures.withExtra(KithErrors.RATE_LIMITED, detail, new JsonObject().put("retry_after", retryAfterSeconds));
+    return RateLimiter.refusal(detail, retryAfterSeconds);
   }
 
   private void emit(String type, JsonObject payload) {
@@ -732,7 +734,7 @@ final class AccountsServiceImpl implements AccountsService {
     if (!(v instanceof String) || ((String) v).length() > max) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a string of at most " + max);
     }
-    return (String) v;
+    return UserText.line(field, (String) v);
   }
 
   private static JsonArray arrayField(JsonObject req, String field) {

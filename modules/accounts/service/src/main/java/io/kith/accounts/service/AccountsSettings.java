@@ -24,6 +24,7 @@ import io.vertx.core.json.JsonObject;
  * @param presenceQueriesPerMinute      presence queries a user may make per minute
  * @param nicknameSearchesPerMinute     nickname searches a user may make per minute
  * @param profileReadsPerMinute         reads of other users' profiles and username lookups a user may make per minute
+ * @param profileUpdatesPerMinute       changes of one's own profile (presence mode included) a user may make per minute
  */
 record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2MemoryKib, int argon2Iterations,
                         int loginMaxFailuresPerAccount,
@@ -31,7 +32,8 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2Memory
                         int registerWindowSeconds, int profileCacheTtlSeconds, int nearbyTtlSeconds,
                         double nearbyMaxRadiusKm, int positionIntervalSeconds, int presenceExpirySeconds,
                         int nearbySearchesPerMinute, int contactsLookupEntriesPerHour, int presenceQueriesPerMinute,
-                        int nicknameSearchesPerMinute, int profileReadsPerMinute) {
+                        int nicknameSearchesPerMinute, int profileReadsPerMinute,
+                        int profileUpdatesPerMinute) {
 
   static AccountsSettings from(JsonObject s) {
     return new AccountsSettings(
@@ -53,7 +55,8 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2Memory
         s.getInteger("contacts-lookup-entries-per-hour", 2000),
         s.getInteger("presence-queries-per-minute", 600),
         s.getInteger("nickname-searches-per-minute", 120),
-        s.getInteger("profile-reads-per-minute", 600));
+        s.getInteger("profile-reads-per-minute", 600),
+        s.getInteger("profile-updates-per-minute", 30));
   }
 
   private static int within(JsonObject s, String key, int fallback, int min, int max) {

@@ -3,6 +3,7 @@ package io.kith.accounts.service;
 import io.kith.accounts.api.AccountsErrors;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -58,7 +59,6 @@ final class Profiles {
   private static final Pattern USERNAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.]{2,29}");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+");
   private static final Pattern PHONE = Pattern.compile("\\+?[0-9]{6,15}");
-  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
 
   private Profiles() {
   }
@@ -185,10 +185,7 @@ final class Profiles {
     if (text.length() > max) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be at most " + max + " characters");
     }
-    if (CONTROL.matcher(text).find()) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must not contain control characters");
-    }
-    return text;
+    return UserText.line(field, text);
   }
 
   private static String oneOf(String field, Object value, Set<String> allowed) {
@@ -248,10 +245,11 @@ final class Profiles {
         throw Failures.field(KithErrors.VALIDATION_FAILED, "interests", "each interest must be a non-empty string");
       }
       String tag = ((String) item).strip();
-      if (tag.length() > MAX_INTEREST_LENGTH || CONTROL.matcher(tag).find()) {
+      if (tag.length() > MAX_INTEREST_LENGTH) {
         throw Failures.field(KithErrors.VALIDATION_FAILED, "interests",
             "each interest must be at most " + MAX_INTEREST_LENGTH + " characters");
       }
+      UserText.line("interests", tag);
       unique.putIfAbsent(tag.toLowerCase(Locale.ROOT), tag);
     }
     return new JsonArray(new ArrayList<>(unique.values()));

@@ -3,6 +3,7 @@ package io.kith.activities.service;
 import io.kith.activities.api.Activities;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
 
@@ -136,7 +137,7 @@ final class ActivityDraft {
     if (length(s) > Activities.MAX_TITLE) {
       throw invalid("title", "title must be at most " + Activities.MAX_TITLE + " characters");
     }
-    return s;
+    return UserText.line("title", s);
   }
 
   private static String introduction(Object value) {
@@ -147,7 +148,7 @@ final class ActivityDraft {
     if (length(s) > Activities.MAX_INTRODUCTION) {
       throw invalid("introduction", "introduction must be at most " + Activities.MAX_INTRODUCTION + " characters");
     }
-    return s;
+    return UserText.lines("introduction", s);
   }
 
   private static long time(Object value, String field) {
@@ -182,7 +183,7 @@ final class ActivityDraft {
     if (length(n) > Activities.MAX_PLACE_NAME) {
       throw invalid("place.name", "place.name must be at most " + Activities.MAX_PLACE_NAME + " characters");
     }
-    JsonObject out = new JsonObject().put("name", n);
+    JsonObject out = new JsonObject().put("name", UserText.line("place.name", n));
     Object lat = p.getValue("latitude");
     Object lon = p.getValue("longitude");
     if ((lat == null) != (lon == null)) {

@@ -9,6 +9,7 @@ import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.text.UserText;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -573,6 +574,7 @@ final class FeedsServiceImpl implements FeedsService {
       if (!(t instanceof String text) || text.isBlank() || text.codePointCount(0, text.length()) > MAX_COMMENT) {
         throw PostDraft.invalid("text", "a comment is 1 to " + MAX_COMMENT + " characters");
       }
+      UserText.lines("text", text);
       Object r = b.getValue("reply_to");
       if (r != null && (!(r instanceof Number n) || n.longValue() <= 0)) {
         throw PostDraft.invalid("reply_to", "reply_to must be a comment id");
@@ -1091,10 +1093,8 @@ final class FeedsServiceImpl implements FeedsService {
   }
 
   private Future<Void> limit(String name, long user, int max, long windowMillis, String what) {
-    return limiter.hit("rl:feeds:" + name + ":" + user, windowMillis).compose(window -> window.count() > max
-        ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + what + " (at most " + max
-            + "); retry later", new JsonObject().put("retry_after", window.retryAfterSeconds())))
-        : Future.succeededFuture());
+    return limiter.enforce("rl:feeds:" + name + ":" + user, windowMillis, max,
+        "too many " + what + " (at most " + max + "); retry later");
   }
 
   /** Adds to a post's counters, then drops its cached copy. */

@@ -2,6 +2,7 @@ package io.kith.feeds.service;
 
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
@@ -101,7 +102,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     if (s.codePointCount(0, s.length()) > MAX_TEXT) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "text is longer than " + MAX_TEXT + " characters");
     }
-    return s;
+    return UserText.lines("text", s);
   }
 
   private static String visibility(JsonObject b) {
@@ -129,7 +130,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
       throw Failures.field(KithErrors.VALIDATION_FAILED, "place.name",
           "place.name must be 1 to " + MAX_PLACE_NAME + " characters");
     }
-    JsonObject out = new JsonObject().put("name", n);
+    JsonObject out = new JsonObject().put("name", UserText.line("place.name", n));
     Object lat = p.getValue("lat");
     Object lon = p.getValue("lon");
     if (lat != null || lon != null) {

@@ -86,7 +86,8 @@ public interface MessagingService {
   /**
    * Moves the actor's read marker of a conversation forward to {@code seq} (never back; clamped to the last
    * sequence), pushes a read receipt to the other party unless the actor turned receipts off:
-   * {@code {conversation, read_seq, unread (capped at 100)}}.
+   * {@code {conversation, read_seq, unread (capped at 100)}}. Past {@code messaging.mark-reads-per-minute} moves
+   * of the actor: {@code rate_limited} with {@code retry_after}.
    */
   Future<JsonObject> markRead(long actor, long conversationId, long seq);
 

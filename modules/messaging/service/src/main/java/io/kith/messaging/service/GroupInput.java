@@ -3,6 +3,7 @@ package io.kith.messaging.service;
 import io.kith.messaging.api.Messaging;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -60,8 +61,20 @@ final class GroupInput {
     return new ArrayList<>(out);
   }
 
-  /** A text member of {@code min..max} characters (code points), trimmed; null when absent and not required. */
+  /**
+   * A one-line text member (a name, a topic) of {@code min..max} characters (code points), trimmed; null when absent
+   * and not required.
+   */
   static String text(JsonObject body, String field, int min, int max, boolean required) {
+    return UserText.line(field, trimmed(body, field, min, max, required));
+  }
+
+  /** As {@link #text}, for a text that may run over several lines (a group's about). */
+  static String paragraph(JsonObject body, String field, int min, int max, boolean required) {
+    return UserText.lines(field, trimmed(body, field, min, max, required));
+  }
+
+  private static String trimmed(JsonObject body, String field, int min, int max, boolean required) {
     Object raw = body.getValue(field);
     if (raw == null) {
       if (required) {

@@ -202,7 +202,7 @@ final class Groups {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "kind", "kind must be topic or friends");
       }
       String name = GroupInput.text(spec, "name", 1, Messaging.MAX_GROUP_NAME, true);
-      String about = GroupInput.text(spec, "about", 0, Messaging.MAX_ABOUT, false);
+      String about = GroupInput.paragraph(spec, "about", 0, Messaging.MAX_ABOUT, false);
       String topic = GroupInput.text(spec, "topic", 1, Messaging.MAX_TOPIC, TOPIC.equals(kind));
       if (topic != null && !TOPIC.equals(kind)) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "topic", "only topic groups have a topic");
@@ -321,7 +321,7 @@ final class Groups {
         }
       }
       String name = GroupInput.text(changes, "name", 1, Messaging.MAX_GROUP_NAME, false);
-      String about = GroupInput.text(changes, "about", 0, Messaging.MAX_ABOUT, false);
+      String about = GroupInput.paragraph(changes, "about", 0, Messaging.MAX_ABOUT, false);
       String topic = GroupInput.text(changes, "topic", 1, Messaging.MAX_TOPIC, false);
       return asMember(actor, groupId).compose(seen -> {
         if (seen.managed()) {
@@ -911,10 +911,7 @@ final class Groups {
 
   private Future<Void> throttle(String key, long windowMillis, int max, String what) {
     String per = windowMillis == 60_000L ? " per minute" : " per hour";
-    return limiter.hit(key, windowMillis).compose(w -> w.count() > max
-        ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many " + what + "; at most " + max
-            + per, new JsonObject().put("retry_after", w.retryAfterSeconds())))
-        : Future.succeededFuture());
+    return limiter.enforce(key, windowMillis, max, "too many " + what + "; at most " + max + per);
   }
 
   /** Counts a join or leave of {@code actor}: {@code rate_limited} past {@code group-joins-per-minute}. */

@@ -10,6 +10,7 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.text.UserText;
 import io.kith.platform.store.MongoErrors;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
@@ -177,7 +178,7 @@ final class MessagingServiceImpl implements MessagingService {
         throw Failures.field(KithErrors.VALIDATION_FAILED, "text",
             "text must be at most " + Messaging.MAX_TEXT + " characters");
       }
-      out.put("text", s);
+      out.put("text", UserText.lines("text", s));
     }
     Object media = message.getValue("media");
     if (media != null) {
@@ -195,11 +196,8 @@ final class MessagingServiceImpl implements MessagingService {
 
   /** Counts a new send of {@code actor}; fails with {@code rate_limited} past the per-minute limit. */
   private Future<Void> throttle(long actor) {
-    return limiter.hit("rl:messaging:send:" + actor, 60_000L).compose(window -> window.count() > settings.sendsPerMinute()
-        ? Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED,
-            "too many messages; at most " + settings.sendsPerMinute() + " per minute",
-            new JsonObject().put("retry_after", window.retryAfterSeconds())))
-        : Future.succeededFuture());
+    return limiter.enforce("rl:messaging:send:" + actor, 60_000L, settings.sendsPerMinute(),
+        "too many messages; at most " + settings.sendsPerMinute() + " per minute");
   }
 
   /** Fails unless {@code to} exists and takes messages from {@code actor}. */
@@ -660,7 +658,9 @@ final class MessagingServiceImpl implements MessagingService {
     if (seq < 0) {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "seq", "seq must be a sequence number (0 or more)");
     }
-    return mine(actor, conversationId).compose(conv -> {
+    Future<Void> admitted = limiter.enforce("rl:messaging:read:" + actor, 60_000L, settings.readsPerMinute(),
+        "too many read markers; at most " + settings.readsPerMinute() + " per minute");
+    return admitted.compose(v -> mine(actor, conversationId)).compose(conv -> {
       long target = Math.min(seq, conv.getLong("last_seq", 0L));
       return conversations.markRead(conversationId, actor, target).compose(member -> {
         if (member == null) {

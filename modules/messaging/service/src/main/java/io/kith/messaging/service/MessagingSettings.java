@@ -20,11 +20,12 @@ import io.vertx.core.json.JsonObject;
  *                       swept from MongoDB
  * @param invitationSweepSeconds how often each node sweeps expired invitations (the first sweep comes at a random
  *                       moment within this period, at most a minute, after starting)
+ * @param readsPerMinute read-marker moves (mark-read calls) a user may make per minute over all conversations
  */
 record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds, int settleMillis,
                          int sendsPerMinute, int groupMemberCap, int groupsPerHour, int invitationsPerHour,
                          int groupJoinsPerMinute, int typingIntervalMillis, int invitationDays,
-                         int invitationSweepSeconds) {
+                         int invitationSweepSeconds, int readsPerMinute) {
 
   /** Config key of {@link #recallSeconds}. */
   static final String RECALL_SECONDS = "recall-seconds";
@@ -50,6 +51,8 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
   static final String INVITATION_DAYS = "group-invitation-days";
   /** Config key of {@link #invitationSweepSeconds}. */
   static final String INVITATION_SWEEP_SECONDS = "group-invitation-sweep-seconds";
+  /** Config key of {@link #readsPerMinute}. */
+  static final String READS_PER_MINUTE = "mark-reads-per-minute";
 
   static MessagingSettings from(JsonObject section) {
     return new MessagingSettings(
@@ -64,7 +67,8 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
         bounded(section, GROUP_JOINS_PER_MINUTE, 30, 1, 1_000_000),
         bounded(section, TYPING_INTERVAL_MILLIS, 2_000, 100, 60_000),
         bounded(section, INVITATION_DAYS, 30, 1, 365),
-        bounded(section, INVITATION_SWEEP_SECONDS, 3_600, 1, 86_400));
+        bounded(section, INVITATION_SWEEP_SECONDS, 3_600, 1, 86_400),
+        bounded(section, READS_PER_MINUTE, 600, 1, 1_000_000));
   }
 
   /** {@link #invitationDays} in milliseconds. */

@@ -9,6 +9,7 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.text.UserText;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -213,9 +214,8 @@ final class WhiteboardServiceImpl implements WhiteboardService {
     return Future.all(board, hits).compose(v -> {
       RateLimiter.Window window = hits.result();
       if (window.count() > settings.strokesPerSecond()) {
-        return Future.failedFuture(Failures.withExtra(KithErrors.RATE_LIMITED, "too many strokes; at most "
-            + settings.strokesPerSecond() + " per second", new JsonObject().put("retry_after",
-            window.retryAfterSeconds())));
+        return Future.failedFuture(RateLimiter.refusal("too many strokes; at most " + settings.strokesPerSecond()
+            + " per second", window.retryAfterSeconds()));
       }
       boolean clear = Whiteboards.PUSH_CLEAR.equals(entry.getString("kind"));
       long at = System.currentTimeMillis();
@@ -507,7 +507,7 @@ final class WhiteboardServiceImpl implements WhiteboardService {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "title",
           "title must be at most " + Whiteboards.MAX_TITLE + " characters");
     }
-    return t;
+    return UserText.line("title", t);
   }
 
   private static long id(Object raw, String field) {

@@ -72,7 +72,9 @@ public interface NotificationsService {
   Future<JsonObject> unreadCounts(long actor);
 
   /**
-   * Marks the actor's notifications with these ids (1..1,000) read; others' ids and unknown ids are ignored.
+   * Marks the actor's notifications with these ids (1..1,000) read; others' ids and unknown ids are ignored. The
+   * three mark-read calls count together against {@code notifications.mark-reads-per-minute}; past it they are
+   * {@code rate_limited} with {@code retry_after}.
    *
    * @return {@code {changed: n, counts}}
    */

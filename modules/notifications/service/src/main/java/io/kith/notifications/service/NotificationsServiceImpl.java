@@ -8,6 +8,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.limit.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -40,6 +41,7 @@ final class NotificationsServiceImpl implements NotificationsService {
   private final HotStore hot;
   private final FeedsService feeds;
   private final AccountsService accounts;
+  private final RateLimiter limiter;
 
   NotificationsServiceImpl(Platform platform, NotificationsSettings settings, NotificationRecords records,
                            HotStore hot, FeedsService feeds, AccountsService accounts) {
@@ -49,6 +51,7 @@ final class NotificationsServiceImpl implements NotificationsService {
     this.hot = hot;
     this.feeds = feeds;
     this.accounts = accounts;
+    this.limiter = new RateLimiter(platform.redis());
   }
 
   // ---------------------------------------------------------------- reads
@@ -116,17 +119,29 @@ final class NotificationsServiceImpl implements NotificationsService {
 
   @Override
   public Future<JsonObject> markRead(long actor, List<Long> ids) {
-    return guard(actor, () -> marked(actor, hot.markIds(actor, Query.ids(ids))));
+    return guard(actor, () -> {
+      List<Long> valid = Query.ids(ids);
+      return throttleMarks(actor).compose(v -> marked(actor, hot.markIds(actor, valid)));
+    });
   }
 
   @Override
   public Future<JsonObject> markAllRead(long actor) {
-    return guard(actor, () -> marked(actor, hot.markAll(actor)));
+    return guard(actor, () -> throttleMarks(actor).compose(v -> marked(actor, hot.markAll(actor))));
   }
 
   @Override
   public Future<JsonObject> markReadWhere(long actor, JsonObject condition) {
-    return guard(actor, () -> marked(actor, hot.markWhere(actor, Query.condition(condition))));
+    return guard(actor, () -> {
+      JsonObject valid = Query.condition(condition);
+      return throttleMarks(actor).compose(v -> marked(actor, hot.markWhere(actor, valid)));
+    });
+  }
+
+  /** Counts a mark-read call of {@code actor}: {@code rate_limited} past {@code mark-reads-per-minute}. */
+  private Future<Void> throttleMarks(long actor) {
+    return limiter.enforce("rl:notifications:mark-read:" + actor, 60_000L, settings.markReadsPerMinute(),
+        "too many mark-read calls (at most " + settings.markReadsPerMinute() + " a minute); retry later");
   }
 
   @Override

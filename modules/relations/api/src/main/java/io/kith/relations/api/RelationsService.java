@@ -38,12 +38,13 @@ public interface RelationsService {
 
   /**
    * Follows {@code target} (idempotent). When the target requires approval a pending request is made instead.
+   * Follows and unfollows past {@code relations.follows-per-minute} are {@code rate_limited} with {@code retry_after}.
    *
    * @return {@code {state: "following" | "requested"}}
    */
   Future<JsonObject> follow(long actor, long target);
 
-  /** Stops following {@code target}, or cancels a pending request to them (idempotent). */
+  /** Stops following {@code target}, or cancels a pending request to them (idempotent; counted as {@link #follow}). */
   Future<Void> unfollow(long actor, long target);
 
   /** Who follows {@code userId}, newest first: items {@code {user: <summary>, since}}. */
@@ -125,10 +126,13 @@ public interface RelationsService {
 
   // ---------------------------------------------------------------- blocks, mutes, hides
 
-  /** Blocks {@code target}: follows both ways, requests and friendship end; silent to them. */
+  /**
+   * Blocks {@code target}: follows both ways, requests and friendship end; silent to them. Blocks and unblocks past
+   * {@code relations.blocks-per-minute} are {@code rate_limited} with {@code retry_after}.
+   */
   Future<Void> block(long actor, long target);
 
-  /** Unblocks {@code target} (nothing is restored). */
+  /** Unblocks {@code target} (nothing is restored; counted as {@link #block}). */
   Future<Void> unblock(long actor, long target);
 
   /** Users the actor blocked, newest first. */

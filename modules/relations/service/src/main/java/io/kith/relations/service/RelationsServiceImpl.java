@@ -4,6 +4,8 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.text.UserText;
 import io.kith.relations.api.RelationsErrors;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
@@ -19,7 +21,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /** The relations service: every rule about edges between users, decided from the acting user's id. */
 final class RelationsServiceImpl implements RelationsService {
@@ -46,7 +47,7 @@ final class RelationsServiceImpl implements RelationsService {
   private static final int EXCLUDED = 0b0111;
   private static final int FRIEND = 0b1000;
   static final int MAX_PLACEMENTS = 5_000;
-  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
+  private static final long MINUTE = 60_000L;
 
   private final Platform platform;
   private final EdgeStore edges;
@@ -55,6 +56,8 @@ final class RelationsServiceImpl implements RelationsService {
   private final TagStore tags;
   private final AccountsService accounts;
   private final FollowerLists followerLists;
+  private final RelationsSettings settings;
+  private final RateLimiter limiter;
 
   RelationsServiceImpl(Platform platform, EdgeStore edges, HotSets sets, FollowerLists followerLists, GroupStore groups,
                        TagStore tags, AccountsService accounts) {
@@ -65,13 +68,16 @@ final class RelationsServiceImpl implements RelationsService {
     this.groups = groups;
     this.tags = tags;
     this.accounts = accounts;
+    this.settings = RelationsSettings.from(platform.config().section("relations"));
+    this.limiter = new RateLimiter(platform.redis());
   }
 
   // ---------------------------------------------------------------- follow
 
   @Override
   public Future<JsonObject> follow(long actor, long target) {
-    return other(actor, target).compose(approval -> sets.contains(HotSets.BLOCKS, actor, target).compose(blocking -> {
+    return throttleFollows(actor).compose(t -> other(actor, target))
+        .compose(approval -> sets.contains(HotSets.BLOCKS, actor, target).compose(blocking -> {
       if (blocking) {
         return Failures.<JsonObject>fail(RelationsErrors.BLOCKING, "you block this user; unblock them first");
       }
@@ -170,7 +176,19 @@ final class RelationsServiceImpl implements RelationsService {
     if (actor == target) {
       return Failures.fail(RelationsErrors.SELF_RELATION, "you cannot unfollow yourself");
     }
-    return removeFollow(actor, target);
+    return throttleFollows(actor).compose(t -> removeFollow(actor, target));
+  }
+
+  /** Counts a follow or unfollow of {@code actor}: {@code rate_limited} past {@code follows-per-minute}. */
+  private Future<Void> throttleFollows(long actor) {
+    return limiter.enforce("rl:relations:follows:" + actor, MINUTE, settings.followsPerMinute(),
+        "too many follows and unfollows (at most " + settings.followsPerMinute() + " a minute); retry later");
+  }
+
+  /** Counts a block or unblock of {@code actor}: {@code rate_limited} past {@code blocks-per-minute}. */
+  private Future<Void> throttleBlocks(long actor) {
+    return limiter.enforce("rl:relations:blocks:" + actor, MINUTE, settings.blocksPerMinute(),
+        "too many blocks and unblocks (at most " + settings.blocksPerMinute() + " a minute); retry later");
   }
 
   /** Removes a→b (and a pending request a→b) with counts, hot set, events and friendship. */
@@ -349,10 +367,10 @@ final class RelationsServiceImpl implements RelationsService {
 
   private static String groupName(String name) {
     String n = name == null ? "" : name.strip();
-    if (n.isEmpty() || n.length() > MAX_GROUP_NAME || CONTROL.matcher(n).find()) {
+    if (n.isEmpty() || n.length() > MAX_GROUP_NAME) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "name", "name must be 1 to " + MAX_GROUP_NAME + " characters");
     }
-    return n;
+    return UserText.line("name", n);
   }
 
   // ---------------------------------------------------------------- tags
@@ -399,17 +417,17 @@ final class RelationsServiceImpl implements RelationsService {
 
   private static String tagName(String tag) {
     String t = tag == null ? "" : tag.strip();
-    if (t.isEmpty() || t.length() > MAX_TAG_LENGTH || CONTROL.matcher(t).find()) {
+    if (t.isEmpty() || t.length() > MAX_TAG_LENGTH) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "tag", "tag must be 1 to " + MAX_TAG_LENGTH + " characters");
     }
-    return t;
+    return UserText.line("tag", t);
   }
 
   // ---------------------------------------------------------------- blocks, mutes, hides
 
   @Override
   public Future<Void> block(long actor, long target) {
-    return other(actor, target).compose(x -> withinLimit(actor, EdgeStore.BLOCK))
+    return other(actor, target).compose(x -> throttleBlocks(actor)).compose(x -> withinLimit(actor, EdgeStore.BLOCK))
         .compose(x -> edges.insert(EdgeStore.BLOCK, actor, target))
         .compose(created -> Future.all(sets.add(HotSets.BLOCKS, actor, target),
                 sets.add(HotSets.BLOCKED_BY, target, actor))
@@ -426,7 +444,8 @@ final class RelationsServiceImpl implements RelationsService {
   @Override
   public Future<Void> unblock(long actor, long target) {
     // requests the blocked user made while blocked were never shown: they go with the block
-    return edges.delete(EdgeStore.REQUEST, target, actor).compose(x -> edges.delete(EdgeStore.BLOCK, actor, target))
+    return throttleBlocks(actor).compose(t -> edges.delete(EdgeStore.REQUEST, target, actor))
+        .compose(x -> edges.delete(EdgeStore.BLOCK, actor, target))
         .compose(deleted ->
         Future.all(sets.remove(HotSets.BLOCKS, actor, target), sets.remove(HotSets.BLOCKED_BY, target, actor))
             .map(x -> {

@@ -52,8 +52,10 @@ abstract class RelationsTestBase {
   @BeforeAll
   void deploy() throws Exception {
     vertx = Vertx.vertx();
+    // one user here follows a hundred others in a moment to fill pages; the limits have their own tests (app module)
     platform = await(KithTestKit.platform(vertx, new JsonObject()
-        .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))));
+        .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
+        .put("relations", new JsonObject().put("follows-per-minute", 100_000).put("blocks-per-minute", 100_000))));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);

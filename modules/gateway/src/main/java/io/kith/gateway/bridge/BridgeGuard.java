@@ -186,7 +186,7 @@ public final class BridgeGuard {
     /** Kinds of client mistakes already logged for this connection. */
     final Set<String> logged = ConcurrentHashMap.newKeySet();
     /** The timer that ends deliveries when the bound token expires, or -1. */
-    long expiryTimer = -1;
+    volatile long expiryTimer = -1;
     /** Room ids this connection registered on and was granted (and has not lost since). */
     final Set<String> rooms = ConcurrentHashMap.newKeySet();
     /**

@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
  *   <li>When the access token that authenticated the connection expires, deliveries stop (SockJS: every delivery is
  *   withheld and one {@value #TOKEN_EXPIRED} error is sent; TCP, which reports no deliveries: the connection is
  *   closed) unless a frame with a fresh token of the same user arrived before; such a frame also resumes a SockJS
- *   connection's deliveries.</li>
+ *   connection's deliveries. Presence counts a connection only while its token lives.</li>
  *   <li>When the session of a token cannot be checked (the session store is unavailable, timed out or refused the
  *   request), the frame gets an {@value #UNAVAILABLE} error instead: the token may well be good, and the client
  *   should send the frame again a little later. A token that does not verify, or whose session has ended, is
@@ -187,6 +187,8 @@ public final class BridgeGuard {
     final Set<String> logged = ConcurrentHashMap.newKeySet();
     /** The timer that ends deliveries when the bound token expires, or -1. */
     volatile long expiryTimer = -1;
+    /** Whether the bound token expired and presence was told the connection closed (until a fresh token). */
+    volatile boolean lapsed;
     /** Room ids this connection registered on and was granted (and has not lost since). */
     final Set<String> rooms = ConcurrentHashMap.newKeySet();
     /**
@@ -259,7 +261,7 @@ public final class BridgeGuard {
     Map<Long, List<String>> byUser = new HashMap<>();
     connections.values().forEach(conn -> {
       AccessClaims caller = conn.caller;
-      if (caller != null) {
+      if (caller != null && !isExpired(caller)) {
         byUser.computeIfAbsent(caller.userId(), u -> new ArrayList<>()).add(conn.id);
       }
     });
@@ -273,14 +275,15 @@ public final class BridgeGuard {
     if (conn != null) {
       vertx.cancelTimer(conn.expiryTimer);
     }
-    if (conn != null && conn.caller != null) {
+    if (conn != null && conn.caller != null && !conn.lapsed) {
       listener.closed(conn.caller.userId(), conn.id);
     }
   }
 
   private void bind(Connection conn, AccessClaims claims) {
-    boolean first = conn.caller == null;
+    boolean first = conn.caller == null || conn.lapsed;
     conn.caller = claims;
+    conn.lapsed = false;
     if (first) {
       listener.bound(claims.userId(), conn.id);
     }
@@ -301,7 +304,10 @@ public final class BridgeGuard {
       return;
     }
     if (conn.receiveChecked) {
-      // deliveries are withheld in mayReceive; tell the client once why
+      // deliveries are withheld in mayReceive; tell the client once why. A connection that hears nothing is not
+      // online either
+      conn.lapsed = true;
+      listener.closed(caller.userId(), conn.id);
       conn.errors.write(TOKEN_EXPIRED, null);
     } else {
       LOG.debug("Closing TCP bridge connection of user {}: access token expired", caller.userId());
@@ -505,7 +511,7 @@ public final class BridgeGuard {
         return Future.succeededFuture(Verdict.DENIED);
       }
       String address = raw.getString("address");
-      boolean again = event.type() == BridgeEventType.REGISTER && conn.registered.contains(address);
+      boolean again = event.type() == BridgeEventType.REGISTER && address != null && conn.registered.contains(address);
       // a room lost since its registration is asked anew (the bridge still listens: only the grant changes)
       if (again && !(address.startsWith(Addresses.ROOM_PREFIX)
           && !conn.rooms.contains(address.substring(Addresses.ROOM_PREFIX.length())))) {

@@ -34,7 +34,7 @@ public final class AccessTokens {
       Base64.getUrlEncoder().withoutPadding().encodeToString(
           "{\"typ\":\"JWT\",\"alg\":\"HS256\"}".getBytes(StandardCharsets.UTF_8));
 
-  /** How far in the future {@code iat} and {@code nbf} may lie (seconds): the clocks of two nodes may differ a little. */
+  /** How far in the future {@code iat} and {@code nbf} may lie (seconds): the clocks of nodes differ a little. */
   public static final int CLOCK_SKEW_SECONDS = 30;
 
   private final JWTAuth jwt;

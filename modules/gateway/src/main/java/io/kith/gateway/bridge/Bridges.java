@@ -98,7 +98,8 @@ public final class Bridges {
 
   /**
    * The error frame of a refused TCP frame, in the shape the TCP bridge uses
-   * ({@code {"type":"err","message":<error>}}), with {@code address}, {@code failureCode} and {@code failureType} when there is an address to answer on.
+   * ({@code {"type":"err","message":<error>}}), with {@code address}, {@code failureCode} and {@code failureType}
+   * when there is an address to answer on.
    */
   static JsonObject tcpError(String error, String address) {
     return answered(new JsonObject().put("type", "err"), error, address).put("message", error);

@@ -241,4 +241,20 @@ class SockJsBridgeTest extends BridgeContractTest {
         && "after expiry".equals(f.getJsonObject("body").getString("text"))), client.pending().toString());
     assertFalse(client.isClosed());
   }
+
+  @Test
+  @DisplayName("a reply address over 36 characters is answered with invalid_frame on that address")
+  void longReplyAddress(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+    String tooLong = "r".repeat(37);
+
+    client.request(Addresses.BRIDGE_WHOAMI, tooLong, me.accessToken(), null, new JsonObject());
+    client.request(Addresses.BRIDGE_WHOAMI, tooLong, me.accessToken(), null, new JsonObject());
+
+    takeAnswer(client, tooLong, BridgeGuard.INVALID_FRAME, 400);
+    takeAnswer(client, tooLong, BridgeGuard.INVALID_FRAME, 400);
+    assertEquals(me.userId(), whoami(client, me.accessToken()));
+  }
 }

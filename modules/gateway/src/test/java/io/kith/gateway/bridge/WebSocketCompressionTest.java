@@ -7,6 +7,7 @@ import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import io.vertx.ext.web.client.HttpResponse;
@@ -95,8 +96,13 @@ class WebSocketCompressionTest {
 
   /** A masked client text frame with RSV1 set (compressed, were deflate negotiated) carrying {@code payload}. */
   private static Buffer compressedFrame(byte[] payload) {
+    return frame(0x80 | 0x40 | 0x1, payload);
+  }
+
+  /** A masked client frame with the first byte {@code head} (FIN, RSV bits, opcode) carrying {@code payload}. */
+  private static Buffer frame(int head, byte[] payload) {
     Buffer frame = Buffer.buffer();
-    frame.appendByte((byte) (0x80 | 0x40 | 0x1));
+    frame.appendByte((byte) head);
     if (payload.length < 126) {
       frame.appendByte((byte) (0x80 | payload.length));
     } else {
@@ -148,5 +154,21 @@ class WebSocketCompressionTest {
     Await.result(Poll.until(vertx, Duration.ofSeconds(10), "the server to close the bomb's connection",
         () -> Future.succeededFuture(ws.closed.get())));
     assertEquals(200, gateway.get(API + "/ping", null).statusCode(), "the node still serves after the bomb");
+  }
+
+  @Test
+  @DisplayName("a plain message over bridge.max-frame closes its connection, and the node keeps serving")
+  void oversizedMessageCloses(Vertx vertx) {
+    gateway = TestGateway.start(vertx, new JsonObject()
+        .put("bridge", new JsonObject().put("max-frame", 1024)));
+    RawWebSocket ws = upgrade(vertx);
+    byte[] text = new byte[2048];
+    Arrays.fill(text, (byte) 'x');
+
+    ws.socket.write(frame(0x80 | 0x1, text));
+
+    Await.result(Poll.until(vertx, Duration.ofSeconds(10), "the server to close the oversized message's connection",
+        () -> Future.succeededFuture(ws.closed.get())));
+    assertEquals(200, gateway.get(API + "/ping", null).statusCode());
   }
 }

@@ -106,7 +106,9 @@ public final class GatewayVerticle extends VerticleBase {
               .setCompressionSupported(true)
               .setIdleTimeout(http.getInteger("idle-seconds", 120))
               .setMaxWebSocketFrameSize(bridge.getInteger("max-frame", 65_536))
-              .setMaxWebSocketMessageSize(bridge.getInteger("max-frame", 65_536));
+              .setMaxWebSocketMessageSize(bridge.getInteger("max-frame", 65_536))
+              // no WebSocket deflate: the frame limit counts compressed bytes and inflating a bomb stalls the loop
+              .setPerMessageWebSocketCompressionSupported(false).setPerFrameWebSocketCompressionSupported(false);
           server = vertx.createHttpServer(options).requestHandler(router);
           return server.listen(http.getInteger("port", 8080), http.getString("host", "0.0.0.0"));
         })

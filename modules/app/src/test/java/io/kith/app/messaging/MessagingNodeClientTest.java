@@ -81,6 +81,14 @@ class MessagingNodeClientTest {
     assertEquals(5, result.getInteger("missed"), result.encode());
   }
 
+  @Test
+  @DisplayName("refused bridge frames reach the official client's callbacks: a send's callback and a registered "
+      + "handler get the error with failureCode and failureType")
+  void refusals() throws Exception {
+    JsonObject result = run("bridge-refusals.js");
+    assertEquals(4, result.getInteger("refusals"), result.encode());
+  }
+
   /** Runs a script with two fresh users; answers its result line, failing unless it exited 0 with ok. */
   private JsonObject run(String script) throws Exception {
     User alice = kith.register();

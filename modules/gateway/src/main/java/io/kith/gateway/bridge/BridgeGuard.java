@@ -10,6 +10,7 @@ import io.kith.platform.token.Sessions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.bridge.BaseBridgeEvent;
@@ -27,7 +28,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -39,7 +39,17 @@ import java.util.regex.Pattern;
  *   valid token binds the connection to that user; a token of another user on the same connection is refused.
  *   Header names are compared ignoring case, as HTTP does.</li>
  *   <li>Anonymous frames are refused. A refused frame gets an {@value #DENIED} error; the connection stays open and
- *   usable.</li>
+ *   usable. The error of a refused {@code send} carries the frame's {@code replyAddress} as its {@code address} (and
+ *   that of a refused {@code register} the address it asked for), with {@code failureCode}, {@code failureType} and
+ *   {@code message}, so a client matches it to the callback that waits (see {@link ErrorWriter}).</li>
+ *   <li>A frame the bridge could not forward (a header name or value that HTTP does not allow, a SockJS reply address
+ *   longer than 36 characters) gets {@value #INVALID_FRAME}; a registration on an address the connection already
+ *   listens on gets {@value #ALREADY_REGISTERED}. Client mistakes are logged at most once per connection and kind,
+ *   never per frame.</li>
+ *   <li>When the access token that authenticated the connection expires, deliveries stop (SockJS: every delivery is
+ *   withheld and one {@value #TOKEN_EXPIRED} error is sent; TCP, which reports no deliveries: the connection is
+ *   closed) unless a frame with a fresh token of the same user arrived before; such a frame also resumes a SockJS
+ *   connection's deliveries. Presence counts a connection only while its token lives.</li>
  *   <li>When the session of a token cannot be checked (the session store is unavailable, timed out or refused the
  *   request), the frame gets an {@value #UNAVAILABLE} error instead: the token may well be good, and the client
  *   should send the frame again a little later. A token that does not verify, or whose session has ended, is
@@ -79,9 +89,59 @@ public final class BridgeGuard {
   public static final String DENIED = "access_denied";
   /** Error text of a frame that could not be decided because the session store is unavailable; send it again. */
   public static final String UNAVAILABLE = "unavailable";
+  /** Error text of a frame the bridge cannot forward: a header name or value HTTP forbids, a too long reply address. */
+  public static final String INVALID_FRAME = "invalid_frame";
+  /** Error text of a registration on an address the connection already listens on. */
+  public static final String ALREADY_REGISTERED = "address_already_registered";
+  /** Error text sent when the token of a connection expired; deliveries resume with a frame bearing a fresh token. */
+  public static final String TOKEN_EXPIRED = "token_expired";
+  /** Longest reply address the SockJS bridge forwards (it refuses, and logs, longer ones itself). */
+  private static final int MAX_REPLY_ADDRESS = 36;
 
-  /** What becomes of a frame. */
-  private enum Verdict { ALLOWED, DENIED, UNAVAILABLE }
+  /**
+   * Writes an error frame to one connection. The transport adds {@code failureCode} ({@link #failureCode}),
+   * {@code failureType} and {@code message} (both the error text) when there is an address to answer on.
+   */
+  @FunctionalInterface
+  public interface ErrorWriter {
+    /**
+     * @param error   the error text ({@value #DENIED}, {@value #UNAVAILABLE}, {@value #INVALID_FRAME},
+     *                {@value #ALREADY_REGISTERED} or {@value #TOKEN_EXPIRED})
+     * @param address the address the client waits on (the reply address of a refused send, the address of a refused
+     *                registration), or null
+     */
+    void write(String error, String address);
+  }
+
+  /** The {@code failureCode} of an error text, an HTTP status as in the failures of the services. */
+  public static int failureCode(String error) {
+    switch (error) {
+      case UNAVAILABLE:
+        return 503;
+      case INVALID_FRAME:
+        return 400;
+      case ALREADY_REGISTERED:
+        return 409;
+      case TOKEN_EXPIRED:
+        return 401;
+      default:
+        return 403;
+    }
+  }
+
+  /** What becomes of a frame, with the error text of a refusal. */
+  private enum Verdict {
+    ALLOWED(null), DENIED(BridgeGuard.DENIED), UNAVAILABLE(BridgeGuard.UNAVAILABLE),
+    INVALID(INVALID_FRAME), DUPLICATE(ALREADY_REGISTERED),
+    /** A room granted again on an address the bridge still listens on: nothing more to do, nothing to answer. */
+    KEPT(null);
+
+    final String error;
+
+    Verdict(String error) {
+      this.error = error;
+    }
+  }
   /**
    * Lower-cased names of client headers that are never forwarded (the credential is read first): the sender the
    * guard stamps, and the TCP bridge's delivery options, which it would otherwise apply as the client asks.
@@ -89,6 +149,7 @@ public final class BridgeGuard {
   private static final Set<String> DROPPED_HEADERS = Set.of(AUTHORIZATION,
       Addresses.SENDER_HEADER.toLowerCase(Locale.ROOT), "timeout", "localonly", "codecname");
 
+  private final Vertx vertx;
   private final AccessTokens tokens;
   private final Sessions sessions;
   private final List<Pattern> inbound;
@@ -109,7 +170,9 @@ public final class BridgeGuard {
 
   /** A bridge connection: who it belongs to and how to close it. */
   private static final class Connection {
+    final Object key;
     final Runnable closer;
+    final ErrorWriter errors;
     final String id = UUID.randomUUID().toString();
     volatile AccessClaims caller;
     /** The {@code ?access_token=} of the connection while its check met an unavailable session store. */
@@ -118,6 +181,14 @@ public final class BridgeGuard {
     Future<?> last = Future.succeededFuture();
     /** Frames received and not decided yet. */
     final AtomicInteger pending = new AtomicInteger();
+    /** Addresses this connection registered on (allowed and not unregistered since). */
+    final Set<String> registered = ConcurrentHashMap.newKeySet();
+    /** Kinds of client mistakes already logged for this connection. */
+    final Set<String> logged = ConcurrentHashMap.newKeySet();
+    /** The timer that ends deliveries when the bound token expires, or -1. */
+    volatile long expiryTimer = -1;
+    /** Whether the bound token expired and presence was told the connection closed (until a fresh token). */
+    volatile boolean lapsed;
     /** Room ids this connection registered on and was granted (and has not lost since). */
     final Set<String> rooms = ConcurrentHashMap.newKeySet();
     /**
@@ -126,8 +197,10 @@ public final class BridgeGuard {
      */
     final boolean receiveChecked;
 
-    Connection(Runnable closer, boolean receiveChecked) {
+    Connection(Object key, Runnable closer, ErrorWriter errors, boolean receiveChecked) {
+      this.key = key;
       this.closer = closer;
+      this.errors = errors;
       this.receiveChecked = receiveChecked;
     }
   }
@@ -145,6 +218,7 @@ public final class BridgeGuard {
    */
   public BridgeGuard(Vertx vertx, Sessions sessions, List<String> inboundPatterns, RoomAccess rooms,
                      ConnectionListener listener) {
+    this.vertx = vertx;
     this.listener = listener;
     this.tokens = sessions.accessTokens();
     this.sessions = sessions;
@@ -187,7 +261,7 @@ public final class BridgeGuard {
     Map<Long, List<String>> byUser = new HashMap<>();
     connections.values().forEach(conn -> {
       AccessClaims caller = conn.caller;
-      if (caller != null) {
+      if (caller != null && !isExpired(caller)) {
         byUser.computeIfAbsent(caller.userId(), u -> new ArrayList<>()).add(conn.id);
       }
     });
@@ -198,16 +272,56 @@ public final class BridgeGuard {
 
   private void forget(Object key) {
     Connection conn = connections.remove(key);
-    if (conn != null && conn.caller != null) {
+    if (conn != null) {
+      vertx.cancelTimer(conn.expiryTimer);
+    }
+    if (conn != null && conn.caller != null && !conn.lapsed) {
       listener.closed(conn.caller.userId(), conn.id);
     }
   }
 
   private void bind(Connection conn, AccessClaims claims) {
-    boolean first = conn.caller == null;
+    boolean first = conn.caller == null || conn.lapsed;
     conn.caller = claims;
+    conn.lapsed = false;
     if (first) {
       listener.bound(claims.userId(), conn.id);
+    }
+    // the latest token presented decides when deliveries end
+    vertx.cancelTimer(conn.expiryTimer);
+    long delay = Math.max(1, claims.expiresAt() * 1000 - System.currentTimeMillis());
+    conn.expiryTimer = vertx.setTimer(delay, id -> expired(conn));
+  }
+
+  private static boolean isExpired(AccessClaims claims) {
+    return claims.expiresAt() <= System.currentTimeMillis() / 1000;
+  }
+
+  /** The token of {@code conn} expired with no fresh one presented: stop its deliveries. */
+  private void expired(Connection conn) {
+    AccessClaims caller = conn.caller;
+    if (caller == null || !isExpired(caller) || connections.get(conn.key) != conn) {
+      return;
+    }
+    if (conn.receiveChecked) {
+      // deliveries are withheld in mayReceive; tell the client once why. A connection that hears nothing is not
+      // online either
+      conn.lapsed = true;
+      listener.closed(caller.userId(), conn.id);
+      conn.errors.write(TOKEN_EXPIRED, null);
+    } else {
+      LOG.debug("Closing TCP bridge connection of user {}: access token expired", caller.userId());
+      forget(conn.key);
+      conn.closer.run();
+    }
+  }
+
+  /** Logs a client mistake the first time it happens on a connection, so a burst of bad frames logs one line. */
+  private static void mistake(Connection conn, String kind, String detail) {
+    if (conn.logged.add(kind)) {
+      AccessClaims caller = conn.caller;
+      LOG.info("Bridge connection {} (user {}): {} ({}); further ones on this connection are not logged", conn.id,
+          caller == null ? "anonymous" : caller.userId(), kind, detail);
     }
   }
 
@@ -222,23 +336,22 @@ public final class BridgeGuard {
    * @param key        identity of the connection (the socket)
    * @param closer     closes the connection
    * @param queryToken token from the connection URL, or null
-   * @param refuse     writes an error frame with the given text ({@value #DENIED} or {@value #UNAVAILABLE}) to the
-   *                   connection
+   * @param refuse     writes an error frame to the connection
    */
-  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Consumer<String> refuse) {
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, ErrorWriter refuse) {
     handle(event, key, closer, queryToken, refuse, true);
   }
 
   /**
    * Decides one bridge event of a bridge that may not report RECEIVE events ({@code receiveChecked} false: the TCP
-   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, Consumer)}.
+   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, ErrorWriter)}.
    */
-  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, Consumer<String> refuse,
+  public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, ErrorWriter refuse,
                      boolean receiveChecked) {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED:
-        Connection created = new Connection(closer, receiveChecked);
+        Connection created = new Connection(key, closer, refuse, receiveChecked);
         connections.put(key, created);
         if (queryToken != null) {
           // the bridge reads the socket only once SOCKET_CREATED completes, and frames arriving before are lost:
@@ -268,10 +381,12 @@ public final class BridgeGuard {
       case PUBLISH:
       case REGISTER:
       case UNREGISTER:
-        Connection conn = connections.computeIfAbsent(key, k -> new Connection(closer, receiveChecked));
+        Connection conn = connections.computeIfAbsent(key, k -> new Connection(k, closer, refuse, receiveChecked));
+        String answerOn = answerAddress(event);
         if (conn.pending.incrementAndGet() > MAX_PENDING) {
           conn.pending.decrementAndGet();
-          refuse.accept(DENIED);
+          mistake(conn, "too many frames awaiting a decision", "refused at once");
+          refuse.write(DENIED, answerOn);
           return;
         }
         Future<Verdict> decision = conn.last.transform(previous -> authorize(event, conn)).otherwise(Verdict.DENIED);
@@ -280,17 +395,31 @@ public final class BridgeGuard {
           conn.pending.decrementAndGet();
           if (verdict == Verdict.ALLOWED) {
             event.tryComplete(true);
-          } else {
+          } else if (verdict.error != null) {
             // completing with false would make the bridge answer its own text ("rejected" on SockJS, "blocked by
             // bridgeEvent handler" on TCP) and failing would log an error for every refusal: answer the stable
             // text here and leave the event pending, so the bridge does nothing with the frame
-            refuse.accept(verdict == Verdict.UNAVAILABLE ? UNAVAILABLE : DENIED);
+            refuse.write(verdict.error, answerOn);
           }
         });
         return;
       default:
         event.complete(true);
     }
+  }
+
+  /**
+   * The address a client waits on for the answer to this frame: the reply address of a send, the address of a
+   * registration; null for others.
+   */
+  private static String answerAddress(BaseBridgeEvent event) {
+    JsonObject raw = event.getRawMessage();
+    if (raw == null) {
+      return null;
+    }
+    Object address = event.type() == BridgeEventType.SEND ? raw.getValue("replyAddress")
+        : event.type() == BridgeEventType.REGISTER ? raw.getValue("address") : null;
+    return address instanceof String ? (String) address : null;
   }
 
   /** Whether the guard tracks the connection {@code key}. */
@@ -326,11 +455,21 @@ public final class BridgeGuard {
           }
           credential = presented;
         } else if (!DROPPED_HEADERS.contains(name) && header.getValue() != null) {
+          if (!forwardable(header.getKey(), header.getValue())) {
+            // the bridge would throw building the message's headers, and the client would hear nothing
+            mistake(conn, "header the bridge cannot forward", "a name or value HTTP does not allow");
+            return Future.succeededFuture(Verdict.INVALID);
+          }
           forwarded.put(header.getKey(), header.getValue());
         }
       }
       // refused and non-forwarded frames never carry the credential further either
       raw.put("headers", forwarded);
+    }
+    Object replyAddress = raw.getValue("replyAddress");
+    if (conn.receiveChecked && replyAddress instanceof String && ((String) replyAddress).length() > MAX_REPLY_ADDRESS) {
+      mistake(conn, "reply address over " + MAX_REPLY_ADDRESS + " characters", "use a UUID");
+      return Future.succeededFuture(Verdict.INVALID);
     }
     String token = bearer(credential);
     Future<AccessClaims> who;
@@ -343,7 +482,7 @@ public final class BridgeGuard {
         bind(conn, claims);
         return Future.succeededFuture(claims);
       });
-    } else if (conn.caller != null && conn.caller.expiresAt() > System.currentTimeMillis() / 1000) {
+    } else if (conn.caller != null && !isExpired(conn.caller)) {
       who = Future.succeededFuture(conn.caller);
     } else if (conn.caller == null && conn.urlTokenToRetry != null) {
       String urlToken = conn.urlTokenToRetry;
@@ -365,11 +504,32 @@ public final class BridgeGuard {
     return who.transform(ar -> {
       if (ar.failed()) {
         // a session store that could not answer gave no verdict on the token: the client may send the frame again
-        return Future.succeededFuture(Failures.is(ar.cause(), KithErrors.UNAVAILABLE)
-            ? Verdict.UNAVAILABLE : Verdict.DENIED);
+        if (Failures.is(ar.cause(), KithErrors.UNAVAILABLE)) {
+          return Future.succeededFuture(Verdict.UNAVAILABLE);
+        }
+        mistake(conn, "frame without a valid token", "refused as " + DENIED);
+        return Future.succeededFuture(Verdict.DENIED);
+      }
+      String address = raw.getString("address");
+      boolean again = event.type() == BridgeEventType.REGISTER && address != null && conn.registered.contains(address);
+      // a room lost since its registration is asked anew (the bridge still listens: only the grant changes)
+      if (again && !(address.startsWith(Addresses.ROOM_PREFIX)
+          && !conn.rooms.contains(address.substring(Addresses.ROOM_PREFIX.length())))) {
+        mistake(conn, "registration on an address already registered", "refused");
+        return Future.succeededFuture(Verdict.DUPLICATE);
       }
       return decide(event, raw, forwarded, ar.result(), conn)
-          .map(allowed -> allowed ? Verdict.ALLOWED : Verdict.DENIED)
+          .map(allowed -> {
+            if (!allowed) {
+              mistake(conn, "frame not allowed", "refused as " + DENIED);
+              return Verdict.DENIED;
+            }
+            if (again) {
+              return Verdict.KEPT;
+            }
+            trackRegistration(event.type(), address, conn);
+            return Verdict.ALLOWED;
+          })
           // a room's owner that could not answer gave no verdict either: the client may register again
           .otherwise(e -> Failures.is(e, KithErrors.UNAVAILABLE) ? Verdict.UNAVAILABLE : Verdict.DENIED);
     });
@@ -422,6 +582,24 @@ public final class BridgeGuard {
     }
   }
 
+  private static void trackRegistration(BridgeEventType type, String address, Connection conn) {
+    if (type == BridgeEventType.REGISTER) {
+      conn.registered.add(address);
+    } else if (type == BridgeEventType.UNREGISTER) {
+      conn.registered.remove(address);
+    }
+  }
+
+  /** Whether the bridges can turn a frame header into an event-bus header (they validate them as HTTP headers). */
+  private static boolean forwardable(String name, Object value) {
+    try {
+      HttpHeaders.headers().add(name, value.toString());
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   private static String bearer(String header) {
     if (header == null || header.length() <= BEARER.length()
         || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
@@ -430,14 +608,21 @@ public final class BridgeGuard {
     return header.substring(BEARER.length()).trim();
   }
 
-  /** Whether a message on its way to a connection may be delivered: room messages only while the room is granted. */
+  /**
+   * Whether a message on its way to a connection may be delivered: nothing once the connection's token expired, room
+   * messages only while the room is granted.
+   */
   private boolean mayReceive(BaseBridgeEvent event, Object key) {
+    Connection conn = connections.get(key);
+    AccessClaims caller = conn == null ? null : conn.caller;
+    if (caller != null && isExpired(caller)) {
+      return false;
+    }
     JsonObject raw = event.getRawMessage();
     String address = raw == null ? null : raw.getString("address");
     if (address == null || !address.startsWith(Addresses.ROOM_PREFIX)) {
       return true;
     }
-    Connection conn = connections.get(key);
     return conn != null && conn.rooms.contains(address.substring(Addresses.ROOM_PREFIX.length()));
   }
 

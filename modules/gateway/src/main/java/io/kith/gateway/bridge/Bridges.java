@@ -18,8 +18,6 @@ import io.vertx.ext.web.handler.sockjs.SockJSHandlerOptions;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** Wires the SockJS bridge ({@code /eventbus}) and the TCP bridge to one {@link BridgeGuard}. */
@@ -29,18 +27,6 @@ public final class Bridges {
   public static final String SOCKJS_PATH = "/eventbus/*";
   private static final String USER_ADDRESSES = Pattern.quote(Addresses.USER_PREFIX) + "[0-9]+";
   private static final String ROOM_ADDRESSES = Pattern.quote(Addresses.ROOM_PREFIX) + "[A-Za-z0-9_.:-]{1,128}";
-  /**
-   * Error frames of refused SockJS frames by error text ({@link BridgeGuard#DENIED}, {@link BridgeGuard#UNAVAILABLE}),
-   * in the shape the SockJS bridge uses for its own errors.
-   */
-  private static final Map<String, Buffer> SOCKJS_ERRORS = errors(text -> new JsonObject().put("type", "err")
-      .put("body", text).toBuffer());
-  /**
-   * Error frames of refused TCP frames by error text: 4-byte big-endian length, then the JSON the TCP bridge uses for
-   * errors.
-   */
-  private static final Map<String, Buffer> TCP_ERRORS = errors(text -> lengthPrefixed(new JsonObject()
-      .put("type", "err").put("message", text).toBuffer()));
 
   private Bridges() {
   }
@@ -68,7 +54,7 @@ public final class Bridges {
         .setMaxBytesStreaming(maxFrame);
     Router sockjs = SockJSHandler.create(vertx, handlerOptions).bridge(options, event ->
         guard.handle(event, event.socket(), () -> event.socket().close(), queryToken(event.socket().uri()),
-            text -> event.socket().write(SOCKJS_ERRORS.get(text).copy())));
+            (error, address) -> event.socket().write(sockJsError(error, address))));
     // a WebSocket upgrade has no body: the body handler passes it through untouched
     router.route(SOCKJS_PATH).handler(BodyHandler.create(false).setBodyLimit(maxFrame).setHandleFileUploads(false));
     router.route(SOCKJS_PATH).subRouter(sockjs);
@@ -94,14 +80,37 @@ public final class Bridges {
             // the TCP bridge emits no SOCKET_CREATED / SOCKET_CLOSED events: forget the connection when it closes
             socket.closeHandler(v -> guard.closed(socket));
           }
-          guard.handle(event, socket, socket::close, null, text -> socket.write(TCP_ERRORS.get(text).copy()), false);
+          guard.handle(event, socket, socket::close, null,
+              (error, address) -> socket.write(lengthPrefixed(tcpError(error, address).toBuffer())), false);
         })
         .listen(port, bridgeSection.getString("tcp-host", "127.0.0.1"));
   }
 
-  private static Map<String, Buffer> errors(Function<String, Buffer> frame) {
-    return Map.of(BridgeGuard.DENIED, frame.apply(BridgeGuard.DENIED),
-        BridgeGuard.UNAVAILABLE, frame.apply(BridgeGuard.UNAVAILABLE));
+  /**
+   * The error frame of a refused SockJS frame, in the shape the SockJS bridge uses for its own errors
+   * ({@code {"type":"err","body":<error>}}); with an address to answer on, also in the shape of its failed replies
+   * ({@code address}, {@code failureCode}, {@code failureType}, {@code message}), which the official client hands to
+   * the callback waiting on that address.
+   */
+  static Buffer sockJsError(String error, String address) {
+    return answered(new JsonObject().put("type", "err").put("body", error), error, address).toBuffer();
+  }
+
+  /**
+   * The error frame of a refused TCP frame, in the shape the TCP bridge uses
+   * ({@code {"type":"err","message":<error>}}), with {@code address}, {@code failureCode} and {@code failureType}
+   * when there is an address to answer on.
+   */
+  static JsonObject tcpError(String error, String address) {
+    return answered(new JsonObject().put("type", "err"), error, address).put("message", error);
+  }
+
+  private static JsonObject answered(JsonObject frame, String error, String address) {
+    if (address != null) {
+      frame.put("address", address).put("failureCode", BridgeGuard.failureCode(error)).put("failureType", error)
+          .put("message", error);
+    }
+    return frame;
   }
 
   private static Buffer lengthPrefixed(Buffer json) {

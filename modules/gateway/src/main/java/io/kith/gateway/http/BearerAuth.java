@@ -12,6 +12,8 @@ import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
 import io.vertx.openapi.contract.SecurityRequirement;
 
+import java.util.List;
+
 /**
  * Authenticates operations that the contract marks with {@code bearerAuth}, before their input is validated, so that
  * an unauthenticated caller learns nothing about the operation's input rules. The verified claims are put on the
@@ -22,7 +24,8 @@ import io.vertx.openapi.contract.SecurityRequirement;
  * {@link Http#viewerId}), but a header that is present, even an empty one, must verify like anywhere else.
  *
  * <p>A token is accepted when its signature, algorithm, issuer, audience and expiry verify, and its session is
- * still alive (a logout or "log out everywhere" takes effect at once).
+ * still alive (a logout or "log out everywhere" takes effect at once). A request with more than one
+ * {@code Authorization} header is refused ({@code token_invalid}) whatever they hold.
  */
 public final class BearerAuth implements Handler<RoutingContext> {
 
@@ -45,7 +48,14 @@ public final class BearerAuth implements Handler<RoutingContext> {
       rc.next();
       return;
     }
-    String header = rc.request().getHeader("Authorization");
+    List<String> headers = rc.request().headers().getAll("Authorization");
+    if (headers.size() > 1) {
+      // proxies and frameworks disagree on which of several credentials counts: pick none
+      rc.response().putHeader("WWW-Authenticate", "Bearer error=\"invalid_request\"");
+      rc.fail(Failures.of(KithErrors.TOKEN_INVALID, "send exactly one Authorization header"));
+      return;
+    }
+    String header = headers.isEmpty() ? null : headers.get(0);
     if (header == null && isOptional(op)) {
       rc.next();
       return;

@@ -1,5 +1,8 @@
 package io.kith.gateway.bridge;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kith.gateway.support.BridgeClient;
 import io.kith.gateway.support.TestGateway;
 import io.kith.platform.bus.Addresses;
@@ -14,9 +17,13 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -546,11 +553,98 @@ abstract class BridgeContractTest {
       String replyAddress = "reply-exp-" + attempt.incrementAndGet();
       client.request(Addresses.BRIDGE_WHOAMI, replyAddress, attempt.get() == 1 ? me.accessToken() : null, null,
           new JsonObject());
-      return Future.succeededFuture(client.pending().stream().anyMatch(f -> "err".equals(f.getString("type"))));
+      return Future.succeededFuture(client.pending().stream().anyMatch(f -> "err".equals(f.getString("type"))
+          && DENIED.equals(client.errorOf(f))));
     }));
-    assertEquals(DENIED, client.takeError());
 
     TokenPair fresh = Await.result(gateway.platform().sessions().refresh(me.refreshToken()));
     assertEquals(me.userId(), whoami(client, fresh.accessToken()));
+  }
+
+  /** Takes the error frame answering {@code address}, checking the fields a client matches it by. */
+  static JsonObject takeAnswer(BridgeClient client, String address, String error, int failureCode) {
+    JsonObject err = client.take("an error on " + address,
+        f -> "err".equals(f.getString("type")) && address.equals(f.getString("address")));
+    assertEquals(error, client.errorOf(err), err.encode());
+    assertEquals(failureCode, err.getInteger("failureCode"), err.encode());
+    assertEquals(error, err.getString("failureType"), err.encode());
+    assertEquals(error, err.getString("message"), err.encode());
+    return err;
+  }
+
+  @Test
+  @DisplayName("a refused send is answered on its reply address (failureCode, failureType, message), a refused "
+      + "register on its address")
+  void refusalsAnswerTheirAddress(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+    String anonymous = UUID.randomUUID().toString();
+    String forbidden = UUID.randomUUID().toString();
+
+    client.request(Addresses.BRIDGE_WHOAMI, anonymous, null, null, new JsonObject());
+    takeAnswer(client, anonymous, DENIED, 403);
+    client.request("kith.admin.delete-everything", forbidden, me.accessToken(), null, new JsonObject());
+    takeAnswer(client, forbidden, DENIED, 403);
+    client.register(Addresses.user(me.userId() + 1), null);
+    takeAnswer(client, Addresses.user(me.userId() + 1), DENIED, 403);
+
+    assertEquals(me.userId(), whoami(client, null));
+  }
+
+  @ParameterizedTest(name = "header {0}")
+  @ValueSource(strings = {"bad name", "bad:name", "value"})
+  @DisplayName("a header the bridge cannot forward (a space in its name, a line break in its value) is answered "
+      + "with invalid_frame and the connection stays usable")
+  void invalidHeaderAnswered(String name, Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+    String replyAddress = UUID.randomUUID().toString();
+    JsonObject headers = name.equals("value") ? new JsonObject().put("x-note", "a\r\nInjected: yes")
+        : new JsonObject().put(name, "x");
+
+    client.request(ECHO, replyAddress, me.accessToken(), headers, new JsonObject());
+
+    takeAnswer(client, replyAddress, BridgeGuard.INVALID_FRAME, 400);
+    assertFalse(client.isClosed());
+    // the refused frame authenticated nothing either
+    assertEquals(me.userId(), whoami(client, me.accessToken()));
+    JsonObject echoed = client.call(ECHO, null, new JsonObject().put("x-note", "fine"), new JsonObject());
+    assertEquals("fine", echoed.getJsonObject("body").getJsonObject("headers").getString("x-note"));
+  }
+
+  @Test
+  @DisplayName("registering again on an address the connection listens on is refused each time, logged once, "
+      + "and the address still delivers once")
+  void duplicateRegistration(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+    String mine = Addresses.user(me.userId());
+    Logger log = (Logger) LoggerFactory.getLogger(BridgeGuard.class);
+    ListAppender<ILoggingEvent> captured = new ListAppender<>();
+    captured.start();
+    log.addAppender(captured);
+    try {
+      client.register(mine, me.accessToken());
+      int again = 20;
+      for (int i = 0; i < again; i++) {
+        client.register(mine, null);
+      }
+      for (int i = 0; i < again; i++) {
+        takeAnswer(client, mine, BridgeGuard.ALREADY_REGISTERED, 409);
+      }
+
+      publishUntilReceived(client, mine, new JsonObject().put("text", "first"));
+      vertx.eventBus().publish(mine, new JsonObject().put("text", "once"));
+      whoami(client, null);
+      assertEquals(1, client.pending().stream().filter(f -> client.deliveryType().equals(f.getString("type"))
+          && "once".equals(f.getJsonObject("body").getString("text"))).count(), client.pending().toString());
+      assertEquals(1, captured.list.stream()
+          .filter(e -> e.getFormattedMessage().contains("already registered")).count(), captured.list.toString());
+    } finally {
+      log.detachAppender(captured);
+    }
   }
 }

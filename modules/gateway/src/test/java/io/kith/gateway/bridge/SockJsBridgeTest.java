@@ -7,6 +7,7 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.token.AccessTokens;
 import io.kith.platform.token.TokenPair;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -210,5 +211,50 @@ class SockJsBridgeTest extends BridgeContractTest {
         .put("replyAddress", "after-flood").put("body", new JsonObject())));
     xhr.pollUntil("whoami after the flood",
         received -> received.stream().anyMatch(f -> "after-flood".equals(f.getString("address"))));
+  }
+
+  @Test
+  @DisplayName("when the access token expires deliveries stop with one token_expired error; a frame with a fresh "
+      + "token resumes them")
+  void expiredTokenStopsDeliveries(Vertx vertx) {
+    String secret = "a-known-test-secret-of-at-least-32-bytes";
+    // five seconds: long enough for the registration's round trip on a loaded machine
+    start(vertx, new JsonObject().put("tokens", new JsonObject().put("secret", secret).put("access-ttl", 5)));
+    TokenPair me = gateway.newSession();
+    String mine = Addresses.user(me.userId());
+    String lasting = new AccessTokens(vertx, secret, "kith", "kith-api", 900).issue(me.userId(), me.sessionId());
+    BridgeClient client = client();
+
+    client.register(mine, me.accessToken());
+    assertEquals(me.userId(), whoami(client, null));
+    JsonObject expired = client.take("the token_expired error", f -> "err".equals(f.getString("type")));
+    assertEquals(BridgeGuard.TOKEN_EXPIRED, client.errorOf(expired), expired.encode());
+
+    vertx.eventBus().publish(mine, new JsonObject().put("text", "after expiry"));
+    // the fresh token rebinds the connection before the reply is delivered; the message published before it was
+    // withheld, or it would arrive first
+    assertEquals(me.userId(), whoami(client, lasting));
+    JsonObject delivered = publishUntilReceived(client, mine, new JsonObject().put("text", "resumed"));
+
+    assertEquals("resumed", delivered.getJsonObject("body").getString("text"));
+    assertFalse(client.pending().stream().anyMatch(f -> f.getJsonObject("body") instanceof JsonObject
+        && "after expiry".equals(f.getJsonObject("body").getString("text"))), client.pending().toString());
+    assertFalse(client.isClosed());
+  }
+
+  @Test
+  @DisplayName("a reply address over 36 characters is answered with invalid_frame on that address")
+  void longReplyAddress(Vertx vertx) {
+    start(vertx);
+    TokenPair me = gateway.newSession();
+    BridgeClient client = client();
+    String tooLong = "r".repeat(37);
+
+    client.request(Addresses.BRIDGE_WHOAMI, tooLong, me.accessToken(), null, new JsonObject());
+    client.request(Addresses.BRIDGE_WHOAMI, tooLong, me.accessToken(), null, new JsonObject());
+
+    takeAnswer(client, tooLong, BridgeGuard.INVALID_FRAME, 400);
+    takeAnswer(client, tooLong, BridgeGuard.INVALID_FRAME, 400);
+    assertEquals(me.userId(), whoami(client, me.accessToken()));
   }
 }

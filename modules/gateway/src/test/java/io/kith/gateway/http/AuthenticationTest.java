@@ -10,6 +10,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.auth.JWTOptions;
+import io.vertx.ext.auth.PubSecKeyOptions;
+import io.vertx.ext.auth.jwt.JWTAuth;
+import io.vertx.ext.auth.jwt.JWTAuthOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.junit5.VertxExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -22,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.kith.gateway.support.TestGateway.API;
@@ -249,5 +254,65 @@ class AuthenticationTest {
     HttpResponse<Buffer> response = gateway.postRaw(API + "/auth/logout", null, "{not json");
 
     assertUnauthorized(response, "unauthenticated");
+  }
+
+  private static final String SECRET = "a-known-test-secret-of-at-least-32-bytes";
+
+  /** Signs {@code claims} (plus sub, sid, iss, aud and a live exp) as the gateway would, with no automatic iat. */
+  private String signed(Vertx vertx, TokenPair session, JsonObject claims) {
+    JWTAuth jwt = JWTAuth.create(vertx, new JWTAuthOptions()
+        .addPubSecKey(new PubSecKeyOptions().setAlgorithm("HS256").setBuffer(SECRET)));
+    long now = System.currentTimeMillis() / 1000;
+    return jwt.generateToken(new JsonObject().put("sub", Long.toString(session.userId()))
+            .put("sid", session.sessionId()).put("exp", now + 600).mergeIn(claims),
+        new JWTOptions().setAlgorithm("HS256").setIssuer("kith").setAudience(List.of("kith-api")).setNoTimestamp(true));
+  }
+
+  private TestGateway withKnownSecret(Vertx vertx) {
+    return TestGateway.start(vertx, new JsonObject().put("tokens", new JsonObject().put("secret", SECRET)));
+  }
+
+  @ParameterizedTest(name = "{0} an hour ahead")
+  @ValueSource(strings = {"nbf", "iat"})
+  @DisplayName("a token that is not valid yet (nbf or iat in the future) is 401 token_invalid")
+  void notValidYet(String claim, Vertx vertx) {
+    gateway = withKnownSecret(vertx);
+    TokenPair session = gateway.newSession();
+    long now = System.currentTimeMillis() / 1000;
+
+    assertUnauthorized(gateway.whoami(signed(vertx, session, new JsonObject().put(claim, now + 3600))),
+        "token_invalid");
+    assertUnauthorized(gateway.whoami(signed(vertx, session, new JsonObject().put(claim, "soon"))), "token_invalid");
+    assertEquals(200, gateway.whoami(signed(vertx, session, new JsonObject().put(claim, now - 5))).statusCode(),
+        "a time claim in the past is fine");
+  }
+
+  @Test
+  @DisplayName("nbf and iat a few seconds ahead (another node's clock) are within the allowed skew")
+  void smallSkewAllowed(Vertx vertx) {
+    gateway = withKnownSecret(vertx);
+    TokenPair session = gateway.newSession();
+    long ahead = System.currentTimeMillis() / 1000 + AccessTokens.CLOCK_SKEW_SECONDS / 2;
+
+    HttpResponse<Buffer> response = gateway.whoami(signed(vertx, session,
+        new JsonObject().put("iat", ahead).put("nbf", ahead)));
+
+    assertEquals(200, response.statusCode(), response.bodyAsString());
+  }
+
+  @Test
+  @DisplayName("a request with two Authorization headers is 401 token_invalid, even when both hold the valid token")
+  void twoAuthorizationHeaders(Vertx vertx) {
+    gateway = TestGateway.start(vertx);
+    TokenPair session = gateway.newSession();
+    TokenPair other = gateway.newSession();
+
+    for (String second : new String[] {session.accessToken(), other.accessToken(), "garbage"}) {
+      HttpResponse<Buffer> response = Await.result(gateway.request(HttpMethod.GET, API + "/whoami", null)
+          .putHeader("Authorization", List.of("Bearer " + session.accessToken(), "Bearer " + second)).send());
+
+      assertUnauthorized(response, "token_invalid");
+    }
+    assertEquals(200, gateway.whoami(session.accessToken()).statusCode(), "one header still works");
   }
 }

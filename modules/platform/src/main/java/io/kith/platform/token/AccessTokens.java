@@ -20,7 +20,9 @@ import java.util.List;
  * Signs and verifies access tokens: JWTs signed with HMAC-SHA256 (the only algorithm accepted: a token whose header
  * names another algorithm, including {@code none}, is refused before its signature is looked at), carrying
  * {@code sub} (user id), {@code sid} (session id), {@code iss}, {@code aud}, {@code iat} and {@code exp}.
- * Issuer and audience are checked on every verification.
+ * Issuer and audience are checked on every verification. A token whose {@code iat} or {@code nbf} lies more than
+ * {@value #CLOCK_SKEW_SECONDS} seconds in the future is refused (the allowance covers clocks of nodes that differ a
+ * little); {@code exp} has no allowance.
  *
  * <p>Verification here is cryptographic only; whether the session is still alive is {@link Sessions}' business.
  */
@@ -31,6 +33,9 @@ public final class AccessTokens {
   private static final String PINNED_HEADER =
       Base64.getUrlEncoder().withoutPadding().encodeToString(
           "{\"typ\":\"JWT\",\"alg\":\"HS256\"}".getBytes(StandardCharsets.UTF_8));
+
+  /** How far in the future {@code iat} and {@code nbf} may lie (seconds): the clocks of nodes differ a little. */
+  public static final int CLOCK_SKEW_SECONDS = 30;
 
   private final JWTAuth jwt;
   private final JWTOptions signOptions;
@@ -60,7 +65,8 @@ public final class AccessTokens {
         .setIssuer(issuer)
         .setAudience(List.of(audience))
         .setLeeway(0)
-        // expiry is checked below so that an expired token gets its own code
+        // expiry is checked below so that an expired token gets its own code; ignoring it also skips the library's
+        // iat and nbf checks, so those are made below too
         .setIgnoreExpiration(true);
     this.jwt = JWTAuth.create(vertx, new JWTAuthOptions()
         .addPubSecKey(new PubSecKeyOptions().setAlgorithm(ALGORITHM).setBuffer(secret))
@@ -115,11 +121,23 @@ public final class AccessTokens {
           if (!(sid instanceof String) || exp == 0) {
             return Failures.fail(KithErrors.TOKEN_INVALID, "the access token lacks required claims");
           }
-          if (exp <= System.currentTimeMillis() / 1000) {
+          long now = System.currentTimeMillis() / 1000;
+          if (!notInFuture(p.getValue("iat"), now) || !notInFuture(p.getValue("nbf"), now)) {
+            return Failures.fail(KithErrors.TOKEN_INVALID, "the access token is not valid yet");
+          }
+          if (exp <= now) {
             return Failures.fail(KithErrors.TOKEN_EXPIRED, "the access token has expired; refresh it");
           }
           return Future.succeededFuture(new AccessClaims(uid, (String) sid, exp));
         });
+  }
+
+  /** Whether an optional time claim is absent, or a number of epoch seconds no later than now plus the skew. */
+  private static boolean notInFuture(Object claim, long now) {
+    if (claim == null) {
+      return true;
+    }
+    return claim instanceof Number && ((Number) claim).doubleValue() <= now + CLOCK_SKEW_SECONDS;
   }
 
   private static boolean pinnedAlgorithm(String encodedHeader) {

@@ -122,6 +122,21 @@ class AccessTokensTest {
   }
 
   @Test
+  @DisplayName("a token whose iat or nbf lies beyond the clock skew in the future is not valid yet; within it, it is")
+  void notValidYet() {
+    for (String claim : new String[] {"iat", "nbf"}) {
+      JsonObject early = claims(42, "s1");
+      long now = early.getLong("iat");
+      early.put(claim, now + AccessTokens.CLOCK_SKEW_SECONDS + 60);
+      assertRefused(jwt(hs256(), early, SECRET, "HmacSHA256"), "token_invalid");
+      assertRefused(jwt(hs256(), claims(42, "s1").put(claim, "tomorrow"), SECRET, "HmacSHA256"), "token_invalid");
+
+      JsonObject skewed = claims(42, "s1").put(claim, now + AccessTokens.CLOCK_SKEW_SECONDS / 2);
+      assertEquals(42, Await.result(tokens.verify(jwt(hs256(), skewed, SECRET, "HmacSHA256"))).userId(), claim);
+    }
+  }
+
+  @Test
   @DisplayName("an expired token with a bad signature is invalid, not merely expired")
   void expiredAndForgedIsInvalid() {
     JsonObject claims = claims(42, "s1");

@@ -248,13 +248,15 @@ final class AccountsServiceImpl implements AccountsService {
         return relationships.counts(userId).map(counts -> Profiles.ownView(account).mergeIn(counts));
       }
       // one question to relations for both the block and the friendship, beside the counts
-      return Future.all(relationships.between(actor, userId), relationships.counts(userId)).map(r -> {
+      return Future.all(relationships.between(actor, userId), relationships.counts(userId)).compose(r -> {
         JsonObject between = r.resultAt(0);
         if (between.getBoolean("blocked", false)) {
-          // a block either way leaves only a stub: who it is, nothing about them
-          return Profiles.stub(account);
+          // across a block either way the account answers exactly as a missing one does (as by username, search and
+          // lookups): any partial view would be one no ordinary account shows, and so would tell of the block
+          return Failures.<JsonObject>fail(AccountsErrors.USER_NOT_FOUND, "no such user");
         }
-        return Profiles.publicView(account, between.getBoolean("friend", false)).mergeIn(r.<JsonObject>resultAt(1));
+        return Future.succeededFuture(
+            Profiles.publicView(account, between.getBoolean("friend", false)).mergeIn(r.<JsonObject>resultAt(1)));
       });
     });
   }

@@ -4,6 +4,7 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.page.VisiblePages;
 import io.kith.relations.api.RelationsErrors;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
@@ -192,14 +193,69 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> followers(long viewer, long userId, int limit, String cursor) {
-    return visibleList(viewer, userId).compose(v ->
-        page(edges.page(EdgeStore.FOLLOW, "b", userId, before(cursor), clamp(limit)), clamp(limit), "a", viewer));
+    return Failures.guard(() -> {
+      Long before = before(cursor);
+      return visibleList(viewer, userId).compose(v -> shownPage(viewer, "b", userId, "a", before, clamp(limit)));
+    });
   }
 
   @Override
   public Future<JsonObject> following(long viewer, long userId, int limit, String cursor) {
-    return visibleList(viewer, userId).compose(v ->
-        page(edges.page(EdgeStore.FOLLOW, "a", userId, before(cursor), clamp(limit)), clamp(limit), "b", viewer));
+    return Failures.guard(() -> {
+      Long before = before(cursor);
+      return visibleList(viewer, userId).compose(v -> shownPage(viewer, "a", userId, "b", before, clamp(limit)));
+    });
+  }
+
+  /** Most follow edges one page of a followers or following list reads past users hidden from the viewer. */
+  static final int MAX_LIST_SCAN = 5_000;
+
+  /** A follow edge as a list shows it: the edge id (the cursor) and the {user, since} item. */
+  private record Shown(long edge, JsonObject item) {
+  }
+
+  /**
+   * A page of a followers or following list without the users in a block with the viewer (either way, as likers and
+   * comments leave them out), filled up to the limit from older edges, its cursor the last user shown: neither the
+   * page nor the cursor tells the viewer that a user who blocks them is on the list.
+   */
+  private Future<JsonObject> shownPage(long viewer, String side, long userId, String field, Long before, int limit) {
+    VisiblePages.Rows<JsonObject> rows = (older, count) ->
+        edges.page(EdgeStore.FOLLOW, side, userId, older == 0 ? null : older, count);
+    return VisiblePages.read(rows, batch -> shownTo(viewer, batch, field), r -> r.getLong("_id"), Shown::edge,
+        before == null ? 0 : before, limit, MAX_LIST_SCAN).map(page -> {
+          JsonArray items = new JsonArray();
+          page.items().forEach(shown -> items.add(shown.item()));
+          return new JsonObject().put("items", items).put("next", page.next() == 0 ? null : Long.toString(page.next()));
+        });
+  }
+
+  /** The edges of a batch whose user ({@code field}) exists and is in no block with the viewer, as list items. */
+  private Future<List<Shown>> shownTo(long viewer, List<JsonObject> batch, String field) {
+    List<Long> ids = new ArrayList<>(new LinkedHashSet<>(batch.stream().map(r -> r.getLong(field)).toList()));
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return sets.memberships(viewer, List.of(HotSets.BLOCKS, HotSets.BLOCKED_BY), ids).compose(masks -> {
+      List<Long> unblocked = new ArrayList<>();
+      for (int i = 0; i < ids.size(); i++) {
+        if (masks[i] == 0) {
+          unblocked.add(ids.get(i));
+        }
+      }
+      Future<JsonObject> summaries = unblocked.isEmpty() ? Future.succeededFuture(new JsonObject())
+          : accounts.summaries(viewer, unblocked);
+      return summaries.map(found -> {
+        List<Shown> out = new ArrayList<>();
+        for (JsonObject row : batch) {
+          JsonObject user = found.getJsonObject(Long.toString(row.getLong(field)));
+          if (user != null) {
+            out.add(new Shown(row.getLong("_id"), new JsonObject().put("user", user).put("since", row.getLong("at"))));
+          }
+        }
+        return out;
+      });
+    });
   }
 
   @Override

@@ -13,11 +13,12 @@ import java.util.function.ToLongFunction;
  *
  * <p>Rows are read in batches older than a cursor and passed through a filter that keeps (and may turn into views)
  * those the reader may see; batches follow until {@code limit} rows are kept or the list ends. The cursor to the next
- * page is the id of the last row kept, never of a hidden one, and there is none when the list has ended, so a page
- * whose hidden rows were left out looks exactly like a list without them (a cursor at a hidden row would show that
- * something lies between the last row shown and the cursor). A batch after a hidden row asks for at least as many
- * rows as were hidden so far, so many hidden rows cost few reads; reading stops after {@code maxScan} rows, and only
- * then the cursor is the last row read (hidden or not), so that the next page moves on.
+ * page is the id of the last row kept, never of a hidden one; a full page has one and a shorter page (the list ended)
+ * none, just as for a list that hides nothing. So a page whose hidden rows were left out looks exactly like a page
+ * of the list without them (a cursor at a hidden row would show that something lies between the last row shown and
+ * the cursor). A batch after a hidden row asks for at least as many rows as were hidden so far, so many hidden rows
+ * cost few reads; reading stops after {@code maxScan} rows, and only then the cursor is the last row read (hidden or
+ * not), so that the next page moves on.
  */
 public final class VisiblePages {
 
@@ -70,10 +71,10 @@ public final class VisiblePages {
       boolean ended = batch.size() < count;
       int read = scanned + batch.size();
       if (kept.size() >= r.limit()) {
+        // a full page always has a next one, as a list with nothing hidden gives (it cannot know that the list ends
+        // there without reading on): whether the last batch ended must not tell of hidden rows in it
         List<R> items = List.copyOf(kept.subList(0, r.limit()));
-        // a full page after the last row of the list has no next page; one cut short of its batch always has
-        boolean more = !ended || kept.size() > r.limit();
-        return Future.succeededFuture(new Page<>(items, more ? r.keptId().applyAsLong(items.get(items.size() - 1)) : 0));
+        return Future.succeededFuture(new Page<>(items, r.keptId().applyAsLong(items.get(items.size() - 1))));
       }
       if (ended || batch.isEmpty()) {
         return Future.succeededFuture(new Page<>(List.copyOf(kept), 0));

@@ -9,6 +9,7 @@ import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.page.VisiblePages;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -580,7 +581,7 @@ final class FeedsServiceImpl implements FeedsService {
       long replyTo = r == null ? 0 : ((Number) r).longValue();
       return limit("comment", actor, settings.commentsPerMinute(), MINUTE, "comments per minute")
           .compose(v -> visiblePost(actor, postId))
-          .compose(post -> (replyTo == 0 ? Future.succeededFuture((JsonObject) null) : posts.findComment(replyTo))
+          .compose(post -> (replyTo == 0 ? Future.succeededFuture((JsonObject) null) : shownComment(actor, replyTo))
               .compose(parent -> {
                 if (replyTo != 0 && (parent == null || parent.getLong("post") != postId)) {
                   return Future.failedFuture(Failures.field(FeedsErrors.COMMENT_NOT_FOUND, "reply_to",
@@ -638,12 +639,30 @@ final class FeedsServiceImpl implements FeedsService {
   public Future<JsonObject> comments(long viewer, long postId, long maxId, long sinceId, int limit) {
     return Failures.guard(() -> {
       checkPage(maxId, sinceId, limit);
-      return visiblePost(viewer, postId).compose(post -> posts.comments(postId, maxId, sinceId, limit))
-          .compose(docs -> commentViews(viewer, docs).map(views -> new JsonObject()
-              .put("items", new JsonArray(views))
-              .put("next_max_id", docs.size() == limit ? docs.get(docs.size() - 1).getLong("_id") : null)
-              .put("newest_id", docs.isEmpty() ? (sinceId > 0 ? sinceId : null) : docs.get(0).getLong("_id"))));
+      // pages and both cursors come from the comments shown only: a cursor at a left-out comment would tell the
+      // viewer that a user in a block with them commented, and when
+      VisiblePages.Rows<JsonObject> rows = (before, count) -> posts.comments(postId, before, sinceId, count);
+      return visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows, docs -> commentViews(viewer, docs),
+              d -> d.getLong("_id"), v -> v.getLong("id"), maxId, limit, MAX_HIDDEN_SCAN))
+          .map(page -> new JsonObject()
+              .put("items", new JsonArray(page.items()))
+              .put("next_max_id", page.next() == 0 ? null : page.next())
+              .put("newest_id", page.items().isEmpty() ? (sinceId > 0 ? sinceId : null)
+                  : page.items().get(0).getLong("id")));
     });
+  }
+
+  /** Most comments or likes one page reads past those of users in a block with the viewer. */
+  static final int MAX_HIDDEN_SCAN = 5_000;
+
+  /**
+   * The comment when the viewer may see it in a list; null when it is missing or by a user in a block with the viewer,
+   * so that replying to it is comment_not_found either way.
+   */
+  private Future<JsonObject> shownComment(long viewer, long commentId) {
+    return posts.findComment(commentId).compose(c -> c == null ? Future.succeededFuture((JsonObject) null)
+        : ties.of(viewer, List.of(c.getLong("author")), false).map(t ->
+            t.getOrDefault(c.getLong("author"), Visibility.Tie.NONE).blocked() ? null : c));
   }
 
   /** Comment views, without those of users in a block with the viewer. */
@@ -667,11 +686,12 @@ final class FeedsServiceImpl implements FeedsService {
         }
         JsonObject reply = null;
         long replyTo = d.getLong("reply_to", 0L);
-        if (replyTo != 0) {
-          long replyAuthor = d.getLong("reply_to_author", 0L);
-          boolean hidden = t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked();
-          reply = new JsonObject().put("id", replyTo)
-              .put("author", hidden ? null : sums.getJsonObject(Long.toString(replyAuthor)));
+        long replyAuthor = d.getLong("reply_to_author", 0L);
+        JsonObject replied = sums.getJsonObject(Long.toString(replyAuthor));
+        // a reply to a comment the viewer cannot see reads as a plain comment: an answer to nobody (or to a comment
+        // id they never saw) is shown for no ordinary comment and would tell of the block
+        if (replyTo != 0 && replied != null && !t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked()) {
+          reply = new JsonObject().put("id", replyTo).put("author", replied);
         }
         out.add(new JsonObject().put("id", d.getLong("_id")).put("post", d.getLong("post")).put("author", summary)
             .put("text", d.getString("text")).put("reply_to", reply).put("created", d.getLong("created")));
@@ -736,23 +756,38 @@ final class FeedsServiceImpl implements FeedsService {
   public Future<JsonObject> likers(long viewer, long postId, long maxId, int limit) {
     return Failures.guard(() -> {
       checkPage(maxId, 0, limit);
-      return visiblePost(viewer, postId).compose(post -> posts.likers(postId, maxId, limit)).compose(likes -> {
-        List<Long> users = likes.stream().map(l -> l.getLong("u")).toList();
-        return Future.all(ties.of(viewer, users, false), summaries(viewer, users)).map(all -> {
-          Map<Long, Visibility.Tie> t = all.resultAt(0);
-          JsonObject sums = all.resultAt(1);
-          JsonArray items = new JsonArray();
-          for (JsonObject l : likes) {
-            long u = l.getLong("u");
-            JsonObject summary = sums.getJsonObject(Long.toString(u));
-            if (summary != null && !t.getOrDefault(u, Visibility.Tie.NONE).blocked()) {
-              items.add(new JsonObject().put("user", summary).put("at", IdGenerator.timeOf(l.getLong("_id"))));
-            }
-          }
-          return new JsonObject().put("items", items)
-              .put("next_max_id", likes.size() == limit ? likes.get(likes.size() - 1).getLong("_id") : null);
-        });
-      });
+      // the page and its cursor come from the likers shown only, as for comments
+      VisiblePages.Rows<JsonObject> rows = (before, count) -> posts.likers(postId, before, count);
+      return visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows, likes -> likersShown(viewer, likes),
+              l -> l.getLong("_id"), Liker::like, maxId, limit, MAX_HIDDEN_SCAN))
+          .map(page -> {
+            JsonArray items = new JsonArray();
+            page.items().forEach(l -> items.add(l.item()));
+            return new JsonObject().put("items", items).put("next_max_id", page.next() == 0 ? null : page.next());
+          });
+    });
+  }
+
+  /** A like as the likers list shows it: the like's id (the cursor) and the {user, at} item. */
+  private record Liker(long like, JsonObject item) {
+  }
+
+  /** The likes of users who exist and are in no block with the viewer. */
+  private Future<List<Liker>> likersShown(long viewer, List<JsonObject> likes) {
+    List<Long> users = likes.stream().map(l -> l.getLong("u")).toList();
+    return Future.all(ties.of(viewer, users, false), summaries(viewer, users)).map(all -> {
+      Map<Long, Visibility.Tie> t = all.resultAt(0);
+      JsonObject sums = all.resultAt(1);
+      List<Liker> out = new ArrayList<>();
+      for (JsonObject l : likes) {
+        long u = l.getLong("u");
+        JsonObject summary = sums.getJsonObject(Long.toString(u));
+        if (summary != null && !t.getOrDefault(u, Visibility.Tie.NONE).blocked()) {
+          out.add(new Liker(l.getLong("_id"),
+              new JsonObject().put("user", summary).put("at", IdGenerator.timeOf(l.getLong("_id")))));
+        }
+      }
+      return out;
     });
   }
 

@@ -328,8 +328,9 @@ final class FeedsServiceImpl implements FeedsService {
       return ties.of(viewer, List.of(userId), true).compose(t -> {
         Visibility.Tie tie = t.getOrDefault(userId, Visibility.Tie.NONE);
         if (viewer != 0 && (tie.blocked() || tie.hiddenFrom())) {
+          // the page of an author with no post this viewer may see, since_id kept as such a page keeps it
           return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).put("next_max_id", null)
-              .put("newest_id", null));
+              .put("newest_id", sinceId > 0 ? sinceId : null));
         }
         // only what this viewer may see is read, so the page and its cursor never touch a hidden post
         JsonArray visible = Visibility.visibleTo(viewer, tie);

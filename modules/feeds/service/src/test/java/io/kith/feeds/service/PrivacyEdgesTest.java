@@ -59,6 +59,26 @@ class PrivacyEdgesTest extends FeedsTestBase {
   }
 
   @Test
+  @DisplayName("polling the profile of an author who blocks the viewer answers as an author with only friends-only posts")
+  void blockedProfilePollLooksOrdinary() throws Exception {
+    List<Long> users = newUsers(4);
+    long blocker = users.get(0);
+    long blocked = users.get(1);
+    long quiet = users.get(2);
+    long stranger = users.get(3);
+    long since = publishPublic(quiet);
+    publish(quiet, "friends");
+    publishPublic(blocker);
+    block(blocker, blocked);
+    JsonObject ordinary = await(feeds.userPosts(stranger, quiet, 0, since, 3));
+    assertEquals(List.of(), ids(ordinary));
+    assertEquals(since, ordinary.getLong("newest_id"));
+    assertEquals(ordinary, await(feeds.userPosts(blocked, blocker, 0, since, 3)));
+    assertEquals(await(feeds.userPosts(stranger, quiet, since, 0, 3)),
+        await(feeds.userPosts(blocked, blocker, since, 0, 3)));
+  }
+
+  @Test
   @DisplayName("a like can be taken back from a post the liker can no longer see, without learning about the post")
   void unlikeAfterLosingSight() throws Exception {
     List<Long> users = newUsers(2);

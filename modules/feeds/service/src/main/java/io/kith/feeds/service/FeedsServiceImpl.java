@@ -642,12 +642,13 @@ final class FeedsServiceImpl implements FeedsService {
       checkPage(maxId, sinceId, limit);
       // pages and both cursors come from the comments shown only: a cursor at a left-out comment would tell the
       // viewer that a user in a block with them commented, and when
-      VisiblePages.Rows<JsonObject> rows = (before, count) -> posts.comments(postId, before, sinceId, count);
+      VisiblePages.Rows<JsonObject, Long> rows = (before, count) ->
+          posts.comments(postId, before == null ? 0 : before, sinceId, count);
       return visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows, docs -> commentViews(viewer, docs),
-              d -> d.getLong("_id"), v -> v.getLong("id"), maxId, limit, MAX_HIDDEN_SCAN))
+              d -> d.getLong("_id"), v -> v.getLong("id"), maxId == 0 ? null : maxId, limit, MAX_HIDDEN_SCAN))
           .map(page -> new JsonObject()
               .put("items", new JsonArray(page.items()))
-              .put("next_max_id", page.next() == 0 ? null : page.next())
+              .put("next_max_id", page.next())
               .put("newest_id", page.items().isEmpty() ? (sinceId > 0 ? sinceId : null)
                   : page.items().get(0).getLong("id")));
     });
@@ -758,13 +759,14 @@ final class FeedsServiceImpl implements FeedsService {
     return Failures.guard(() -> {
       checkPage(maxId, 0, limit);
       // the page and its cursor come from the likers shown only, as for comments
-      VisiblePages.Rows<JsonObject> rows = (before, count) -> posts.likers(postId, before, count);
+      VisiblePages.Rows<JsonObject, Long> rows = (before, count) ->
+          posts.likers(postId, before == null ? 0 : before, count);
       return visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows, likes -> likersShown(viewer, likes),
-              l -> l.getLong("_id"), Liker::like, maxId, limit, MAX_HIDDEN_SCAN))
+              l -> l.getLong("_id"), Liker::like, maxId == 0 ? null : maxId, limit, MAX_HIDDEN_SCAN))
           .map(page -> {
             JsonArray items = new JsonArray();
             page.items().forEach(l -> items.add(l.item()));
-            return new JsonObject().put("items", items).put("next_max_id", page.next() == 0 ? null : page.next());
+            return new JsonObject().put("items", items).put("next_max_id", page.next());
           });
     });
   }

@@ -220,13 +220,13 @@ final class RelationsServiceImpl implements RelationsService {
    * page nor the cursor tells the viewer that a user who blocks them is on the list.
    */
   private Future<JsonObject> shownPage(long viewer, String side, long userId, String field, Long before, int limit) {
-    VisiblePages.Rows<JsonObject> rows = (older, count) ->
-        edges.page(EdgeStore.FOLLOW, side, userId, older == 0 ? null : older, count);
+    VisiblePages.Rows<JsonObject, Long> rows = (older, count) ->
+        edges.page(EdgeStore.FOLLOW, side, userId, older, count);
     return VisiblePages.read(rows, batch -> shownTo(viewer, batch, field), r -> r.getLong("_id"), Shown::edge,
-        before == null ? 0 : before, limit, MAX_LIST_SCAN).map(page -> {
+        before, limit, MAX_LIST_SCAN).map(page -> {
           JsonArray items = new JsonArray();
           page.items().forEach(shown -> items.add(shown.item()));
-          return new JsonObject().put("items", items).put("next", page.next() == 0 ? null : Long.toString(page.next()));
+          return new JsonObject().put("items", items).put("next", page.next() == null ? null : page.next().toString());
         });
   }
 

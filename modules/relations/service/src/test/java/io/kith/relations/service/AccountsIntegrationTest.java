@@ -105,6 +105,36 @@ class AccountsIntegrationTest extends RelationsTestBase {
   }
 
   @Test
+  @DisplayName("a nickname search page is filled past the blocker and its cursor never names them")
+  void searchCursorSkipsBlocker() throws Exception {
+    long plainA = newUser();
+    long blocker = newUser();
+    long plainC = newUser();
+    long blocked = newUser();
+    String prefix = "Zq" + blocker;
+    await(accounts.updateProfile(plainA, new JsonObject().put("nickname", prefix + "a")));
+    await(accounts.updateProfile(blocker, new JsonObject().put("nickname", prefix + "b")));
+    await(accounts.updateProfile(plainC, new JsonObject().put("nickname", prefix + "c")));
+    await(relations.block(blocker, blocked));
+
+    assertEquals(List.of(plainA, blocker), summaryIds(await(accounts.searchByNickname(newUser(), prefix, 2, null))));
+    JsonObject first = await(accounts.searchByNickname(blocked, prefix, 2, null));
+    assertEquals(List.of(plainA, plainC), summaryIds(first));
+    String cursor = first.getString("next");
+    JsonArray decoded = new JsonArray(new String(java.util.Base64.getUrlDecoder().decode(cursor),
+        java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(plainC, decoded.getLong(1), "the cursor is the last user shown");
+    JsonObject end = await(accounts.searchByNickname(blocked, prefix, 2, cursor));
+    assertEquals(List.of(), summaryIds(end));
+    assertNull(end.getString("next"));
+
+    // the same page once the blocker's nickname really stops matching
+    await(accounts.updateProfile(blocker, new JsonObject().put("nickname", "Other" + blocker)));
+    assertEquals(first, await(accounts.searchByNickname(blocked, prefix, 2, null)));
+    failsWith("validation_failed", accounts.searchByNickname(blocked, prefix, 2, "not-a-cursor"));
+  }
+
+  @Test
   @DisplayName("after an unblock the profile answers with the ordinary view again")
   void unblockRestoresProfile() throws Exception {
     long blocker = newUser();

@@ -78,9 +78,9 @@ final class RelationsServiceImpl implements RelationsService {
       }
       return sets.contains(HotSets.BLOCKED_BY, actor, target).compose(blocked -> {
         if (blocked) {
-          // silent: a request is stored so the follower sees it pending like any unanswered request, but the
-          // blocker never sees it (incoming lists skip users they block) and it can never be accepted
-          return edges.insert(EdgeStore.REQUEST, actor, target).map(x -> state("requested"));
+          // the blocker looks absent to the blocked user, as their profile does (404 by id and by username): a
+          // pending request to a user whose profile is missing would be something no ordinary account shows
+          return Failures.<JsonObject>fail(RelationsErrors.USER_NOT_FOUND, "no such user");
         }
         return edges.exists(EdgeStore.FOLLOW, actor, target).compose(already -> {
           if (already) {
@@ -481,7 +481,8 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<Void> unblock(long actor, long target) {
-    // requests the blocked user made while blocked were never shown: they go with the block
+    // requests a blocked user's follow stored while blocked (before such follows were refused) were never shown:
+    // they go with the block
     return edges.delete(EdgeStore.REQUEST, target, actor).compose(x -> edges.delete(EdgeStore.BLOCK, actor, target))
         .compose(deleted ->
         Future.all(sets.remove(HotSets.BLOCKS, actor, target), sets.remove(HotSets.BLOCKED_BY, target, actor))

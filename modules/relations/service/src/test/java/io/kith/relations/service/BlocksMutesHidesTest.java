@@ -67,28 +67,31 @@ class BlocksMutesHidesTest extends RelationsTestBase {
   }
 
   @Test
-  @DisplayName("the blocked user's follow looks like a pending request that the blocker never sees, public or private")
-  void blockedFollowIsSilent() throws Exception {
+  @DisplayName("the blocked user's follow of the blocker is user_not_found exactly as for a missing user, and stores nothing")
+  void blockedFollowLooksMissing() throws Exception {
     long publicBlocker = newUser();
     long privateBlocker = newPrivateUser();
     long blocked = newUser();
     await(relations.block(publicBlocker, blocked));
     await(relations.block(privateBlocker, blocked));
+    Throwable missing = failsWith("user_not_found", relations.follow(blocked, 8_999_999_999_995L));
 
     for (long blocker : List.of(publicBlocker, privateBlocker)) {
-      assertEquals("requested", await(relations.follow(blocked, blocker)).getString("state"));
-      assertEquals("requested", await(relations.follow(blocked, blocker)).getString("state"));
+      Throwable refused = failsWith("user_not_found", relations.follow(blocked, blocker));
+      assertEquals(missing.getMessage(), refused.getMessage());
       JsonObject rel = relation(blocked, blocker);
       assertFalse(rel.getBoolean("following"));
-      // pending from the follower's side, like an unanswered request to a private account
-      assertTrue(rel.getBoolean("requested"));
-      assertTrue(rel.getBoolean("blocked_by"));
+      assertFalse(rel.getBoolean("requested"));
       assertTrue(await(relations.incomingRequests(blocker, 10, null)).getJsonArray("items").isEmpty());
       assertTrue(await(relations.followers(blocker, blocker, 10, null)).getJsonArray("items").isEmpty());
       assertEquals(0, await(relations.counts(blocker)).getLong("follower_count"));
     }
-    assertEquals(2, await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").size());
+    assertTrue(await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").isEmpty());
     assertEquals(0, await(relations.counts(blocked)).getLong("following_count"));
+    // a stranger's follow of the same users is an ordinary one
+    long stranger = newUser();
+    assertEquals("following", await(relations.follow(stranger, publicBlocker)).getString("state"));
+    assertEquals("requested", await(relations.follow(stranger, privateBlocker)).getString("state"));
   }
 
   @Test

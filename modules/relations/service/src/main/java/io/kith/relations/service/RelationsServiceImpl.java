@@ -195,7 +195,8 @@ final class RelationsServiceImpl implements RelationsService {
   public Future<JsonObject> followers(long viewer, long userId, int limit, String cursor) {
     return Failures.guard(() -> {
       Long before = before(cursor);
-      return visibleList(viewer, userId).compose(v -> shownPage(viewer, "b", userId, "a", before, clamp(limit)));
+      return visibleList(viewer, userId).compose(v -> shownPage(viewer, BLOCKED_EITHER_WAY,
+          (older, count) -> edges.page(EdgeStore.FOLLOW, "b", userId, older, count), "a", before, clamp(limit)));
     });
   }
 
@@ -203,26 +204,33 @@ final class RelationsServiceImpl implements RelationsService {
   public Future<JsonObject> following(long viewer, long userId, int limit, String cursor) {
     return Failures.guard(() -> {
       Long before = before(cursor);
-      return visibleList(viewer, userId).compose(v -> shownPage(viewer, "a", userId, "b", before, clamp(limit)));
+      return visibleList(viewer, userId).compose(v -> shownPage(viewer, BLOCKED_EITHER_WAY,
+          (older, count) -> edges.page(EdgeStore.FOLLOW, "a", userId, older, count), "b", before, clamp(limit)));
     });
   }
 
-  /** Most follow edges one page of a followers or following list reads past users hidden from the viewer. */
+  /** Most rows one page of a list of users reads past users hidden from the viewer. */
   static final int MAX_LIST_SCAN = 5_000;
+  /** The viewer's sets whose users another user's lists leave out: a block either way, as likers and comments do. */
+  private static final List<String> BLOCKED_EITHER_WAY = List.of(HotSets.BLOCKS, HotSets.BLOCKED_BY);
+  /**
+   * The viewer's sets whose users the viewer's own lists (tags, mutes, hides) leave out: those who block the viewer,
+   * who look absent to them everywhere else; users the viewer blocks stay, the viewer knows of that.
+   */
+  private static final List<String> BLOCKING_VIEWER = List.of(HotSets.BLOCKED_BY);
 
-  /** A follow edge as a list shows it: the edge id (the cursor) and the {user, since} item. */
-  private record Shown(long edge, JsonObject item) {
+  /** A row as a list shows it: the row id (the cursor) and the {user, since} item. */
+  private record Shown(long row, JsonObject item) {
   }
 
   /**
-   * A page of a followers or following list without the users in a block with the viewer (either way, as likers and
-   * comments leave them out), filled up to the limit from older edges, its cursor the last user shown: neither the
+   * A page of a list of users ({@code rows} of {_id, at} with the user in {@code field}) without the users in the
+   * viewer's {@code hiding} sets, filled up to the limit from older rows, its cursor the last user shown: neither the
    * page nor the cursor tells the viewer that a user who blocks them is on the list.
    */
-  private Future<JsonObject> shownPage(long viewer, String side, long userId, String field, Long before, int limit) {
-    VisiblePages.Rows<JsonObject, Long> rows = (older, count) ->
-        edges.page(EdgeStore.FOLLOW, side, userId, older, count);
-    return VisiblePages.read(rows, batch -> shownTo(viewer, batch, field), r -> r.getLong("_id"), Shown::edge,
+  private Future<JsonObject> shownPage(long viewer, List<String> hiding, VisiblePages.Rows<JsonObject, Long> rows,
+                                       String field, Long before, int limit) {
+    return VisiblePages.read(rows, batch -> shownTo(viewer, hiding, batch, field), r -> r.getLong("_id"), Shown::row,
         before, limit, MAX_LIST_SCAN).map(page -> {
           JsonArray items = new JsonArray();
           page.items().forEach(shown -> items.add(shown.item()));
@@ -230,21 +238,21 @@ final class RelationsServiceImpl implements RelationsService {
         });
   }
 
-  /** The edges of a batch whose user ({@code field}) exists and is in no block with the viewer, as list items. */
-  private Future<List<Shown>> shownTo(long viewer, List<JsonObject> batch, String field) {
+  /** The rows of a batch whose user ({@code field}) exists and is in none of the viewer's {@code hiding} sets. */
+  private Future<List<Shown>> shownTo(long viewer, List<String> hiding, List<JsonObject> batch, String field) {
     List<Long> ids = new ArrayList<>(new LinkedHashSet<>(batch.stream().map(r -> r.getLong(field)).toList()));
     if (ids.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    return sets.memberships(viewer, List.of(HotSets.BLOCKS, HotSets.BLOCKED_BY), ids).compose(masks -> {
-      List<Long> unblocked = new ArrayList<>();
+    return sets.memberships(viewer, hiding, ids).compose(masks -> {
+      List<Long> shown = new ArrayList<>();
       for (int i = 0; i < ids.size(); i++) {
         if (masks[i] == 0) {
-          unblocked.add(ids.get(i));
+          shown.add(ids.get(i));
         }
       }
-      Future<JsonObject> summaries = unblocked.isEmpty() ? Future.succeededFuture(new JsonObject())
-          : accounts.summaries(viewer, unblocked);
+      Future<JsonObject> summaries = shown.isEmpty() ? Future.succeededFuture(new JsonObject())
+          : accounts.summaries(viewer, shown);
       return summaries.map(found -> {
         List<Shown> out = new ArrayList<>();
         for (JsonObject row : batch) {
@@ -440,8 +448,11 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> taggedUsers(long actor, String tag, int limit, String cursor) {
-    return Failures.guard(() -> page(tags.tagged(actor, tagName(tag), before(cursor), clamp(limit)), clamp(limit), "target",
-        actor));
+    return Failures.guard(() -> {
+      String t = tagName(tag);
+      return shownPage(actor, BLOCKING_VIEWER, (older, count) -> tags.tagged(actor, t, older, count), "target",
+          before(cursor), clamp(limit));
+    });
   }
 
   @Override
@@ -511,7 +522,8 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> mutes(long actor, int limit, String cursor) {
-    return outgoingList(EdgeStore.MUTE, actor, limit, cursor);
+    return Failures.guard(() -> shownPage(actor, BLOCKING_VIEWER,
+        (older, count) -> edges.page(EdgeStore.MUTE, "a", actor, older, count), "b", before(cursor), clamp(limit)));
   }
 
   @Override
@@ -528,7 +540,8 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> hides(long actor, int limit, String cursor) {
-    return outgoingList(EdgeStore.HIDE, actor, limit, cursor);
+    return Failures.guard(() -> shownPage(actor, BLOCKING_VIEWER,
+        (older, count) -> edges.page(EdgeStore.HIDE, "a", actor, older, count), "b", before(cursor), clamp(limit)));
   }
 
   private Future<Void> setEdge(String type, String set, long actor, long target) {

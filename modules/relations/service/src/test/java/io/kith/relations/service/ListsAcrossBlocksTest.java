@@ -111,6 +111,37 @@ class ListsAcrossBlocksTest extends RelationsTestBase {
   }
 
   @Test
+  @DisplayName("the viewer's own tag, mute and hide lists leave out users who block the viewer, keep those the viewer blocks")
+  void ownListsWithoutBlockers() throws Exception {
+    List<Long> users = newUsers(4);
+    long me = users.get(0);
+    long blocker = users.get(1);
+    long blockedByMe = users.get(2);
+    long plain = users.get(3);
+    for (long u : List.of(blocker, blockedByMe, plain)) {
+      await(relations.tagUser(me, u, "work"));
+      await(relations.mute(me, u));
+      await(relations.hide(me, u));
+    }
+    List<Long> all = List.of(plain, blockedByMe, blocker);
+    assertEquals(all, userIds(await(relations.taggedUsers(me, "work", 10, null))));
+    assertEquals(all, userIds(await(relations.mutes(me, 10, null))));
+    assertEquals(all, userIds(await(relations.hides(me, 10, null))));
+
+    await(relations.block(blocker, me));
+    await(relations.block(me, blockedByMe));
+    List<Long> shown = List.of(plain, blockedByMe);
+    assertEquals(shown, userIds(await(relations.taggedUsers(me, "work", 10, null))));
+    assertEquals(shown, userIds(await(relations.mutes(me, 10, null))));
+    assertEquals(shown, userIds(await(relations.hides(me, 10, null))));
+    assertEquals(shown, allPages((n, c) -> relations.taggedUsers(me, "work", n, c), 1));
+    assertEquals(shown, allPages((n, c) -> relations.mutes(me, n, c), 1));
+    assertEquals(shown, allPages((n, c) -> relations.hides(me, n, c), 1));
+    failsWith("validation_failed", relations.taggedUsers(me, "", 10, null));
+    failsWith("validation_failed", relations.mutes(me, 10, "x"));
+  }
+
+  @Test
   @DisplayName("across a block with the list's owner the list is user_not_found, and a bad cursor is validation_failed")
   void refusals() throws Exception {
     List<Long> users = newUsers(3);

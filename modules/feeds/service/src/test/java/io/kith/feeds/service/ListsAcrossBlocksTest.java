@@ -110,6 +110,27 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
   }
 
   @Test
+  @DisplayName("a post's like and comment counts are its public totals, the same for a reader in a block with a liker")
+  void postCountsArePublic() throws Exception {
+    List<Long> users = newUsers(4);
+    long author = users.get(0);
+    long viewer = users.get(1);
+    long blocker = users.get(2);
+    long other = users.get(3);
+    long post = publishPublic(author);
+    await(feeds.like(blocker, post));
+    await(feeds.like(other, post));
+    await(feeds.comment(blocker, post, text("hidden")));
+    block(blocker, viewer);
+    JsonObject counts = await(feeds.post(other, post)).getJsonObject("counts");
+    assertEquals(2L, counts.getLong("likes"));
+    assertEquals(1L, counts.getLong("comments"));
+    assertEquals(counts, await(feeds.post(viewer, post)).getJsonObject("counts"));
+    assertEquals(List.of(other), likerIds(await(feeds.likers(viewer, post, 0, 10))));
+    assertEquals(List.of(), ids(await(feeds.comments(viewer, post, 0, 0, 10))));
+  }
+
+  @Test
   @DisplayName("a post whose every comment and like is hidden from the viewer gives empty last pages, and bad pages are refused")
   void allHiddenAndRefusals() throws Exception {
     List<Long> users = newUsers(3);

@@ -154,14 +154,21 @@ final class FeedsServiceImpl implements FeedsService {
     });
   }
 
-  /** Mentioned users must exist; audience groups must be the actor's own. */
+  /**
+   * Mentioned users must exist, and a user in a block with the actor counts as unknown (absent to the actor
+   * everywhere else); audience groups must be the actor's own.
+   */
   private Future<Void> checkReferences(long actor, PostDraft draft) {
     Future<Void> mentions = draft.mentions().isEmpty() ? Future.succeededFuture()
-        : accounts.summaries(actor, draft.mentions()).compose(found -> {
-          List<Long> unknown = draft.mentions().stream().filter(id -> !found.containsKey(Long.toString(id))).toList();
-          return unknown.isEmpty() ? Future.succeededFuture()
-              : Future.failedFuture(PostDraft.invalid("mentions", "unknown users mentioned: " + unknown));
-        });
+        : Future.all(accounts.summaries(actor, draft.mentions()), ties.of(actor, draft.mentions(), false))
+            .compose(r -> {
+              JsonObject found = r.resultAt(0);
+              Map<Long, Visibility.Tie> t = r.resultAt(1);
+              List<Long> unknown = draft.mentions().stream().filter(id -> !found.containsKey(Long.toString(id))
+                  || t.getOrDefault(id, Visibility.Tie.NONE).blocked()).toList();
+              return unknown.isEmpty() ? Future.succeededFuture()
+                  : Future.failedFuture(PostDraft.invalid("mentions", "unknown users mentioned: " + unknown));
+            });
     JsonArray groups = draft.audience() == null ? new JsonArray() : draft.audience().getJsonArray("groups");
     Future<Void> audience = groups.isEmpty() ? Future.succeededFuture()
         : relations.groups(actor).compose(mine -> {
@@ -937,8 +944,19 @@ final class FeedsServiceImpl implements FeedsService {
         guessed.addAll(early.summarized());
         tied = ties.of(viewer, authors, placements, early.authors(), early.ties());
       }
-      return Future.all(tied, summarized).compose(both -> {
-        Map<Long, Visibility.Tie> t = both.resultAt(0);
+      // mentioned users in a block with the viewer are left out of the views, as they are absent to the viewer
+      // everywhere else (a mention names an existing user, whose profile is 404 for them)
+      Set<Long> mentioned = new LinkedHashSet<>();
+      for (List<JsonObject> some : List.of(live, liveRoots)) {
+        some.forEach(d -> d.getJsonArray("mentions", new JsonArray())
+            .forEach(m -> mentioned.add(((Number) m).longValue())));
+      }
+      mentioned.removeAll(authors);
+      Future<Map<Long, Visibility.Tie>> mentionTies = mentioned.isEmpty() ? Future.succeededFuture(Map.of())
+          : ties.of(viewer, mentioned, false);
+      return Future.all(tied, summarized, mentionTies).compose(both -> {
+        Map<Long, Visibility.Tie> t = new HashMap<>(both.<Map<Long, Visibility.Tie>>resultAt(0));
+        t.putAll(both.resultAt(2));
         JsonObject sums = both.resultAt(1);
         List<JsonObject> visible = filter(viewer, live, t, timeline);
         Set<Long> visibleRoots = new HashSet<>(PostStore.ids(filter(viewer, liveRoots, t, false)));
@@ -1076,7 +1094,7 @@ final class FeedsServiceImpl implements FeedsService {
     }
     JsonObject view = new JsonObject().put("id", id).put("author", summary).put("text", d.getString("text", ""))
         .put("media", d.getJsonArray("media", new JsonArray())).put("place", d.getJsonObject("place"))
-        .put("mentions", d.getJsonArray("mentions", new JsonArray())).put("visibility", d.getString("vis"))
+        .put("mentions", shownMentions(d, t)).put("visibility", d.getString("vis"))
         .put("created", d.getLong("created")).put("edited", d.getLong("edited"))
         .put("counts", new JsonObject().put("likes", d.getLong("likes", 0L)).put("comments", d.getLong("comments", 0L))
             .put("reposts", d.getLong("reposts", 0L)).put("reposts_total", d.getLong("reposts_total", 0L)))
@@ -1088,6 +1106,18 @@ final class FeedsServiceImpl implements FeedsService {
       view.put("audience", d.getJsonObject("aud"));
     }
     return view;
+  }
+
+  /** A post's mentions without the users in a block with the viewer ({@code t} holds a tie for each mention). */
+  private static JsonArray shownMentions(JsonObject d, Map<Long, Visibility.Tie> t) {
+    JsonArray mentions = d.getJsonArray("mentions", new JsonArray());
+    JsonArray shown = new JsonArray();
+    mentions.forEach(m -> {
+      if (!t.getOrDefault(((Number) m).longValue(), Visibility.Tie.NONE).blocked()) {
+        shown.add(m);
+      }
+    });
+    return shown.size() == mentions.size() ? mentions : shown;
   }
 
   private Future<JsonObject> summaries(long viewer, Collection<Long> users) {

@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -110,6 +111,49 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
   }
 
   @Test
+  @DisplayName("a post's mentions leave out users in a block with the reader, on the post and on a profile page")
+  void mentionsWithoutBlocks() throws Exception {
+    List<Long> users = newUsers(5);
+    long author = users.get(0);
+    long reader = users.get(1);
+    long blocker = users.get(2);
+    long blockedByReader = users.get(3);
+    long plain = users.get(4);
+    long post = await(feeds.publish(author, body("public").put("mentions",
+        new JsonArray().add(blocker).add(plain).add(blockedByReader)))).getLong("id");
+    block(blocker, reader);
+    block(reader, blockedByReader);
+    JsonArray all = new JsonArray().add(blocker).add(plain).add(blockedByReader);
+    assertEquals(all, await(feeds.post(author, post)).getJsonArray("mentions"));
+    assertEquals(all, await(feeds.post(plain, post)).getJsonArray("mentions"));
+    JsonArray shown = new JsonArray().add(plain);
+    assertEquals(shown, await(feeds.post(reader, post)).getJsonArray("mentions"));
+    JsonObject page = await(feeds.userPosts(reader, author, 0, 0, 10));
+    assertEquals(shown, page.getJsonArray("items").getJsonObject(0).getJsonArray("mentions"));
+  }
+
+  @Test
+  @DisplayName("mentioning a user in a block with the author is refused exactly as mentioning a missing user")
+  void mentionAcrossBlockRefused() throws Exception {
+    List<Long> users = newUsers(4);
+    long author = users.get(0);
+    long blocker = users.get(1);
+    long blockedByAuthor = users.get(2);
+    long plain = users.get(3);
+    block(blocker, author);
+    block(author, blockedByAuthor);
+    long missing = plain + 1_000_000_000_000L;
+    for (long refused : List.of(blocker, blockedByAuthor, missing)) {
+      var failure = failsWith("validation_failed", feeds.publish(author, body("public")
+          .put("mentions", new JsonArray().add(plain).add(refused))));
+      assertEquals("mentions", failure.getDebugInfo().getString("field"), failure.getDebugInfo().encode());
+      assertEquals("unknown users mentioned: [" + refused + "]", failure.getMessage());
+    }
+    assertEquals(new JsonArray().add(plain), await(feeds.publish(author, body("public")
+        .put("mentions", new JsonArray().add(plain)))).getJsonArray("mentions"));
+  }
+
+  @Test
   @DisplayName("a post's like and comment counts are its public totals, the same for a reader in a block with a liker")
   void postCountsArePublic() throws Exception {
     List<Long> users = newUsers(4);
@@ -144,7 +188,7 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
     await(feeds.like(blocker, post));
     block(blocker, viewer);
     JsonObject comments = await(feeds.comments(viewer, post, 0, 0, 2));
-    assertEquals(new JsonObject().put("items", new io.vertx.core.json.JsonArray()).put("next_max_id", null)
+    assertEquals(new JsonObject().put("items", new JsonArray()).put("next_max_id", null)
         .put("newest_id", null), comments);
     JsonObject likers = await(feeds.likers(viewer, post, 0, 2));
     assertEquals(List.of(), likerIds(likers));

@@ -648,7 +648,7 @@ final class FeedsServiceImpl implements FeedsService {
     return Failures.guard(() -> {
       checkPage(maxId, sinceId, limit);
       // pages and both cursors come from the comments shown only: a cursor at a left-out comment would tell the
-      // viewer that a user in a block with them commented, and when
+      // viewer that a user in a block with them commented, and at what time
       VisiblePages.Rows<JsonObject, Long> rows = (before, count) ->
           posts.comments(postId, before == null ? 0 : before, sinceId, count);
       return visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows, docs -> commentViews(viewer, docs),

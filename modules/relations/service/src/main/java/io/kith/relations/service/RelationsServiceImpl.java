@@ -425,7 +425,7 @@ final class RelationsServiceImpl implements RelationsService {
   public Future<Void> tagUser(long actor, long target, String tag) {
     return Failures.guard(() -> {
       String t = tagName(tag);
-      return other(actor, target).compose(x -> tags.hasTag(actor, t)).compose(known -> {
+      return present(actor, target).compose(x -> tags.hasTag(actor, t)).compose(known -> {
         if (known) {
           return Future.succeededFuture();
         }
@@ -545,7 +545,7 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   private Future<Void> setEdge(String type, String set, long actor, long target) {
-    return other(actor, target).compose(x -> withinLimit(actor, type))
+    return present(actor, target).compose(x -> withinLimit(actor, type))
         .compose(x -> edges.insert(type, actor, target))
         .compose(created -> sets.add(set, actor, target));
   }
@@ -757,6 +757,16 @@ final class RelationsServiceImpl implements RelationsService {
   /**
    * Checks that {@code target} is another existing user; yields whether they require approval of followers.
    */
+  /**
+   * Like {@link #other}, and a user who blocks the actor is user_not_found too: they look absent to the actor, so
+   * muting, hiding from or tagging them answers as for a missing user. (Blocking them back stays possible.)
+   */
+  private Future<Void> present(long actor, long target) {
+    return other(actor, target).compose(x -> sets.contains(HotSets.BLOCKED_BY, actor, target))
+        .compose(blocked -> blocked ? Failures.<Void>fail(RelationsErrors.USER_NOT_FOUND, "no such user")
+            : Future.succeededFuture());
+  }
+
   private Future<Boolean> other(long actor, long target) {
     if (actor == target) {
       return Failures.fail(RelationsErrors.SELF_RELATION, "not allowed on yourself");

@@ -95,6 +95,31 @@ class BlocksMutesHidesTest extends RelationsTestBase {
   }
 
   @Test
+  @DisplayName("muting, hiding from or tagging a user who blocks the actor answers as for a missing user; blocking back works")
+  void blockerLooksMissingToWrites() throws Exception {
+    List<Long> users = newUsers(3);
+    long blocker = users.get(0);
+    long blocked = users.get(1);
+    long stranger = users.get(2);
+    long missing = 8_999_999_999_994L;
+    await(relations.block(blocker, blocked));
+    for (long target : List.of(blocker, missing)) {
+      assertEquals("no such user", failsWith("user_not_found", relations.mute(blocked, target)).getMessage());
+      assertEquals("no such user", failsWith("user_not_found", relations.hide(blocked, target)).getMessage());
+      assertEquals("no such user", failsWith("user_not_found", relations.tagUser(blocked, target, "x")).getMessage());
+    }
+    assertTrue(await(relations.mutes(blocked, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.hides(blocked, 10, null)).getJsonArray("items").isEmpty());
+    // the blocker may still mute the user they block, and anyone else may mute the blocker
+    await(relations.mute(blocker, blocked));
+    await(relations.mute(stranger, blocker));
+    assertEquals(List.of(blocked), userIds(await(relations.mutes(blocker, 10, null))));
+    assertEquals(List.of(blocker), userIds(await(relations.mutes(stranger, 10, null))));
+    await(relations.block(blocked, blocker));
+    assertEquals(List.of(blocker), userIds(await(relations.blocks(blocked, 10, null))));
+  }
+
+  @Test
   @DisplayName("the blocker cannot follow the user they block until they unblock; unblocking restores nothing")
   void blockerCannotFollow() throws Exception {
     List<Long> users = newUsers(2);

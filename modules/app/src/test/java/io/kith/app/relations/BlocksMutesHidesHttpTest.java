@@ -88,14 +88,17 @@ class BlocksMutesHidesHttpTest {
   }
 
   @Test
-  @DisplayName("a blocked user's follow silently answers requested and changes nothing; nothing reveals the block")
+  @DisplayName("a blocked user's follow answers as for a missing user and changes nothing; nothing reveals the block")
   void silentBlock() {
     User blocker = kith.register();
     User blocked = kith.register();
     User bystander = kith.register();
     kith.put("/me/blocks/" + blocked.path(), blocker).expectNoContent();
 
-    assertEquals("requested", kith.follow(blocked, blocker));
+    JsonObject refused = kith.put("/following/" + blocker.path(), blocked).problem(404, "user_not_found");
+    long missing = blocker.id() + 1_000_000_000_000L;
+    JsonObject absent = kith.put("/following/" + missing, blocked).problem(404, "user_not_found");
+    assertEquals(absent.copy().put("instance", null), refused.copy().put("instance", null));
 
     assertEquals(0, kith.counts(blocker, blocker).getInteger("follower_count"));
     assertEquals(List.of(), ids(kith.get("/users/" + blocker.path() + "/followers", blocker).expect(200)));
@@ -110,6 +113,32 @@ class BlocksMutesHidesHttpTest {
     kith.get("/users/" + blocker.path() + "/following", blocked).problem(404, "user_not_found");
     kith.get("/users/" + blocked.path() + "/followers", blocker).problem(404, "user_not_found");
     kith.get("/users/" + blocker.path() + "/followers", bystander).expect(200);
+  }
+
+  @Test
+  @DisplayName("across a block either way a profile by id and by username is the problem a missing account gives")
+  void blockedProfileLooksMissing() {
+    User blocker = kith.register();
+    User blocked = kith.register();
+    User bystander = kith.register();
+    kith.put("/me/blocks/" + blocked.path(), blocker).expectNoContent();
+    long missing = blocker.id() + 1_000_000_000_000L;
+
+    JsonObject absentById = kith.get("/users/" + missing, blocked).problem(404, "user_not_found");
+    JsonObject absentByName = kith.get("/users/by-username/" + RelationsKith.unique("nobody"), blocked)
+        .problem(404, "user_not_found");
+    for (User[] pair : new User[][] {{blocked, blocker}, {blocker, blocked}}) {
+      User viewer = pair[0];
+      User other = pair[1];
+      assertEquals(absentById.copy().put("instance", null),
+          kith.get("/users/" + other.path(), viewer).problem(404, "user_not_found").put("instance", null));
+      assertEquals(absentByName.copy().put("instance", null),
+          kith.get("/users/by-username/" + other.username(), viewer).problem(404, "user_not_found")
+              .put("instance", null));
+    }
+    JsonObject seen = kith.get("/users/" + blocker.path(), bystander).expect(200);
+    assertEquals(blocker.username(), seen.getString("username"));
+    assertTrue(seen.containsKey("follower_count"), seen.encode());
   }
 
   @Test

@@ -58,7 +58,10 @@ public interface AccountsService {
   /** Changes the actor's password after checking the current one; every session of the actor is revoked. */
   Future<Void> changePassword(long actor, String currentPassword, String newPassword);
 
-  /** The actor's own profile (everything) or another user's public view. */
+  /**
+   * The actor's own profile (everything) or another user's public view; {@code user_not_found} for a missing user and,
+   * identically, for a user separated from the actor by a block in either direction.
+   */
   Future<JsonObject> profile(long actor, long userId);
 
   /**
@@ -70,7 +73,7 @@ public interface AccountsService {
    */
   Future<JsonObject> updateProfile(long actor, JsonObject changes);
 
-  /** The public view of the user with this exact username (any case), or not found. */
+  /** The public view of the user with this exact username (any case), or not found (also across a block). */
   Future<JsonObject> findByUsername(long actor, String username);
 
   /**

@@ -9,6 +9,7 @@ import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.text.UserText;
+import io.kith.platform.page.VisiblePages;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -249,13 +250,15 @@ final class AccountsServiceImpl implements AccountsService {
         return relationships.counts(userId).map(counts -> Profiles.ownView(account).mergeIn(counts));
       }
       // one question to relations for both the block and the friendship, beside the counts
-      return Future.all(relationships.between(actor, userId), relationships.counts(userId)).map(r -> {
+      return Future.all(relationships.between(actor, userId), relationships.counts(userId)).compose(r -> {
         JsonObject between = r.resultAt(0);
         if (between.getBoolean("blocked", false)) {
-          // a block either way leaves only a stub: who it is, nothing about them
-          return Profiles.stub(account);
+          // across a block either way the account answers exactly as a missing one does (as by username, search and
+          // lookups): any partial view would be one no ordinary account shows, and so would tell of the block
+          return Failures.<JsonObject>fail(AccountsErrors.USER_NOT_FOUND, "no such user");
         }
-        return Profiles.publicView(account, between.getBoolean("friend", false)).mergeIn(r.<JsonObject>resultAt(1));
+        return Future.succeededFuture(
+            Profiles.publicView(account, between.getBoolean("friend", false)).mergeIn(r.<JsonObject>resultAt(1)));
       });
     });
   }
@@ -400,29 +403,40 @@ final class AccountsServiceImpl implements AccountsService {
           return Failures.failField(KithErrors.VALIDATION_FAILED, "after", "after must be a cursor from a previous page");
         }
       }
-      String afterNickname = afterNick;
-      Long afterUser = afterId;
+      NicknameAt from = afterNick == null ? null : new NicknameAt(afterNick, afterId);
+      // the page is filled past users in a block with the searcher and its cursor is the last user shown: the cursor
+      // decodes to a nickname and an id, so one at a left-out user would name them
+      VisiblePages.Rows<JsonObject, NicknameAt> rows = (at, count) ->
+          store.nicknamePrefix(p, at == null ? null : at.nickname(), at == null ? null : at.id(), count);
       return perMinute("nickname", actor, settings.nicknameSearchesPerMinute(), "too many nickname searches")
-          .compose(v -> store.nicknamePrefix(p, afterNickname, afterUser, n)).compose(page -> {
-        List<Long> ids = page.stream().map(a -> a.getLong("_id")).toList();
-        return relationships.blockedEitherWay(actor, ids).map(blocked -> {
-          JsonArray items = new JsonArray();
-          for (JsonObject a : page) {
-            if (!blocked.contains(a.getLong("_id"))) {
-              items.add(Profiles.summary(a));
-            }
-          }
-          String next = null;
-          if (page.size() == n) {
-            JsonObject last = page.get(page.size() - 1);
-            next = Base64.getUrlEncoder().withoutPadding().encodeToString(
-                new JsonArray().add(last.getString("nickname_lc")).add(last.getLong("_id")).encode()
+          .compose(v -> VisiblePages.read(rows, batch -> shownAccounts(actor, batch), NicknameAt::of, NicknameAt::of,
+              from, n, MAX_SEARCH_SCAN))
+          .map(page -> {
+            JsonArray items = new JsonArray();
+            page.items().forEach(a -> items.add(Profiles.summary(a)));
+            String next = page.next() == null ? null : Base64.getUrlEncoder().withoutPadding().encodeToString(
+                new JsonArray().add(page.next().nickname()).add(page.next().id()).encode()
                     .getBytes(StandardCharsets.UTF_8));
-          }
-          return new JsonObject().put("items", items).put("next", next);
-        });
-      });
+            return new JsonObject().put("items", items).put("next", next);
+          });
     });
+  }
+
+  /** Most accounts one page of a nickname search reads past users in a block with the searcher. */
+  static final int MAX_SEARCH_SCAN = 1_000;
+
+  /** A place in the nickname order: the lower-cased nickname, then the id. */
+  private record NicknameAt(String nickname, long id) {
+    static NicknameAt of(JsonObject account) {
+      return new NicknameAt(account.getString("nickname_lc"), account.getLong("_id"));
+    }
+  }
+
+  /** The accounts of a batch that are in no block with the viewer, in the batch's order. */
+  private Future<List<JsonObject>> shownAccounts(long viewer, List<JsonObject> batch) {
+    List<Long> ids = batch.stream().map(a -> a.getLong("_id")).toList();
+    return relationships.blockedEitherWay(viewer, ids)
+        .map(blocked -> batch.stream().filter(a -> !blocked.contains(a.getLong("_id"))).toList());
   }
 
   @Override

@@ -353,11 +353,6 @@ final class Profiles {
     return "everyone".equals(audience) || ("friends".equals(audience) && friend);
   }
 
-  /** What a user separated by a block sees: id and username only. */
-  static JsonObject stub(JsonObject account) {
-    return new JsonObject().put("id", account.getLong("_id")).put("username", account.getString("username"));
-  }
-
   /** The summary used in lists. */
   static JsonObject summary(JsonObject account) {
     JsonObject view = new JsonObject().put("id", account.getLong("_id")).put("username", account.getString("username"));

@@ -10,6 +10,7 @@ import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.text.UserText;
+import io.kith.platform.page.VisiblePages;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -154,14 +155,21 @@ final class FeedsServiceImpl implements FeedsService {
     });
   }
 
-  /** Mentioned users must exist; audience groups must be the actor's own. */
+  /**
+   * Mentioned users must exist, and a user in a block with the actor counts as unknown (absent to the actor
+   * everywhere else); audience groups must be the actor's own.
+   */
   private Future<Void> checkReferences(long actor, PostDraft draft) {
     Future<Void> mentions = draft.mentions().isEmpty() ? Future.succeededFuture()
-        : accounts.summaries(actor, draft.mentions()).compose(found -> {
-          List<Long> unknown = draft.mentions().stream().filter(id -> !found.containsKey(Long.toString(id))).toList();
-          return unknown.isEmpty() ? Future.succeededFuture()
-              : Future.failedFuture(PostDraft.invalid("mentions", "unknown users mentioned: " + unknown));
-        });
+        : Future.all(accounts.summaries(actor, draft.mentions()), ties.of(actor, draft.mentions(), false))
+            .compose(r -> {
+              JsonObject found = r.resultAt(0);
+              Map<Long, Visibility.Tie> t = r.resultAt(1);
+              List<Long> unknown = draft.mentions().stream().filter(id -> !found.containsKey(Long.toString(id))
+                  || t.getOrDefault(id, Visibility.Tie.NONE).blocked()).toList();
+              return unknown.isEmpty() ? Future.succeededFuture()
+                  : Future.failedFuture(PostDraft.invalid("mentions", "unknown users mentioned: " + unknown));
+            });
     JsonArray groups = draft.audience() == null ? new JsonArray() : draft.audience().getJsonArray("groups");
     Future<Void> audience = groups.isEmpty() ? Future.succeededFuture()
         : relations.groups(actor).compose(mine -> {
@@ -328,8 +336,9 @@ final class FeedsServiceImpl implements FeedsService {
       return ties.of(viewer, List.of(userId), true).compose(t -> {
         Visibility.Tie tie = t.getOrDefault(userId, Visibility.Tie.NONE);
         if (viewer != 0 && (tie.blocked() || tie.hiddenFrom())) {
+          // the page of an author with no post this viewer may see, since_id kept as such a page keeps it
           return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).put("next_max_id", null)
-              .put("newest_id", null));
+              .put("newest_id", sinceId > 0 ? sinceId : null));
         }
         // only what this viewer may see is read, so the page and its cursor never touch a hidden post
         JsonArray visible = Visibility.visibleTo(viewer, tie);
@@ -582,7 +591,7 @@ final class FeedsServiceImpl implements FeedsService {
       long replyTo = r == null ? 0 : ((Number) r).longValue();
       return limit("comment", actor, settings.commentsPerMinute(), MINUTE, "comments per minute")
           .compose(v -> visiblePost(actor, postId))
-          .compose(post -> (replyTo == 0 ? Future.succeededFuture((JsonObject) null) : posts.findComment(replyTo))
+          .compose(post -> (replyTo == 0 ? Future.succeededFuture((JsonObject) null) : shownComment(actor, replyTo))
               .compose(parent -> {
                 if (replyTo != 0 && (parent == null || parent.getLong("post") != postId)) {
                   return Future.failedFuture(Failures.field(FeedsErrors.COMMENT_NOT_FOUND, "reply_to",
@@ -640,12 +649,31 @@ final class FeedsServiceImpl implements FeedsService {
   public Future<JsonObject> comments(long viewer, long postId, long maxId, long sinceId, int limit) {
     return Failures.guard(() -> {
       checkPage(maxId, sinceId, limit);
-      return visiblePost(viewer, postId).compose(post -> posts.comments(postId, maxId, sinceId, limit))
-          .compose(docs -> commentViews(viewer, docs).map(views -> new JsonObject()
-              .put("items", new JsonArray(views))
-              .put("next_max_id", docs.size() == limit ? docs.get(docs.size() - 1).getLong("_id") : null)
-              .put("newest_id", docs.isEmpty() ? (sinceId > 0 ? sinceId : null) : docs.get(0).getLong("_id"))));
+      // pages and both cursors come from the comments shown only: a cursor at a left-out comment would tell the
+      // viewer that a user in a block with them commented, and at what time
+      VisiblePages.Rows<JsonObject, Long> rows = (before, count) ->
+          posts.comments(postId, before == null ? 0 : before, sinceId, count);
+      return visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows, docs -> commentViews(viewer, docs),
+              d -> d.getLong("_id"), v -> v.getLong("id"), maxId == 0 ? null : maxId, limit, MAX_HIDDEN_SCAN))
+          .map(page -> new JsonObject()
+              .put("items", new JsonArray(page.items()))
+              .put("next_max_id", page.next())
+              .put("newest_id", page.items().isEmpty() ? (sinceId > 0 ? sinceId : null)
+                  : page.items().get(0).getLong("id")));
     });
+  }
+
+  /** Most comments or likes one page reads past those of users in a block with the viewer. */
+  static final int MAX_HIDDEN_SCAN = 5_000;
+
+  /**
+   * The comment when the viewer may see it in a list; null when it is missing or by a user in a block with the viewer,
+   * so that replying to it is comment_not_found either way.
+   */
+  private Future<JsonObject> shownComment(long viewer, long commentId) {
+    return posts.findComment(commentId).compose(c -> c == null ? Future.succeededFuture((JsonObject) null)
+        : ties.of(viewer, List.of(c.getLong("author")), false).map(t ->
+            t.getOrDefault(c.getLong("author"), Visibility.Tie.NONE).blocked() ? null : c));
   }
 
   /** Comment views, without those of users in a block with the viewer. */
@@ -669,11 +697,12 @@ final class FeedsServiceImpl implements FeedsService {
         }
         JsonObject reply = null;
         long replyTo = d.getLong("reply_to", 0L);
-        if (replyTo != 0) {
-          long replyAuthor = d.getLong("reply_to_author", 0L);
-          boolean hidden = t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked();
-          reply = new JsonObject().put("id", replyTo)
-              .put("author", hidden ? null : sums.getJsonObject(Long.toString(replyAuthor)));
+        long replyAuthor = d.getLong("reply_to_author", 0L);
+        JsonObject replied = sums.getJsonObject(Long.toString(replyAuthor));
+        // a reply to a comment the viewer cannot see reads as a plain comment: an answer to nobody (or to a comment
+        // id they never saw) is shown for no ordinary comment and would tell of the block
+        if (replyTo != 0 && replied != null && !t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked()) {
+          reply = new JsonObject().put("id", replyTo).put("author", replied);
         }
         out.add(new JsonObject().put("id", d.getLong("_id")).put("post", d.getLong("post")).put("author", summary)
             .put("text", d.getString("text")).put("reply_to", reply).put("created", d.getLong("created")));
@@ -738,23 +767,39 @@ final class FeedsServiceImpl implements FeedsService {
   public Future<JsonObject> likers(long viewer, long postId, long maxId, int limit) {
     return Failures.guard(() -> {
       checkPage(maxId, 0, limit);
-      return visiblePost(viewer, postId).compose(post -> posts.likers(postId, maxId, limit)).compose(likes -> {
-        List<Long> users = likes.stream().map(l -> l.getLong("u")).toList();
-        return Future.all(ties.of(viewer, users, false), summaries(viewer, users)).map(all -> {
-          Map<Long, Visibility.Tie> t = all.resultAt(0);
-          JsonObject sums = all.resultAt(1);
-          JsonArray items = new JsonArray();
-          for (JsonObject l : likes) {
-            long u = l.getLong("u");
-            JsonObject summary = sums.getJsonObject(Long.toString(u));
-            if (summary != null && !t.getOrDefault(u, Visibility.Tie.NONE).blocked()) {
-              items.add(new JsonObject().put("user", summary).put("at", IdGenerator.timeOf(l.getLong("_id"))));
-            }
-          }
-          return new JsonObject().put("items", items)
-              .put("next_max_id", likes.size() == limit ? likes.get(likes.size() - 1).getLong("_id") : null);
-        });
-      });
+      // the page and its cursor come from the likers shown only, as for comments
+      VisiblePages.Rows<JsonObject, Long> rows = (before, count) ->
+          posts.likers(postId, before == null ? 0 : before, count);
+      return visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows, likes -> likersShown(viewer, likes),
+              l -> l.getLong("_id"), Liker::like, maxId == 0 ? null : maxId, limit, MAX_HIDDEN_SCAN))
+          .map(page -> {
+            JsonArray items = new JsonArray();
+            page.items().forEach(l -> items.add(l.item()));
+            return new JsonObject().put("items", items).put("next_max_id", page.next());
+          });
+    });
+  }
+
+  /** A like as the likers list shows it: the like's id (the cursor) and the {user, at} item. */
+  private record Liker(long like, JsonObject item) {
+  }
+
+  /** The likes of users who exist and are in no block with the viewer. */
+  private Future<List<Liker>> likersShown(long viewer, List<JsonObject> likes) {
+    List<Long> users = likes.stream().map(l -> l.getLong("u")).toList();
+    return Future.all(ties.of(viewer, users, false), summaries(viewer, users)).map(all -> {
+      Map<Long, Visibility.Tie> t = all.resultAt(0);
+      JsonObject sums = all.resultAt(1);
+      List<Liker> out = new ArrayList<>();
+      for (JsonObject l : likes) {
+        long u = l.getLong("u");
+        JsonObject summary = sums.getJsonObject(Long.toString(u));
+        if (summary != null && !t.getOrDefault(u, Visibility.Tie.NONE).blocked()) {
+          out.add(new Liker(l.getLong("_id"),
+              new JsonObject().put("user", summary).put("at", IdGenerator.timeOf(l.getLong("_id")))));
+        }
+      }
+      return out;
     });
   }
 
@@ -901,8 +946,19 @@ final class FeedsServiceImpl implements FeedsService {
         guessed.addAll(early.summarized());
         tied = ties.of(viewer, authors, placements, early.authors(), early.ties());
       }
-      return Future.all(tied, summarized).compose(both -> {
-        Map<Long, Visibility.Tie> t = both.resultAt(0);
+      // mentioned users in a block with the viewer are left out of the views, as they are absent to the viewer
+      // everywhere else (a mention names an existing user, whose profile is 404 for them)
+      Set<Long> mentioned = new LinkedHashSet<>();
+      for (List<JsonObject> some : List.of(live, liveRoots)) {
+        some.forEach(d -> d.getJsonArray("mentions", new JsonArray())
+            .forEach(m -> mentioned.add(((Number) m).longValue())));
+      }
+      mentioned.removeAll(authors);
+      Future<Map<Long, Visibility.Tie>> mentionTies = mentioned.isEmpty() ? Future.succeededFuture(Map.of())
+          : ties.of(viewer, mentioned, false);
+      return Future.all(tied, summarized, mentionTies).compose(both -> {
+        Map<Long, Visibility.Tie> t = new HashMap<>(both.<Map<Long, Visibility.Tie>>resultAt(0));
+        t.putAll(both.resultAt(2));
         JsonObject sums = both.resultAt(1);
         List<JsonObject> visible = filter(viewer, live, t, timeline);
         Set<Long> visibleRoots = new HashSet<>(PostStore.ids(filter(viewer, liveRoots, t, false)));
@@ -1040,7 +1096,7 @@ final class FeedsServiceImpl implements FeedsService {
     }
     JsonObject view = new JsonObject().put("id", id).put("author", summary).put("text", d.getString("text", ""))
         .put("media", d.getJsonArray("media", new JsonArray())).put("place", d.getJsonObject("place"))
-        .put("mentions", d.getJsonArray("mentions", new JsonArray())).put("visibility", d.getString("vis"))
+        .put("mentions", shownMentions(d, t)).put("visibility", d.getString("vis"))
         .put("created", d.getLong("created")).put("edited", d.getLong("edited"))
         .put("counts", new JsonObject().put("likes", d.getLong("likes", 0L)).put("comments", d.getLong("comments", 0L))
             .put("reposts", d.getLong("reposts", 0L)).put("reposts_total", d.getLong("reposts_total", 0L)))
@@ -1052,6 +1108,18 @@ final class FeedsServiceImpl implements FeedsService {
       view.put("audience", d.getJsonObject("aud"));
     }
     return view;
+  }
+
+  /** A post's mentions without the users in a block with the viewer ({@code t} holds a tie for each mention). */
+  private static JsonArray shownMentions(JsonObject d, Map<Long, Visibility.Tie> t) {
+    JsonArray mentions = d.getJsonArray("mentions", new JsonArray());
+    JsonArray shown = new JsonArray();
+    mentions.forEach(m -> {
+      if (!t.getOrDefault(((Number) m).longValue(), Visibility.Tie.NONE).blocked()) {
+        shown.add(m);
+      }
+    });
+    return shown.size() == mentions.size() ? mentions : shown;
   }
 
   private Future<JsonObject> summaries(long viewer, Collection<Long> users) {

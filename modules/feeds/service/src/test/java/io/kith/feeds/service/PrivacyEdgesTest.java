@@ -59,6 +59,26 @@ class PrivacyEdgesTest extends FeedsTestBase {
   }
 
   @Test
+  @DisplayName("polling the profile of an author who blocks the viewer answers as an author with only friends-only posts")
+  void blockedProfilePollLooksOrdinary() throws Exception {
+    List<Long> users = newUsers(4);
+    long blocker = users.get(0);
+    long blocked = users.get(1);
+    long quiet = users.get(2);
+    long stranger = users.get(3);
+    long since = publishPublic(quiet);
+    publish(quiet, "friends");
+    publishPublic(blocker);
+    block(blocker, blocked);
+    JsonObject ordinary = await(feeds.userPosts(stranger, quiet, 0, since, 3));
+    assertEquals(List.of(), ids(ordinary));
+    assertEquals(since, ordinary.getLong("newest_id"));
+    assertEquals(ordinary, await(feeds.userPosts(blocked, blocker, 0, since, 3)));
+    assertEquals(await(feeds.userPosts(stranger, quiet, since, 0, 3)),
+        await(feeds.userPosts(blocked, blocker, since, 0, 3)));
+  }
+
+  @Test
   @DisplayName("a like can be taken back from a post the liker can no longer see, without learning about the post")
   void unlikeAfterLosingSight() throws Exception {
     List<Long> users = newUsers(2);
@@ -78,7 +98,7 @@ class PrivacyEdgesTest extends FeedsTestBase {
   }
 
   @Test
-  @DisplayName("a reply to the comment of a user in a block with the viewer does not show that user")
+  @DisplayName("a reply to the comment of a user in a block with the viewer reads as a plain comment, answering nobody")
   void replyAuthorHiddenAcrossBlock() throws Exception {
     List<Long> users = newUsers(3);
     long author = users.get(0);
@@ -87,14 +107,35 @@ class PrivacyEdgesTest extends FeedsTestBase {
     long post = publishPublic(author);
     long parent = await(feeds.comment(blocked, post, new JsonObject().put("text", "first"))).getLong("id");
     await(feeds.comment(author, post, new JsonObject().put("text", "reply").put("reply_to", parent)));
+    long plain = await(feeds.comment(author, post, new JsonObject().put("text", "plain"))).getLong("id");
     block(viewer, blocked);
     JsonArray items = await(feeds.comments(viewer, post, 0, 0, 20)).getJsonArray("items");
-    assertEquals(1, items.size(), items.encode());
-    JsonObject reply = items.getJsonObject(0).getJsonObject("reply_to");
-    assertEquals(parent, reply.getLong("id"));
-    assertNull(reply.getValue("author"));
-    JsonObject seenByAuthor = await(feeds.comments(author, post, 0, 0, 20)).getJsonArray("items").getJsonObject(0);
+    assertEquals(2, items.size(), items.encode());
+    JsonObject reply = items.getJsonObject(1);
+    assertEquals(plain, items.getJsonObject(0).getLong("id"));
+    assertNull(reply.getValue("reply_to"), "no answer to a comment the viewer cannot see: " + reply);
+    assertEquals(items.getJsonObject(0).fieldNames(), reply.fieldNames(), "shaped as a plain comment");
+    JsonObject seenByAuthor = await(feeds.comments(author, post, 0, 0, 20)).getJsonArray("items").getJsonObject(1);
     assertEquals(blocked, seenByAuthor.getJsonObject("reply_to").getJsonObject("author").getLong("id"));
+  }
+
+  @Test
+  @DisplayName("replying to the comment of a user in a block with the replier is comment_not_found, as for a missing one")
+  void replyToHiddenCommentRefused() throws Exception {
+    List<Long> users = newUsers(3);
+    long author = users.get(0);
+    long blocker = users.get(1);
+    long replier = users.get(2);
+    long post = publishPublic(author);
+    long parent = await(feeds.comment(blocker, post, new JsonObject().put("text", "first"))).getLong("id");
+    block(blocker, replier);
+    failsWith("comment_not_found", feeds.comment(replier, post, new JsonObject().put("text", "hi")
+        .put("reply_to", parent)));
+    failsWith("comment_not_found", feeds.comment(replier, post, new JsonObject().put("text", "hi")
+        .put("reply_to", parent + 1_000_000_000L)));
+    assertEquals(1L, await(feeds.post(author, post)).getJsonObject("counts").getLong("comments"), "nothing was added");
+    assertEquals(parent, await(feeds.comment(author, post, new JsonObject().put("text", "hi")
+        .put("reply_to", parent))).getJsonObject("reply_to").getLong("id"), "others may still reply");
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.text.UserText;
+import io.kith.platform.page.VisiblePages;
 import io.kith.relations.api.RelationsErrors;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
@@ -83,9 +84,9 @@ final class RelationsServiceImpl implements RelationsService {
       }
       return sets.contains(HotSets.BLOCKED_BY, actor, target).compose(blocked -> {
         if (blocked) {
-          // silent: a request is stored so the follower sees it pending like any unanswered request, but the
-          // blocker never sees it (incoming lists skip users they block) and it can never be accepted
-          return edges.insert(EdgeStore.REQUEST, actor, target).map(x -> state("requested"));
+          // the blocker looks absent to the blocked user, as their profile does (404 by id and by username): a
+          // pending request to a user whose profile is missing would be something no ordinary account shows
+          return Failures.<JsonObject>fail(RelationsErrors.USER_NOT_FOUND, "no such user");
         }
         return edges.exists(EdgeStore.FOLLOW, actor, target).compose(already -> {
           if (already) {
@@ -210,14 +211,77 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> followers(long viewer, long userId, int limit, String cursor) {
-    return visibleList(viewer, userId).compose(v ->
-        page(edges.page(EdgeStore.FOLLOW, "b", userId, before(cursor), clamp(limit)), clamp(limit), "a", viewer));
+    return Failures.guard(() -> {
+      Long before = before(cursor);
+      return visibleList(viewer, userId).compose(v -> shownPage(viewer, BLOCKED_EITHER_WAY,
+          (older, count) -> edges.page(EdgeStore.FOLLOW, "b", userId, older, count), "a", before, clamp(limit)));
+    });
   }
 
   @Override
   public Future<JsonObject> following(long viewer, long userId, int limit, String cursor) {
-    return visibleList(viewer, userId).compose(v ->
-        page(edges.page(EdgeStore.FOLLOW, "a", userId, before(cursor), clamp(limit)), clamp(limit), "b", viewer));
+    return Failures.guard(() -> {
+      Long before = before(cursor);
+      return visibleList(viewer, userId).compose(v -> shownPage(viewer, BLOCKED_EITHER_WAY,
+          (older, count) -> edges.page(EdgeStore.FOLLOW, "a", userId, older, count), "b", before, clamp(limit)));
+    });
+  }
+
+  /** Most rows one page of a list of users reads past users hidden from the viewer. */
+  static final int MAX_LIST_SCAN = 5_000;
+  /** The viewer's sets whose users another user's lists leave out: a block either way, as likers and comments do. */
+  private static final List<String> BLOCKED_EITHER_WAY = List.of(HotSets.BLOCKS, HotSets.BLOCKED_BY);
+  /**
+   * The viewer's sets whose users the viewer's own lists (tags, mutes, hides) leave out: those who block the viewer,
+   * who look absent to them everywhere else; users the viewer blocks stay, the viewer knows of that.
+   */
+  private static final List<String> BLOCKING_VIEWER = List.of(HotSets.BLOCKED_BY);
+
+  /** A row as a list shows it: the row id (the cursor) and the {user, since} item. */
+  private record Shown(long row, JsonObject item) {
+  }
+
+  /**
+   * A page of a list of users ({@code rows} of {_id, at} with the user in {@code field}) without the users in the
+   * viewer's {@code hiding} sets, filled up to the limit from older rows, its cursor the last user shown: neither the
+   * page nor the cursor tells the viewer that a user who blocks them is on the list.
+   */
+  private Future<JsonObject> shownPage(long viewer, List<String> hiding, VisiblePages.Rows<JsonObject, Long> rows,
+                                       String field, Long before, int limit) {
+    return VisiblePages.read(rows, batch -> shownTo(viewer, hiding, batch, field), r -> r.getLong("_id"), Shown::row,
+        before, limit, MAX_LIST_SCAN).map(page -> {
+          JsonArray items = new JsonArray();
+          page.items().forEach(shown -> items.add(shown.item()));
+          return new JsonObject().put("items", items).put("next", page.next() == null ? null : page.next().toString());
+        });
+  }
+
+  /** The rows of a batch whose user ({@code field}) exists and is in none of the viewer's {@code hiding} sets. */
+  private Future<List<Shown>> shownTo(long viewer, List<String> hiding, List<JsonObject> batch, String field) {
+    List<Long> ids = new ArrayList<>(new LinkedHashSet<>(batch.stream().map(r -> r.getLong(field)).toList()));
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return sets.memberships(viewer, hiding, ids).compose(masks -> {
+      List<Long> shown = new ArrayList<>();
+      for (int i = 0; i < ids.size(); i++) {
+        if (masks[i] == 0) {
+          shown.add(ids.get(i));
+        }
+      }
+      Future<JsonObject> summaries = shown.isEmpty() ? Future.succeededFuture(new JsonObject())
+          : accounts.summaries(viewer, shown);
+      return summaries.map(found -> {
+        List<Shown> out = new ArrayList<>();
+        for (JsonObject row : batch) {
+          JsonObject user = found.getJsonObject(Long.toString(row.getLong(field)));
+          if (user != null) {
+            out.add(new Shown(row.getLong("_id"), new JsonObject().put("user", user).put("since", row.getLong("at"))));
+          }
+        }
+        return out;
+      });
+    });
   }
 
   @Override
@@ -379,7 +443,7 @@ final class RelationsServiceImpl implements RelationsService {
   public Future<Void> tagUser(long actor, long target, String tag) {
     return Failures.guard(() -> {
       String t = tagName(tag);
-      return other(actor, target).compose(x -> tags.hasTag(actor, t)).compose(known -> {
+      return present(actor, target).compose(x -> tags.hasTag(actor, t)).compose(known -> {
         if (known) {
           return Future.succeededFuture();
         }
@@ -402,8 +466,11 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> taggedUsers(long actor, String tag, int limit, String cursor) {
-    return Failures.guard(() -> page(tags.tagged(actor, tagName(tag), before(cursor), clamp(limit)), clamp(limit), "target",
-        actor));
+    return Failures.guard(() -> {
+      String t = tagName(tag);
+      return shownPage(actor, BLOCKING_VIEWER, (older, count) -> tags.tagged(actor, t, older, count), "target",
+          before(cursor), clamp(limit));
+    });
   }
 
   @Override
@@ -443,7 +510,8 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<Void> unblock(long actor, long target) {
-    // requests the blocked user made while blocked were never shown: they go with the block
+    // requests a blocked user's follow stored while blocked (before such follows were refused) were never shown:
+    // they go with the block
     return throttleBlocks(actor).compose(t -> edges.delete(EdgeStore.REQUEST, target, actor))
         .compose(x -> edges.delete(EdgeStore.BLOCK, actor, target))
         .compose(deleted ->
@@ -473,7 +541,8 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> mutes(long actor, int limit, String cursor) {
-    return outgoingList(EdgeStore.MUTE, actor, limit, cursor);
+    return Failures.guard(() -> shownPage(actor, BLOCKING_VIEWER,
+        (older, count) -> edges.page(EdgeStore.MUTE, "a", actor, older, count), "b", before(cursor), clamp(limit)));
   }
 
   @Override
@@ -490,11 +559,12 @@ final class RelationsServiceImpl implements RelationsService {
 
   @Override
   public Future<JsonObject> hides(long actor, int limit, String cursor) {
-    return outgoingList(EdgeStore.HIDE, actor, limit, cursor);
+    return Failures.guard(() -> shownPage(actor, BLOCKING_VIEWER,
+        (older, count) -> edges.page(EdgeStore.HIDE, "a", actor, older, count), "b", before(cursor), clamp(limit)));
   }
 
   private Future<Void> setEdge(String type, String set, long actor, long target) {
-    return other(actor, target).compose(x -> withinLimit(actor, type))
+    return present(actor, target).compose(x -> withinLimit(actor, type))
         .compose(x -> edges.insert(type, actor, target))
         .compose(created -> sets.add(set, actor, target));
   }
@@ -706,6 +776,16 @@ final class RelationsServiceImpl implements RelationsService {
   /**
    * Checks that {@code target} is another existing user; yields whether they require approval of followers.
    */
+  /**
+   * Like {@link #other}, and a user who blocks the actor is user_not_found too: they look absent to the actor, so
+   * muting, hiding from or tagging them answers as for a missing user. (Blocking them back stays possible.)
+   */
+  private Future<Void> present(long actor, long target) {
+    return other(actor, target).compose(x -> sets.contains(HotSets.BLOCKED_BY, actor, target))
+        .compose(blocked -> blocked ? Failures.<Void>fail(RelationsErrors.USER_NOT_FOUND, "no such user")
+            : Future.succeededFuture());
+  }
+
   private Future<Boolean> other(long actor, long target) {
     if (actor == target) {
       return Failures.fail(RelationsErrors.SELF_RELATION, "not allowed on yourself");

@@ -67,28 +67,56 @@ class BlocksMutesHidesTest extends RelationsTestBase {
   }
 
   @Test
-  @DisplayName("the blocked user's follow looks like a pending request that the blocker never sees, public or private")
-  void blockedFollowIsSilent() throws Exception {
+  @DisplayName("the blocked user's follow of the blocker is user_not_found exactly as for a missing user, and stores nothing")
+  void blockedFollowLooksMissing() throws Exception {
     long publicBlocker = newUser();
     long privateBlocker = newPrivateUser();
     long blocked = newUser();
     await(relations.block(publicBlocker, blocked));
     await(relations.block(privateBlocker, blocked));
+    Throwable missing = failsWith("user_not_found", relations.follow(blocked, 8_999_999_999_995L));
 
     for (long blocker : List.of(publicBlocker, privateBlocker)) {
-      assertEquals("requested", await(relations.follow(blocked, blocker)).getString("state"));
-      assertEquals("requested", await(relations.follow(blocked, blocker)).getString("state"));
+      Throwable refused = failsWith("user_not_found", relations.follow(blocked, blocker));
+      assertEquals(missing.getMessage(), refused.getMessage());
       JsonObject rel = relation(blocked, blocker);
       assertFalse(rel.getBoolean("following"));
-      // pending from the follower's side, like an unanswered request to a private account
-      assertTrue(rel.getBoolean("requested"));
-      assertTrue(rel.getBoolean("blocked_by"));
+      assertFalse(rel.getBoolean("requested"));
       assertTrue(await(relations.incomingRequests(blocker, 10, null)).getJsonArray("items").isEmpty());
       assertTrue(await(relations.followers(blocker, blocker, 10, null)).getJsonArray("items").isEmpty());
       assertEquals(0, await(relations.counts(blocker)).getLong("follower_count"));
     }
-    assertEquals(2, await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").size());
+    assertTrue(await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").isEmpty());
     assertEquals(0, await(relations.counts(blocked)).getLong("following_count"));
+    // a stranger's follow of the same users is an ordinary one
+    long stranger = newUser();
+    assertEquals("following", await(relations.follow(stranger, publicBlocker)).getString("state"));
+    assertEquals("requested", await(relations.follow(stranger, privateBlocker)).getString("state"));
+  }
+
+  @Test
+  @DisplayName("muting, hiding from or tagging a user who blocks the actor answers as for a missing user; blocking back works")
+  void blockerLooksMissingToWrites() throws Exception {
+    List<Long> users = newUsers(3);
+    long blocker = users.get(0);
+    long blocked = users.get(1);
+    long stranger = users.get(2);
+    long missing = 8_999_999_999_994L;
+    await(relations.block(blocker, blocked));
+    for (long target : List.of(blocker, missing)) {
+      assertEquals("no such user", failsWith("user_not_found", relations.mute(blocked, target)).getMessage());
+      assertEquals("no such user", failsWith("user_not_found", relations.hide(blocked, target)).getMessage());
+      assertEquals("no such user", failsWith("user_not_found", relations.tagUser(blocked, target, "x")).getMessage());
+    }
+    assertTrue(await(relations.mutes(blocked, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.hides(blocked, 10, null)).getJsonArray("items").isEmpty());
+    // the blocker may still mute the user they block, and anyone else may mute the blocker
+    await(relations.mute(blocker, blocked));
+    await(relations.mute(stranger, blocker));
+    assertEquals(List.of(blocked), userIds(await(relations.mutes(blocker, 10, null))));
+    assertEquals(List.of(blocker), userIds(await(relations.mutes(stranger, 10, null))));
+    await(relations.block(blocked, blocker));
+    assertEquals(List.of(blocker), userIds(await(relations.blocks(blocked, 10, null))));
   }
 
   @Test

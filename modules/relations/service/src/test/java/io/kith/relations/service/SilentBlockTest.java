@@ -7,20 +7,21 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A blocked user's follow looks exactly like an unanswered request to a private account, from their side. */
+/** A block is silent: the blocked user meets the blocker as a missing user, and nothing of theirs reaches the blocker. */
 class SilentBlockTest extends RelationsTestBase {
 
   @Test
-  @DisplayName("the blocked follower sees a pending request; the blocker never sees it and cannot accept it")
-  void blockedFollowLooksPending() throws Exception {
+  @DisplayName("the blocked user's follow answers as for a missing user; nothing is pending on either side")
+  void blockedFollowLooksMissing() throws Exception {
     long blocker = newUser();
     long blocked = newUser();
     await(relations.block(blocker, blocked));
-    assertEquals("requested", await(relations.follow(blocked, blocker)).getString("state"));
-    assertEquals(1, await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").size());
-    assertTrue(await(relations.relationships(blocked, List.of(blocker))).getJsonObject(Long.toString(blocker))
+    failsWith("user_not_found", relations.follow(blocked, blocker));
+    assertEquals(0, await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").size());
+    assertFalse(await(relations.relationships(blocked, List.of(blocker))).getJsonObject(Long.toString(blocker))
         .getBoolean("requested"));
     assertEquals(0, await(relations.incomingRequests(blocker, 10, null)).getJsonArray("items").size());
     failsWith("request_not_found", relations.acceptRequest(blocker, blocked));
@@ -28,15 +29,16 @@ class SilentBlockTest extends RelationsTestBase {
   }
 
   @Test
-  @DisplayName("unblocking drops the requests made while blocked instead of surfacing them")
-  void unblockDropsHiddenRequests() throws Exception {
+  @DisplayName("after an unblock the once-blocked user follows as anyone does, with nothing left over from the block")
+  void unblockThenFollow() throws Exception {
     long blocker = newUser();
     long blocked = newUser();
     await(relations.block(blocker, blocked));
-    await(relations.follow(blocked, blocker));
+    failsWith("user_not_found", relations.follow(blocked, blocker));
     await(relations.unblock(blocker, blocked));
     assertEquals(0, await(relations.incomingRequests(blocker, 10, null)).getJsonArray("items").size());
     assertEquals(0, await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").size());
+    assertEquals("following", await(relations.follow(blocked, blocker)).getString("state"));
   }
 
   @Test

@@ -174,7 +174,7 @@ class MessagingHttpTest {
 
     kith.put("/me/blocks/" + alice.path(), bob, null);
     kith.post("/direct/" + bob.path() + "/messages", alice, new JsonObject().put("client_id", "b1")
-        .put("text", "blocked?")).problem(403, "message_not_allowed");
+        .put("text", "blocked?")).problem(404, "user_not_found", "to");
 
     assertEquals("friends", kith.patch("/me/messaging-settings", carol, new JsonObject()
         .put("messages_from", "friends")).expect(200).getString("messages_from"));

@@ -206,13 +206,14 @@ final class MessagingServiceImpl implements MessagingService {
     Future<JsonObject> ties = relations.ties(to, List.of(actor));
     Future<JsonObject> prefs = settingsCache.get(to);
     return Future.all(exists, ties, prefs).compose(v -> {
-      if (!exists.result().containsKey(Long.toString(to))) {
+      JsonObject tie = ties.result().getJsonObject(Long.toString(actor), new JsonObject());
+      // across a block either way the other user is an account that does not exist, as their profile is (a refusal
+      // of another kind would tell the sender of the block)
+      if (!exists.result().containsKey(Long.toString(to)) || blockedEitherWay(tie)) {
         return Failures.failField(MessagingErrors.USER_NOT_FOUND, "to", "no such user");
       }
-      JsonObject tie = ties.result().getJsonObject(Long.toString(actor), new JsonObject());
-      boolean blocked = blockedEitherWay(tie);
       boolean friendsOnly = "friends".equals(prefs.result().getString("messages_from"));
-      if (blocked || (friendsOnly && !tie.getBoolean("friend", false))) {
+      if (friendsOnly && !tie.getBoolean("friend", false)) {
         return Failures.fail(MessagingErrors.NOT_ALLOWED, "this user does not accept messages from you");
       }
       return Future.succeededFuture();

@@ -79,7 +79,7 @@ class MessagingServiceTest extends MessagingTestBase {
     assertTrue(again.getBoolean("duplicate"));
     assertEquals(first.getLong("id"), again.getJsonObject("message").getLong("id"));
     // a new message is refused: the retry answer is no way around the block
-    failsWith("message_not_allowed", null, messaging.send(u.get(0), u.get(1), text("after the block")));
+    failsWith("user_not_found", "to", messaging.send(u.get(0), u.get(1), text("after the block")));
   }
 
   @Test
@@ -165,23 +165,27 @@ class MessagingServiceTest extends MessagingTestBase {
   }
 
   @Test
-  @DisplayName("a user who blocked, or was blocked by, the other can neither send nor receive a message")
+  @DisplayName("a user who blocked, or was blocked by, the other can neither send nor receive a message, and is "
+      + "answered as for a missing user")
   void blocked() throws Exception {
     List<Long> u = newUsers(3);
     long a = u.get(0);
     long b = u.get(1);
     send(a, b, "before the block");
     await(relations.block(b, a));
-    failsWith("message_not_allowed", null, messaging.send(a, b, text("blocked")));
-    failsWith("message_not_allowed", null, messaging.send(b, a, text("blocker writes")));
+    ServiceException blocked = failsWith("user_not_found", "to", messaging.send(a, b, text("blocked")));
+    failsWith("user_not_found", "to", messaging.send(b, a, text("blocker writes")));
     await(relations.unblock(b, a));
     send(a, b, "after the unblock");
-    failsWith("user_not_found", "to", messaging.send(a, KithTestKit.newUserId(), text("nobody")));
+    ServiceException missing = failsWith("user_not_found", "to", messaging.send(a, KithTestKit.newUserId(),
+        text("nobody")));
+    assertEquals(missing.getMessage(), blocked.getMessage());
+    assertEquals(missing.getDebugInfo(), blocked.getDebugInfo());
     failsWith("self_message", "to", messaging.send(a, a, text("me")));
   }
 
   @Test
-  @DisplayName("a recipient who takes messages from friends only refuses others, with the same answer as a block")
+  @DisplayName("a recipient who takes messages from friends only refuses others with message_not_allowed")
   void friendsOnly() throws Exception {
     List<Long> u = newUsers(2);
     long a = u.get(0);

@@ -1,0 +1,74 @@
+package io.kith.platform.store;
+
+import io.vertx.circuitbreaker.CircuitBreaker;
+import io.vertx.circuitbreaker.CircuitBreakerOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.mongo.MongoClient;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+
+/**
+ * The MongoDB client every module gets: the driver's own deadlines (server selection, socket read, pool wait; see
+ * {@link Stores#mongo}) bound each operation, and a MongoDB that keeps failing that way trips a circuit breaker so that
+ * later operations fail at once. Such failures (see {@link StoreFailures#isUnavailable}) become
+ * {@link StoreFailures#unavailable}; any other failure (a duplicate key, a bad query) passes through unchanged and
+ * does not count against the circuit.
+ *
+ * <p>{@link MongoClient} has some eighty methods; a dynamic proxy applies the guard to every one that returns a
+ * {@link Future} rather than a hand-written copy of each that would fall behind the interface. Methods returning
+ * streams pass through unguarded.
+ */
+public final class GuardedMongo {
+
+  private GuardedMongo() {
+  }
+
+  /**
+   * Wraps {@code delegate}.
+   *
+   * @param maxFailures    consecutive outages that open the circuit
+   * @param resetTimeoutMs how long the circuit stays open before one operation may test MongoDB again
+   */
+  public static MongoClient wrap(Vertx vertx, MongoClient delegate, int maxFailures, long resetTimeoutMs) {
+    // no breaker deadline: a write that outlived it could still land after the caller was told it failed
+    CircuitBreaker breaker = CircuitBreaker.create("kith-mongo", vertx, new CircuitBreakerOptions()
+            .setTimeout(-1)
+            .setMaxFailures(maxFailures)
+            .setResetTimeout(resetTimeoutMs)
+            .setNotificationAddress(null))
+        .failurePolicy(outcome -> outcome.failed() && StoreFailures.isUnavailable(outcome.cause()));
+    return (MongoClient) Proxy.newProxyInstance(MongoClient.class.getClassLoader(), new Class<?>[] {MongoClient.class},
+        (proxy, method, args) -> invoke(breaker, delegate, method, args));
+  }
+
+  private static Object invoke(CircuitBreaker breaker, MongoClient delegate, Method method, Object[] args)
+      throws Throwable {
+    if (method.getDeclaringClass() == Object.class) {
+      return method.invoke(delegate, args);
+    }
+    if (!Future.class.isAssignableFrom(method.getReturnType()) || method.getName().equals("close")) {
+      return call(delegate, method, args);
+    }
+    return breaker.<Object>execute(() -> {
+      try {
+        @SuppressWarnings("unchecked")
+        Future<Object> outcome = (Future<Object>) call(delegate, method, args);
+        return outcome;
+      } catch (Throwable e) {
+        return Future.failedFuture(e);
+      }
+    })
+        .recover(e -> Future.failedFuture(StoreFailures.isUnavailable(e) ? StoreFailures.unavailable("MongoDB") : e));
+  }
+
+  private static Object call(MongoClient delegate, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(delegate, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+}

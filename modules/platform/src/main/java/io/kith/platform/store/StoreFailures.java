@@ -76,8 +76,12 @@ public final class StoreFailures {
    */
   public static boolean isRedisOutage(Throwable failure) {
     if (failure instanceof ErrorType) {
+      // the error code is the reply's first word (BUSY is not BUSYGROUP)
+      String message = String.valueOf(failure.getMessage());
+      int space = message.indexOf(' ');
+      String code = space < 0 ? message : message.substring(0, space);
       for (String kind : REDIS_NOT_NOW) {
-        if (((ErrorType) failure).is(kind)) {
+        if (kind.equals(code)) {
           return true;
         }
       }

@@ -4,6 +4,7 @@ import org.slf4j.Logger;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * A warning log for failures that come in bursts (a store that is down fails every request): at most one line per
@@ -14,6 +15,7 @@ public final class BurstLog {
 
   private final Logger log;
   private final long periodMillis;
+  private final LongSupplier clock;
   private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
 
   private static final class Window {
@@ -23,8 +25,14 @@ public final class BurstLog {
 
   /** A burst log writing to {@code log}, one line per kind per {@code periodMillis}. */
   public BurstLog(Logger log, long periodMillis) {
+    this(log, periodMillis, System::currentTimeMillis);
+  }
+
+  // tests move the clock themselves
+  BurstLog(Logger log, long periodMillis, LongSupplier clock) {
     this.log = log;
     this.periodMillis = periodMillis;
+    this.clock = clock;
   }
 
   /**
@@ -33,7 +41,7 @@ public final class BurstLog {
    */
   public boolean warn(String kind, String message, Object... args) {
     Window w = windows.computeIfAbsent(kind, k -> new Window());
-    long now = System.currentTimeMillis();
+    long now = clock.getAsLong();
     long next = w.nextAt.get();
     if (now < next || !w.nextAt.compareAndSet(next, now + periodMillis)) {
       w.suppressed.incrementAndGet();

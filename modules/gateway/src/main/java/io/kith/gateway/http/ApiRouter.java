@@ -85,7 +85,8 @@ public final class ApiRouter {
       }
     });
     builder.rootHandler(new RequestDeadline(http.getLong(REQUEST_TIMEOUT, 10L) * 1000, rc ->
-        rc.normalizedPath().startsWith(BRIDGE_PREFIX) || (!streamed.isEmpty() && isStreamed(contract, rc, streamed))));
+        rc.normalizedPath().startsWith(BRIDGE_PREFIX) || (!streamed.isEmpty()
+            && rc.normalizedPath().startsWith(API_PREFIX) && isStreamed(contract, rc, streamed))));
     // Vert.x Web runs handlers by kind: platform (access log), security policy (CORS, headers), body, user.
     List<String> origins = http.getJsonArray("cors-origins", new io.vertx.core.json.JsonArray()).stream()
         .map(String::valueOf).toList();

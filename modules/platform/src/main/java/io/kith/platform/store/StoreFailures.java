@@ -31,8 +31,10 @@ public final class StoreFailures {
   /** Seconds a client is asked to wait before retrying an unavailable dependency. */
   public static final int RETRY_AFTER_SECONDS = 2;
 
-  // Redis error codes that say the server cannot serve now (not that the command was wrong)
-  private static final String[] REDIS_NOT_NOW = {"LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN"};
+  // Redis error codes that say the server cannot serve now (not that the command was wrong); CONNECTION_CLOSED is
+  // the client's own, for commands in flight on a connection that closed (a Redis restart)
+  private static final String[] REDIS_NOT_NOW = {"LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN",
+      "CONNECTION_CLOSED"};
 
   private StoreFailures() {
   }

@@ -52,6 +52,28 @@ class StoreGuardTest {
   }
 
   @Test
+  @DisplayName("commands in flight when Redis drops its connections (a restart) fail with unavailable, and the client "
+      + "serves again on new connections")
+  void droppedConnectionsAreUnavailable(Vertx vertx) {
+    java.net.URI target = java.net.URI.create(KithTestKit.redisUrl());
+    try (StallingProxy proxy = Await.result(StallingProxy.start(vertx, target.getHost(), target.getPort()))) {
+      GuardedRedis redis = new GuardedRedis(vertx, Redis.createClient(vertx,
+          Stores.redisOptions("redis://127.0.0.1:" + proxy.port(), new JsonObject())), 600_000, 10, 600_000);
+      Await.result(redis.send(Request.cmd(Command.PING)));
+      proxy.stall(true);
+      io.vertx.core.Future<io.vertx.redis.client.Response> inFlight = redis.send(Request.cmd(Command.PING));
+      proxy.disconnect();
+      Throwable e = Await.failure(inFlight);
+      assertTrue(Failures.is(e, KithErrors.UNAVAILABLE), "in flight: " + e);
+      proxy.stall(false);
+      Await.result(io.kith.platform.testkit.Poll.until(vertx, java.time.Duration.ofSeconds(20),
+          "Redis to answer again", () -> redis.send(Request.cmd(Command.PING)).map(r -> "PONG".equals(r.toString()))
+              .otherwise(false)));
+      redis.close();
+    }
+  }
+
+  @Test
   @DisplayName("a Redis error reply passes through unchanged and does not open the circuit")
   void errorRepliesAreNotOutages(Vertx vertx) {
     Redis raw = Redis.createClient(vertx, Stores.redisOptions(KithTestKit.redisUrl(), new JsonObject()));

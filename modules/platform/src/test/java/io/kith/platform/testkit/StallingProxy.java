@@ -74,6 +74,11 @@ public final class StallingProxy implements AutoCloseable {
     }
   }
 
+  /** Drops every client connection, as a store restart does. */
+  public void disconnect() {
+    clients.forEach(NetSocket::close);
+  }
+
   @Override
   public void close() {
     Await.result(server.close());

@@ -61,7 +61,7 @@ public final class GuardedMongo {
         return Future.failedFuture(e);
       }
     })
-        .recover(e -> Future.failedFuture(StoreFailures.isUnavailable(e) ? StoreFailures.unavailable("MongoDB") : e));
+        .recover(e -> Future.failedFuture(StoreFailures.isUnavailable(e) ? StoreFailures.outage("MongoDB", e) : e));
   }
 
   private static Object call(MongoClient delegate, Method method, Object[] args) throws Throwable {

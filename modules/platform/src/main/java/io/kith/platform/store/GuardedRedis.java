@@ -52,7 +52,7 @@ public final class GuardedRedis implements Redis {
 
   private <T> Future<T> guarded(Supplier<Future<T>> command) {
     return breaker.execute(command).recover(e -> Future.failedFuture(
-        StoreFailures.isRedisOutage(e) ? StoreFailures.unavailable("Redis") : e));
+        StoreFailures.isRedisOutage(e) ? StoreFailures.outage("Redis", e) : e));
   }
 
   @Override
@@ -61,7 +61,7 @@ public final class GuardedRedis implements Redis {
       return Future.failedFuture(StoreFailures.unavailable("Redis"));
     }
     return delegate.connect().recover(e -> Future.failedFuture(
-        StoreFailures.isRedisOutage(e) ? StoreFailures.unavailable("Redis") : e));
+        StoreFailures.isRedisOutage(e) ? StoreFailures.outage("Redis", e) : e));
   }
 
   @Override

@@ -6,6 +6,7 @@ import com.mongodb.MongoNodeIsRecoveringException;
 import com.mongodb.MongoNotPrimaryException;
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
+import io.kith.platform.error.BurstLog;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.vertx.circuitbreaker.OpenCircuitException;
@@ -15,6 +16,7 @@ import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.impl.types.ErrorType;
 import io.vertx.serviceproxy.ServiceException;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
@@ -43,6 +45,17 @@ public final class StoreFailures {
   public static ServiceException unavailable(String what) {
     return Failures.withExtra(KithErrors.UNAVAILABLE, what + " is unavailable; retry later",
         new JsonObject().put("retry_after", RETRY_AFTER_SECONDS));
+  }
+
+  private static final BurstLog OUTAGES = new BurstLog(LoggerFactory.getLogger(StoreFailures.class), 10_000);
+
+  /**
+   * The coded failure for an outage of store {@code what}, after logging its cause (at most one line per store every
+   * 10 s): the coded failure a client sees says nothing about the cause, the log must.
+   */
+  public static ServiceException outage(String what, Throwable cause) {
+    OUTAGES.warn(what, "{} is unavailable: {}: {}", what, cause.getClass().getSimpleName(), cause.getMessage());
+    return unavailable(what);
   }
 
   /** Whether {@code failure} (or a cause of it) means a dependency is busy, unreachable or too slow. */

@@ -6,9 +6,9 @@ import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.error.Problem;
 import io.kith.platform.store.StoreFailures;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 import io.vertx.json.schema.OutputUnit;
@@ -54,7 +54,8 @@ public final class FailureHandler implements Handler<RoutingContext> {
     if (problem.isInternal()) {
       LOG.error("Unexpected failure on {} {}", rc.request().method(), rc.request().path(), rc.failure());
     } else if (problem.status() == 503) {
-      String kind = rc.failure() == null ? "deadline"
+      // a coded failure by its detail (a small fixed set), anything else by its class
+      String kind = rc.failure() == null ? "status 503"
           : Failures.codeOf(rc.failure()) != null ? rc.failure().getMessage() : rc.failure().getClass().getName();
       BURSTS.warn(kind, "Answered 503 unavailable on {} {}: {}", rc.request().method(), rc.request().path(), kind);
     }

@@ -1,6 +1,10 @@
 package io.kith.gateway.http;
 
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.kith.platform.store.StoreFailures;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 import io.vertx.ext.web.handler.PlatformHandler;
@@ -54,7 +58,8 @@ final class RequestDeadline implements PlatformHandler {
       rc.addEndHandler(v -> rc.request().connection().close());
       rc.fail(new HttpException(408));
     } else {
-      rc.fail(new HttpException(503));
+      rc.fail(Failures.withExtra(KithErrors.UNAVAILABLE, "the request could not be answered in time; retry later",
+          new JsonObject().put("retry_after", StoreFailures.RETRY_AFTER_SECONDS)));
     }
   }
 }

@@ -31,14 +31,14 @@ public final class GuardedRedis implements Redis {
   /**
    * Wraps {@code delegate}.
    *
-   * @param commandTimeoutMs deadline of each pooled command or batch
+   * @param commandTimeoutMs deadline of each pooled command or batch (0 = none)
    * @param maxFailures      consecutive outages that open the circuit
    * @param resetTimeoutMs   how long the circuit stays open before one command may test Redis again
    */
   public GuardedRedis(Vertx vertx, Redis delegate, long commandTimeoutMs, int maxFailures, long resetTimeoutMs) {
     this.delegate = delegate;
     this.breaker = CircuitBreaker.create("kith-redis", vertx, new CircuitBreakerOptions()
-            .setTimeout(commandTimeoutMs)
+            .setTimeout(commandTimeoutMs > 0 ? commandTimeoutMs : -1)
             .setMaxFailures(maxFailures)
             .setResetTimeout(resetTimeoutMs)
             .setNotificationAddress(null))

@@ -96,7 +96,8 @@ public final class GatewayVerticle extends VerticleBase {
       msg.reply(new JsonObject().put("user_id", sender == null ? null : Long.parseLong(sender)));
     });
     Future<Contract> contract = preloaded != null ? Future.succeededFuture(preloaded) : loadContract(vertx);
-    ConnectionGuard connections = new ConnectionGuard(vertx, http.getLong(HEADER_TIMEOUT, 10L) * 1000);
+    ConnectionGuard connections = new ConnectionGuard(vertx, http.getLong(HEADER_TIMEOUT, 10L) * 1000,
+        http.getLong(IDLE_TIMEOUT, 120L) * 1000);
     return contract
         .map(loaded -> {
           Router router = ApiRouter.create(vertx, loaded.contract(), platform, routes, connections);

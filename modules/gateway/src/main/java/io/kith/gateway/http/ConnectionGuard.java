@@ -19,10 +19,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * Guards HTTP connections of one gateway verticle instance before requests reach the router.
  *
  * <p>Header deadline: a connection must deliver complete request headers within {@code http.header-timeout-seconds}
- * of opening, and again of its previous response on HTTP/1.1 keep-alive, or it is closed. The idle timeout cannot do
- * this: a client sending a byte a second (slowloris) is never idle. Vert.x hands over a request only once its headers
- * are complete, which is when the deadline is lifted; the request's own deadline ({@link RequestDeadline}) covers the
- * body. HTTP/2 connections and upgraded WebSockets are left to the idle timeout after their first request.
+ * of opening, or it is closed. The idle timeout cannot do this: a client sending a byte a second (slowloris) is never
+ * idle. Vert.x hands over a request only once its headers are complete, which is when the deadline is lifted; the
+ * request's own deadline ({@link RequestDeadline}) covers the body. Between HTTP/1.1 keep-alive requests the next
+ * request's headers must be complete within {@code http.idle-seconds} of the previous response: Vert.x cannot tell
+ * when the next request's first byte arrives, and a shorter deadline would close connections that a load balancer
+ * keeps idle for reuse (it would then race the close and answer 502). HTTP/2 connections and upgraded WebSockets are
+ * left to the idle timeout after their first request.
  *
  * <p>Invalid requests (a request line or headers over Vert.x's limits, a malformed request) are answered with
  * problem+json like every other error (414 {@code uri_too_long}, 431 {@code headers_too_large}, 400
@@ -32,6 +35,7 @@ public final class ConnectionGuard {
 
   private final Vertx vertx;
   private final long headerTimeoutMs;
+  private final long keepAliveMs;
   private final Map<HttpConnection, State> connections = new ConcurrentHashMap<>();
 
   // per connection: its pending header deadline (-1 = none) and how many of its requests are in progress
@@ -40,10 +44,14 @@ public final class ConnectionGuard {
     int active;
   }
 
-  /** A guard with a header deadline of {@code headerTimeoutMs} (0 = none). */
-  public ConnectionGuard(Vertx vertx, long headerTimeoutMs) {
+  /**
+   * A guard with a header deadline of {@code headerTimeoutMs} for a new connection (0 = none) and of
+   * {@code keepAliveMs} after each response (0 = none).
+   */
+  public ConnectionGuard(Vertx vertx, long headerTimeoutMs, long keepAliveMs) {
     this.vertx = vertx;
     this.headerTimeoutMs = headerTimeoutMs;
+    this.keepAliveMs = keepAliveMs;
   }
 
   /** The server's connection handler: starts the header deadline of a new connection. */
@@ -59,7 +67,7 @@ public final class ConnectionGuard {
         vertx.cancelTimer(closed.timer);
       }
     });
-    arm(connection, state);
+    arm(connection, state, headerTimeoutMs);
   }
 
   /** To call first in the server's request handler: the request's headers are complete. */
@@ -85,8 +93,8 @@ public final class ConnectionGuard {
           connections.remove(request.connection());
         } else {
           rc.addEndHandler(ar -> {
-            if (--state.active == 0 && ar.succeeded()) {
-              arm(request.connection(), state);
+            if (--state.active == 0 && ar.succeeded() && keepAliveMs > 0) {
+              arm(request.connection(), state, keepAliveMs);
             }
           });
         }
@@ -95,9 +103,9 @@ public final class ConnectionGuard {
     };
   }
 
-  private void arm(HttpConnection connection, State state) {
+  private void arm(HttpConnection connection, State state, long deadlineMs) {
     disarm(state);
-    state.timer = vertx.setTimer(headerTimeoutMs, id -> {
+    state.timer = vertx.setTimer(deadlineMs, id -> {
       if (state.timer == id) {
         state.timer = -1;
         connection.close();

@@ -113,7 +113,7 @@ public final class ApiRouter {
     // Operations marked STREAMED_BODY in the contract (media uploads) read their body themselves, as a stream under
     // their own limits: their request stays paused until their handler reads it.
     // after CORS and the security headers (a refusal carries them too), before the body is read
-    builder.rootHandler(new InFlightLimit(vertx, http.getInteger(MAX_IN_FLIGHT, 1024),
+    builder.rootHandler(new InFlightLimit(vertx, http.getInteger(MAX_IN_FLIGHT, 512),
         rc -> rc.normalizedPath().startsWith(API_PREFIX)));
     builder.rootHandler(rc -> {
       if (!rc.normalizedPath().startsWith(API_PREFIX)) {

@@ -58,10 +58,12 @@ class HttpDeadlinesTest {
       + "connection, and at the keep-alive deadline (idle-seconds after the last answer) on a reused one")
   void slowHeadersAreCut(Vertx vertx) {
     // a line every 200 ms: the connection is never idle for the idle timeout to close it
-    start(vertx, new JsonObject().put("header-timeout-seconds", 1).put("idle-seconds", 2));
+    // deadlines long enough for a loaded machine to send a whole request in time
+    start(vertx, new JsonObject().put("header-timeout-seconds", 3).put("idle-seconds", 4));
 
     Raw fresh = connect(vertx);
     fresh.socket.write("GET " + API + "/ping HTTP/1.1\r\nHost: localhost\r\n");
+    // a line every 200 ms: the connection is never idle for the idle timeout to close it
     long trickle = vertx.setPeriodic(200, id -> fresh.socket.write("X-Slow: 1\r\n"));
     String answer = Await.result(fresh.closed.future());
     vertx.cancelTimer(trickle);

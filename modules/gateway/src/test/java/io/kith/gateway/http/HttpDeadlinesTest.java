@@ -57,7 +57,6 @@ class HttpDeadlinesTest {
   @DisplayName("a client that trickles its headers a line at a time is disconnected at the header deadline on a new "
       + "connection, and at the keep-alive deadline (idle-seconds after the last answer) on a reused one")
   void slowHeadersAreCut(Vertx vertx) {
-    // a line every 200 ms: the connection is never idle for the idle timeout to close it
     // deadlines long enough for a loaded machine to send a whole request in time
     start(vertx, new JsonObject().put("header-timeout-seconds", 3).put("idle-seconds", 4));
 

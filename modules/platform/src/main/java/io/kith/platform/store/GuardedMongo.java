@@ -10,6 +10,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The MongoDB client every module gets: the driver's own deadlines (server selection, socket read, pool wait; see
  * {@link Stores#mongo}) bound each operation, and a MongoDB that keeps failing that way trips a circuit breaker so that
@@ -22,6 +25,8 @@ import java.lang.reflect.Proxy;
  * streams pass through unguarded.
  */
 public final class GuardedMongo {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GuardedMongo.class);
 
   private GuardedMongo() {
   }
@@ -40,6 +45,11 @@ public final class GuardedMongo {
             .setResetTimeout(resetTimeoutMs)
             .setNotificationAddress(null))
         .failurePolicy(outcome -> outcome.failed() && StoreFailures.isUnavailable(outcome.cause()));
+    // one line per state change: while the store stays down, two lines per reset period, whatever the traffic
+    breaker.openHandler(v -> LOG.warn("MongoDB keeps failing: its circuit is open, calls fail at once for {} ms",
+            resetTimeoutMs))
+        .halfOpenHandler(v -> LOG.info("MongoDB circuit half open: the next call tests it"))
+        .closeHandler(v -> LOG.info("MongoDB answers again: its circuit is closed"));
     return (MongoClient) Proxy.newProxyInstance(MongoClient.class.getClassLoader(), new Class<?>[] {MongoClient.class},
         (proxy, method, args) -> invoke(breaker, delegate, method, args));
   }

@@ -13,6 +13,9 @@ import io.vertx.redis.client.Response;
 import java.util.List;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The Redis client every module gets: each pooled command ({@link #send}, {@link #batch}) has a deadline, and a Redis
  * that keeps failing trips a circuit breaker, so that while Redis is paused, restarting or swamped, requests fail at
@@ -24,6 +27,8 @@ import java.util.function.Supplier;
  * circuit is open but gets no deadline: its commands may legitimately block for long.
  */
 public final class GuardedRedis implements Redis {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GuardedRedis.class);
 
   private final Redis delegate;
   private final CircuitBreaker breaker;
@@ -43,6 +48,11 @@ public final class GuardedRedis implements Redis {
             .setResetTimeout(resetTimeoutMs)
             .setNotificationAddress(null))
         .failurePolicy(outcome -> outcome.failed() && StoreFailures.isRedisOutage(outcome.cause()));
+    // one line per state change: while the store stays down, two lines per reset period, whatever the traffic
+    this.breaker.openHandler(v -> LOG.warn("Redis keeps failing: its circuit is open, calls fail at once for {} ms",
+            resetTimeoutMs))
+        .halfOpenHandler(v -> LOG.info("Redis circuit half open: the next call tests it"))
+        .closeHandler(v -> LOG.info("Redis answers again: its circuit is closed"));
   }
 
   /** The circuit's state (for tests and metrics). */

@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Builds the HTTP router from the OpenAPI contract: root handlers (security headers, CORS, access log, body limit,
- * bearer authentication), then per operation the contract validation and the domain handler, and one failure handler
+ * Builds the HTTP router from the OpenAPI contract: root handlers (access log, keep-alive header deadline, request
+ * deadline, security headers, CORS, in-flight bound, body limit, bearer authentication), then per operation the contract validation and the domain handler, and one failure handler
  * that turns every failure into problem+json.
  */
 public final class ApiRouter {

@@ -17,6 +17,7 @@ import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.gateway.http.FeedsRoutes;
+import io.kith.gateway.http.HealthRoutes;
 import io.kith.feeds.api.FeedsService;
 import io.kith.gateway.http.RelationsRoutes;
 import io.kith.feeds.api.MediaClient;
@@ -65,6 +66,9 @@ public final class GatewayModule implements KithModule {
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())));
+    HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, RelationsService.ADDRESS,
+        FeedsService.ADDRESS, NotificationsService.ADDRESS, MessagingService.ADDRESS, WhiteboardService.ADDRESS,
+        ActivitiesService.ADDRESS));
     AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
     RoomAccess rooms = new DomainRooms(MessagingService.proxy(platform.vertx()),
         WhiteboardService.proxy(platform.vertx()));

@@ -6,6 +6,7 @@ import io.kith.gateway.bridge.ConnectionListener;
 import io.kith.gateway.bridge.RoomAccess;
 import io.kith.gateway.http.ApiRouter;
 import io.kith.gateway.http.ApiRoutes;
+import io.kith.gateway.http.ConnectionGuard;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
@@ -36,6 +37,10 @@ public final class GatewayVerticle extends VerticleBase {
   public static final String CONTRACT = "openapi.yaml";
   /** Local shared-data map where the gateway records its actual ports. */
   public static final String PORTS_MAP = "kith.gateway.ports";
+  /** Config key ({@code http} section): seconds a connection may take to send complete request headers. */
+  public static final String HEADER_TIMEOUT = "header-timeout-seconds";
+  /** Config key ({@code http} section): seconds without any traffic after which a connection is closed. */
+  public static final String IDLE_TIMEOUT = "idle-seconds";
 
   private final Platform platform;
   private final List<ApiRoutes> routes;
@@ -91,9 +96,11 @@ public final class GatewayVerticle extends VerticleBase {
       msg.reply(new JsonObject().put("user_id", sender == null ? null : Long.parseLong(sender)));
     });
     Future<Contract> contract = preloaded != null ? Future.succeededFuture(preloaded) : loadContract(vertx);
+    ConnectionGuard connections = new ConnectionGuard(vertx, http.getLong(HEADER_TIMEOUT, 10L) * 1000,
+        http.getLong(IDLE_TIMEOUT, 120L) * 1000);
     return contract
         .map(loaded -> {
-          Router router = ApiRouter.create(vertx, loaded.contract(), platform, routes);
+          Router router = ApiRouter.create(vertx, loaded.contract(), platform, routes, connections);
           router.get("/api/v1/openapi.yaml").handler(rc -> rc.response()
               .putHeader("Content-Type", "application/yaml; charset=utf-8")
               .end(loaded.text()));
@@ -104,12 +111,22 @@ public final class GatewayVerticle extends VerticleBase {
         .compose(router -> {
           HttpServerOptions options = new HttpServerOptions()
               .setCompressionSupported(true)
-              .setIdleTimeout(http.getInteger("idle-seconds", 120))
+              .setIdleTimeout(http.getInteger(IDLE_TIMEOUT, 120))
+              // with cleartext HTTP/2 detection on, Vert.x makes the connection (and calls the connection handler that
+              // starts the header deadline) only once the first request's headers are complete; HTTP/2 is served
+              // over TLS (ALPN) by the proxy in front, so a slow first request must not escape the header deadline
+              .setHttp2ClearTextEnabled(false)
               .setMaxWebSocketFrameSize(bridge.getInteger("max-frame", 65_536))
               .setMaxWebSocketMessageSize(bridge.getInteger("max-frame", 65_536))
               // no WebSocket deflate: the frame limit counts compressed bytes and inflating a bomb stalls the loop
               .setPerMessageWebSocketCompressionSupported(false).setPerFrameWebSocketCompressionSupported(false);
-          server = vertx.createHttpServer(options).requestHandler(router);
+          server = vertx.createHttpServer(options)
+              .connectionHandler(connections::opened)
+              .invalidRequestHandler(connections::invalid)
+              .requestHandler(request -> {
+                connections.headersRead(request);
+                router.handle(request);
+              });
           return server.listen(http.getInteger("port", 8080), http.getString("host", "0.0.0.0"));
         })
         .compose(s -> {

@@ -1,5 +1,6 @@
 package io.kith.platform;
 
+import io.kith.platform.bus.ServicePing;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.events.EventLogOptions;
@@ -60,7 +61,8 @@ public final class Platform {
 
   /**
    * Adds a check that {@code /ready} runs: the node is ready when every check's future succeeds in time.
-   * The app adds cluster membership; a module may add its own.
+   * The app adds cluster membership; a module may add its own (the gateway pings each service it calls, see
+   * {@link ServicePing}).
    */
   public void addReadinessCheck(String name, Supplier<Future<?>> check) {
     readiness.put(name, check);
@@ -84,6 +86,8 @@ public final class Platform {
     Redis redis = Stores.redis(vertx, redisUrl, redisSection);
     MongoClient mongo = Stores.mongo(vertx, mongoUrl, mongoSection.getString("database", "kith"), mongoSection);
     RedisAPI api = RedisAPI.api(redis);
+    // every node answers readiness pings to its services' addresses (see ServicePing)
+    ServicePing.install(vertx);
     return Stores.pingRedis(redis)
         .recover(e -> Future.failedFuture(new IllegalStateException(
             "cannot reach Redis at " + redact(redisUrl) + " (" + e.getMessage() + "): check redis.url / KITH_REDIS_URL")))

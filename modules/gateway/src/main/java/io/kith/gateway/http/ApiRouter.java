@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Builds the HTTP router from the OpenAPI contract: root handlers (security headers, CORS, access log, body limit,
- * bearer authentication), then per operation the contract validation and the domain handler, and one failure handler
+ * Builds the HTTP router from the OpenAPI contract: root handlers (access log, keep-alive header deadline, request
+ * deadline, security headers, CORS, in-flight bound, body limit, bearer authentication), then per operation the contract validation and the domain handler, and one failure handler
  * that turns every failure into problem+json.
  */
 public final class ApiRouter {
@@ -35,6 +35,13 @@ public final class ApiRouter {
    * the body as a stream under its own limits.
    */
   public static final String STREAMED_BODY = "x-kith-streamed-body";
+
+  /** Config key ({@code http} section): seconds a request may take from its headers to its answer. */
+  public static final String REQUEST_TIMEOUT = "request-timeout-seconds";
+  /** Config key ({@code http} section): API requests in progress on a node beyond which requests get 503. */
+  public static final String MAX_IN_FLIGHT = "max-in-flight";
+  // the SockJS bridge's transports hold requests open by design (streaming, long polling)
+  private static final String BRIDGE_PREFIX = "/eventbus/";
 
   private ApiRouter() {
   }
@@ -52,12 +59,34 @@ public final class ApiRouter {
 
   /** The router; operations without a handler answer 501 problem+json. */
   public static Router create(Vertx vertx, OpenAPIContract parsed, Platform platform, List<ApiRoutes> groups) {
+    return create(vertx, parsed, platform, groups, null);
+  }
+
+  /**
+   * The router, with {@code connections} (may be null) starting the header deadline of keep-alive connections. Every
+   * request but the bridge's and streamed uploads (which have their own transfer deadlines) has a deadline of
+   * {@code http.request-timeout-seconds}; API requests beyond {@code http.max-in-flight} on the node are refused.
+   */
+  public static Router create(Vertx vertx, OpenAPIContract parsed, Platform platform, List<ApiRoutes> groups,
+                              ConnectionGuard connections) {
     OpenAPIContract contract = ValidatorCache.wrap(parsed);
     JsonObject http = platform.config().section("http");
     RouterBuilder builder = RouterBuilder.create(vertx, contract, RequestExtractor.withBodyHandler());
     if (http.getBoolean("access-log", true)) {
       builder.rootHandler(new AccessLog());
     }
+    if (connections != null) {
+      builder.rootHandler(connections.keepAliveDeadline());
+    }
+    Set<String> streamed = new java.util.HashSet<>();
+    contract.operations().forEach(op -> {
+      if (Boolean.TRUE.equals(op.getExtensions().get(STREAMED_BODY))) {
+        streamed.add(op.getOperationId());
+      }
+    });
+    builder.rootHandler(new RequestDeadline(http.getLong(REQUEST_TIMEOUT, 10L) * 1000, rc ->
+        rc.normalizedPath().startsWith(BRIDGE_PREFIX) || (!streamed.isEmpty()
+            && rc.normalizedPath().startsWith(API_PREFIX) && isStreamed(contract, rc, streamed))));
     // Vert.x Web runs handlers by kind: platform (access log), security policy (CORS, headers), body, user.
     List<String> origins = http.getJsonArray("cors-origins", new io.vertx.core.json.JsonArray()).stream()
         .map(String::valueOf).toList();
@@ -83,12 +112,9 @@ public final class ApiRouter {
     // only API paths get this body handler: the SockJS bridge mounts its own, limited to bridge.max-frame.
     // Operations marked STREAMED_BODY in the contract (media uploads) read their body themselves, as a stream under
     // their own limits: their request stays paused until their handler reads it.
-    Set<String> streamed = new java.util.HashSet<>();
-    contract.operations().forEach(op -> {
-      if (Boolean.TRUE.equals(op.getExtensions().get(STREAMED_BODY))) {
-        streamed.add(op.getOperationId());
-      }
-    });
+    // after CORS and the security headers (a refusal carries them too), before the body is read
+    builder.rootHandler(new InFlightLimit(vertx, http.getInteger(MAX_IN_FLIGHT, 512),
+        rc -> rc.normalizedPath().startsWith(API_PREFIX)));
     builder.rootHandler(rc -> {
       if (!rc.normalizedPath().startsWith(API_PREFIX)) {
         rc.next();

@@ -1,10 +1,14 @@
 package io.kith.gateway.http;
 
+import io.kith.platform.error.BurstLog;
 import io.kith.platform.error.ErrorCode;
+import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.error.Problem;
+import io.kith.platform.store.StoreFailures;
 import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.HttpException;
 import io.vertx.json.schema.OutputUnit;
@@ -19,7 +23,10 @@ import org.slf4j.LoggerFactory;
  * The single place where failures become HTTP responses: every failure, whether a service's coded
  * {@code ServiceException}, a contract validation error, a body over the limit, an unknown route, or a bug, is
  * answered as {@code application/problem+json} with a stable code. Bugs are logged with their stack trace and
- * answered with a 500 that says nothing about internals.
+ * answered with a 500 that says nothing about internals. A dependency that is busy, unreachable or too slow (a store,
+ * an open circuit, a service that did not answer or runs on no node, the request deadline, load shedding) is a 503
+ * {@code unavailable} with {@code Retry-After}, logged as a warning at most once per kind every
+ * {@link #BURST_LOG_MILLIS} with the count of those left out: an outage fails thousands of requests a second.
  */
 public final class FailureHandler implements Handler<RoutingContext> {
 
@@ -27,6 +34,16 @@ public final class FailureHandler implements Handler<RoutingContext> {
   private static final java.util.regex.Pattern REQUIRED = java.util.regex.Pattern.compile("property \"([^\"]+)\"");
   /** A contract operation that no route group handles (see {@link ApiRouter}); not a bug, so not logged as one. */
   static final ErrorCode NOT_IMPLEMENTED = ErrorCode.of(501, "not_implemented", "Not implemented");
+  /** The request's body did not arrive before its deadline. */
+  static final ErrorCode REQUEST_TIMEOUT = ErrorCode.of(408, "request_timeout", "Request timeout");
+  /** The request line (path and query) is longer than the server accepts. */
+  static final ErrorCode URI_TOO_LONG = ErrorCode.of(414, "uri_too_long", "URI too long");
+  /** The request headers are larger than the server accepts. */
+  static final ErrorCode HEADERS_TOO_LARGE =
+      ErrorCode.of(431, "headers_too_large", "Request header fields too large");
+  /** At most one warning per kind of unavailability in this period. */
+  static final long BURST_LOG_MILLIS = 10_000;
+  private static final BurstLog BURSTS = new BurstLog(LOG, BURST_LOG_MILLIS);
 
   @Override
   public void handle(RoutingContext rc) {
@@ -36,6 +53,11 @@ public final class FailureHandler implements Handler<RoutingContext> {
     Problem problem = toProblem(rc.failure(), rc.statusCode());
     if (problem.isInternal()) {
       LOG.error("Unexpected failure on {} {}", rc.request().method(), rc.request().path(), rc.failure());
+    } else if (problem.status() == 503) {
+      // a coded failure by its detail (a small fixed set), anything else by its class
+      String kind = rc.failure() == null ? "status 503"
+          : Failures.codeOf(rc.failure()) != null ? rc.failure().getMessage() : rc.failure().getClass().getName();
+      BURSTS.warn(kind, "Answered 503 unavailable on {} {}: {}", rc.request().method(), rc.request().path(), kind);
     }
     if (rc.response().headWritten()) {
       rc.response().reset();
@@ -47,6 +69,8 @@ public final class FailureHandler implements Handler<RoutingContext> {
         .putHeader("Cache-Control", "no-store");
     if (problem.extra() != null && problem.extra().containsKey("retry_after")) {
       rc.response().putHeader("Retry-After", String.valueOf(problem.extra().getValue("retry_after")));
+    } else if (problem.status() == 503) {
+      rc.response().putHeader("Retry-After", String.valueOf(StoreFailures.RETRY_AFTER_SECONDS));
     }
     rc.response().end(problem.toJson(rc.request().path()).toBuffer());
   }
@@ -70,6 +94,11 @@ public final class FailureHandler implements Handler<RoutingContext> {
     }
     if (failure instanceof DecodeException) {
       return Problem.of(KithErrors.MALFORMED_JSON, "the request body is not valid JSON");
+    }
+    if (failure != null && !(failure instanceof ServiceException) && StoreFailures.isUnavailable(failure)) {
+      // a store, circuit or service failure that reached here uncoded (a pool wait queue full, a reply timeout)
+      return Problem.from(Failures.withExtra(KithErrors.UNAVAILABLE, "a service this request needs is unavailable; "
+          + "retry later", new JsonObject().put("retry_after", StoreFailures.RETRY_AFTER_SECONDS)));
     }
     if (failure == null || (status >= 400 && status < 500)) {
       // a handler failed the request with an explicit client-error status and a plain exception (CorsHandler rejects
@@ -182,12 +211,18 @@ public final class FailureHandler implements Handler<RoutingContext> {
         return Problem.of(KithErrors.NOT_FOUND, "no such resource");
       case 405:
         return Problem.of(KithErrors.METHOD_NOT_ALLOWED, "this method is not supported on this path");
+      case 408:
+        return Problem.of(REQUEST_TIMEOUT, "the request was not received in time");
       case 413:
         return Problem.of(KithErrors.PAYLOAD_TOO_LARGE, "the request body is larger than allowed");
+      case 414:
+        return Problem.of(URI_TOO_LONG, "the path and query string are longer than allowed");
       case 415:
         return Problem.of(KithErrors.UNSUPPORTED_MEDIA_TYPE, "send the body as application/json");
       case 429:
         return Problem.of(KithErrors.RATE_LIMITED, "too many requests");
+      case 431:
+        return Problem.of(HEADERS_TOO_LARGE, "the request headers are larger than allowed");
       case 501:
         return Problem.of(NOT_IMPLEMENTED, "this operation is not available yet");
       case 503:

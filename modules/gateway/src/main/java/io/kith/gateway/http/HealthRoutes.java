@@ -1,6 +1,7 @@
 package io.kith.gateway.http;
 
 import io.kith.platform.Platform;
+import io.kith.platform.bus.ServicePing;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.healthchecks.Status;
@@ -11,12 +12,15 @@ import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * Operational endpoints outside the API contract: {@code /health} (liveness: the process serves HTTP),
- * {@code /ready} (readiness: Redis, MongoDB, cluster membership and any module's checks answer; 503 otherwise) and
+ * {@code /ready} (readiness: Redis, MongoDB, cluster membership, the services the gateway calls and any module's checks
+ * answer within their deadline; 503 otherwise, also when a check times out) and
  * {@code /metrics} (Prometheus text format, when metrics are enabled on the Vert.x instance). When
  * {@code http.metrics-token} is set, {@code /metrics} answers only requests with {@code Authorization: Bearer
  * <metrics-token>}; empty (the default, for development) leaves it open.
@@ -31,6 +35,18 @@ public final class HealthRoutes {
   private HealthRoutes() {
   }
 
+  /**
+   * Adds to {@code platform}'s readiness one check per service address the gateway calls: ready while some node's
+   * consumer of it answers a ping ({@link ServicePing}), so that a gateway whose services run on no node (or on nodes
+   * that do not answer) is taken out of the load balancer instead of answering every request with 503.
+   */
+  public static void addServiceChecks(Platform platform, List<String> addresses) {
+    for (String address : addresses) {
+      platform.addReadinessCheck("service " + address,
+          () -> ServicePing.ping(platform.vertx(), address, CHECK_TIMEOUT_MS));
+    }
+  }
+
   /** Mounts the three endpoints on {@code router}. */
   public static void mount(Router router, Platform platform) {
     HealthCheckHandler live = HealthCheckHandler.create(platform.vertx());
@@ -39,14 +55,17 @@ public final class HealthRoutes {
 
     HealthCheckHandler ready = HealthCheckHandler.create(platform.vertx());
     for (Map.Entry<String, Supplier<Future<?>>> check : platform.readinessChecks().entrySet()) {
-      ready.register(check.getKey(), CHECK_TIMEOUT_MS, promise -> {
+      // the check's own deadline is shorter than the handler's: a check that times out is a store that is down (503),
+      // not a check that broke (which the handler answers with 500)
+      ready.register(check.getKey(), 2 * CHECK_TIMEOUT_MS, promise -> {
         Future<?> outcome;
         try {
           outcome = check.getValue().get();
         } catch (RuntimeException e) {
           outcome = Future.failedFuture(e);
         }
-        outcome.onComplete(ar -> promise.tryComplete(ar.succeeded() ? Status.OK() : Status.KO()));
+        outcome.timeout(CHECK_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+            .onComplete(ar -> promise.tryComplete(ar.succeeded() ? Status.OK() : Status.KO()));
       });
     }
     router.get("/ready").handler(ready);

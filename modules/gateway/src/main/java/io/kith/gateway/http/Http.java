@@ -63,11 +63,17 @@ public final class Http {
 
   /** Sends {@code json} with {@code status}. */
   public static void send(RoutingContext rc, int status, JsonObject json) {
+    if (rc.response().headWritten()) {
+      return; // already answered: the request's deadline passed first (see RequestDeadline)
+    }
     rc.response().setStatusCode(status).putHeader("Content-Type", JSON).end(json.toBuffer());
   }
 
   /** Sends 204 No Content. */
   public static void noContent(RoutingContext rc) {
+    if (rc.response().headWritten()) {
+      return; // already answered: the request's deadline passed first (see RequestDeadline)
+    }
     rc.response().setStatusCode(204).end();
   }
 

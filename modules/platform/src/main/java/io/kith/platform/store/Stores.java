@@ -34,20 +34,35 @@ public final class Stores {
         .setMaxWaitingHandlers(redisSection.getInteger("max-waiting-handlers", 4096));
   }
 
-  /** A pooled Redis client. */
+  /**
+   * A pooled Redis client, guarded (see {@link GuardedRedis}): each command has a deadline of
+   * {@code redis.command-timeout-ms}, and {@code redis.breaker-max-failures} outages in a row open a circuit for
+   * {@code redis.breaker-reset-ms}.
+   */
   public static Redis redis(Vertx vertx, String url, JsonObject redisSection) {
-    return Redis.createClient(vertx, redisOptions(url, redisSection));
+    return new GuardedRedis(vertx, Redis.createClient(vertx, redisOptions(url, redisSection)),
+        redisSection.getLong("command-timeout-ms", 2_000L),
+        redisSection.getInteger("breaker-max-failures", 10),
+        redisSection.getLong("breaker-reset-ms", 5_000L));
   }
 
-  /** A MongoDB client on the shared pool for {@code url} and {@code database}. */
+  /**
+   * A MongoDB client on the shared pool for {@code url} and {@code database}, guarded (see {@link GuardedMongo}): no
+   * operation waits longer than the driver's deadlines (finding a server, reading a reply, waiting for a pooled
+   * connection), and {@code mongo.breaker-max-failures} outages in a row open a circuit for
+   * {@code mongo.breaker-reset-ms}.
+   */
   public static MongoClient mongo(Vertx vertx, String url, String database, JsonObject mongoSection) {
     JsonObject config = new JsonObject()
         .put("connection_string", url)
         .put("db_name", database)
         .put("maxPoolSize", mongoSection.getInteger("max-pool-size", 32))
         .put("serverSelectionTimeoutMS", mongoSection.getInteger("server-selection-timeout-ms", 5000))
+        .put("socketTimeoutMS", mongoSection.getInteger("socket-timeout-ms", 10_000))
+        .put("waitQueueTimeoutMS", mongoSection.getInteger("wait-queue-timeout-ms", 2_000))
         .put("connectTimeoutMS", 5000);
-    return MongoClient.createShared(vertx, config, MONGO_POOL + ":" + url + "/" + database);
+    return GuardedMongo.wrap(vertx, MongoClient.createShared(vertx, config, MONGO_POOL + ":" + url + "/" + database),
+        mongoSection.getInteger("breaker-max-failures", 10), mongoSection.getLong("breaker-reset-ms", 5_000L));
   }
 
   /** Succeeds when Redis answers PING. */

@@ -1,0 +1,92 @@
+package io.kith.platform.store;
+
+import io.vertx.circuitbreaker.CircuitBreaker;
+import io.vertx.circuitbreaker.CircuitBreakerOptions;
+import io.vertx.circuitbreaker.CircuitBreakerState;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Redis client every module gets: each pooled command ({@link #send}, {@link #batch}) has a deadline, and a Redis
+ * that keeps failing trips a circuit breaker, so that while Redis is paused, restarting or swamped, requests fail at
+ * once with 503 {@code unavailable} instead of queueing behind it. Outages (see
+ * {@link StoreFailures#isRedisOutage}) become {@link StoreFailures#unavailable}; Redis error replies pass through
+ * unchanged and do not count against the circuit.
+ *
+ * <p>{@link #connect()} (a dedicated connection, used for blocking reads such as XREADGROUP BLOCK) is refused while the
+ * circuit is open but gets no deadline: its commands may legitimately block for long.
+ */
+public final class GuardedRedis implements Redis {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GuardedRedis.class);
+
+  private final Redis delegate;
+  private final CircuitBreaker breaker;
+
+  /**
+   * Wraps {@code delegate}.
+   *
+   * @param commandTimeoutMs deadline of each pooled command or batch (0 = none)
+   * @param maxFailures      consecutive outages that open the circuit
+   * @param resetTimeoutMs   how long the circuit stays open before one command may test Redis again
+   */
+  public GuardedRedis(Vertx vertx, Redis delegate, long commandTimeoutMs, int maxFailures, long resetTimeoutMs) {
+    this.delegate = delegate;
+    this.breaker = CircuitBreaker.create("kith-redis", vertx, new CircuitBreakerOptions()
+            .setTimeout(commandTimeoutMs > 0 ? commandTimeoutMs : -1)
+            .setMaxFailures(maxFailures)
+            .setResetTimeout(resetTimeoutMs)
+            .setNotificationAddress(null))
+        .failurePolicy(outcome -> outcome.failed() && StoreFailures.isRedisOutage(outcome.cause()));
+    // one line per state change: while the store stays down, two lines per reset period, whatever the traffic
+    this.breaker.openHandler(v -> LOG.warn("Redis keeps failing: its circuit is open, calls fail at once for {} ms",
+            resetTimeoutMs))
+        .halfOpenHandler(v -> LOG.info("Redis circuit half open: the next call tests it"))
+        .closeHandler(v -> LOG.info("Redis answers again: its circuit is closed"));
+  }
+
+  /** The circuit's state (for tests and metrics). */
+  public CircuitBreakerState state() {
+    return breaker.state();
+  }
+
+  private <T> Future<T> guarded(Supplier<Future<T>> command) {
+    return breaker.execute(command).recover(e -> Future.failedFuture(
+        StoreFailures.isRedisOutage(e) ? StoreFailures.outage("Redis", e) : e));
+  }
+
+  @Override
+  public Future<RedisConnection> connect() {
+    if (breaker.state() == CircuitBreakerState.OPEN) {
+      return Future.failedFuture(StoreFailures.unavailable("Redis"));
+    }
+    return delegate.connect().recover(e -> Future.failedFuture(
+        StoreFailures.isRedisOutage(e) ? StoreFailures.outage("Redis", e) : e));
+  }
+
+  @Override
+  public Future<Response> send(Request command) {
+    return guarded(() -> delegate.send(command));
+  }
+
+  @Override
+  public Future<List<Response>> batch(List<Request> commands) {
+    return guarded(() -> delegate.batch(commands));
+  }
+
+  @Override
+  public Future<Void> close() {
+    breaker.close();
+    return delegate.close();
+  }
+}

@@ -1,13 +1,12 @@
 package io.kith.notifications.api;
 
+import io.kith.platform.bus.ServiceProxies;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceProxyBuilder;
 
 import java.util.List;
 
@@ -48,8 +47,7 @@ public interface NotificationsService {
   /** A proxy to the service (on any node of the cluster). */
   @GenIgnore
   static NotificationsService proxy(Vertx vertx) {
-    return new ServiceProxyBuilder(vertx).setAddress(ADDRESS)
-        .setOptions(new DeliveryOptions().setSendTimeout(15_000)).build(NotificationsService.class);
+    return ServiceProxies.proxy(vertx, NotificationsService.class, ADDRESS);
   }
 
   /**

@@ -56,6 +56,14 @@ class ArchitectureTest {
   }
 
   @Test
+  @DisplayName("no two domains depend on each other, directly or around a loop")
+  void domainsAreFreeOfCycles() {
+    // one slice per top-level package: a domain's api and service together, so a loop through any api is caught
+    slices().matching("io.kith.(*)..").should().beFreeOfCycles()
+        .check(classes);
+  }
+
+  @Test
   @DisplayName("the gateway and api artifacts never use service classes")
   void gatewaySeesOnlyApis() {
     noClasses().that().resideInAnyPackage("io.kith.gateway..", "io.kith.*.api..")

@@ -2,6 +2,7 @@ package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.UserDirectory;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -11,13 +12,17 @@ import io.vertx.serviceproxy.ServiceBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Wires the accounts stores and service and binds the service on {@link AccountsService#ADDRESS}. */
+/**
+ * Wires the accounts stores and service, binds the service on {@link AccountsService#ADDRESS} and the relations
+ * {@link UserDirectory} port on its address.
+ */
 public final class AccountsVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(AccountsVerticle.class);
 
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
+  private MessageConsumer<JsonObject> directory;
   private Passwords passwords;
   private long sweeper = -1;
 
@@ -45,9 +50,12 @@ public final class AccountsVerticle extends VerticleBase {
     return store.ensureIndexes().compose(v -> {
       binding = new ServiceBinder(vertx).setAddress(AccountsService.ADDRESS)
           .register(AccountsService.class, service);
+      // the port relations declares so that it needs no accounts api (no cycle between the two domains)
+      directory = new ServiceBinder(vertx).setAddress(UserDirectory.ADDRESS)
+          .register(UserDirectory.class, new RelationsDirectory(service));
       sweeper = vertx.setPeriodic(60_000, id -> nearby.sweep()
           .onFailure(e -> LOG.warn("Sweeping expired nearby positions failed: {}", e.toString())));
-      return binding.completion();
+      return Future.all(binding.completion(), directory.completion());
     });
   }
 
@@ -59,6 +67,7 @@ public final class AccountsVerticle extends VerticleBase {
     if (passwords != null) {
       passwords.close();
     }
-    return binding == null ? Future.succeededFuture() : binding.unregister();
+    return Future.all(binding == null ? Future.succeededFuture() : binding.unregister(),
+        directory == null ? Future.succeededFuture() : directory.unregister());
   }
 }

@@ -47,7 +47,7 @@ import java.util.List;
 final class FollowerLists {
 
   /** Longest list copied to Redis. */
-  static final int MAX = RelationsServiceImpl.MAX_FOLLOWER_PAGE;
+  static final int MAX = GraphQueries.MAX_FOLLOWER_PAGE;
   /** A copy unused this long expires; reading a page renews it. */
   static final long TTL_SECONDS = 600;
   /** Most hot sets a page asks: a follower's bits are one letter, {@code a} (1) to {@code o} (15). */

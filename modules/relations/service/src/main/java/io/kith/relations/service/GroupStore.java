@@ -97,7 +97,7 @@ final class GroupStore {
 
   Future<List<JsonObject>> list(long owner) {
     return mongo.findWithOptions(GROUPS, new JsonObject().put("owner", owner),
-        new FindOptions().setSort(new JsonObject().put("created", 1)).setLimit(RelationsServiceImpl.MAX_GROUPS));
+        new FindOptions().setSort(new JsonObject().put("created", 1)).setLimit(FriendGroups.MAX_GROUPS));
   }
 
   /** Adds members; returns how many were new. */

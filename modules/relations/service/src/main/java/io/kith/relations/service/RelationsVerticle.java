@@ -1,8 +1,8 @@
 package io.kith.relations.service;
 
-import io.kith.accounts.api.AccountsService;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -32,7 +32,7 @@ public final class RelationsVerticle extends VerticleBase {
     TagStore tags = new TagStore(platform.mongo(), platform.ids());
     HotSets sets = new HotSets(platform.redis(), (set, user) -> load(edges, set, user));
     RelationsServiceImpl service = new RelationsServiceImpl(platform, edges, sets,
-        new FollowerLists(platform.redis(), edges), groups, tags, AccountsService.proxy(vertx));
+        new FollowerLists(platform.redis(), edges), groups, tags, UserDirectory.proxy(vertx));
     return edges.ensureIndexes()
         .compose(v -> groups.ensureIndexes())
         .compose(v -> tags.ensureIndexes())

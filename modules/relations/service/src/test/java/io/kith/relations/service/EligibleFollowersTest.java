@@ -2,6 +2,7 @@ package io.kith.relations.service;
 
 import io.kith.platform.testkit.CountingRedis;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -37,7 +38,7 @@ class EligibleFollowersTest extends RelationsTestBase {
   private RelationsServiceImpl counted(CountingRedis redis, HotSets.Loader loader) {
     EdgeStore edges = edges();
     return new RelationsServiceImpl(platform, edges, new HotSets(redis, loader), new FollowerLists(redis, edges),
-        new GroupStore(platform.mongo(), platform.ids()), new TagStore(platform.mongo(), platform.ids()), accounts);
+        new GroupStore(platform.mongo(), platform.ids()), new TagStore(platform.mongo(), platform.ids()), UserDirectory.proxy(vertx));
   }
 
   private RelationsServiceImpl counted(CountingRedis redis) {

@@ -1,0 +1,165 @@
+package io.kith.accounts.service;
+
+import io.kith.accounts.api.AccountsErrors;
+import io.kith.platform.Platform;
+import io.kith.platform.error.Failures;
+import io.kith.platform.limit.RateLimiter;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Locale;
+
+import static io.kith.accounts.service.Inputs.address;
+import static io.kith.accounts.service.Inputs.optionalText;
+import static io.kith.accounts.service.Inputs.stringField;
+
+/**
+ * Logging in by username, email or phone with the failed-attempt throttles per address and per account, and changing
+ * the password (which ends every session).
+ */
+final class Login {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Login.class);
+
+  private final Platform platform;
+  private final AccountsSettings settings;
+  private final AccountStore store;
+  private final Passwords passwords;
+  private final RateLimiter limiter;
+  private final Quotas quotas;
+  private final LastActive lastActive;
+
+  Login(Platform platform, AccountsSettings settings, AccountStore store, Passwords passwords, RateLimiter limiter,
+        Quotas quotas, LastActive lastActive) {
+    this.platform = platform;
+    this.settings = settings;
+    this.store = store;
+    this.passwords = passwords;
+    this.limiter = limiter;
+    this.quotas = quotas;
+    this.lastActive = lastActive;
+  }
+
+  /** One login attempt: the account found (null when none), what was sent, and its two failure counters. */
+  private record Attempt(JsonObject account, String password, String device, String addressKey, String accountKey) {
+  }
+
+  Future<JsonObject> login(JsonObject request, String clientAddress) {
+    return Failures.guard(() -> {
+      JsonObject req = request == null ? new JsonObject() : request;
+      String login = stringField(req, "login").trim();
+      String password = stringField(req, "password");
+      String device = optionalText(req, "device", 100);
+      if (login.isEmpty() || login.length() > 254 || password.length() > Passwords.MAX_LENGTH) {
+        return Failures.fail(AccountsErrors.INVALID_CREDENTIALS, "wrong login or password");
+      }
+      String[] key = loginKey(login);
+      String addressKey = "rl:accounts:login-fail:addr:" + address(clientAddress);
+      return store.forLogin(key[0], key[1]).compose(account -> {
+        Long id = account == null ? null : account.getLong("_id");
+        String accountKey = "rl:accounts:login-fail:acct:" + (id != null ? id : key[0] + ":" + key[1]);
+        return attempt(new Attempt(account, password, device, addressKey, accountKey));
+      });
+    });
+  }
+
+  private Future<JsonObject> attempt(Attempt a) {
+    long windowMillis = settings.loginWindowSeconds() * 1000L;
+    // the attempt is counted before the password is checked, so parallel guesses cannot all pass the check;
+    // the address first, so that a throttled address cannot drive accounts' counters up
+    String throttled = "too many failed logins; retry later";
+    return countAttempt(a.addressKey(), settings.loginMaxFailuresPerAddress(), windowMillis, throttled)
+        .compose(v -> countAttempt(a.accountKey(), settings.loginMaxFailuresPerAccount(), windowMillis, throttled))
+        .compose(v -> checked(a))
+        .compose(ok -> ok ? signedIn(a)
+            : Failures.<JsonObject>fail(AccountsErrors.INVALID_CREDENTIALS, "wrong login or password"));
+  }
+
+  private Future<Boolean> checked(Attempt a) {
+    return passwords.verify(a.password(), a.account() == null ? null : a.account().getString("password"))
+        // not checked (busy, a failure): the attempt does not count
+        .recover(e -> quotas.giveBack(a.addressKey()).compose(x -> quotas.giveBack(a.accountKey()))
+            .transform(x -> Future.failedFuture(e)));
+  }
+
+  private Future<JsonObject> signedIn(Attempt a) {
+    long userId = a.account().getLong("_id");
+    upgradeHash(userId, a.password(), a.account().getString("password"));
+    // a success clears the account's failures and does not count against the address
+    return limiter.reset(a.accountKey())
+        .compose(v -> quotas.giveBack(a.addressKey()))
+        .compose(v -> lastActive.touched(userId))
+        .compose(v -> platform.sessions().open(userId, a.device()))
+        .map(tokens -> tokens.toJson());
+  }
+
+  /**
+   * After a successful login, replaces a hash made at another Argon2id cost with one at the current cost, in the
+   * background (the login does not wait), unless the password changed meanwhile. Hashes thus follow the configured
+   * cost, and verifying an existing account costs what checking the dummy hash of an unknown one costs.
+   */
+  private void upgradeHash(long userId, String password, String stored) {
+    if (!passwords.outdated(stored)) {
+      return;
+    }
+    passwords.hash(password).compose(fresh -> store.rehash(userId, stored, fresh))
+        .onFailure(e -> LOG.warn("Could not rehash the password of {} at the current cost: {}", userId, e.toString()));
+  }
+
+  /**
+   * Counts one password attempt in {@code key}'s window, refusing it with 429 {@code login_throttled} when the count
+   * passes {@code max}. Attempts are counted before verification and stay counted when the password is wrong.
+   */
+  private Future<Void> countAttempt(String key, int max, long windowMillis, String detail) {
+    return limiter.hit(key, windowMillis).compose(window -> window.count() > max
+        ? Future.failedFuture(Failures.withExtra(AccountsErrors.LOGIN_THROTTLED, detail,
+            new JsonObject().put("retry_after", window.retryAfterSeconds())))
+        : Future.succeededFuture());
+  }
+
+  /** Which stored key a login identifier is looked up by: email, phone or username. */
+  static String[] loginKey(String login) {
+    if (login.contains("@")) {
+      return new String[] {"email_lc", login.toLowerCase(Locale.ROOT)};
+    }
+    char first = login.charAt(0);
+    String phone = Profiles.normalisePhone(login);
+    if (phone != null && (first == '+' || Character.isDigit(first))) {
+      return new String[] {"phone", phone};
+    }
+    return new String[] {"username_lc", login.toLowerCase(Locale.ROOT)};
+  }
+
+  Future<Void> changePassword(long actor, String currentPassword, String newPassword) {
+    String accountKey = "rl:accounts:login-fail:acct:" + actor;
+    return store.byId(actor).compose(account -> {
+      if (account == null) {
+        return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
+      }
+      String violation = passwords.policyViolation(newPassword, account.getString("username"));
+      if (violation != null) {
+        return Failures.failField(AccountsErrors.WEAK_PASSWORD, "new_password", violation);
+      }
+      if (currentPassword == null || currentPassword.length() > Passwords.MAX_LENGTH) {
+        return Failures.failField(AccountsErrors.INVALID_CREDENTIALS, "current_password", "the current password is wrong");
+      }
+      return countAttempt(accountKey, settings.loginMaxFailuresPerAccount(), settings.loginWindowSeconds() * 1000L,
+              "too many wrong passwords; retry later")
+          .compose(v -> store.passwordOf(actor).compose(hash -> passwords.verify(currentPassword, hash))
+              .recover(e -> quotas.giveBack(accountKey).transform(x -> Future.failedFuture(e))))
+          .compose(ok -> ok ? replacePassword(actor, accountKey, newPassword)
+              : Failures.<Void>failField(AccountsErrors.INVALID_CREDENTIALS, "current_password",
+                  "the current password is wrong"));
+    });
+  }
+
+  /** After the current password checked: clears the failures, stores the new hash and ends every session. */
+  private Future<Void> replacePassword(long actor, String accountKey, String newPassword) {
+    return limiter.reset(accountKey)
+        .compose(v -> passwords.hash(newPassword))
+        .compose(hash -> store.setPassword(actor, hash))
+        .compose(v -> platform.sessions().revokeAll(actor));
+  }
+}

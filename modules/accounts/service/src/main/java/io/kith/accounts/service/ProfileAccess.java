@@ -1,0 +1,129 @@
+package io.kith.accounts.service;
+
+import io.kith.accounts.api.AccountsErrors;
+import io.kith.accounts.api.AccountsEvents;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
+import io.vertx.core.CompositeFuture;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reading a profile as the reader may see it, the owner's edits, and the summaries and follow settings other domains
+ * ask for. The profile model itself (fields, validation, views) is {@link Profiles}.
+ */
+final class ProfileAccess {
+
+  private final AccountsSettings settings;
+  private final AccountStore store;
+  private final ProfileCache cache;
+  private final NearbyStore nearby;
+  private final Relationships relationships;
+  private final Throttles throttles;
+  private final PresencePush push;
+  private final Emitter events;
+
+  ProfileAccess(AccountsSettings settings, AccountStore store, ProfileCache cache, NearbyStore nearby,
+                Relationships relationships, Throttles throttles, PresencePush push, Emitter events) {
+    this.settings = settings;
+    this.store = store;
+    this.cache = cache;
+    this.nearby = nearby;
+    this.relationships = relationships;
+    this.throttles = throttles;
+    this.push = push;
+    this.events = events;
+  }
+
+  Future<JsonObject> profile(long actor, long userId) {
+    // reading one's own profile is not counted; the count runs beside the read, not before it
+    Future<Void> allowed = actor == userId ? Future.succeededFuture()
+        : throttles.perMinute("profile", actor, settings.profileReadsPerMinute(), "too many profile reads");
+    return Future.all(allowed, cache.get(userId)).map(both -> both.<JsonObject>resultAt(1)).compose(account -> {
+      if (account == null) {
+        return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
+      }
+      if (actor == userId) {
+        return relationships.counts(userId).map(counts -> Profiles.ownView(account).mergeIn(counts));
+      }
+      // one question to relations for both the block and the friendship, beside the counts
+      return Future.all(relationships.between(actor, userId), relationships.counts(userId))
+          .compose(r -> otherView(account, r));
+    });
+  }
+
+  /** Another user's profile, given {between, counts}: missing across a block, else the public view. */
+  private static Future<JsonObject> otherView(JsonObject account, CompositeFuture r) {
+    JsonObject between = r.resultAt(0);
+    if (between.getBoolean("blocked", false)) {
+      // across a block either way the account answers exactly as a missing one does (as by username, search and
+      // lookups): any partial view would be one no ordinary account shows, and so would tell of the block
+      return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
+    }
+    return Future.succeededFuture(
+        Profiles.publicView(account, between.getBoolean("friend", false)).mergeIn(r.<JsonObject>resultAt(1)));
+  }
+
+  Future<JsonObject> updateProfile(long actor, JsonObject changes) {
+    return store.byId(actor).compose(current -> Failures.guard(() -> {
+      if (current == null) {
+        return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
+      }
+      JsonObject change = Profiles.validateChanges(changes);
+      String modeBefore = Profiles.settingsOf(current).getString("presence");
+      boolean modeSet = change.getJsonObject("set").containsKey("settings.presence");
+      Future<Void> admitted = throttles.perMinute("profile-update", actor, settings.profileUpdatesPerMinute(),
+          "too many profile updates");
+      return admitted.compose(v -> store.update(actor, change.getJsonObject("set"), change.getJsonArray("unset")))
+          .compose(updated -> updated == null
+              ? Failures.<JsonObject>fail(AccountsErrors.USER_NOT_FOUND, "no such user")
+              : afterUpdate(actor, change, modeSet, modeBefore, updated));
+    }));
+  }
+
+  /**
+   * What follows a stored profile change: the cache, leaving nearby when no longer visible, the event, and the
+   * presence push when the change set the presence mode to another one.
+   */
+  private Future<JsonObject> afterUpdate(long actor, JsonObject change, boolean modeSet, String modeBefore,
+                                         JsonObject updated) {
+    JsonObject now = Profiles.settingsOf(updated);
+    List<Future<?>> after = new ArrayList<>();
+    after.add(cache.put(updated));
+    if (!now.getBoolean("nearby_visible") || "invisible".equals(now.getString("presence"))) {
+      after.add(nearby.remove(actor));
+    }
+    events.emit(AccountsEvents.PROFILE_UPDATED,
+        new JsonObject().put("user_id", actor).put("fields", change.getJsonArray("fields")));
+    if (modeSet && !now.getString("presence").equals(modeBefore)) {
+      after.add(push.presenceChanged(actor, now.getString("presence")));
+    }
+    return Future.join(after).transform(x -> Future.succeededFuture(Profiles.ownView(updated)));
+  }
+
+  Future<JsonObject> summaries(long viewer, List<Long> userIds) {
+    if (userIds == null || userIds.size() > AccountsServiceImpl.MAX_IDS) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "at most " + AccountsServiceImpl.MAX_IDS + " ids");
+    }
+    return cache.getAll(userIds).map(found -> {
+      JsonObject out = new JsonObject();
+      found.forEach((id, account) -> out.put(Long.toString(id), Profiles.summary(account)));
+      return out;
+    });
+  }
+
+  Future<JsonObject> followSettings(List<Long> userIds) {
+    if (userIds == null || userIds.size() > AccountsServiceImpl.MAX_IDS) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "at most " + AccountsServiceImpl.MAX_IDS + " ids");
+    }
+    return cache.getAll(userIds).map(found -> {
+      JsonObject out = new JsonObject();
+      found.forEach((id, account) -> out.put(Long.toString(id),
+          new JsonObject().put("follow_approval", Profiles.settingsOf(account).getBoolean("follow_approval"))));
+      return out;
+    });
+  }
+}

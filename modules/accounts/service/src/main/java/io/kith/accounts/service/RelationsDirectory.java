@@ -1,0 +1,31 @@
+package io.kith.accounts.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.relations.api.UserDirectory;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+
+/**
+ * The {@link UserDirectory} port that relations declares, answered by this module's service: the same answers as
+ * {@link AccountsService#followSettings} and {@link AccountsService#summaries}, so relations needs no accounts api.
+ */
+final class RelationsDirectory implements UserDirectory {
+
+  private final AccountsService accounts;
+
+  RelationsDirectory(AccountsService accounts) {
+    this.accounts = accounts;
+  }
+
+  @Override
+  public Future<JsonObject> followSettings(List<Long> userIds) {
+    return accounts.followSettings(userIds);
+  }
+
+  @Override
+  public Future<JsonObject> summaries(long viewer, List<Long> userIds) {
+    return accounts.summaries(viewer, userIds);
+  }
+}

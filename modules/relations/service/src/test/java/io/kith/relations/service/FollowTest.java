@@ -1,5 +1,6 @@
 package io.kith.relations.service;
 
+import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -123,12 +124,13 @@ class FollowTest extends RelationsTestBase {
   }
 
   @Test
-  @DisplayName("following someone who blocked you answers like a pending request and changes nothing")
+  @DisplayName("following someone who blocked you is user_not_found, as following a missing user, and changes nothing")
   void blockedFollowIsSilent() throws Exception {
     long a = newUser();
     long b = newUser();
     await(relations.block(b, a));
-    assertEquals("requested", await(relations.follow(a, b)).getString("state"));
+    failsWith("user_not_found", relations.follow(a, b));
+    failsWith("user_not_found", relations.follow(a, KithTestKit.newUserId()));
     assertEquals(0, await(relations.counts(b)).getLong("follower_count"));
     assertEquals(0, await(relations.incomingRequests(b, 10, null)).getJsonArray("items").size());
     failsWith("blocking_user", relations.follow(b, a));

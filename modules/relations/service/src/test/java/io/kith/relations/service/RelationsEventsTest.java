@@ -82,8 +82,8 @@ class RelationsEventsTest extends RelationsTestBase {
       events.awaitEvent(RelationsEvents.USER_UNFOLLOWED, them, me);
       awaitBetween(events, RelationsEvents.FRIENDSHIP_ENDED, me, them);
 
-      // the blocked user's silent follow appends nothing
-      await(relations.follow(them, me));
+      // the blocked user's refused follow appends nothing
+      failsWith("user_not_found", relations.follow(them, me));
       await(relations.unblock(me, them));
       DomainEvent unblocked = events.awaitEvent(RelationsEvents.USER_UNBLOCKED, me, them);
       assertEquals(new JsonObject().put("from", me).put("to", them), unblocked.payload());
@@ -91,7 +91,7 @@ class RelationsEventsTest extends RelationsTestBase {
               RelationsEvents.USER_BLOCKED, RelationsEvents.USER_UNFOLLOWED, RelationsEvents.FRIENDSHIP_ENDED,
               RelationsEvents.USER_UNBLOCKED),
           Set.copyOf(events.involving(me).stream().map(DomainEvent::type).toList()));
-      // followed twice, formed, blocked, unfollowed twice, ended, unblocked: nothing for the silent follow
+      // followed twice, formed, blocked, unfollowed twice, ended, unblocked: nothing for the refused follow
       assertEquals(8, events.involving(me).size(), "events: " + events.involving(me));
     }
   }

@@ -32,10 +32,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ProcessLifecycleTest {
 
-  private static Process launch(Path dataDir, int httpPort, Path log) throws IOException {
+  private static Process launch(Path dataDir, int httpPort, Path log, String... args) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName());
+    List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx256m", "-cp",
+        System.getProperty("java.class.path"), Main.class.getName()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command);
     Map<String, String> env = pb.environment();
     env.keySet().removeIf(k -> k.startsWith("KITH_"));
     env.put("KITH_DATA_DIR", dataDir.toString());
@@ -124,6 +126,21 @@ class ProcessLifecycleTest {
     } finally {
       again.stop().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     }
+  }
+
+  @Test
+  @DisplayName("a configuration file with a misspelt key exits with status 1 before any store starts, naming key and file")
+  void unknownConfigurationKeyExitsNonZero(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("prod.yaml");
+    Files.writeString(file, "redis:\n  ulr: redis://redis.internal:6379\n");
+    Path log = dir.resolve("kith.log");
+    Process kith = launch(dir.resolve("data"), FreePorts.pick(), log, file.toString());
+    assertTrue(kith.waitFor(90, TimeUnit.SECONDS), "exits");
+    assertEquals(1, kith.exitValue());
+    List<String> lines = Files.readAllLines(log);
+    String last = lines.get(lines.size() - 1);
+    assertTrue(last.startsWith("kith: cannot start: unknown configuration key 'redis.ulr' in " + file), last);
+    assertFalse(Files.exists(dir.resolve("data").resolve("redis")), "no embedded store was started");
   }
 
   @Test

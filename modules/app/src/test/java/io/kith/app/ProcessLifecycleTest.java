@@ -34,9 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The real {@code Main} in a child JVM: it serves /health on embedded stores, shuts down cleanly on SIGTERM, leaves
- * nothing behind that blocks the next start after SIGKILL, and refuses a start that cannot work with one line and
- * exit status 1.
+ * The real {@code Main} in a child JVM: it serves /health on embedded stores, shuts down cleanly and quietly on
+ * SIGTERM, keeps every acknowledged write and leaves nothing behind that blocks the next start after SIGKILL, and
+ * refuses a start that cannot work (a misspelt configuration key included) with one line and exit status 1.
  */
 class ProcessLifecycleTest {
 
@@ -75,6 +75,16 @@ class ProcessLifecycleTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
+    }
+  }
+
+  // Stops a child still running (a failed test) with SIGTERM first, so that it stops its embedded Redis.
+  private static void stop(Process child) throws InterruptedException {
+    if (child.isAlive()) {
+      child.destroy();
+      if (!child.waitFor(120, TimeUnit.SECONDS)) {
+        child.destroyForcibly();
+      }
     }
   }
 
@@ -128,15 +138,19 @@ class ProcessLifecycleTest {
     // a grace far longer than the wait below: a stop that sat out the grace would fail, whatever the machine's speed
     Process kith = launch(dir.resolve("data"), port, log,
         Map.of("KITH_MODULES", "all", "KITH_SHUTDOWN_GRACE_SECONDS", "3600"));
-    awaitHealthy(kith, port, log);
-    assertTrue(get(port, "/ready").contains("\"UP\""), "ready: Redis and MongoDB answer");
-    // a connection a stop must not wait for: an idle keep-alive HTTP connection
-    HttpClient client = HttpClient.newHttpClient();
-    client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/ping")).build(),
-        HttpResponse.BodyHandlers.ofString());
+    try {
+      awaitHealthy(kith, port, log);
+      assertTrue(get(port, "/ready").contains("\"UP\""), "ready: Redis and MongoDB answer");
+      // a connection a stop must not wait for: an idle keep-alive HTTP connection
+      HttpClient client = HttpClient.newHttpClient();
+      client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/ping")).build(),
+          HttpResponse.BodyHandlers.ofString());
 
-    kith.destroy(); // SIGTERM
-    assertTrue(kith.waitFor(300, TimeUnit.SECONDS), "exits after SIGTERM by itself, without waiting out the grace");
+      kith.destroy(); // SIGTERM
+      assertTrue(kith.waitFor(300, TimeUnit.SECONDS), "exits after SIGTERM by itself, without waiting out the grace");
+    } finally {
+      stop(kith);
+    }
     String output = Files.readString(log);
     assertTrue(output.contains("Stopped"), output);
     List<String> lines = List.of(output.split("\n"));
@@ -200,7 +214,7 @@ class ProcessLifecycleTest {
       mongo.close();
     } finally {
       writing.set(false);
-      kith.destroyForcibly();
+      stop(kith);
     }
 
     Process again = launch(data, port, log, env);
@@ -218,9 +232,7 @@ class ProcessLifecycleTest {
           "the counter goes on after " + highestSeq.get() + ", not back: " + next.getLong("n"));
       mongo.close();
     } finally {
-      again.destroy();
-      again.waitFor(120, TimeUnit.SECONDS);
-      again.destroyForcibly();
+      stop(again);
       vertx.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     }
   }

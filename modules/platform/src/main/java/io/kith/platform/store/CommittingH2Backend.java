@@ -42,6 +42,11 @@ final class CommittingH2Backend extends H2Backend {
 
   CommittingH2Backend(String fileName) {
     super(fileName);
+    // A commit per write makes a chunk per write, and MVStore keeps replaced chunks for 45 s by default (against a
+    // disk that has not flushed them at a power loss): hundreds of MB for a burst of writes. A killed process cannot
+    // lose what write(2) handed to the OS, so replaced chunks may be reused at once; the price is that a power loss
+    // may damage this development store, not only lose its last writes.
+    getMvStore().setRetentionTime(0);
   }
 
   @Override

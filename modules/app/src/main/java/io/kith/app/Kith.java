@@ -46,6 +46,7 @@ public final class Kith {
   private static final Logger LOG = LoggerFactory.getLogger(Kith.class);
 
   private final KithConfig config;
+  private final boolean stoppedByCaller;
   private DataDir dataDir;
   private EmbeddedRedis embeddedRedis;
   private EmbeddedMongo embeddedMongo;
@@ -56,16 +57,25 @@ public final class Kith {
   private final List<String> modules = new ArrayList<>();
   private boolean stopped;
 
-  private Kith(KithConfig config) {
+  private Kith(KithConfig config, boolean stoppedByCaller) {
     this.config = config;
+    this.stoppedByCaller = stoppedByCaller;
   }
 
   /**
    * Starts a node. On failure everything started so far is stopped and the future fails with a one-line message
-   * saying what to fix.
+   * saying what to fix. An embedded Redis is also stopped when the JVM exits without {@link #stop()}.
    */
   public static Future<Kith> start(KithConfig config) {
-    Kith kith = new Kith(config);
+    return start(config, false);
+  }
+
+  /**
+   * Starts a node whose {@link #stop()} the caller runs on JVM exit ({@code Main}'s shutdown hook): the embedded Redis
+   * then has no shutdown hook of its own, which would stop it concurrently, before the consumers that read from it.
+   */
+  static Future<Kith> start(KithConfig config, boolean stoppedByCaller) {
+    Kith kith = new Kith(config, stoppedByCaller);
     try {
       checkConsistency(config);
       kith.startStores();
@@ -104,7 +114,8 @@ public final class Kith {
     Path dir = Path.of(config.getString("kith.data-dir", "./data"));
     dataDir = DataDir.acquire(dir);
     if (redisUrl.isEmpty()) {
-      embeddedRedis = EmbeddedRedis.start(dir.resolve("redis"), intAt("redis.embedded-port"), false);
+      embeddedRedis = EmbeddedRedis.start(dir.resolve("redis"), intAt("redis.embedded-port"), false,
+          !stoppedByCaller);
     }
     if (mongoUrl.isEmpty()) {
       embeddedMongo = EmbeddedMongo.startH2(dir.resolve("mongo"), intAt("mongo.embedded-port"));
@@ -203,6 +214,13 @@ public final class Kith {
         : "MongoDB at " + Platform.redact(config.getString("mongo.url", "")));
     LOG.info("Kith is up: modules {} on {} ({})", modules, vertx.isClustered() ? "a cluster node" : "one node",
         stores);
+    if (embeddedMongo != null && !embeddedMongo.ignoredIndexes().isEmpty()) {
+      List<String> indexes = embeddedMongo.ignoredIndexes();
+      Set<String> collections = indexes.stream().map(i -> i.substring(0, i.lastIndexOf('.')))
+          .collect(Collectors.toCollection(TreeSet::new));
+      LOG.info("The embedded MongoDB-wire server does not build the {} non-unique indexes declared (queries on {} "
+          + "scan their collection); unique indexes are enforced", indexes.size(), String.join(", ", collections));
+    }
     if (modules.contains("gateway")) {
       String base = "http://localhost:" + httpPort();
       LOG.info("Try: {}/health  {}/ready  {}/api/v1/ping  {}/api/v1/openapi.yaml  {}/metrics  (bridge: {}/eventbus{})",
@@ -276,9 +294,18 @@ public final class Kith {
     return List.copyOf(modules);
   }
 
+  private Future<Void> undeployRest() {
+    List<Future<Void>> rest = new ArrayList<>();
+    for (String id : Set.copyOf(vertx.deploymentIDs())) {
+      rest.add(vertx.undeploy(id).otherwiseEmpty());
+    }
+    return Future.join(rest).mapEmpty();
+  }
+
   /**
-   * Stops the node: modules in reverse start order (the gateway drains in-flight HTTP requests first), the platform,
-   * Vert.x (leaving the cluster), then the embedded stores. Safe to call twice.
+   * Stops the node: modules in reverse start order (the gateway drains in-flight HTTP requests first, each domain
+   * stops its consumers and timers), any verticle still deployed, the platform (store clients), Vert.x (leaving the
+   * cluster), then the embedded stores. Safe to call twice.
    */
   public synchronized Future<Void> stop() {
     if (stopped) {
@@ -291,6 +318,9 @@ public final class Kith {
         String id = deployments.get(i);
         chain = chain.eventually(() -> vertx.undeploy(id));
       }
+      // A module may deploy more verticles than the one id it answers (feeds deploys two): whatever is still
+      // deployed stops here too, so that no consumer or timer outlives the store clients closed next.
+      chain = chain.eventually(this::undeployRest);
       if (platform != null) {
         chain = chain.eventually(platform::close);
       }

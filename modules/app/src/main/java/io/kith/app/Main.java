@@ -36,7 +36,7 @@ public final class Main {
     config.unknownEnvironment().forEach(v -> LOG.warn("Ignoring {}: it matches no configuration key", v));
     Kith kith;
     try {
-      kith = Kith.start(config).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
+      kith = Kith.start(config, true).toCompletionStage().toCompletableFuture().get(5, TimeUnit.MINUTES);
     } catch (Exception e) {
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
       LOG.debug("Start failed", cause);

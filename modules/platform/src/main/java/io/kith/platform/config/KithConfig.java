@@ -27,6 +27,10 @@ import java.util.Objects;
  * prefix: {@code KITH_MODULES} sets {@code kith.modules}). Only keys that exist in the defaults can be set this way,
  * and the value is converted to the type of the default (number, boolean, comma-separated list). A variable that
  * matches no key is reported by {@link #unknownEnvironment()} so the operator learns about a typo.
+ *
+ * <p>{@link #load} validates the result against a schema derived from the defaults: a key the defaults do not have
+ * (a typo such as {@code redis.ulr}) or a value of another type than its default is refused with one line naming
+ * the key and the file or variable it came from.
  */
 public final class KithConfig {
 
@@ -50,19 +54,43 @@ public final class KithConfig {
   public static KithConfig load(Path file, Map<String, String> env) {
     JsonObject defaults = readDefaults();
     JsonObject merged = defaults.copy();
+    JsonObject fromFile = new JsonObject();
     if (file != null) {
       if (!Files.isRegularFile(file)) {
         throw new ConfigException("configuration file " + file + " does not exist");
       }
       try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        deepMerge(merged, parse(reader, file.toString()));
+        fromFile = parse(reader, file.toString());
       } catch (IOException e) {
         throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
       }
+      deepMerge(merged, fromFile);
     }
     List<String> unknown = new ArrayList<>();
-    applyEnvironment(merged, env, unknown);
+    Map<String, String> fromEnvironment = applyEnvironment(merged, env, unknown);
+    JsonObject overlay = fromFile;
+    // Before anything starts: a typo must not silently fall back to a default (an embedded store in production),
+    // and a wrong type must not start half the node and then fail with a ClassCastException.
+    ConfigSchema.of(defaults).validate(merged, key -> {
+      for (Map.Entry<String, String> e : fromEnvironment.entrySet()) {
+        if (key.equals(e.getKey()) || key.startsWith(e.getKey() + ".")) {
+          return "environment variable " + e.getValue();
+        }
+      }
+      return file != null && contains(overlay, key) ? file.toString() : "classpath:" + DEFAULTS_RESOURCE;
+    });
     return new KithConfig(merged, unknown);
+  }
+
+  private static boolean contains(JsonObject tree, String dottedPath) {
+    Object current = tree;
+    for (String part : dottedPath.split("\\.")) {
+      if (!(current instanceof JsonObject) || !((JsonObject) current).containsKey(part)) {
+        return false;
+      }
+      current = ((JsonObject) current).getValue(part);
+    }
+    return true;
   }
 
   /** A configuration from a JSON tree (defaults from the classpath underneath), used by tests and tools. */
@@ -168,7 +196,9 @@ public final class KithConfig {
     }
   }
 
-  private static void applyEnvironment(JsonObject root, Map<String, String> env, List<String> unknown) {
+  // Returns the key paths set, each with the variable that set it.
+  private static Map<String, String> applyEnvironment(JsonObject root, Map<String, String> env, List<String> unknown) {
+    Map<String, String> applied = new java.util.LinkedHashMap<>();
     Map<String, String> keys = new java.util.HashMap<>();
     collectKeys(root, "", keys);
     env.entrySet().stream()
@@ -180,8 +210,10 @@ public final class KithConfig {
             unknown.add(e.getKey());
           } else {
             set(root, path, e.getKey(), e.getValue());
+            applied.put(path, e.getKey());
           }
         });
+    return applied;
   }
 
   private static void collectKeys(JsonObject node, String prefix, Map<String, String> out) {

@@ -3,18 +3,19 @@ package io.kith.platform.store;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.ServerVersion;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * The embedded MongoDB-wire-protocol server (mongo-java-server) for development and tests: on its H2 backend
- * persisting to a file, or on any other backend (tests use the in-memory one). It speaks the wire protocol of
+ * persisting to a file (committed before each write is acknowledged, see {@link CommittingH2Backend}), or on any
+ * other backend (tests use the in-memory one). It speaks the wire protocol of
  * MongoDB 5.0 but lacks geo queries, $text, TTL expiry and transactions (see STACK.md); Kith does not use them.
  */
 public final class EmbeddedMongo implements AutoCloseable {
@@ -39,7 +40,7 @@ public final class EmbeddedMongo implements AutoCloseable {
       throw new StoreStartException("cannot create MongoDB data directory " + dir + ": " + e.getMessage());
     }
     String file = dir.toAbsolutePath().resolve("kith.mv").toString();
-    EmbeddedMongo mongo = start(() -> new H2Backend(file), port);
+    EmbeddedMongo mongo = start(() -> new CommittingH2Backend(file), port);
     LOG.info("Started embedded MongoDB-wire server (H2) on 127.0.0.1:{} with data in {}", mongo.port, dir);
     return mongo;
   }
@@ -68,6 +69,14 @@ public final class EmbeddedMongo implements AutoCloseable {
     return new EmbeddedMongo(server, backend, actualPort);
   }
 
+  /**
+   * The non-unique indexes declared so far that this server does not build ({@code db.collection.index}; queries on
+   * their collections scan it). Empty on a backend that does not report them.
+   */
+  public List<String> ignoredIndexes() {
+    return backend instanceof CommittingH2Backend ? ((CommittingH2Backend) backend).ignoredIndexes() : List.of();
+  }
+
   /** The connection string. */
   public String url() {
     return "mongodb://127.0.0.1:" + port;
@@ -82,7 +91,9 @@ public final class EmbeddedMongo implements AutoCloseable {
   @Override
   public void close() {
     try {
-      server.shutdownNow();
+      // shutdown, not shutdownNow: the latter warns about every client still connected, which is routine here (the
+      // event loops' graceful stop closes those connections all the same)
+      server.shutdown();
     } finally {
       backend.close();
     }

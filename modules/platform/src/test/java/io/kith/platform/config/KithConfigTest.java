@@ -49,9 +49,90 @@ class KithConfigTest {
   @Test
   @DisplayName("a file that puts a plain value where a section belongs is refused with a line naming the key")
   void scalarInPlaceOfSection() throws IOException {
-    KithConfig config = KithConfig.load(yaml("http: 5\n"), Map.of());
-    ConfigException e = assertThrows(ConfigException.class, () -> config.section("http"));
-    assertTrue(e.getMessage().contains("'http'"), e.getMessage());
+    Path file = yaml("http: 5\n");
+    ConfigException e = assertThrows(ConfigException.class, () -> KithConfig.load(file, Map.of()));
+    assertOneLine(e.getMessage());
+    assertTrue(e.getMessage().contains("'http'") && e.getMessage().contains("a section"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("an unknown key in a file is refused with one line naming the key and the file")
+  void unknownKeyInFile() throws IOException {
+    Path file = yaml("redis:\n  ulr: redis://prod:6379\n");
+
+    ConfigException e = assertThrows(ConfigException.class, () -> KithConfig.load(file, Map.of()));
+
+    assertOneLine(e.getMessage());
+    assertTrue(e.getMessage().contains("unknown configuration key 'redis.ulr'"), e.getMessage());
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("an unknown key deep in a section and an unknown section are refused alike")
+  void unknownNestedKeyAndSection() throws IOException {
+    Path nested = yaml("feeds:\n  media:\n    image-max-byte: 5\n");
+    ConfigException deep = assertThrows(ConfigException.class, () -> KithConfig.load(nested, Map.of()));
+    assertTrue(deep.getMessage().contains("'feeds.media.image-max-byte'"), deep.getMessage());
+
+    Path section = yaml("htpp:\n  port: 9000\n");
+    ConfigException top = assertThrows(ConfigException.class, () -> KithConfig.load(section, Map.of()));
+    assertTrue(top.getMessage().contains("unknown configuration key 'htpp'"), top.getMessage());
+  }
+
+  @Test
+  @DisplayName("a value of the wrong type in a file is refused with one line naming the key, the file and the type")
+  void wrongTypeInFile() throws IOException {
+    Path file = yaml("http:\n  port: \"abc\"\n");
+
+    ConfigException e = assertThrows(ConfigException.class, () -> KithConfig.load(file, Map.of()));
+
+    assertOneLine(e.getMessage());
+    assertTrue(e.getMessage().contains("'http.port'") && e.getMessage().contains(file.toString())
+        && e.getMessage().contains("must be an integer, not a string"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("an integer key refuses a decimal, a decimal key takes an integer, a list refuses items of another type")
+  void numberAndListTypes() throws IOException {
+    ConfigException decimal = assertThrows(ConfigException.class,
+        () -> KithConfig.load(yaml("feeds:\n  timeline-cap: 1.5\n"), Map.of()));
+    assertTrue(decimal.getMessage().contains("'feeds.timeline-cap'")
+        && decimal.getMessage().contains("must be an integer"), decimal.getMessage());
+
+    KithConfig whole = KithConfig.load(yaml("accounts:\n  nearby-max-radius-km: 20\n"), Map.of());
+    assertEquals(20, whole.get("accounts.nearby-max-radius-km"));
+
+    ConfigException list = assertThrows(ConfigException.class,
+        () -> KithConfig.load(yaml("cluster:\n  members: [[a]]\n"), Map.of()));
+    assertTrue(list.getMessage().contains("'cluster.members[0]'"), list.getMessage());
+    ConfigException notList = assertThrows(ConfigException.class,
+        () -> KithConfig.load(yaml("kith:\n  modules: 7\n"), Map.of()));
+    assertTrue(notList.getMessage().contains("'kith.modules'") && notList.getMessage().contains("a list"),
+        notList.getMessage());
+  }
+
+  @Test
+  @DisplayName("a KITH_ variable that names no key still only warns, and a variable's bad value names the variable")
+  void environmentTyposStayWarnings() {
+    KithConfig config = KithConfig.load(null, Map.of("KITH_REDIS_ULR", "redis://x", "KITH_HTTP_PORT", "9090"));
+    assertEquals(List.of("KITH_REDIS_ULR"), config.unknownEnvironment());
+    assertEquals(9090, config.get("http.port"));
+
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> KithConfig.load(null, Map.of("KITH_HTTP_TRUSTED_PROXIES", "a", "KITH_HTTP_IDLE_SECONDS", "soon")));
+    assertTrue(e.getMessage().contains("KITH_HTTP_IDLE_SECONDS"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("the production example and the defaults themselves validate")
+  void productionExampleValidates() {
+    Path example = Path.of("..", "..", "conf", "kith.production.example.yaml");
+    assertTrue(Files.isRegularFile(example), example.toAbsolutePath().toString());
+
+    KithConfig config = KithConfig.load(example, Map.of());
+
+    assertEquals(Boolean.TRUE, config.get("cluster.enabled"));
+    KithConfig.load(Path.of("..", "..", "conf", "kith.yaml"), Map.of());
   }
 
   @Test

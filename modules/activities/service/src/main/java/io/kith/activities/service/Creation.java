@@ -13,8 +13,6 @@ import io.vertx.core.json.JsonObject;
  */
 final class Creation {
 
-  static final long HOUR = 3_600_000L;
-
   private final IdGenerator ids;
   private final ActivitiesSettings settings;
   private final ActivityStore activities;
@@ -42,7 +40,7 @@ final class Creation {
       Input.requireUser(actor);
       long now = System.currentTimeMillis();
       JsonObject draft = ActivityDraft.create(body, now, settings.maxParticipants());
-      return quotas.throttle("create", actor, settings.createsPerHour(), HOUR, "activities per hour")
+      return quotas.throttle("create", actor, settings.createsPerHour(), Quotas.HOUR, "activities per hour")
           .compose(v -> covers.check(actor, draft.getJsonObject("cover")))
           .compose(v -> insert(actor, draft, now))
           .compose(doc -> copyAndAnnounce(doc, now))

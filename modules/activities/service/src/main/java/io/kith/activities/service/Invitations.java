@@ -73,7 +73,7 @@ final class Invitations {
     }
     return openAndNotOver(doc)
         .compose(v -> roomFor(doc.getLong("_id"), list.size()))
-        .compose(v -> quotas.throttleBy("invitees", actor, list.size(), settings.inviteesPerHour(), Creation.HOUR,
+        .compose(v -> quotas.throttleBy("invitees", actor, list.size(), settings.inviteesPerHour(), Quotas.HOUR,
             "users invited per hour"))
         .compose(v -> eligible(actor, list))
         .compose(eligible -> inviteEach(doc, eligible))

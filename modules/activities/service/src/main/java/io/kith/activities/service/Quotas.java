@@ -14,6 +14,9 @@ import java.util.List;
  */
 final class Quotas {
 
+  /** The window of every activities quota. */
+  static final long HOUR = 3_600_000L;
+
   /**
    * {@code weighted-hit.lua} beside this class. KEYS window; ARGV weight, max, window ms: {count, ttl}, count -1 when
    * refused (nothing counted).

@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the activities stores, service, discussion and block consumers and sweep; loads the current activities into Redis (warm
- * start); binds the service on {@link ActivitiesService#ADDRESS}.
+ * Wires the activities stores, the service and its feature files, discussion and block consumers and sweep; loads
+ * the current activities into Redis (warm start); binds the service on {@link ActivitiesService#ADDRESS}.
  */
 public final class ActivitiesVerticle extends VerticleBase {
 
@@ -42,12 +42,24 @@ public final class ActivitiesVerticle extends VerticleBase {
     WarmStart loader = new WarmStart(activities, participants, hot, settings.warmMillis());
     Effects effects = new Effects(platform, hot);
     Seats seats = new Seats(activities, participants, effects, platform.ids(), settings);
-    ActivitiesServiceImpl service = new ActivitiesServiceImpl(platform, settings, activities, participants, hot,
-        loader, seats, effects, RelationsService.proxy(vertx), AccountsService.proxy(vertx), MediaClient.create(vertx));
+    RelationsService relations = RelationsService.proxy(vertx);
+    AccountsService accounts = AccountsService.proxy(vertx);
+    Quotas quotas = new Quotas(platform);
+    Covers covers = new Covers(MediaClient.create(vertx));
+    ActivityViews views = new ActivityViews(activities, participants, hot, loader, relations, accounts);
+    ActivitiesServiceImpl service = new ActivitiesServiceImpl(
+        new Creation(platform.ids(), settings, activities, hot, effects, quotas, covers, views),
+        new Edits(settings, activities, participants, hot, seats, effects, covers, views, relations),
+        new Invitations(settings, participants, effects, quotas, views, relations, accounts),
+        new Joining(seats, effects, views),
+        new Participants(hot, seats, effects, views, relations, accounts),
+        views,
+        new OwnLists(settings, activities, participants, hot, loader, views),
+        new Nearby(settings, hot, views),
+        new FriendsActivities(settings, hot, views, relations, accounts));
     discussion = new Discussion(platform, settings, activities, participants, effects, MessagingService.proxy(vertx));
-    blocks = new Blocks(platform, activities, participants, seats, effects, RelationsService.proxy(vertx));
-    reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects,
-        RelationsService.proxy(vertx));
+    blocks = new Blocks(platform, activities, participants, seats, effects, relations);
+    reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects, relations);
     return activities.ensureIndexes()
         .compose(v -> participants.ensureIndexes())
         .compose(v -> loader.loadAll().<Void>mapEmpty().recover(e -> {

@@ -30,6 +30,11 @@ import java.util.List;
  *
  * <p>Writers copy a record after each MongoDB change; a copy only replaces an older one (versions), so concurrent
  * writers and a loader racing with them converge on the newest record in any order.
+ *
+ * <p>Why one class of ~470 lines: it is the one place that knows the key layout above, the version rule and the Lua
+ * scripts that apply it; every feature file reads and writes through it by intent ({@code read}, {@code joinedPage},
+ * {@code near}, {@code putParticipant}...), so a change of layout touches one file. Its methods are short; split by
+ * feature, each part would repeat the key formats and the version rule.
  */
 final class HotActivities {
 

@@ -88,35 +88,39 @@ final class Seats {
 
   private Future<Outcome> attempt(JsonObject doc, long user, int attempt) {
     long id = doc.getLong("_id");
-    return participants.find(id, user).compose(part -> {
-      if (part != null) {
-        String status = part.getString("status");
-        if (Activities.JOINED.equals(status) || Activities.WAITLISTED.equals(status)) {
-          return Future.succeededFuture(new Outcome(part, doc, false));
-        }
-        if (Activities.REMOVED.equals(status)) {
-          return Failures.fail(ActivitiesErrors.PARTICIPANT_REMOVED,
-              "the organiser removed you from this activity");
-        }
+    return participants.find(id, user).compose(part -> claim(doc, user, part, attempt));
+  }
+
+  /** Claims a place for a user not taking part yet (their participation {@code part}, or null). */
+  private Future<Outcome> claim(JsonObject doc, long user, JsonObject part, int attempt) {
+    long id = doc.getLong("_id");
+    if (part != null) {
+      String status = part.getString("status");
+      if (Activities.JOINED.equals(status) || Activities.WAITLISTED.equals(status)) {
+        return Future.succeededFuture(new Outcome(part, doc, false));
       }
-      if (attempt >= JOIN_ATTEMPTS) {
-        return Failures.fail(ActivitiesErrors.ACTIVITY_FULL, "no place could be taken; try again");
+      if (Activities.REMOVED.equals(status)) {
+        return Failures.fail(ActivitiesErrors.PARTICIPANT_REMOVED,
+            "the organiser removed you from this activity");
       }
-      long now = System.currentTimeMillis();
-      String via = part != null && part.getBoolean("invited", false) ? "invitation" : "join";
-      return activities.claimPlace(id, doc.getInteger("capacity"), cap(doc), now).compose(claimed -> {
-        if (claimed != null) {
-          return become(claimed, user, part, Activities.JOINED, now).compose(made -> {
-            if (made != null) {
-              return joined(claimed, made, via).map(v -> new Outcome(made, claimed, true));
-            }
-            // the same user's other join won: give the place back, answer what that one made
-            return giveBack(id, -1, 0).compose(v -> attempt(claimed, user, attempt + 1));
-          });
-        }
-        return activities.byId(id).compose(now2 -> refusedPlace(now2, user, part, attempt));
-      });
-    });
+    }
+    if (attempt >= JOIN_ATTEMPTS) {
+      return Failures.fail(ActivitiesErrors.ACTIVITY_FULL, "no place could be taken; try again");
+    }
+    long now = System.currentTimeMillis();
+    String via = part != null && part.getBoolean("invited", false) ? "invitation" : "join";
+    return activities.claimPlace(id, doc.getInteger("capacity"), cap(doc), now).compose(claimed -> claimed != null
+        ? seat(id, claimed, user, part, via, now, attempt)
+        : activities.byId(id).compose(now2 -> refusedPlace(now2, user, part, attempt)));
+  }
+
+  /** A place was claimed: the user's participation takes it. */
+  private Future<Outcome> seat(long id, JsonObject claimed, long user, JsonObject part, String via, long now,
+                               int attempt) {
+    return become(claimed, user, part, Activities.JOINED, now).compose(made -> made != null
+        ? joined(claimed, made, via).map(v -> new Outcome(made, claimed, true))
+        // the same user's other join won: give the place back, answer what that one made
+        : giveBack(id, -1, 0).compose(v -> attempt(claimed, user, attempt + 1)));
   }
 
   /** No place was claimed: why, and what then (waitlist, retry, refusal). */
@@ -160,25 +164,30 @@ final class Seats {
 
   private Future<Outcome> waitFor(JsonObject doc, long user, JsonObject part, long now) {
     long id = doc.getLong("_id");
-    return activities.claimWaitSlot(id, settings.maxWaitlist(), now).compose(slot -> {
-      if (slot == null) {
-        return activities.byId(id).compose(d -> {
-          Future<Outcome> refused = notJoinable(d, System.currentTimeMillis());
-          return refused != null ? refused
-              : Failures.fail(ActivitiesErrors.WAITLIST_FULL, "every place is taken and the waitlist is full");
-        });
-      }
-      return become(slot, user, part, Activities.WAITLISTED, now).compose(made -> {
-        if (made == null) {
-          return giveBack(id, 0, -1).compose(v -> attempt(slot, user, JOIN_ATTEMPTS - 1));
-        }
-        return effects.activity(slot).compose(v -> effects.participant(made, slot))
-            // a place may have been freed while this user was being put on the waitlist
-            .compose(v -> fill(id))
-            .compose(v -> participants.find(id, user))
-            .compose(now2 -> activities.byId(id).map(d -> new Outcome(now2, d, true)));
-      });
+    return activities.claimWaitSlot(id, settings.maxWaitlist(), now).compose(slot -> slot == null
+        ? noWaitSlot(id)
+        : become(slot, user, part, Activities.WAITLISTED, now).compose(made -> waiting(id, slot, user, made)));
+  }
+
+  /** No waitlist slot was claimed: the activity cannot be joined any more, or its waitlist is full. */
+  private Future<Outcome> noWaitSlot(long id) {
+    return activities.byId(id).compose(d -> {
+      Future<Outcome> refused = notJoinable(d, System.currentTimeMillis());
+      return refused != null ? refused
+          : Failures.fail(ActivitiesErrors.WAITLIST_FULL, "every place is taken and the waitlist is full");
     });
+  }
+
+  /** A waitlist slot was claimed: the user waits ({@code made}), or the same user's other join won (null). */
+  private Future<Outcome> waiting(long id, JsonObject slot, long user, JsonObject made) {
+    if (made == null) {
+      return giveBack(id, 0, -1).compose(v -> attempt(slot, user, JOIN_ATTEMPTS - 1));
+    }
+    return effects.activity(slot).compose(v -> effects.participant(made, slot))
+        // a place may have been freed while this user was being put on the waitlist
+        .compose(v -> fill(id))
+        .compose(v -> participants.find(id, user))
+        .compose(now2 -> activities.byId(id).map(d -> new Outcome(now2, d, true)));
   }
 
   /**
@@ -229,19 +238,21 @@ final class Seats {
       if (removed) {
         set.put("invited", false);
       }
-      return participants.transition(id, user, List.of(status), set).compose(moved -> {
-        if (moved == null) {
+      return participants.transition(id, user, List.of(status), set).compose(moved -> moved == null
           // a concurrent leave or promotion changed it first: look again
-          return leave(doc, user, removed);
-        }
-        return activities.move(id, joined ? -1 : 0, joined ? 0 : -1, System.currentTimeMillis())
-            .compose(after -> effects.activity(after)
-                .compose(v -> effects.participant(moved, after))
-                .compose(v -> joined ? fill(id) : Future.succeededFuture())
-                .compose(v -> activities.byId(id))
-                .map(latest -> new Outcome(moved, latest == null ? after : latest, true)));
-      });
+          ? leave(doc, user, removed)
+          : gaveUp(id, moved, joined));
     });
+  }
+
+  /** The user left ({@code moved}): their place or slot goes back, and a place is filled from the waitlist. */
+  private Future<Outcome> gaveUp(long id, JsonObject moved, boolean joined) {
+    return activities.move(id, joined ? -1 : 0, joined ? 0 : -1, System.currentTimeMillis())
+        .compose(after -> effects.activity(after)
+            .compose(v -> effects.participant(moved, after))
+            .compose(v -> joined ? fill(id) : Future.succeededFuture())
+            .compose(v -> activities.byId(id))
+            .map(latest -> new Outcome(moved, latest == null ? after : latest, true)));
   }
 
   // ---------------------------------------------------------------- the waitlist
@@ -261,25 +272,27 @@ final class Seats {
           || doc.getInteger("waiting", 0) <= 0 || doc.getInteger("joined_count", 0) >= cap(doc)) {
         return Future.succeededFuture();
       }
-      return participants.firstWaiting(id).compose(first -> {
-        if (first == null) {
-          // the counter says someone waits but nobody does yet: a waiter between its slot and its record
-          return Future.succeededFuture();
-        }
-        return activities.claimPromotion(id, doc.getInteger("capacity"), cap(doc), now).compose(claimed -> {
-          if (claimed == null) {
-            return fillStep(id, steps + 1);
-          }
-          long user = first.getLong("user");
-          return participants.transition(id, user, List.of(Activities.WAITLISTED), new JsonObject()
-                  .put("status", Activities.JOINED).put("seq", ids.next()).put("since", now))
-              .compose(promoted -> promoted == null
-                  // the waiter left meanwhile (and gave back their slot): undo and look again
-                  ? activities.move(id, -1, 1, System.currentTimeMillis()).compose(effects::activity)
-                  : joined(claimed, promoted, "promoted"))
-              .compose(v -> fillStep(id, steps + 1));
-        });
-      });
+      return participants.firstWaiting(id).compose(first -> promoteFirst(id, doc, first, steps, now));
     });
+  }
+
+  /** Claims a free place for the first waiting user and promotes them; then looks again. */
+  private Future<Void> promoteFirst(long id, JsonObject doc, JsonObject first, int steps, long now) {
+    if (first == null) {
+      // the counter says someone waits but nobody does yet: a waiter between its slot and its record
+      return Future.succeededFuture();
+    }
+    return activities.claimPromotion(id, doc.getInteger("capacity"), cap(doc), now).compose(claimed -> claimed == null
+        ? fillStep(id, steps + 1)
+        : promote(id, claimed, first.getLong("user"), now).compose(v -> fillStep(id, steps + 1)));
+  }
+
+  private Future<Void> promote(long id, JsonObject claimed, long user, long now) {
+    return participants.transition(id, user, List.of(Activities.WAITLISTED), new JsonObject()
+            .put("status", Activities.JOINED).put("seq", ids.next()).put("since", now))
+        .compose(promoted -> promoted == null
+            // the waiter left meanwhile (and gave back their slot): undo and look again
+            ? activities.move(id, -1, 1, System.currentTimeMillis()).compose(effects::activity)
+            : joined(claimed, promoted, "promoted"));
   }
 }

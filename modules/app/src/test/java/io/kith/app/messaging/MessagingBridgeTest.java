@@ -111,7 +111,8 @@ class MessagingBridgeTest {
   }
 
   @Test
-  @DisplayName("refusals over the bridge: a blocked recipient, a service address that is not inbound, another's room")
+  @DisplayName("refusals over the bridge: a recipient who blocks the sender (answered as a missing user), a service "
+      + "address that is not inbound, another's room")
   void refusals() {
     User alice = kith.register();
     User bob = kith.register();
@@ -121,8 +122,8 @@ class MessagingBridgeTest {
       socket.send("kith.messaging.send", sendBody(bob, "let me in"), reply, null, null);
       JsonObject err = socket.takeReply(reply, WAIT);
       assertEquals("err", err.getString("type"), err.encode());
-      assertEquals(403, err.getInteger("failureCode"), err.encode());
-      assertEquals("message_not_allowed", err.getString("message"), err.encode());
+      assertEquals(404, err.getInteger("failureCode"), err.encode());
+      assertEquals("user_not_found", err.getString("message"), err.encode());
 
       // the service proxy address is not client-facing: a forged actor argument cannot reach it
       socket.send("kith.messaging", new JsonObject().put("actor", bob.id()), UUID.randomUUID().toString(), null,

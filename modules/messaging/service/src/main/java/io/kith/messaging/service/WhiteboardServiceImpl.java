@@ -9,7 +9,6 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
-import io.kith.platform.text.UserText;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -33,6 +32,12 @@ import java.util.regex.Pattern;
  * so the bridges stop delivering the board's room to that user at once. A group member who loses the group (the
  * groups code publishes {@code g<group>} there) loses the group's boards' rooms too: {@link #groupRoomRevoked}
  * repeats the notice for each board of the group.
+ *
+ * <p>Why one file of about 500 lines, in this package: a whiteboard is one feature whose boards, strokes and members
+ * share the same checks ({@code visible}, {@code owned}, membership), and the whiteboard classes stay in
+ * {@code io.kith.messaging.service} rather than a {@code whiteboard} sub-package because the verticle wires them
+ * and the tests read their store constants and Redis keys package-privately: a sub-package would make five classes,
+ * their constructors and those constants public for that alone.
  */
 final class WhiteboardServiceImpl implements WhiteboardService {
 
@@ -81,13 +86,14 @@ final class WhiteboardServiceImpl implements WhiteboardService {
               "unknown member " + field + "; a board has title, group, members");
         }
       }
-      String title = title(spec.getValue("title"));
-      Long group = spec.getValue("group") == null ? null : id(spec.getValue("group"), "group");
+      String title = WhiteboardInput.title(spec.getValue("title"));
+      Long group = spec.getValue("group") == null ? null : WhiteboardInput.id(spec.getValue("group"), "group");
       if (group != null && spec.getValue("members") != null) {
         return Failures.failField(WhiteboardErrors.GROUP_BOARD_MEMBERS, "members",
             "a group board's members are the group's members: give group or members, not both");
       }
-      List<Long> others = spec.getValue("members") == null ? List.of() : ids(spec.getValue("members"), "members");
+      List<Long> others = spec.getValue("members") == null ? List.of()
+          : WhiteboardInput.ids(spec.getValue("members"), "members");
       others = others.stream().filter(u -> u != actor).toList();
       if (others.size() > settings.members()) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "members",
@@ -99,28 +105,31 @@ final class WhiteboardServiceImpl implements WhiteboardService {
           ? messaging.mayListen(actor, "g" + group).compose(member -> member ? Future.succeededFuture()
               : Failures.failField(WhiteboardErrors.GROUP_NOT_FOUND, "group", "no such group"))
           : friends(actor, members);
-      return allowed.compose(q -> quota(actor, group, false)).compose(q -> {
-        long now = System.currentTimeMillis();
-        JsonObject doc = new JsonObject().put("_id", platform.ids().next()).put("owner", actor)
-            .put("title", title).put("created", now).put("v", 0L);
-        if (group != null) {
-          doc.put("kind", GROUP).put("group", group);
-        } else {
-          JsonArray all = new JsonArray().add(actor);
-          members.forEach(all::add);
-          doc.put("kind", ADHOC).put("members", all);
-        }
-        // counted again once inserted: of racing creates past a limit, those that see it exceeded undo theirs,
-        // so the limits hold exactly (a race may refuse one that would have fit: try again)
-        return boards.insert(doc).compose(x -> quota(actor, group, true).recover(e ->
-            boards.delete(doc.getLong("_id"), actor).otherwise(d -> null).compose(d -> Future.failedFuture(e))))
-            .map(x -> {
-              JsonObject view = view(doc);
-              members.forEach(m -> tell(m, added(view)));
-              return view;
-            });
-      });
+      return allowed.compose(q -> quota(actor, group, false)).compose(q -> insert(actor, title, group, members));
     });
+  }
+
+  /** Stores a new board, counted again once inserted; its members are told. */
+  private Future<JsonObject> insert(long actor, String title, Long group, List<Long> members) {
+    long now = System.currentTimeMillis();
+    JsonObject doc = new JsonObject().put("_id", platform.ids().next()).put("owner", actor)
+        .put("title", title).put("created", now).put("v", 0L);
+    if (group != null) {
+      doc.put("kind", GROUP).put("group", group);
+    } else {
+      JsonArray all = new JsonArray().add(actor);
+      members.forEach(all::add);
+      doc.put("kind", ADHOC).put("members", all);
+    }
+    // counted again once inserted: of racing creates past a limit, those that see it exceeded undo theirs,
+    // so the limits hold exactly (a race may refuse one that would have fit: try again)
+    return boards.insert(doc).compose(x -> quota(actor, group, true).recover(e ->
+        boards.delete(doc.getLong("_id"), actor).otherwise(d -> null).compose(d -> Future.failedFuture(e))))
+        .map(x -> {
+          JsonObject view = view(doc);
+          members.forEach(m -> tell(m, added(view)));
+          return view;
+        });
   }
 
   /**
@@ -148,9 +157,9 @@ final class WhiteboardServiceImpl implements WhiteboardService {
   public Future<JsonObject> boards(long actor, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
-      int limit = limit(q, 20, 100);
-      Long before = q.getValue("before") == null ? null : id(q.getValue("before"), "before");
-      Long group = q.getValue("group") == null ? null : id(q.getValue("group"), "group");
+      int limit = GroupInput.limit(q, "limit", 20, 100);
+      Long before = q.getValue("before") == null ? null : WhiteboardInput.id(q.getValue("before"), "before");
+      Long group = q.getValue("group") == null ? null : WhiteboardInput.id(q.getValue("group"), "group");
       Future<List<JsonObject>> page = group == null
           ? boards.ofMember(actor, before, limit + 1)
           : messaging.mayListen(actor, "g" + group).compose(member -> member
@@ -178,7 +187,7 @@ final class WhiteboardServiceImpl implements WhiteboardService {
   public Future<JsonObject> strokes(long actor, long boardId, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
-      int limit = limit(q, 100, 200);
+      int limit = GroupInput.limit(q, "limit", 100, 200);
       Object rawAfter = q.getValue("after_seq");
       if (rawAfter != null && (!(rawAfter instanceof Number) || ((Number) rawAfter).longValue() < 0)) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "after_seq",
@@ -225,24 +234,27 @@ final class WhiteboardServiceImpl implements WhiteboardService {
         stored.put("stroke", entry.getJsonObject("stroke"));
       }
       return strokes.append(boardId, stored, clear, board.result().getLong("created"), settings.bytes())
-          .compose(seq -> {
-        JsonObject push = new JsonObject().put("kind", stored.getString("kind")).put("board", boardId)
-            .put("seq", seq).put("by", actor).put("at", at);
-        if (!clear) {
-          push.put("stroke", stored.getJsonObject("stroke"));
-        }
-        platform.vertx().eventBus().publish(Addresses.room(Whiteboards.room(boardId)), push);
-        JsonObject answer = new JsonObject().put("board", boardId).put("seq", seq).put("by", actor).put("at", at);
-        if (!clear) {
-          return Future.succeededFuture(answer);
-        }
-        // the clear is the board's state (Redis); the document only remembers when, for the board view
-        return boards.cleared(boardId, at, actor).otherwise(e -> {
-          LOG.warn("Board {} was cleared but its document could not record it: {}", boardId, e.getMessage());
-          return null;
-        }).map(x -> answer);
-      });
+          .compose(seq -> relay(actor, boardId, stored, seq, clear, at));
     });
+  }
+
+  /** A stored entry: relayed on the board's room, a clear remembered on the document, then answered. */
+  private Future<JsonObject> relay(long actor, long boardId, JsonObject stored, long seq, boolean clear, long at) {
+    JsonObject push = new JsonObject().put("kind", stored.getString("kind")).put("board", boardId)
+        .put("seq", seq).put("by", actor).put("at", at);
+    if (!clear) {
+      push.put("stroke", stored.getJsonObject("stroke"));
+    }
+    platform.vertx().eventBus().publish(Addresses.room(Whiteboards.room(boardId)), push);
+    JsonObject answer = new JsonObject().put("board", boardId).put("seq", seq).put("by", actor).put("at", at);
+    if (!clear) {
+      return Future.succeededFuture(answer);
+    }
+    // the clear is the board's state (Redis); the document only remembers when, for the board view
+    return boards.cleared(boardId, at, actor).otherwise(e -> {
+      LOG.warn("Board {} was cleared but its document could not record it: {}", boardId, e.getMessage());
+      return null;
+    }).map(x -> answer);
   }
 
   // ------------------------------------------------------------------ members
@@ -329,23 +341,23 @@ final class WhiteboardServiceImpl implements WhiteboardService {
       if (doc.getLong("owner") != actor) {
         return Failures.fail(WhiteboardErrors.NOT_BOARD_OWNER, "only the board's owner may delete it");
       }
-      return boards.delete(boardId, actor).compose(deleted -> {
-        if (!deleted) {
-          // deleted meanwhile by another request of the owner
-          return Future.succeededFuture();
-        }
-        platform.vertx().eventBus().publish(Addresses.room(Whiteboards.room(boardId)),
-            new JsonObject().put("kind", Whiteboards.PUSH_DELETED).put("board", boardId));
-        if (ADHOC.equals(doc.getString("kind"))) {
-          revoke(boardId, members(doc));
-        }
-        // a group board's room has no member list to revoke; its id is never reused, so nothing is sent there again
-        return strokes.drop(boardId).otherwise(e -> {
-          LOG.warn("Board {} is deleted but its strokes could not be dropped (they expire): {}", boardId,
-              e.getMessage());
-          return null;
-        });
-      });
+      return boards.delete(boardId, actor).compose(deleted -> deleted ? dropDeleted(doc) : Future.succeededFuture());
+    });
+  }
+
+  /** A board just deleted (not meanwhile by another request of the owner): its room is told, its strokes dropped. */
+  private Future<Void> dropDeleted(JsonObject doc) {
+    long boardId = doc.getLong("_id");
+    platform.vertx().eventBus().publish(Addresses.room(Whiteboards.room(boardId)),
+        new JsonObject().put("kind", Whiteboards.PUSH_DELETED).put("board", boardId));
+    if (ADHOC.equals(doc.getString("kind"))) {
+      revoke(boardId, members(doc));
+    }
+    // a group board's room has no member list to revoke; its id is never reused, so nothing is sent there again
+    return strokes.drop(boardId).otherwise(e -> {
+      LOG.warn("Board {} is deleted but its strokes could not be dropped (they expire): {}", boardId,
+          e.getMessage());
+      return null;
     });
   }
 
@@ -496,47 +508,5 @@ final class WhiteboardServiceImpl implements WhiteboardService {
       view.put("cleared_at", doc.getLong("cleared_at")).put("cleared_by", doc.getLong("cleared_by"));
     }
     return view;
-  }
-
-  private static String title(Object raw) {
-    if (!(raw instanceof String) || ((String) raw).isBlank()) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, "title", "title must be a non-blank string");
-    }
-    String t = ((String) raw).strip();
-    if (t.codePointCount(0, t.length()) > Whiteboards.MAX_TITLE) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, "title",
-          "title must be at most " + Whiteboards.MAX_TITLE + " characters");
-    }
-    return UserText.line("title", t);
-  }
-
-  private static long id(Object raw, String field) {
-    if (!(raw instanceof Number) || ((Number) raw).doubleValue() != Math.rint(((Number) raw).doubleValue())
-        || ((Number) raw).longValue() <= 0) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a positive integer id");
-    }
-    return ((Number) raw).longValue();
-  }
-
-  private static List<Long> ids(Object raw, String field) {
-    if (!(raw instanceof JsonArray)) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be a list of user ids");
-    }
-    Set<Long> out = new LinkedHashSet<>();
-    for (Object item : (JsonArray) raw) {
-      out.add(id(item, field));
-    }
-    return new ArrayList<>(out);
-  }
-
-  private static int limit(JsonObject q, int dflt, int max) {
-    Object raw = q.getValue("limit");
-    if (raw == null) {
-      return dflt;
-    }
-    if (!(raw instanceof Number) || ((Number) raw).longValue() < 1 || ((Number) raw).longValue() > max) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, "limit", "limit must be between 1 and " + max);
-    }
-    return ((Number) raw).intValue();
   }
 }

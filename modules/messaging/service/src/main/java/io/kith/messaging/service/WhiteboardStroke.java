@@ -33,6 +33,32 @@ final class WhiteboardStroke {
       }
     }
     JsonObject out = new JsonObject();
+    tool(stroke, out);
+    double width = number(stroke.getValue("width"), "width");
+    if (width < Whiteboards.MIN_WIDTH || width > Whiteboards.MAX_WIDTH) {
+      throw invalid("width", "width must be between 1 and 50");
+    }
+    out.put("width", rounded(width));
+    out.put("points", points(stroke.getValue("points")));
+    Object clientId = stroke.getValue("client_id");
+    if (clientId != null) {
+      if (!(clientId instanceof String) || ((String) clientId).isEmpty()
+          || ((String) clientId).length() > Whiteboards.MAX_CLIENT_ID) {
+        throw invalid("client_id", "client_id must be a string of 1 to " + Whiteboards.MAX_CLIENT_ID + " characters");
+      }
+      out.put("client_id", clientId);
+    }
+    // bounds what one entry costs in Redis (and on every member's connection) whatever the points hold
+    int bytes = out.toBuffer().length();
+    if (bytes > Whiteboards.MAX_STROKE_BYTES) {
+      throw invalid("points", "a stroke is at most " + Whiteboards.MAX_STROKE_BYTES + " bytes once stored (this one is "
+          + bytes + "); split it into several strokes");
+    }
+    return out;
+  }
+
+  /** The tool, and the colour (required for a pen, in lower case). */
+  private static void tool(JsonObject stroke, JsonObject out) {
     Object tool = stroke.getValue("tool");
     if (!(tool instanceof String) || !TOOLS.contains(tool)) {
       throw invalid("tool", "tool must be pen or eraser");
@@ -45,12 +71,10 @@ final class WhiteboardStroke {
       }
       out.put("color", ((String) color).toLowerCase(java.util.Locale.ROOT));
     }
-    double width = number(stroke.getValue("width"), "width");
-    if (width < Whiteboards.MIN_WIDTH || width > Whiteboards.MAX_WIDTH) {
-      throw invalid("width", "width must be between 1 and 50");
-    }
-    out.put("width", rounded(width));
-    Object points = stroke.getValue("points");
+  }
+
+  /** The points: 1 to {@code MAX_POINTS} [x, y] pairs of bounded numbers, rounded. */
+  private static JsonArray points(Object points) {
     if (!(points instanceof JsonArray) || ((JsonArray) points).isEmpty()
         || ((JsonArray) points).size() > Whiteboards.MAX_POINTS) {
       throw invalid("points", "points must be a list of 1 to " + Whiteboards.MAX_POINTS + " [x, y] pairs");
@@ -70,22 +94,7 @@ final class WhiteboardStroke {
       }
       kept.add(pair);
     }
-    out.put("points", kept);
-    Object clientId = stroke.getValue("client_id");
-    if (clientId != null) {
-      if (!(clientId instanceof String) || ((String) clientId).isEmpty()
-          || ((String) clientId).length() > Whiteboards.MAX_CLIENT_ID) {
-        throw invalid("client_id", "client_id must be a string of 1 to " + Whiteboards.MAX_CLIENT_ID + " characters");
-      }
-      out.put("client_id", clientId);
-    }
-    // bounds what one entry costs in Redis (and on every member's connection) whatever the points hold
-    int bytes = out.toBuffer().length();
-    if (bytes > Whiteboards.MAX_STROKE_BYTES) {
-      throw invalid("points", "a stroke is at most " + Whiteboards.MAX_STROKE_BYTES + " bytes once stored (this one is "
-          + bytes + "); split it into several strokes");
-    }
-    return out;
+    return kept;
   }
 
   /** A finite number (a JSON number; NaN, infinities, strings and booleans are refused). */

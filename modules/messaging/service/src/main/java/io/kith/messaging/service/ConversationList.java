@@ -1,0 +1,130 @@
+package io.kith.messaging.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.messaging.api.MessagingErrors;
+import io.kith.platform.error.Failures;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The actor's conversations, most recently active first, and one conversation's view: the peer (direct) or the group
+ * summary, the last message, the actor's marker and unread count, and the peer's marker where it is shown.
+ */
+final class ConversationList {
+
+  private final ConversationStore conversations;
+  private final MessageStore messages;
+  private final AccountsService accounts;
+  private final Conversations access;
+  private final Receipts receipts;
+
+  ConversationList(ConversationStore conversations, MessageStore messages, AccountsService accounts,
+                   Conversations access, Receipts receipts) {
+    this.conversations = conversations;
+    this.messages = messages;
+    this.accounts = accounts;
+    this.access = access;
+    this.receipts = receipts;
+  }
+
+  /** One page of member documents, what it needs looked up, and whether there are more. */
+  private record Page(List<JsonObject> members, boolean more, Future<List<JsonObject>> convs,
+                      Future<JsonObject> summaries, Future<Map<Long, Long>> peerReads) {
+  }
+
+  Future<JsonObject> conversations(long actor, JsonObject query) {
+    return Failures.guard(() -> {
+      JsonObject q = query == null ? new JsonObject() : query;
+      int limit = GroupInput.limit(q, "limit", 20, 100);
+      // "<updated>_<conversation>"; a dot (the first format) is still read
+      long[] before = GroupInput.cursor(q, "before");
+      return conversations.recent(actor, before == null ? null : before[0], before == null ? null : before[1],
+          limit + 1).compose(members -> page(actor, members, limit));
+    });
+  }
+
+  /** Looks up the page's conversations, peers and peer markers at once, then assembles the views. */
+  private Future<JsonObject> page(long actor, List<JsonObject> members, int limit) {
+    boolean more = members.size() > limit;
+    List<JsonObject> page = more ? members.subList(0, limit) : members;
+    if (page.isEmpty()) {
+      return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"));
+    }
+    List<Long> ids = page.stream().map(m -> m.getLong("conversation")).toList();
+    List<Long> peers = page.stream().map(m -> m.getLong("peer")).filter(p -> p != null).distinct().toList();
+    Future<List<JsonObject>> convs = conversations.byIds(ids);
+    Future<JsonObject> summaries = peers.isEmpty() ? Future.succeededFuture(new JsonObject())
+        : accounts.summaries(actor, peers);
+    Future<Map<Long, Long>> peerReads = receipts.peerReads(actor, page.stream().filter(m -> m.getLong("peer") != null)
+        .collect(Collectors.toMap(m -> m.getLong("conversation"), m -> m.getLong("peer"), (a, b) -> a)));
+    Page found = new Page(page, more, convs, summaries, peerReads);
+    return Future.all(convs, summaries, peerReads).compose(v -> assemble(actor, found));
+  }
+
+  private Future<JsonObject> assemble(long actor, Page found) {
+    Map<Long, JsonObject> byId = new HashMap<>();
+    found.convs().result().forEach(c -> byId.put(c.getLong("_id"), c));
+    List<Future<JsonObject>> items = new ArrayList<>();
+    for (JsonObject m : found.members()) {
+      JsonObject conv = byId.get(m.getLong("conversation"));
+      // the conversation's members array is the authority: a member document left behind by a race (a join
+      // rewriting it while a kick removed the user) must not list a group the user is no longer in
+      if (conv != null && conv.getJsonArray("members", new JsonArray()).contains(actor)) {
+        items.add(conversationView(actor, conv, m, found.summaries().result(),
+            found.peerReads().result().get(m.getLong("conversation"))));
+      }
+    }
+    return Future.all(items).map(all -> {
+      JsonObject last = found.members().get(found.members().size() - 1);
+      return new JsonObject().put("items", new JsonArray(all.list()))
+          .put("next", found.more() ? last.getLong("updated") + "_" + last.getLong("conversation") : null);
+    });
+  }
+
+  Future<JsonObject> directConversation(long actor, long userId) {
+    return conversations.findDirect(actor, userId).compose(conv -> conv == null || actor == userId
+        ? Failures.fail(MessagingErrors.CONVERSATION_NOT_FOUND, "no conversation with this user yet")
+        : conversation(actor, conv.getLong("_id")));
+  }
+
+  Future<JsonObject> conversation(long actor, long conversationId) {
+    return access.mine(actor, conversationId).compose(conv -> {
+      boolean group = Conversations.isGroup(conv);
+      Future<JsonObject> member = conversations.member(conversationId, actor);
+      Future<JsonObject> summaries = group ? Future.succeededFuture(new JsonObject())
+          : accounts.summaries(actor, List.of(Conversations.peerOf(conv, actor)));
+      Future<Map<Long, Long>> peerReads = group ? Future.succeededFuture(Map.of())
+          : receipts.peerReads(actor, Map.of(conversationId, Conversations.peerOf(conv, actor)));
+      return Future.all(member, summaries, peerReads).compose(v -> conversationView(actor, conv,
+          member.result() == null ? new JsonObject() : member.result(), summaries.result(),
+          peerReads.result().get(conversationId)));
+    });
+  }
+
+  private Future<JsonObject> conversationView(long actor, JsonObject conv, JsonObject member, JsonObject summaries,
+                                              Long peerReadSeq) {
+    long readSeq = member.getLong("read_seq", 0L);
+    long id = conv.getLong("_id");
+    JsonObject view = new JsonObject().put("id", id).put("kind", conv.getString("kind"));
+    if (Conversations.isGroup(conv)) {
+      view.put("group", Groups.summary(conv, member, actor));
+    } else {
+      long peer = Conversations.peerOf(conv, actor);
+      view.put("peer", summaries.getJsonObject(Long.toString(peer), new JsonObject().put("id", peer)));
+      view.put("peer_read_seq", peerReadSeq);
+    }
+    return messages.unread(id, actor, readSeq).map(unread -> view
+        .put("last_message", conv.getJsonObject("last_message"))
+        .put("last_seq", conv.getLong("last_seq", 0L))
+        .put("read_seq", readSeq)
+        .put("unread", unread)
+        .put("updated", member.getLong("updated", conv.getLong("updated"))));
+  }
+}

@@ -3,6 +3,7 @@ package io.kith.feeds.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsErrors;
 import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;

@@ -1,4 +1,4 @@
-package io.kith.feeds.service;
+package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.FeedsErrors;
 import io.kith.platform.error.Failures;
@@ -34,8 +34,11 @@ import java.util.Set;
  * upload and download streams: the driver's upload requests up to 256 chunks ahead of what it has stored (so a fast
  * client would fill memory), and GridFS has no range reads. Deletion goes through {@link MongoGridFsClient}. Range
  * reads use the unique (files_id, n) index that GridFS defines.
+ *
+ * <p>Public for the feeds service in the parent package, which attaches media to posts and detaches them; the rest
+ * stays package-private to media.
  */
-final class MediaStore {
+public final class MediaStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(MediaStore.class);
   static final String ITEMS = "media_items";
@@ -54,13 +57,14 @@ final class MediaStore {
   private final IdGenerator ids;
   private MongoGridFsClient gridFs;
 
-  MediaStore(MongoClient mongo, IdGenerator ids) {
+  /** A store on the node's MongoDB client, minting media ids with {@code ids}. */
+  public MediaStore(MongoClient mongo, IdGenerator ids) {
     this.mongo = mongo;
     this.ids = ids;
   }
 
   /** Creates collections and indexes. */
-  Future<Void> ensureIndexes() {
+  public Future<Void> ensureIndexes() {
     return mongo.createIndexWithOptions(ITEMS, new JsonObject().put("created", 1),
             new IndexOptions().name("created"))
         // the indexes the GridFS specification defines (drivers create them on a first upload through them)
@@ -84,7 +88,7 @@ final class MediaStore {
    *
    * @return one descriptor per id, in the given order: {@code {id, kind: "image"|"video", content_type, size}}
    */
-  Future<List<JsonObject>> attach(long owner, List<Long> mediaIds, long postId) {
+  public Future<List<JsonObject>> attach(long owner, List<Long> mediaIds, long postId) {
     if (mediaIds.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
@@ -155,7 +159,7 @@ final class MediaStore {
   }
 
   /** Drops {@code postId}'s use of the media and removes every one of them that nothing else uses any more. */
-  Future<Void> detach(long postId, List<Long> mediaIds) {
+  public Future<Void> detach(long postId, List<Long> mediaIds) {
     List<Future<Void>> all = new ArrayList<>();
     for (long id : new LinkedHashSet<>(mediaIds)) {
       all.add(mongo.findOneAndUpdateWithOptions(ITEMS, new JsonObject().put("_id", id).put("posts", postId),

@@ -32,6 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * timeline expired (unread for {@link FeedsSettings#timelineTtlSeconds()}, i.e. inactive) is skipped, and their
  * timeline is rebuilt from MongoDB on their next read. A rebuild first creates the marker and then loads, so a post
  * fanned out meanwhile lands in it and a post published before is found by the load.
+ *
+ * <p>Why one class of over 400 lines: it is the one owner of the timeline lists' invariants (strict order, the marker,
+ * the cap and its slack), so every write and read path to them, the scripts' loading and the fan-out's in-order
+ * connection stay together; the scripts themselves live in {@code timeline-*.lua} beside it.
  */
 final class Timelines {
 

@@ -106,51 +106,63 @@ public final class MediaStore {
     return mongo.find(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray))).compose(docs -> {
       Map<Long, JsonObject> byId = new HashMap<>();
       docs.forEach(d -> byId.put(d.getLong("_id"), d));
-      List<Long> unusable = new ArrayList<>();
-      List<Long> images = new ArrayList<>();
-      List<Long> videos = new ArrayList<>();
-      for (long id : mediaIds) {
-        JsonObject doc = byId.get(id);
-        if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
-          unusable.add(id);
-        } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
-          return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
-        } else if (MediaSniffer.VIDEO.equals(doc.getString("kind"))) {
-          videos.add(id);
-        } else {
-          images.add(id);
-        }
-      }
-      if (!unusable.isEmpty()) {
-        return invalid(unusable, "media " + unusable + " do not exist or were not uploaded by the author");
-      }
-      if (videos.size() > 1) {
-        return invalid(videos.subList(1, videos.size()), "a post carries at most one video");
-      }
-      if (videos.size() == 1 && images.size() > 1) {
-        return invalid(images.subList(1, images.size()), "a video post carries at most one image, its cover");
-      }
-      if (images.size() > MAX_IMAGES) {
-        return invalid(images.subList(MAX_IMAGES, images.size()), "a post carries at most 9 images");
-      }
-      JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
-          .put("state", READY);
-      return mongo.updateCollectionWithOptions(ITEMS, query,
-              new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
-              new UpdateOptions().setMulti(true))
-          .compose(r -> {
-            if (r.getDocMatched() == mediaIds.size()) {
-              List<JsonObject> out = new ArrayList<>();
-              mediaIds.forEach(id -> out.add(descriptor(byId.get(id))));
-              return Future.succeededFuture(out);
-            }
-            // a media was removed (swept or detached elsewhere) between the check and the update: take back the
-            // references just added (only them: the media stay as they were)
-            return mongo.updateCollectionWithOptions(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray)),
-                    new JsonObject().put("$pull", new JsonObject().put("posts", postId)), new UpdateOptions().setMulti(true))
-                .compose(x -> invalid(mediaIds, "media were removed meanwhile; upload them again"));
-          });
+      Future<List<JsonObject>> refused = refusal(owner, mediaIds, byId);
+      return refused != null ? refused : markUsed(owner, mediaIds, idArray, byId, postId);
     });
+  }
+
+  /** Why these media (as read, {@code byId}) cannot be attached to one of the owner's posts, or null when they can. */
+  private static <T> Future<T> refusal(long owner, List<Long> mediaIds, Map<Long, JsonObject> byId) {
+    List<Long> unusable = new ArrayList<>();
+    List<Long> images = new ArrayList<>();
+    List<Long> videos = new ArrayList<>();
+    for (long id : mediaIds) {
+      JsonObject doc = byId.get(id);
+      if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
+        unusable.add(id);
+      } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
+        return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
+      } else if (MediaSniffer.VIDEO.equals(doc.getString("kind"))) {
+        videos.add(id);
+      } else {
+        images.add(id);
+      }
+    }
+    if (!unusable.isEmpty()) {
+      return invalid(unusable, "media " + unusable + " do not exist or were not uploaded by the author");
+    }
+    if (videos.size() > 1) {
+      return invalid(videos.subList(1, videos.size()), "a post carries at most one video");
+    }
+    if (videos.size() == 1 && images.size() > 1) {
+      return invalid(images.subList(1, images.size()), "a video post carries at most one image, its cover");
+    }
+    if (images.size() > MAX_IMAGES) {
+      return invalid(images.subList(MAX_IMAGES, images.size()), "a post carries at most 9 images");
+    }
+    return null;
+  }
+
+  /** Adds the post to the media's users; the descriptors, or invalid_media when one was removed meanwhile. */
+  private Future<List<JsonObject>> markUsed(long owner, List<Long> mediaIds, JsonArray idArray,
+                                            Map<Long, JsonObject> byId, long postId) {
+    JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
+        .put("state", READY);
+    return mongo.updateCollectionWithOptions(ITEMS, query,
+            new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
+            new UpdateOptions().setMulti(true))
+        .compose(r -> {
+          if (r.getDocMatched() == mediaIds.size()) {
+            List<JsonObject> out = new ArrayList<>();
+            mediaIds.forEach(id -> out.add(descriptor(byId.get(id))));
+            return Future.succeededFuture(out);
+          }
+          // a media was removed (swept or detached elsewhere) between the check and the update: take back the
+          // references just added (only them: the media stay as they were)
+          return mongo.updateCollectionWithOptions(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray)),
+                  new JsonObject().put("$pull", new JsonObject().put("posts", postId)), new UpdateOptions().setMulti(true))
+              .compose(x -> invalid(mediaIds, "media were removed meanwhile; upload them again"));
+        });
   }
 
   private static <T> Future<T> invalid(List<Long> offending, String detail) {

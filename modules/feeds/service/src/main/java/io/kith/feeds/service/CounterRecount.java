@@ -150,29 +150,35 @@ final class CounterRecount {
    * it was counted is left due again (touched), as is one whose recount failed.
    */
   Future<Boolean> recount(long postId, Lease lease) {
-    return posts.find(postId).compose(post -> {
-      if (post == null || post.getBoolean("deleted", false)) {
-        // nothing to keep exact: a deleted post shows no counters
-        return finish(postId, lease).map(false);
-      }
-      JsonObject seen = PostStore.counters(post);
-      return posts.countInteractions(postId).compose(counted -> {
-        if (counted.equals(seen)) {
-          return finish(postId, lease).map(false);
-        }
-        return posts.setCounters(postId, seen, counted).compose(set -> {
-          if (!set) {
-            // a write changed a counter since it was read: count again later
-            return touch(postId).map(false);
-          }
-          LOG.info("Post {} counters recounted from the records: {} became {}", postId, seen.encode(),
-              counted.encode());
-          return cache.changed(postId).otherwiseEmpty().compose(v -> finish(postId, lease)).map(true);
-        });
-      });
-    }).recover(e -> {
+    return posts.find(postId).compose(post -> recount(postId, lease, post)).recover(e -> {
       LOG.warn("Recounting the counters of post {} failed (it stays due): {}", postId, e.toString());
       return touch(postId).map(false);
+    });
+  }
+
+  /** Counts the interactions of the post as read, and corrects its counters when they differ. */
+  private Future<Boolean> recount(long postId, Lease lease, JsonObject post) {
+    if (post == null || post.getBoolean("deleted", false)) {
+      // nothing to keep exact: a deleted post shows no counters
+      return finish(postId, lease).map(false);
+    }
+    JsonObject seen = PostStore.counters(post);
+    return posts.countInteractions(postId).compose(counted -> correct(postId, lease, seen, counted));
+  }
+
+  /** Sets the counters to those counted, unless a write changed one since it was read ({@code seen}). */
+  private Future<Boolean> correct(long postId, Lease lease, JsonObject seen, JsonObject counted) {
+    if (counted.equals(seen)) {
+      return finish(postId, lease).map(false);
+    }
+    return posts.setCounters(postId, seen, counted).compose(set -> {
+      if (!set) {
+        // a write changed a counter since it was read: count again later
+        return touch(postId).map(false);
+      }
+      LOG.info("Post {} counters recounted from the records: {} became {}", postId, seen.encode(),
+          counted.encode());
+      return cache.changed(postId).otherwiseEmpty().compose(v -> finish(postId, lease)).map(true);
     });
   }
 

@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.kith.feeds.service.media.MediaVerticle;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;

@@ -2,6 +2,7 @@ package io.kith.feeds.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;

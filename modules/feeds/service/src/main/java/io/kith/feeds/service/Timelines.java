@@ -32,6 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * timeline expired (unread for {@link FeedsSettings#timelineTtlSeconds()}, i.e. inactive) is skipped, and their
  * timeline is rebuilt from MongoDB on their next read. A rebuild first creates the marker and then loads, so a post
  * fanned out meanwhile lands in it and a post published before is found by the load.
+ *
+ * <p>Why one class of over 400 lines: it is the one owner of the timeline lists' invariants (strict order, the marker,
+ * the cap and its slack), so every write and read path to them, the scripts' loading and the fan-out's in-order
+ * connection stay together; the scripts themselves live in {@code timeline-*.lua} beside it.
  */
 final class Timelines {
 
@@ -52,64 +56,24 @@ final class Timelines {
   static final String PUSH_RESOURCE = "io/kith/feeds/service/timeline-push.lua";
   private static final String PUSH = LuaScripts.resource(PUSH_RESOURCE);
   /**
-   * Merges posts into one timeline if it exists: KEYS[1] the timeline, ARGV the cap then the post ids, in any order.
-   * The timeline is rewritten in order, without duplicates, cut to the cap, its marker and expiry kept. Returns how
-   * many of the ids were new to it.
+   * Merges posts into one timeline if it exists ({@code timeline-merge.lua}): KEYS[1] the timeline, ARGV the cap then
+   * the post ids, in any order. The timeline is rewritten in order, without duplicates, cut to the cap, its marker and
+   * expiry kept. Returns how many of the ids were new to it.
    */
-  private static final String MERGE =
-      "local call = redis.call local k = KEYS[1] "
-          + "if call('exists', k) == 0 then return 0 end "
-          + "local cap = tonumber(ARGV[1]) local byNumber = {} local all = {} local fresh = 0 "
-          + "for _, e in ipairs(call('lrange', k, 0, -1)) do "
-          + "if e ~= 'm' then local v = tonumber(e) if not byNumber[v] then byNumber[v] = e all[#all + 1] = v end end "
-          + "end "
-          + "for i = 2, #ARGV do local v = tonumber(ARGV[i]) "
-          + "if not byNumber[v] then byNumber[v] = ARGV[i] all[#all + 1] = v fresh = fresh + 1 end end "
-          + "if fresh == 0 then return 0 end "
-          + "table.sort(all, function(a, b) return a > b end) "
-          + "local keep = {} for i = 1, math.min(#all, cap) do keep[i] = byNumber[all[i]] end "
-          + "keep[#keep + 1] = 'm' "
-          + "local ttl = call('pttl', k) call('del', k) "
-          + "for i = 1, #keep, 1000 do call('rpush', k, unpack(keep, i, math.min(i + 999, #keep))) end "
-          + "if ttl > 0 then call('pexpire', k, ttl) end "
-          + "return fresh";
-  /** Removes posts from one timeline: KEYS[1] the timeline, ARGV the post ids. Order, marker and expiry are kept. */
-  private static final String REMOVE =
-      "local call = redis.call local k = KEYS[1] local drop = {} "
-          + "for i = 1, #ARGV do drop[ARGV[i]] = true end "
-          + "local keep = {} local removed = 0 "
-          + "for _, e in ipairs(call('lrange', k, 0, -1)) do "
-          + "if drop[e] then removed = removed + 1 else keep[#keep + 1] = e end end "
-          + "if removed == 0 then return 0 end "
-          + "local ttl = call('pttl', k) call('del', k) "
-          + "for i = 1, #keep, 1000 do call('rpush', k, unpack(keep, i, math.min(i + 999, #keep))) end "
-          + "if ttl > 0 then call('pexpire', k, ttl) end "
-          + "return removed";
+  private static final String MERGE = LuaScripts.resource("io/kith/feeds/service/timeline-merge.lua");
   /**
-   * A page of one timeline: KEYS[1] the timeline, ARGV max id (exclusive, 0: none), since id (exclusive, 0: none),
-   * count, cap. Ids newest first, only among the newest cap entries; a binary search finds where {@code max_id}
-   * starts.
+   * Removes posts from one timeline ({@code timeline-remove.lua}): KEYS[1] the timeline, ARGV the post ids. Order,
+   * marker and expiry are kept.
    */
-  private static final String RANGE =
-      "local call = redis.call local k = KEYS[1] "
-          + "local max = tonumber(ARGV[1]) local since = tonumber(ARGV[2]) "
-          + "local count = tonumber(ARGV[3]) local cap = tonumber(ARGV[4]) local start = 0 "
-          + "if max > 0 then "
-          + "local lo = 0 local hi = call('llen', k) - 1 if hi > cap then hi = cap end "
-          + "while lo < hi do local mid = math.floor((lo + hi) / 2) local e = call('lindex', k, mid) "
-          + "if e == 'm' or tonumber(e) < max then hi = mid else lo = mid + 1 end end "
-          + "start = lo end "
-          + "local stop = start + count - 1 if stop > cap - 1 then stop = cap - 1 end "
-          + "local out = {} if stop < start then return out end "
-          + "for _, e in ipairs(call('lrange', k, start, stop)) do "
-          + "if e == 'm' then break end local v = tonumber(e) "
-          + "if since > 0 and v <= since then break end "
-          + "if max == 0 or v < max then out[#out + 1] = e end end "
-          + "return out";
-  /** Creates a timeline (its marker) unless it exists, and sets its expiry: KEYS[1] the timeline, ARGV[1] seconds. */
-  private static final String CREATE =
-      "if redis.call('exists', KEYS[1]) == 0 then redis.call('rpush', KEYS[1], 'm') end "
-          + "return redis.call('expire', KEYS[1], ARGV[1])";
+  private static final String REMOVE = LuaScripts.resource("io/kith/feeds/service/timeline-remove.lua");
+  /**
+   * A page of one timeline ({@code timeline-range.lua}): KEYS[1] the timeline, ARGV max id (exclusive, 0: none), since
+   * id (exclusive, 0: none), count, cap. Ids newest first, only among the newest cap entries; a binary search finds
+   * where {@code max_id} starts.
+   */
+  private static final String RANGE = LuaScripts.resource("io/kith/feeds/service/timeline-range.lua");
+  /** Creates a timeline (its marker) unless it exists, and sets its expiry ({@code timeline-create.lua}). */
+  private static final String CREATE = LuaScripts.resource("io/kith/feeds/service/timeline-create.lua");
   private static final List<String> SCRIPTS = List.of(PUSH, MERGE, REMOVE, RANGE, CREATE);
   private static final String PUSH_SHA = LuaScripts.sha1(PUSH);
   private static final String MERGE_SHA = LuaScripts.sha1(MERGE);

@@ -1,4 +1,4 @@
-package io.kith.feeds.service;
+package io.kith.feeds.service.media;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package io.kith.feeds.service;
+package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.FeedsErrors;
 import io.kith.platform.error.Failures;
@@ -34,8 +34,11 @@ import java.util.Set;
  * upload and download streams: the driver's upload requests up to 256 chunks ahead of what it has stored (so a fast
  * client would fill memory), and GridFS has no range reads. Deletion goes through {@link MongoGridFsClient}. Range
  * reads use the unique (files_id, n) index that GridFS defines.
+ *
+ * <p>Public for the feeds service in the parent package, which attaches media to posts and detaches them; the rest
+ * stays package-private to media.
  */
-final class MediaStore {
+public final class MediaStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(MediaStore.class);
   static final String ITEMS = "media_items";
@@ -54,13 +57,14 @@ final class MediaStore {
   private final IdGenerator ids;
   private MongoGridFsClient gridFs;
 
-  MediaStore(MongoClient mongo, IdGenerator ids) {
+  /** A store on the node's MongoDB client, minting media ids with {@code ids}. */
+  public MediaStore(MongoClient mongo, IdGenerator ids) {
     this.mongo = mongo;
     this.ids = ids;
   }
 
   /** Creates collections and indexes. */
-  Future<Void> ensureIndexes() {
+  public Future<Void> ensureIndexes() {
     return mongo.createIndexWithOptions(ITEMS, new JsonObject().put("created", 1),
             new IndexOptions().name("created"))
         // the indexes the GridFS specification defines (drivers create them on a first upload through them)
@@ -84,7 +88,7 @@ final class MediaStore {
    *
    * @return one descriptor per id, in the given order: {@code {id, kind: "image"|"video", content_type, size}}
    */
-  Future<List<JsonObject>> attach(long owner, List<Long> mediaIds, long postId) {
+  public Future<List<JsonObject>> attach(long owner, List<Long> mediaIds, long postId) {
     if (mediaIds.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
@@ -102,51 +106,63 @@ final class MediaStore {
     return mongo.find(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray))).compose(docs -> {
       Map<Long, JsonObject> byId = new HashMap<>();
       docs.forEach(d -> byId.put(d.getLong("_id"), d));
-      List<Long> unusable = new ArrayList<>();
-      List<Long> images = new ArrayList<>();
-      List<Long> videos = new ArrayList<>();
-      for (long id : mediaIds) {
-        JsonObject doc = byId.get(id);
-        if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
-          unusable.add(id);
-        } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
-          return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
-        } else if (MediaSniffer.VIDEO.equals(doc.getString("kind"))) {
-          videos.add(id);
-        } else {
-          images.add(id);
-        }
-      }
-      if (!unusable.isEmpty()) {
-        return invalid(unusable, "media " + unusable + " do not exist or were not uploaded by the author");
-      }
-      if (videos.size() > 1) {
-        return invalid(videos.subList(1, videos.size()), "a post carries at most one video");
-      }
-      if (videos.size() == 1 && images.size() > 1) {
-        return invalid(images.subList(1, images.size()), "a video post carries at most one image, its cover");
-      }
-      if (images.size() > MAX_IMAGES) {
-        return invalid(images.subList(MAX_IMAGES, images.size()), "a post carries at most 9 images");
-      }
-      JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
-          .put("state", READY);
-      return mongo.updateCollectionWithOptions(ITEMS, query,
-              new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
-              new UpdateOptions().setMulti(true))
-          .compose(r -> {
-            if (r.getDocMatched() == mediaIds.size()) {
-              List<JsonObject> out = new ArrayList<>();
-              mediaIds.forEach(id -> out.add(descriptor(byId.get(id))));
-              return Future.succeededFuture(out);
-            }
-            // a media was removed (swept or detached elsewhere) between the check and the update: take back the
-            // references just added (only them: the media stay as they were)
-            return mongo.updateCollectionWithOptions(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray)),
-                    new JsonObject().put("$pull", new JsonObject().put("posts", postId)), new UpdateOptions().setMulti(true))
-                .compose(x -> invalid(mediaIds, "media were removed meanwhile; upload them again"));
-          });
+      Future<List<JsonObject>> refused = refusal(owner, mediaIds, byId);
+      return refused != null ? refused : markUsed(owner, mediaIds, idArray, byId, postId);
     });
+  }
+
+  /** Why these media (as read, {@code byId}) cannot be attached to one of the owner's posts, or null when they can. */
+  private static <T> Future<T> refusal(long owner, List<Long> mediaIds, Map<Long, JsonObject> byId) {
+    List<Long> unusable = new ArrayList<>();
+    List<Long> images = new ArrayList<>();
+    List<Long> videos = new ArrayList<>();
+    for (long id : mediaIds) {
+      JsonObject doc = byId.get(id);
+      if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
+        unusable.add(id);
+      } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
+        return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
+      } else if (MediaSniffer.VIDEO.equals(doc.getString("kind"))) {
+        videos.add(id);
+      } else {
+        images.add(id);
+      }
+    }
+    if (!unusable.isEmpty()) {
+      return invalid(unusable, "media " + unusable + " do not exist or were not uploaded by the author");
+    }
+    if (videos.size() > 1) {
+      return invalid(videos.subList(1, videos.size()), "a post carries at most one video");
+    }
+    if (videos.size() == 1 && images.size() > 1) {
+      return invalid(images.subList(1, images.size()), "a video post carries at most one image, its cover");
+    }
+    if (images.size() > MAX_IMAGES) {
+      return invalid(images.subList(MAX_IMAGES, images.size()), "a post carries at most 9 images");
+    }
+    return null;
+  }
+
+  /** Adds the post to the media's users; the descriptors, or invalid_media when one was removed meanwhile. */
+  private Future<List<JsonObject>> markUsed(long owner, List<Long> mediaIds, JsonArray idArray,
+                                            Map<Long, JsonObject> byId, long postId) {
+    JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
+        .put("state", READY);
+    return mongo.updateCollectionWithOptions(ITEMS, query,
+            new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
+            new UpdateOptions().setMulti(true))
+        .compose(r -> {
+          if (r.getDocMatched() == mediaIds.size()) {
+            List<JsonObject> out = new ArrayList<>();
+            mediaIds.forEach(id -> out.add(descriptor(byId.get(id))));
+            return Future.succeededFuture(out);
+          }
+          // a media was removed (swept or detached elsewhere) between the check and the update: take back the
+          // references just added (only them: the media stay as they were)
+          return mongo.updateCollectionWithOptions(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", idArray)),
+                  new JsonObject().put("$pull", new JsonObject().put("posts", postId)), new UpdateOptions().setMulti(true))
+              .compose(x -> invalid(mediaIds, "media were removed meanwhile; upload them again"));
+        });
   }
 
   private static <T> Future<T> invalid(List<Long> offending, String detail) {
@@ -155,7 +171,7 @@ final class MediaStore {
   }
 
   /** Drops {@code postId}'s use of the media and removes every one of them that nothing else uses any more. */
-  Future<Void> detach(long postId, List<Long> mediaIds) {
+  public Future<Void> detach(long postId, List<Long> mediaIds) {
     List<Future<Void>> all = new ArrayList<>();
     for (long id : new LinkedHashSet<>(mediaIds)) {
       all.add(mongo.findOneAndUpdateWithOptions(ITEMS, new JsonObject().put("_id", id).put("posts", postId),

@@ -1,4 +1,4 @@
-package io.kith.feeds.service;
+package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.api.MediaClient;

@@ -1,4 +1,4 @@
-package io.kith.feeds.service;
+package io.kith.feeds.service.media;
 
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;

@@ -1,0 +1,293 @@
+package io.kith.feeds.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.service.media.MediaStore;
+import io.kith.platform.error.Failures;
+import io.kith.relations.api.RelationsService;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.kith.feeds.service.FeedsCore.HOUR;
+import static io.kith.feeds.service.FeedsCore.notFound;
+import static io.kith.feeds.service.FeedsCore.quietly;
+import static io.kith.feeds.service.FeedsCore.requireUser;
+
+/**
+ * Posts: publish, repost, edit, delete, read one post, and which of a batch of posts a viewer may see (for other
+ * domains).
+ */
+final class Posts {
+
+  // the service's log category, as before the features had files of their own (log settings name it)
+  private static final Logger LOG = LoggerFactory.getLogger(FeedsServiceImpl.class);
+  static final int MAX_VISIBLE_BATCH = 1_000;
+
+  private final FeedsCore core;
+  private final PostAccess access;
+  private final PostViews views;
+  private final PostStore posts;
+  private final Timelines timelines;
+  private final MediaStore media;
+  private final Ties ties;
+  private final RelationsService relations;
+  private final AccountsService accounts;
+  private final ViewerFlags flags;
+  private final PostCache cache;
+  private final CounterRecount recount;
+
+  Posts(FeedsCore core, PostAccess access, PostViews views) {
+    this.core = core;
+    this.access = access;
+    this.views = views;
+    this.posts = core.posts();
+    this.timelines = core.timelines();
+    this.media = core.media();
+    this.ties = core.ties();
+    this.relations = core.relations();
+    this.accounts = core.accounts();
+    this.flags = core.flags();
+    this.cache = core.cache();
+    this.recount = core.recount();
+  }
+
+  Future<JsonObject> publish(long actor, JsonObject body) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      PostDraft draft = PostDraft.parse(body, false);
+      return core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
+          .compose(v -> checkReferences(actor, draft))
+          .compose(v -> insert(actor, draft));
+    });
+  }
+
+  /** Attaches the draft's media to a new post id and stores the post; the media are detached if the insert fails. */
+  private Future<JsonObject> insert(long actor, PostDraft draft) {
+    long id = core.platform().ids().next();
+    return media.attach(actor, draft.media(), id).compose(descriptors -> {
+      JsonObject doc = newPost(id, actor, draft, 0).put("media", new JsonArray(descriptors));
+      return posts.insert(doc)
+          .recover(e -> media.detach(id, draft.media()).transform(x -> Future.failedFuture(e)))
+          .compose(x -> published(doc));
+    });
+  }
+
+  Future<JsonObject> repost(long actor, long postId, JsonObject body) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      PostDraft draft = PostDraft.parse(body, true);
+      return core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
+          .compose(v -> access.visiblePost(actor, postId))
+          .compose(clicked -> {
+            long rootId = clicked.getLong("repost_of", 0L);
+            return rootId == 0 ? Future.succeededFuture(clicked) : access.visiblePost(actor, rootId);
+          })
+          .compose(root -> checkReferences(actor, draft).compose(v -> insertRepost(actor, draft, root)));
+    });
+  }
+
+  /** Stores a repost of {@code root} (always the original, never a repost), then counts and flags it. */
+  private Future<JsonObject> insertRepost(long actor, PostDraft draft, JsonObject root) {
+    long id = core.platform().ids().next();
+    long rootId = root.getLong("_id");
+    JsonObject doc = newPost(id, actor, draft, rootId).put("media", new JsonArray());
+    return recount.touch(rootId).compose(x -> posts.insert(doc))
+        .compose(x -> core.inc(rootId, new JsonObject().put("reposts", 1).put("reposts_total", 1)))
+        .compose(x -> quietly(flags.add(ViewerFlags.REPOSTED, actor, rootId, id)))
+        .compose(x -> {
+          core.emit(FeedsEvents.POST_REPOSTED, new JsonObject().put("post", id).put("original", rootId)
+              .put("original_author", root.getLong("author")).put("from", actor));
+          return published(doc);
+        });
+  }
+
+  private JsonObject newPost(long id, long actor, PostDraft draft, long repostOf) {
+    return new JsonObject().put("_id", id).put("author", actor).put("text", draft.text() == null ? "" : draft.text())
+        .put("place", draft.place()).put("mentions", new JsonArray(draft.mentions()))
+        .put("vis", draft.visibility()).put("aud", draft.audience()).put("repost_of", repostOf)
+        .put("created", System.currentTimeMillis()).put("likes", 0).put("comments", 0).put("reposts", 0)
+        .put("reposts_total", 0);
+  }
+
+  /** After the insert: the author's own timelines at once, the event for fan-out, and the author's view. */
+  private Future<JsonObject> published(JsonObject doc) {
+    long id = doc.getLong("_id");
+    long author = doc.getLong("author");
+    Future<Void> own = Future.all(timelines.push(Timelines.OWN, List.of(author), id),
+            timelines.push(Timelines.HOME, List.of(author), id), timelines.push(Timelines.MOMENTS, List.of(author), id))
+        .<Void>mapEmpty()
+        .recover(e -> {
+          LOG.warn("Could not add post {} to its author's timelines: {}", id, e.toString());
+          return Future.succeededFuture();
+        });
+    return own.compose(v -> {
+      core.emit(FeedsEvents.POST_PUBLISHED, new JsonObject().put("post", id).put("author", author)
+          .put("visibility", doc.getString("vis")).put("repost_of", doc.getLong("repost_of"))
+          .put("mentions", doc.getJsonArray("mentions")));
+      return views.hydrate(author, List.of(doc), false).map(list -> list.get(0));
+    });
+  }
+
+  /**
+   * Mentioned users must exist, and a user in a block with the actor counts as unknown (absent to the actor
+   * everywhere else); audience groups must be the actor's own.
+   */
+  private Future<Void> checkReferences(long actor, PostDraft draft) {
+    Future<Void> mentions = draft.mentions().isEmpty() ? Future.succeededFuture()
+        : Future.all(accounts.summaries(actor, draft.mentions()), ties.of(actor, draft.mentions(), false))
+            .compose(r -> {
+              JsonObject found = r.resultAt(0);
+              Map<Long, Visibility.Tie> t = r.resultAt(1);
+              List<Long> unknown = draft.mentions().stream().filter(id -> !found.containsKey(Long.toString(id))
+                  || t.getOrDefault(id, Visibility.Tie.NONE).blocked()).toList();
+              return unknown.isEmpty() ? Future.succeededFuture()
+                  : Future.failedFuture(PostDraft.invalid("mentions", "unknown users mentioned: " + unknown));
+            });
+    JsonArray groups = draft.audience() == null ? new JsonArray() : draft.audience().getJsonArray("groups");
+    Future<Void> audience = groups.isEmpty() ? Future.succeededFuture()
+        : relations.groups(actor).compose(mine -> {
+          Set<Long> own = new HashSet<>();
+          mine.getJsonArray("items", new JsonArray()).forEach(g -> own.add(((JsonObject) g).getLong("id")));
+          List<Long> unknown = new ArrayList<>();
+          groups.forEach(g -> {
+            long gid = ((Number) g).longValue();
+            if (!own.contains(gid)) {
+              unknown.add(gid);
+            }
+          });
+          return unknown.isEmpty() ? Future.succeededFuture()
+              : Future.failedFuture(PostDraft.invalid("audience.groups", "not your friend groups: " + unknown));
+        });
+    return Future.all(mentions, audience).mapEmpty();
+  }
+
+  Future<JsonObject> edit(long actor, long postId, JsonObject changes) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      PostDraft edit = PostDraft.parseEdit(changes);
+      return core.limit("edit", actor, core.settings().editsPerHour(), HOUR, "edits per hour")
+          .compose(x -> access.authored(actor, postId))
+          .compose(post -> applyEdit(actor, postId, changes, edit, post));
+    });
+  }
+
+  /** Applies an edit to the actor's own post: the merged visibility and audience are checked as on publish. */
+  private Future<JsonObject> applyEdit(long actor, long postId, JsonObject changes, PostDraft edit, JsonObject post) {
+    String visibility = edit.visibility() != null ? edit.visibility() : post.getString("vis");
+    boolean audienceApplies = Visibility.ONLY.equals(visibility) || Visibility.EXCEPT.equals(visibility);
+    JsonObject audience = edit.audience() != null ? edit.audience()
+        : audienceApplies ? post.getJsonObject("aud", PostDraft.emptyAudience()) : PostDraft.emptyAudience();
+    PostDraft merged = new PostDraft(edit.text(), List.of(), edit.place(), List.of(), visibility, audience);
+    merged.checkAudience();
+    String text = edit.text() != null ? edit.text() : post.getString("text", "");
+    boolean hasMedia = !post.getJsonArray("media", new JsonArray()).isEmpty();
+    if (text.isBlank() && !hasMedia && post.getLong("repost_of", 0L) == 0) {
+      return Future.failedFuture(PostDraft.invalid("text", "a post needs text or media"));
+    }
+    JsonObject set = new JsonObject().put("vis", visibility).put("aud", audience)
+        .put("edited", System.currentTimeMillis());
+    if (edit.text() != null) {
+      set.put("text", edit.text());
+    }
+    if (changes.containsKey("place")) {
+      set.put("place", edit.place());
+    }
+    boolean audienceChanged = !visibility.equals(post.getString("vis"))
+        || !audience.equals(post.getJsonObject("aud", PostDraft.emptyAudience()));
+    return checkReferences(actor, merged)
+        .compose(v -> posts.update(postId, actor, set))
+        .compose(updated -> quietly(cache.changed(postId)).map(updated))
+        .onSuccess(updated -> {
+          if (updated != null && audienceChanged) {
+            core.emit(FeedsEvents.POST_EDITED, new JsonObject().put("post", postId).put("author", actor)
+                .put("visibility", visibility));
+          }
+        })
+        .compose(updated -> updated == null ? notFound() : views.hydrate(actor, List.of(updated), false)
+            .map(list -> list.get(0)));
+  }
+
+  Future<Void> delete(long actor, long postId) {
+    return Failures.guard(() -> {
+      requireUser(actor);
+      return posts.find(postId).compose(post -> delete(actor, postId, post));
+    });
+  }
+
+  /** Deletes the post as read: someone else's is refused, an already deleted one is done. */
+  private Future<Void> delete(long actor, long postId, JsonObject post) {
+    if (post == null) {
+      return notFound();
+    }
+    if (post.getLong("author") != actor) {
+      return post.getBoolean("deleted", false) ? notFound() : access.forbiddenIfVisible(actor, post);
+    }
+    if (post.getBoolean("deleted", false)) {
+      return Future.succeededFuture();
+    }
+    long original = post.getLong("repost_of", 0L);
+    return (original == 0 ? Future.<Void>succeededFuture() : recount.touch(original))
+        .compose(x -> posts.markDeleted(postId, actor, System.currentTimeMillis()))
+        .compose(before -> quietly(cache.changed(postId)).map(before))
+        .compose(before -> deleted(actor, postId, before));
+  }
+
+  /**
+   * After the delete marked the post ({@code before}: the post as it was, or null when another call marked it
+   * first): the original's counters and the actor's reposted flag, its media, the author's timelines, the event.
+   */
+  private Future<Void> deleted(long actor, long postId, JsonObject before) {
+    if (before == null) {
+      return Future.succeededFuture();
+    }
+    long root = before.getLong("repost_of", 0L);
+    List<Long> mediaIds = new ArrayList<>();
+    before.getJsonArray("media", new JsonArray()).forEach(m -> mediaIds.add(((JsonObject) m).getLong("id")));
+    Future<Void> counters = root == 0 ? Future.succeededFuture()
+        : core.inc(root, new JsonObject().put("reposts", -1))
+            .compose(v -> posts.repostedAmong(actor, List.of(root)))
+            .compose(still -> still.isEmpty() ? quietly(flags.remove(ViewerFlags.REPOSTED, actor, root))
+                : Future.succeededFuture());
+    return counters
+        .compose(v -> media.detach(postId, mediaIds))
+        .compose(v -> Future.all(timelines.remove(Timelines.OWN, actor, List.of(postId)),
+            timelines.remove(Timelines.HOME, actor, List.of(postId)),
+            timelines.remove(Timelines.MOMENTS, actor, List.of(postId))))
+        .<Void>mapEmpty()
+        .onSuccess(v -> core.emit(FeedsEvents.POST_DELETED, new JsonObject().put("post", postId)
+            .put("author", actor).put("repost_of", root)));
+  }
+
+  Future<JsonObject> post(long viewer, long postId) {
+    return Failures.guard(() -> views.fetch(viewer, List.of(postId)).compose(found -> {
+      JsonObject post = found.docs().get(postId);
+      return post == null ? notFound() : views.hydrate(viewer, List.of(post), false, Integer.MAX_VALUE, found, null)
+          .compose(list -> list.isEmpty() ? notFound() : Future.succeededFuture(list.get(0)));
+    }));
+  }
+
+  Future<JsonObject> visiblePosts(long viewer, List<Long> postIds) {
+    return Failures.guard(() -> {
+      if (postIds == null || postIds.size() > MAX_VISIBLE_BATCH) {
+        throw PostDraft.invalid("postIds", "1 to " + MAX_VISIBLE_BATCH + " post ids");
+      }
+      return posts.findRules(new LinkedHashSet<>(postIds)).compose(found -> access.visibleDocs(viewer,
+          new ArrayList<>(found.values()), false)).map(visible -> {
+            Set<Long> ids = new HashSet<>(PostStore.ids(visible));
+            JsonArray items = new JsonArray();
+            new LinkedHashSet<>(postIds).stream().filter(ids::contains).forEach(items::add);
+            return new JsonObject().put("items", items);
+          });
+    });
+  }
+}

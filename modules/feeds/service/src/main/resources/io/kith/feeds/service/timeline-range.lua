@@ -1,0 +1,27 @@
+-- A page of one timeline. KEYS[1]: the timeline. ARGV: max id (exclusive, 0: none), since id (exclusive, 0: none),
+-- count, cap. Returns ids newest first, only among the newest cap entries; a binary search finds where max_id starts.
+local call = redis.call
+local k = KEYS[1]
+local max = tonumber(ARGV[1]) local since = tonumber(ARGV[2])
+local count = tonumber(ARGV[3]) local cap = tonumber(ARGV[4]) local start = 0
+if max > 0 then
+  local lo = 0 local hi = call('llen', k) - 1
+  if hi > cap then hi = cap end
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    local e = call('lindex', k, mid)
+    if e == 'm' or tonumber(e) < max then hi = mid else lo = mid + 1 end
+  end
+  start = lo
+end
+local stop = start + count - 1
+if stop > cap - 1 then stop = cap - 1 end
+local out = {}
+if stop < start then return out end
+for _, e in ipairs(call('lrange', k, start, stop)) do
+  if e == 'm' then break end
+  local v = tonumber(e)
+  if since > 0 and v <= since then break end
+  if max == 0 or v < max then out[#out + 1] = e end
+end
+return out

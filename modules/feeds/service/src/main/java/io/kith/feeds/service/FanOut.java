@@ -311,8 +311,18 @@ final class FanOut {
 
   // ---------------------------------------------------------------- relation changes
 
-  /** Copies the recent posts of {@code author} that {@code reader} may see into the reader's timeline. */
+  /**
+   * Copies the recent posts of {@code author} that {@code reader} may see into the reader's timeline, unless the
+   * author is marked a celebrity: their posts are merged at read and never written into a timeline (a follow handled
+   * late, after a celebrity's post was fanned out as merged, would otherwise write it in). An author over the
+   * threshold who is not marked yet still gets their posts copied: nothing merges them until their next post.
+   */
   private Future<Void> backfill(long reader, long author, String kind) {
+    return timelines.celebrities().compose(known -> known.contains(author)
+        ? Future.<Void>succeededFuture() : copyRecent(reader, author, kind));
+  }
+
+  private Future<Void> copyRecent(long reader, long author, String kind) {
     return posts.byAuthors(List.of(author), 0, 0, settings.backfillPosts())
         .compose(recent -> service.visibleDocs(reader, recent, false))
         .compose(visible -> timelines.pushAll(kind, reader, PostStore.ids(visible)));

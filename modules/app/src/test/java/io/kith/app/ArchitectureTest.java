@@ -42,7 +42,7 @@ class ArchitectureTest {
   void platformIsTheKernel() {
     noClasses().that().resideInAPackage("io.kith.platform..")
         .should().dependOnClassesThat().resideOutsideOfPackages("io.kith.platform..", "java..", "javax..",
-            "io.vertx..", "io.netty..", "org.slf4j..", "org.yaml..", "de.bwaldvogel..", "redis.embedded..",
+            "io.vertx..", "io.netty..", "org.slf4j..", "org.yaml..", "de.bwaldvogel..", "org.h2..", "redis.embedded..",
             "com.fasterxml..", "org.bson..", "com.mongodb..")
         .check(classes);
   }

@@ -75,6 +75,9 @@ public final class Platform {
     }
   }
 
+  /** How long a start waits for a Redis that is reachable but does not answer yet. */
+  static final long START_WAIT_MS = 60_000;
+
   /**
    * Connects to Redis at {@code redisUrl} and MongoDB at {@code mongoUrl}, checks both answer, leases an id node
    * number and prepares the token services.
@@ -88,7 +91,8 @@ public final class Platform {
     RedisAPI api = RedisAPI.api(redis);
     // every node answers readiness pings to its services' addresses (see ServicePing)
     ServicePing.install(vertx);
-    return Stores.pingRedis(redis)
+    // a reachable Redis is waited for (a loaded machine, a server loading its data); an unreachable one fails at once
+    return Stores.awaitRedis(vertx, redisUrl, redisSection, START_WAIT_MS)
         .recover(e -> Future.failedFuture(new IllegalStateException(
             "cannot reach Redis at " + redact(redisUrl) + " (" + e.getMessage() + "): check redis.url / KITH_REDIS_URL")))
         .compose(v -> Stores.pingMongo(mongo)

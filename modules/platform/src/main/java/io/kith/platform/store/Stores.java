@@ -10,6 +10,7 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Factories for the Redis and MongoDB clients every module shares, built from the {@code redis} and {@code mongo}
@@ -63,6 +64,36 @@ public final class Stores {
         .put("connectTimeoutMS", 5000);
     return GuardedMongo.wrap(vertx, MongoClient.createShared(vertx, config, MONGO_POOL + ":" + url + "/" + database),
         mongoSection.getInteger("breaker-max-failures", 10), mongoSection.getLong("breaker-reset-ms", 5_000L));
+  }
+
+  /**
+   * Succeeds once Redis at {@code url} answers PING, waiting up to {@code waitMs} for one that is reachable but slow
+   * to answer (a loaded machine, a server still loading its data: {@code LOADING}); fails at once when no connection
+   * can be made. Runs on a connection of its own, outside the guarded client, whose command deadline and circuit are
+   * meant for a node that serves, not for one that starts.
+   */
+  public static Future<Void> awaitRedis(Vertx vertx, String url, JsonObject redisSection, long waitMs) {
+    Redis raw = Redis.createClient(vertx, redisOptions(url, redisSection));
+    long deadline = System.currentTimeMillis() + waitMs;
+    return raw.connect()
+        .compose(connection -> pingUntil(vertx, RedisAPI.api(connection), deadline)
+            .eventually(() -> connection.close()))
+        .eventually(() -> {
+          raw.close();
+          return Future.succeededFuture();
+        });
+  }
+
+  private static Future<Void> pingUntil(Vertx vertx, RedisAPI api, long deadline) {
+    long left = deadline - System.currentTimeMillis();
+    Future<Void> ping = api.ping(List.of()).mapEmpty();
+    return ping.timeout(Math.max(1, left), TimeUnit.MILLISECONDS).recover(e -> {
+      boolean loading = String.valueOf(e.getMessage()).startsWith("LOADING");
+      if (!loading || System.currentTimeMillis() + 250 >= deadline) {
+        return Future.failedFuture(e);
+      }
+      return vertx.timer(250).compose(t -> pingUntil(vertx, api, deadline));
+    });
   }
 
   /** Succeeds when Redis answers PING. */

@@ -114,4 +114,28 @@ class StoreGuardTest {
     assertEquals(id, Await.result(mongo.findOne("kith_guard_test", new JsonObject().put("_id", id), null))
         .getString("_id"));
   }
+
+  @Test
+  @DisplayName("a start waits for a Redis that is reachable but slow to answer (past the command deadline), and "
+      + "fails at once when nothing listens")
+  void startWaitsForSlowRedis(Vertx vertx) {
+    java.net.URI target = java.net.URI.create(KithTestKit.redisUrl());
+    try (StallingProxy proxy = Await.result(StallingProxy.start(vertx, target.getHost(), target.getPort()))) {
+      proxy.stall(true);
+      JsonObject section = new JsonObject().put("command-timeout-ms", 100);
+      io.vertx.core.Future<Void> waiting = Stores.awaitRedis(vertx, "redis://127.0.0.1:" + proxy.port(), section,
+          600_000);
+      // the guarded client gives up on a command after its deadline; the start keeps waiting
+      Throwable guarded = Await.failure(Stores.pingRedis(Stores.redis(vertx, "redis://127.0.0.1:" + proxy.port(),
+          section)));
+      assertTrue(Failures.is(guarded, KithErrors.UNAVAILABLE), String.valueOf(guarded));
+      assertFalse(waiting.isComplete(), "the start gave up on a Redis that was only slow");
+      proxy.stall(false);
+      Await.result(waiting);
+    }
+    int closed = FreePorts.pick();
+    Throwable refused = Await.failure(Stores.awaitRedis(vertx, "redis://127.0.0.1:" + closed, new JsonObject(),
+        600_000));
+    assertFalse(Failures.is(refused, KithErrors.UNAVAILABLE), "refused is reported as it is: " + refused);
+  }
 }

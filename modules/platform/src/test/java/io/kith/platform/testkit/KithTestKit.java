@@ -63,14 +63,18 @@ public final class KithTestKit implements BeforeAllCallback {
    * Configuration pointing at the test stores, with {@code overrides} merged over the defaults. New password hashes
    * use the lowest Argon2id cost ({@code accounts.argon2-memory-kib} 1024, {@code argon2-iterations} 1): tests
    * register thousands of users, and at the production cost (19 MiB, two passes, about 80 ms of CPU here) hashing
-   * took a quarter to a third of the suite's CPU. What hashing and verifying do is the same at any cost.
+   * took a quarter to a third of the suite's CPU. What hashing and verifying do is the same at any cost. The store
+   * command deadline and the request deadline are 30 s and 60 s instead of 2 s and 10 s: on a machine whose cores
+   * other work keeps busy a healthy store can take seconds to answer, and a deadline here must only catch a hang (the
+   * tests of the deadlines set their own).
    */
   public static KithConfig config(JsonObject overrides) {
     JsonObject tree = new JsonObject()
         .put("accounts", new JsonObject().put("argon2-memory-kib", 1024).put("argon2-iterations", 1))
-        .put("redis", new JsonObject().put("url", redisUrl()))
+        .put("redis", new JsonObject().put("url", redisUrl()).put("command-timeout-ms", 30_000))
         .put("mongo", new JsonObject().put("url", mongoUrl()).put("database", "kith-test"))
-        .put("http", new JsonObject().put("port", 0).put("access-log", false).put("instances", 1))
+        .put("http", new JsonObject().put("port", 0).put("access-log", false).put("instances", 1)
+            .put("request-timeout-seconds", 60))
         .put("bridge", new JsonObject().put("tcp-port", 0));
     deepMerge(tree, overrides);
     return KithConfig.of(tree);

@@ -44,11 +44,11 @@ final class ActivitiesProducers {
   private static final List<String> TOLD = List.of("start", "end", "place");
   private static final Logger LOG = LoggerFactory.getLogger(ActivitiesProducers.class);
 
-  private final NotificationsServiceImpl service;
+  private final SystemChanges system;
   private final Notifier notifier;
 
-  ActivitiesProducers(NotificationsServiceImpl service, Notifier notifier) {
-    this.service = service;
+  ActivitiesProducers(SystemChanges system, Notifier notifier) {
+    this.system = system;
     this.notifier = notifier;
   }
 
@@ -97,7 +97,7 @@ final class ActivitiesProducers {
   }
 
   private Future<?> cancelled(JsonObject p, long activity, long organiser, JsonObject base) {
-    Future<Void> invitations = service.purge(new JsonObject().put("activity", activity)
+    Future<Void> invitations = system.purge(new JsonObject().put("activity", activity)
         .put("type", Notifications.ACTIVITY_INVITATION));
     return Future.all(invitations, each(Payloads.ids(p, "participants"), Notifications.ACTIVITY_CANCELLED,
         "activity_cancelled:" + activity, null, withTimes(p, base.put("from_user", organiser), false)));
@@ -108,7 +108,7 @@ final class ActivitiesProducers {
     if (user == 0) {
       return skipped(e, "needs user");
     }
-    Future<Void> answered = service.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in",
+    Future<Void> answered = system.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in",
         new JsonArray().add("activity_invitation:" + activity).add("activity_removed:" + activity))));
     return Future.all(answered, notifier.notify(new Notice(organiser, Notifications.ACTIVITY_JOINED,
         joinedKey(activity, user), null, base.put("from_user", user))));
@@ -120,7 +120,7 @@ final class ActivitiesProducers {
       return skipped(e, "needs user");
     }
     // like an unlike: the organiser's "X joined" goes when X is no longer in
-    Future<Void> joinedGone = service.purge(new JsonObject().put("to", organiser)
+    Future<Void> joinedGone = system.purge(new JsonObject().put("to", organiser)
         .put("key", joinedKey(activity, user)));
     long removedBy = Payloads.id(p, "removed_by");
     if (removedBy == 0) {

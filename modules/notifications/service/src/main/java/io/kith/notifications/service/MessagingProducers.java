@@ -46,12 +46,12 @@ final class MessagingProducers {
   static final int PRESENCE_BATCH = 1_000;
   private static final Logger LOG = LoggerFactory.getLogger(MessagingProducers.class);
 
-  private final NotificationsServiceImpl service;
+  private final SystemChanges system;
   private final Notifier notifier;
   private final AccountsService accounts;
 
-  MessagingProducers(NotificationsServiceImpl service, Notifier notifier, AccountsService accounts) {
-    this.service = service;
+  MessagingProducers(SystemChanges system, Notifier notifier, AccountsService accounts) {
+    this.system = system;
     this.notifier = notifier;
     this.accounts = accounts;
   }
@@ -128,7 +128,7 @@ final class MessagingProducers {
       return skipped(e, "needs conversation, user and seq");
     }
     JsonObject upToSeq = new JsonObject().put("seq", new JsonObject().put("$lte", seq));
-    return service.markReadWhere(new JsonObject().put("to", user).put("conversation", conversation)
+    return system.markReadWhere(new JsonObject().put("to", user).put("conversation", conversation)
         .put("type", new JsonObject().put("$in", new JsonArray().add(Notifications.MESSAGE)
             .add(Notifications.CHAT_MENTION)))
         .put("$or", new JsonArray().add(upToSeq).add(new JsonObject().put("type", Notifications.MESSAGE)
@@ -148,7 +148,7 @@ final class MessagingProducers {
     }
     // everyone listed has a new invitation: a notification left from an older one (expired, its event not handled
     // yet) would make the dedupe key refuse the new one, so it goes first
-    return service.purge(new JsonObject().put("to", new JsonObject().put("$in", new JsonArray(invited)))
+    return system.purge(new JsonObject().put("to", new JsonObject().put("$in", new JsonArray(invited)))
         .put("key", "group_invitation:" + group)).compose(v -> {
           List<Future<Void>> each = new ArrayList<>();
           for (long user : invited) {
@@ -166,7 +166,7 @@ final class MessagingProducers {
     if (group == 0 || user == 0) {
       return skipped(e, "needs group and user");
     }
-    return service.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in", new JsonArray()
+    return system.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in", new JsonArray()
         .add("group_invitation:" + group).add("member_kicked:" + group))));
   }
 
@@ -181,7 +181,7 @@ final class MessagingProducers {
     if (group == 0 || user == 0 || expiredAt == 0) {
       return skipped(e, "needs group, user and expired_at");
     }
-    return service.purge(new JsonObject().put("to", user).put("key", "group_invitation:" + group)
+    return system.purge(new JsonObject().put("to", user).put("key", "group_invitation:" + group)
         .put("created", new JsonObject().put("$lte", expiredAt)));
   }
 
@@ -192,7 +192,7 @@ final class MessagingProducers {
     if (group == 0 || user == 0) {
       return skipped(e, "needs group and user");
     }
-    return service.purge(new JsonObject().put("to", user).put("key", "group_invitation:" + group));
+    return system.purge(new JsonObject().put("to", user).put("key", "group_invitation:" + group));
   }
 
   private Future<?> kicked(DomainEvent e, JsonObject p) {
@@ -220,13 +220,13 @@ final class MessagingProducers {
     if (group == 0) {
       return skipped(e, "needs group");
     }
-    return service.purge(new JsonObject().put("group", group).put("type", new JsonObject().put("$in", new JsonArray()
+    return system.purge(new JsonObject().put("group", group).put("type", new JsonObject().put("$in", new JsonArray()
         .add(Notifications.CHAT_MENTION).add(Notifications.GROUP_INVITATION))));
   }
 
   /** Removes {@code user}'s chat mentions of {@code group} (they can no longer open its conversation). */
   private Future<Void> mentionsOf(long user, long group) {
-    return service.purge(new JsonObject().put("to", user).put("type", Notifications.CHAT_MENTION).put("group", group));
+    return system.purge(new JsonObject().put("to", user).put("type", Notifications.CHAT_MENTION).put("group", group));
   }
 
   private static JsonObject groupFields(JsonObject p, long group) {

@@ -7,8 +7,6 @@ import io.kith.platform.events.DomainEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -42,7 +40,6 @@ final class ActivitiesProducers {
   static final int MAX_TEXT = 200;
   /** The changes participants are told about. */
   private static final List<String> TOLD = List.of("start", "end", "place");
-  private static final Logger LOG = LoggerFactory.getLogger(ActivitiesProducers.class);
 
   private final SystemChanges system;
   private final Notifier notifier;
@@ -63,7 +60,7 @@ final class ActivitiesProducers {
     long activity = Payloads.id(p, "activity");
     long organiser = Payloads.id(p, "organiser");
     if (activity == 0 || organiser == 0) {
-      return skipped(e, "needs activity and organiser");
+      return Payloads.skipped(e, "needs activity and organiser");
     }
     JsonObject base = new JsonObject().put("activity", activity);
     String title = Payloads.text(p, "title", MAX_TEXT);
@@ -106,7 +103,7 @@ final class ActivitiesProducers {
   private Future<?> joined(DomainEvent e, JsonObject p, long activity, long organiser, JsonObject base) {
     long user = Payloads.id(p, "user");
     if (user == 0) {
-      return skipped(e, "needs user");
+      return Payloads.skipped(e, "needs user");
     }
     Future<Void> answered = system.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in",
         new JsonArray().add("activity_invitation:" + activity).add("activity_removed:" + activity))));
@@ -117,7 +114,7 @@ final class ActivitiesProducers {
   private Future<?> left(DomainEvent e, JsonObject p, long activity, long organiser, JsonObject base) {
     long user = Payloads.id(p, "user");
     if (user == 0) {
-      return skipped(e, "needs user");
+      return Payloads.skipped(e, "needs user");
     }
     // like an unlike: the organiser's "X joined" goes when X is no longer in
     Future<Void> joinedGone = system.purge(new JsonObject().put("to", organiser)
@@ -170,10 +167,5 @@ final class ActivitiesProducers {
 
   private static String joinedKey(long activity, long user) {
     return "activity_joined:" + activity + ":" + user;
-  }
-
-  private static Future<?> skipped(DomainEvent e, String why) {
-    LOG.warn("Skipping malformed {} event {}: {}", e.type(), e.id(), why);
-    return Future.succeededFuture();
   }
 }

@@ -146,10 +146,14 @@ final class Producers {
     return system.find(new JsonObject().put("post", post)).compose(found -> {
       Map<Long, List<Long>> byUser = SystemChanges.idsByUser(found);
       List<Future<Void>> each = new ArrayList<>();
-      byUser.forEach((user, ids) -> each.add(feeds.visiblePosts(user, List.of(post)).compose(v ->
-          v.getJsonArray("items", new JsonArray()).isEmpty() ? system.removeForUser(user, ids)
-              : Future.succeededFuture())));
+      byUser.forEach((user, ids) -> each.add(recheck(user, post, ids)));
       return Future.all(each).mapEmpty();
     });
+  }
+
+  /** Removes {@code user}'s notifications ({@code ids}) about {@code post} when they can no longer see it. */
+  private Future<Void> recheck(long user, long post, List<Long> ids) {
+    return feeds.visiblePosts(user, List.of(post)).compose(v -> v.getJsonArray("items", new JsonArray()).isEmpty()
+        ? system.removeForUser(user, ids) : Future.succeededFuture());
   }
 }

@@ -7,8 +7,6 @@ import io.kith.platform.events.DomainEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -42,13 +40,12 @@ final class ActivitiesProducers {
   static final int MAX_TEXT = 200;
   /** The changes participants are told about. */
   private static final List<String> TOLD = List.of("start", "end", "place");
-  private static final Logger LOG = LoggerFactory.getLogger(ActivitiesProducers.class);
 
-  private final NotificationsServiceImpl service;
+  private final SystemChanges system;
   private final Notifier notifier;
 
-  ActivitiesProducers(NotificationsServiceImpl service, Notifier notifier) {
-    this.service = service;
+  ActivitiesProducers(SystemChanges system, Notifier notifier) {
+    this.system = system;
     this.notifier = notifier;
   }
 
@@ -63,7 +60,7 @@ final class ActivitiesProducers {
     long activity = Payloads.id(p, "activity");
     long organiser = Payloads.id(p, "organiser");
     if (activity == 0 || organiser == 0) {
-      return skipped(e, "needs activity and organiser");
+      return Payloads.skipped(e, "needs activity and organiser");
     }
     JsonObject base = new JsonObject().put("activity", activity);
     String title = Payloads.text(p, "title", MAX_TEXT);
@@ -97,7 +94,7 @@ final class ActivitiesProducers {
   }
 
   private Future<?> cancelled(JsonObject p, long activity, long organiser, JsonObject base) {
-    Future<Void> invitations = service.purge(new JsonObject().put("activity", activity)
+    Future<Void> invitations = system.purge(new JsonObject().put("activity", activity)
         .put("type", Notifications.ACTIVITY_INVITATION));
     return Future.all(invitations, each(Payloads.ids(p, "participants"), Notifications.ACTIVITY_CANCELLED,
         "activity_cancelled:" + activity, null, withTimes(p, base.put("from_user", organiser), false)));
@@ -106,9 +103,9 @@ final class ActivitiesProducers {
   private Future<?> joined(DomainEvent e, JsonObject p, long activity, long organiser, JsonObject base) {
     long user = Payloads.id(p, "user");
     if (user == 0) {
-      return skipped(e, "needs user");
+      return Payloads.skipped(e, "needs user");
     }
-    Future<Void> answered = service.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in",
+    Future<Void> answered = system.purge(new JsonObject().put("to", user).put("key", new JsonObject().put("$in",
         new JsonArray().add("activity_invitation:" + activity).add("activity_removed:" + activity))));
     return Future.all(answered, notifier.notify(new Notice(organiser, Notifications.ACTIVITY_JOINED,
         joinedKey(activity, user), null, base.put("from_user", user))));
@@ -117,10 +114,10 @@ final class ActivitiesProducers {
   private Future<?> left(DomainEvent e, JsonObject p, long activity, long organiser, JsonObject base) {
     long user = Payloads.id(p, "user");
     if (user == 0) {
-      return skipped(e, "needs user");
+      return Payloads.skipped(e, "needs user");
     }
     // like an unlike: the organiser's "X joined" goes when X is no longer in
-    Future<Void> joinedGone = service.purge(new JsonObject().put("to", organiser)
+    Future<Void> joinedGone = system.purge(new JsonObject().put("to", organiser)
         .put("key", joinedKey(activity, user)));
     long removedBy = Payloads.id(p, "removed_by");
     if (removedBy == 0) {
@@ -170,10 +167,5 @@ final class ActivitiesProducers {
 
   private static String joinedKey(long activity, long user) {
     return "activity_joined:" + activity + ":" + user;
-  }
-
-  private static Future<?> skipped(DomainEvent e, String why) {
-    LOG.warn("Skipping malformed {} event {}: {}", e.type(), e.id(), why);
-    return Future.succeededFuture();
   }
 }

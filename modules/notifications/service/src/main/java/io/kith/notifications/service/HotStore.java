@@ -4,6 +4,7 @@ import io.kith.notifications.api.Notifications;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.store.LuaScripts;
+import io.kith.platform.store.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -43,17 +44,21 @@ final class HotStore {
   record Inserted(Stored stored, List<Long> evicted, JsonObject counts, List<Long> replaced) {
   }
 
+  /** A script run with its keys and arguments (what follows the script in EVAL), built up by the caller. */
+  private record Call(Script script, List<String> args) {
+  }
+
   private static final String COMMON = resource("common.lua");
-  private static final String INSERT = COMMON + resource("insert.lua");
-  private static final String FILL = COMMON + resource("fill.lua");
-  private static final String COUNTS = COMMON + resource("counts.lua");
-  private static final String LIST = COMMON + resource("list.lua");
-  private static final String GROUPED = COMMON + resource("grouped.lua");
-  private static final String MARK_IDS = COMMON + resource("mark_ids.lua");
-  private static final String MARK_ALL = COMMON + resource("mark_all.lua");
-  private static final String MARK_WHERE = COMMON + resource("mark_where.lua");
-  private static final String DELETE_IDS = COMMON + resource("delete_ids.lua");
-  private static final String DELETE_WHERE = COMMON + resource("delete_where.lua");
+  private static final Script INSERT = script("insert.lua");
+  private static final Script FILL = script("fill.lua");
+  private static final Script COUNTS = script("counts.lua");
+  private static final Script LIST = script("list.lua");
+  private static final Script GROUPED = script("grouped.lua");
+  private static final Script MARK_IDS = script("mark_ids.lua");
+  private static final Script MARK_ALL = script("mark_all.lua");
+  private static final Script MARK_WHERE = script("mark_where.lua");
+  private static final Script DELETE_IDS = script("delete_ids.lua");
+  private static final Script DELETE_WHERE = script("delete_where.lua");
   /** Rebuilds that lose the race with concurrent writes are retried this many times before giving up. */
   private static final int REBUILD_ATTEMPTS = 5;
 
@@ -87,7 +92,8 @@ final class HotStore {
    */
   Future<Inserted> insert(JsonObject record) {
     long user = record.getLong("to");
-    List<String> args = script(INSERT, user);
+    Call call = call(INSERT, user);
+    List<String> args = call.args();
     args.add(Integer.toString(cap));
     args.add(Long.toString(record.getLong("_id")));
     args.add(record.getString("type"));
@@ -95,7 +101,7 @@ final class HotStore {
     args.add(record.getString("key"));
     args.add(record.getString("slot", ""));
     args.addAll(fieldPairs(record));
-    return eval(args).map(r -> switch (r.get(0).toInteger()) {
+    return eval(call).map(r -> switch (r.get(0).toInteger()) {
       case -1 -> new Inserted(Stored.SIDE_MISSING, List.of(), null, List.of());
       case 0 -> new Inserted(Stored.DUPLICATE, List.of(), null, List.of());
       case 2 -> new Inserted(Stored.SUPERSEDED, List.of(), null, List.of());
@@ -138,9 +144,9 @@ final class HotStore {
 
   /** Removes these notifications of the user if its side exists (system deletes, decided from the record). */
   Future<Change> removeIfPresent(long user, List<Long> ids) {
-    List<String> args = script(DELETE_IDS, user);
-    ids.forEach(id -> args.add(Long.toString(id)));
-    return eval(args).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
+    Call call = call(DELETE_IDS, user);
+    ids.forEach(id -> call.args().add(Long.toString(id)));
+    return eval(call).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
         : new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
@@ -155,7 +161,7 @@ final class HotStore {
   // ---------------------------------------------------------------- the user's own reads and writes
 
   Future<JsonObject> counts(long user) {
-    return run(user, () -> script(COUNTS, user)).map(r -> counts(r.get(1)));
+    return run(user, () -> call(COUNTS, user)).map(r -> counts(r.get(1)));
   }
 
   /** A page of notification records (string fields as stored) matching {@code spec}. */
@@ -184,14 +190,14 @@ final class HotStore {
 
   Future<Change> markIds(long user, List<Long> ids) {
     return change(user, () -> {
-      List<String> args = script(MARK_IDS, user);
-      ids.forEach(id -> args.add(Long.toString(id)));
-      return args;
+      Call call = call(MARK_IDS, user);
+      ids.forEach(id -> call.args().add(Long.toString(id)));
+      return call;
     });
   }
 
   Future<Change> markAll(long user) {
-    return change(user, () -> script(MARK_ALL, user));
+    return change(user, () -> call(MARK_ALL, user));
   }
 
   Future<Change> markWhere(long user, JsonObject spec) {
@@ -200,9 +206,9 @@ final class HotStore {
 
   Future<Change> deleteIds(long user, List<Long> ids) {
     return change(user, () -> {
-      List<String> args = script(DELETE_IDS, user);
-      ids.forEach(id -> args.add(Long.toString(id)));
-      return args;
+      Call call = call(DELETE_IDS, user);
+      ids.forEach(id -> call.args().add(Long.toString(id)));
+      return call;
     });
   }
 
@@ -212,26 +218,17 @@ final class HotStore {
 
   // ---------------------------------------------------------------- plumbing
 
-  private final java.util.Map<String, String> shas = new java.util.concurrent.ConcurrentHashMap<>();
-
-  /**
-   * Runs a script by its SHA (the text is sent only when Redis does not know it yet: after a restart or a flush, EVAL
-   * runs it and caches it again). {@code args} is what EVAL takes: the script text first.
-   */
-  private Future<Response> eval(List<String> args) {
-    String sha = shas.computeIfAbsent(args.get(0), LuaScripts::sha1);
-    List<String> bySha = new java.util.ArrayList<>(args);
-    bySha.set(0, sha);
-    return api.evalsha(bySha).recover(e -> e.getMessage() != null && e.getMessage().contains("NOSCRIPT")
-        ? api.eval(args) : Future.failedFuture(e));
+  /** Runs a script by its SHA (the platform's {@link Script}: EVAL only when Redis does not know it yet). */
+  private Future<Response> eval(Call call) {
+    return call.script().run(api, call.args());
   }
 
-  private Future<Change> change(long user, Supplier<List<String>> args) {
+  private Future<Change> change(long user, Supplier<Call> args) {
     return run(user, args).map(r -> new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
   /** Runs a script; when it finds the side missing, rebuilds the side and runs it once more. */
-  private Future<Response> run(long user, Supplier<List<String>> args) {
+  private Future<Response> run(long user, Supplier<Call> args) {
     return eval(args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
         : rebuild(user, REBUILD_ATTEMPTS).compose(v -> eval(args.get())).compose(again ->
             again.get(0).toInteger() >= 0 ? Future.succeededFuture(again)
@@ -246,20 +243,7 @@ final class HotStore {
   Future<Void> rebuild(long user, int attempts) {
     return api.get(generationKey(user)).compose(g -> {
       String generation = g == null ? "0" : g.toString();
-      return loader.load(user).compose(records -> {
-        JsonArray docs = new JsonArray();
-        for (JsonObject record : records) {
-          docs.add(new JsonObject().put("id", Long.toString(record.getLong("_id")))
-              .put("type", record.getString("type")).put("created", Long.toString(record.getLong("created")))
-              .put("unread", record.getBoolean("unread", true) ? "1" : "0").put("key", record.getString("key"))
-              .put("slot", record.getString("slot", "")).put("fields", new JsonArray(fieldPairs(record))));
-        }
-        List<String> args = script(FILL, user);
-        args.add(generation);
-        args.add(new JsonArray(Notifications.TYPES).encode());
-        args.add(docs.encode());
-        return eval(args);
-      });
+      return loader.load(user).compose(records -> fill(user, generation, records));
     }).compose(stored -> {
       if (stored.toInteger() == 1) {
         return Future.succeededFuture();
@@ -269,20 +253,36 @@ final class HotStore {
     });
   }
 
-  private static List<String> script(String script, long user) {
+  /** A call of {@code script} on the user's side: its two keys, then the side's key prefix. */
+  private static Call call(Script script, long user) {
     List<String> args = new ArrayList<>();
-    args.add(script);
     args.add("2");
     args.add(countersKey(user));
     args.add(generationKey(user));
     args.add(prefix(user));
-    return args;
+    return new Call(script, args);
   }
 
-  private static List<String> withSpec(String script, long user, JsonObject spec) {
-    List<String> args = script(script, user);
-    args.add(spec.encode());
-    return args;
+  private static Call withSpec(Script script, long user, JsonObject spec) {
+    Call call = call(script, user);
+    call.args().add(spec.encode());
+    return call;
+  }
+
+  /** Stores the loaded records as the user's side, unless a write bumped the generation since it was read. */
+  private Future<Response> fill(long user, String generation, List<JsonObject> records) {
+    JsonArray docs = new JsonArray();
+    for (JsonObject record : records) {
+      docs.add(new JsonObject().put("id", Long.toString(record.getLong("_id")))
+          .put("type", record.getString("type")).put("created", Long.toString(record.getLong("created")))
+          .put("unread", record.getBoolean("unread", true) ? "1" : "0").put("key", record.getString("key"))
+          .put("slot", record.getString("slot", "")).put("fields", new JsonArray(fieldPairs(record))));
+    }
+    Call call = call(FILL, user);
+    call.args().add(generation);
+    call.args().add(new JsonArray(Notifications.TYPES).encode());
+    call.args().add(docs.encode());
+    return eval(call);
   }
 
   private static List<Long> ids(Response array) {
@@ -316,5 +316,10 @@ final class HotStore {
 
   private static String resource(String name) {
     return LuaScripts.resource("io/kith/notifications/service/" + name) + "\n";
+  }
+
+  /** A script of this store: the shared helpers ({@code common.lua}) followed by its own text. */
+  private static Script script(String name) {
+    return new Script(COMMON + resource(name));
   }
 }

@@ -34,8 +34,14 @@ public final class NotificationsVerticle extends VerticleBase {
         settings.maxPerUser());
     FeedsService feeds = FeedsService.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);
-    NotificationsServiceImpl service = new NotificationsServiceImpl(platform, settings, records, hot, feeds, accounts);
-    producers = new Producers(platform, service, records, RelationsService.proxy(vertx), feeds, accounts);
+    Views views = new Views(accounts);
+    Pushes pushes = new Pushes(platform);
+    Changes changes = new Changes(platform, settings, records, hot, pushes);
+    SystemChanges system = new SystemChanges(records, hot, changes, pushes);
+    Delivery delivery = new Delivery(platform, records, hot, views, pushes, system);
+    NotificationsServiceImpl service = new NotificationsServiceImpl(new Listing(hot, feeds, views, changes), hot,
+        changes, new Preferences(records));
+    producers = new Producers(platform, delivery, system, records, RelationsService.proxy(vertx), feeds, accounts);
     return records.ensureIndexes()
         .compose(v -> producers.start())
         .compose(v -> {

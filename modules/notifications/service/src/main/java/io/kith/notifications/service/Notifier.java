@@ -32,14 +32,13 @@ final class Notifier {
   record Notice(long to, String type, String key, String slot, JsonObject fields) {
   }
 
-  private final NotificationsServiceImpl service;
+  private final Delivery delivery;
   private final NotificationRecords records;
   private final RelationsService relations;
   private final FeedsService feeds;
 
-  Notifier(NotificationsServiceImpl service, NotificationRecords records, RelationsService relations,
-           FeedsService feeds) {
-    this.service = service;
+  Notifier(Delivery delivery, NotificationRecords records, RelationsService relations, FeedsService feeds) {
+    this.delivery = delivery;
     this.records = records;
     this.relations = relations;
     this.feeds = feeds;
@@ -77,7 +76,7 @@ final class Notifier {
       }
       Future<Boolean> apart = from == 0 ? Future.succeededFuture(false) : apart(to, from, hides);
       return apart.compose(a -> a ? Future.succeededFuture(false) : canSee(to, n.fields()));
-    }).compose(ok -> ok ? service.store(to, n.type(), n.key(), n.slot(), n.fields()) : Future.succeededFuture());
+    }).compose(ok -> ok ? delivery.store(to, n.type(), n.key(), n.slot(), n.fields()) : Future.succeededFuture());
   }
 
   /** Whether a block (either way), or with {@code hides} a hide (either way), stands between the two users. */

@@ -1,7 +1,11 @@
 package io.kith.notifications.service;
 
+import io.kith.platform.events.DomainEvent;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -22,8 +26,15 @@ import java.util.Set;
 final class Payloads {
 
   private static final long MAX_ID = (1L << 53) - 1;
+  private static final Logger LOG = LoggerFactory.getLogger(Payloads.class);
 
   private Payloads() {
+  }
+
+  /** Skips a malformed event (logged, handled as done): a redelivery could not repair it. */
+  static Future<?> skipped(DomainEvent e, String why) {
+    LOG.warn("Skipping malformed {} event {}: {}", e.type(), e.id(), why);
+    return Future.succeededFuture();
   }
 
   /** The id in {@code name}: a whole number in 1..2^53-1, else 0. */

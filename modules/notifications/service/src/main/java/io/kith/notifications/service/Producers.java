@@ -33,21 +33,21 @@ final class Producers {
   static final String FEEDS_GROUP = "notifications-feeds";
 
   private final Platform platform;
-  private final NotificationsServiceImpl service;
+  private final SystemChanges system;
   private final FeedsService feeds;
   private final Notifier notifier;
   private final MessagingProducers messaging;
   private final ActivitiesProducers activities;
   private final List<EventConsumer> consumers = new ArrayList<>();
 
-  Producers(Platform platform, NotificationsServiceImpl service, NotificationRecords records,
+  Producers(Platform platform, Delivery delivery, SystemChanges system, NotificationRecords records,
             RelationsService relations, FeedsService feeds, AccountsService accounts) {
     this.platform = platform;
-    this.service = service;
+    this.system = system;
     this.feeds = feeds;
-    this.notifier = new Notifier(service, records, relations, feeds);
-    this.messaging = new MessagingProducers(service, notifier, accounts);
-    this.activities = new ActivitiesProducers(service, notifier);
+    this.notifier = new Notifier(delivery, records, relations, feeds);
+    this.messaging = new MessagingProducers(system, notifier, accounts);
+    this.activities = new ActivitiesProducers(system, notifier);
   }
 
   Future<Void> start() {
@@ -86,14 +86,14 @@ final class Producers {
       // from accepted to's request: to is told, and from's request notification has been answered
       case RelationsEvents.FOLLOW_REQUEST_ACCEPTED -> Future.all(
           notifier.notify(to, Notifications.REQUEST_ACCEPTED, "request_accepted:" + from, actor),
-          service.purge(new JsonObject().put("to", from).put("key", "follow_request:" + to)));
+          system.purge(new JsonObject().put("to", from).put("key", "follow_request:" + to)));
       case RelationsEvents.FRIENDSHIP_FORMED -> Future.all(
           notifier.notify(to, Notifications.FRIEND, "friend:" + from, actor),
           notifier.notify(from, Notifications.FRIEND, "friend:" + to, new JsonObject().put("from_user", to)));
       // a block removes what each made for the other
       case RelationsEvents.USER_BLOCKED -> Future.all(
-          service.purge(new JsonObject().put("to", to).put("from_user", from)),
-          service.purge(new JsonObject().put("to", from).put("from_user", to)));
+          system.purge(new JsonObject().put("to", to).put("from_user", from)),
+          system.purge(new JsonObject().put("to", from).put("from_user", to)));
       default -> Future.succeededFuture();
     };
   }
@@ -108,16 +108,16 @@ final class Producers {
       case FeedsEvents.COMMENT_ADDED -> commented(p, from, post);
       case FeedsEvents.POST_LIKED -> notifier.notify(p.getLong("post_author", 0L), Notifications.LIKE,
           "like:" + post + ":" + from, new JsonObject().put("from_user", from).put("post", post));
-      case FeedsEvents.POST_UNLIKED -> service.purge(new JsonObject().put("to", p.getLong("post_author", 0L))
+      case FeedsEvents.POST_UNLIKED -> system.purge(new JsonObject().put("to", p.getLong("post_author", 0L))
           .put("key", "like:" + post + ":" + from));
       case FeedsEvents.POST_REPOSTED -> notifier.notify(p.getLong("original_author", 0L), Notifications.REPOST,
           "repost:" + post, new JsonObject().put("from_user", from).put("post", p.getLong("original", 0L))
               .put("repost", post));
       case FeedsEvents.USER_MENTIONED -> notifier.notify(p.getLong("to", 0L), Notifications.MENTION,
           "mention:" + post, new JsonObject().put("from_user", from).put("post", post));
-      case FeedsEvents.POST_DELETED -> Future.all(service.purge(new JsonObject().put("post", post)),
-          service.purge(new JsonObject().put("repost", post)));
-      case FeedsEvents.COMMENT_DELETED -> service.purge(new JsonObject().put("comment", p.getLong("comment", 0L)));
+      case FeedsEvents.POST_DELETED -> Future.all(system.purge(new JsonObject().put("post", post)),
+          system.purge(new JsonObject().put("repost", post)));
+      case FeedsEvents.COMMENT_DELETED -> system.purge(new JsonObject().put("comment", p.getLong("comment", 0L)));
       case FeedsEvents.POST_EDITED -> recheck(post);
       default -> Future.succeededFuture();
     };
@@ -143,13 +143,17 @@ final class Producers {
 
   /** After a post's audience changed, removes its notifications from recipients who can no longer see it. */
   private Future<Void> recheck(long post) {
-    return service.find(new JsonObject().put("post", post)).compose(found -> {
-      Map<Long, List<Long>> byUser = NotificationsServiceImpl.idsByUser(found);
+    return system.find(new JsonObject().put("post", post)).compose(found -> {
+      Map<Long, List<Long>> byUser = SystemChanges.idsByUser(found);
       List<Future<Void>> each = new ArrayList<>();
-      byUser.forEach((user, ids) -> each.add(feeds.visiblePosts(user, List.of(post)).compose(v ->
-          v.getJsonArray("items", new JsonArray()).isEmpty() ? service.removeForUser(user, ids)
-              : Future.succeededFuture())));
+      byUser.forEach((user, ids) -> each.add(recheck(user, post, ids)));
       return Future.all(each).mapEmpty();
     });
+  }
+
+  /** Removes {@code user}'s notifications ({@code ids}) about {@code post} when they can no longer see it. */
+  private Future<Void> recheck(long user, long post, List<Long> ids) {
+    return feeds.visiblePosts(user, List.of(post)).compose(v -> v.getJsonArray("items", new JsonArray()).isEmpty()
+        ? system.removeForUser(user, ids) : Future.succeededFuture());
   }
 }

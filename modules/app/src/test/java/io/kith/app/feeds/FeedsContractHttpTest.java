@@ -1,6 +1,7 @@
 package io.kith.app.feeds;
 
-import io.kith.app.feeds.FeedsKith.User;
+import io.kith.app.support.Reply;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Vertx;

@@ -8,19 +8,19 @@ import io.kith.feeds.service.FeedsModule;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.service.MessagingModule;
 import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -31,12 +31,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Deploys accounts, relations, feeds (its media store), messaging and activities on the test stores once per class
@@ -45,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ActivitiesTestBase {
+abstract class ActivitiesTestBase extends ServiceTestBase {
 
   protected static final long MINUTE = 60_000L;
   protected static final long HOUR = 60 * MINUTE;
@@ -91,21 +87,6 @@ abstract class ActivitiesTestBase {
 
   // ---------------------------------------------------------------- futures and failures
 
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-  }
-
-  /** Asserts that {@code future} fails with {@code code} (and names {@code field}, when given). */
-  protected static ServiceException failsWith(String code, String field, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    ServiceException se = (ServiceException) e.getCause();
-    if (field != null) {
-      assertEquals(field, se.getDebugInfo().getString(Failures.FIELD), "field of " + se.getMessage());
-    }
-    return se;
-  }
-
   protected void pollUntil(String what, Supplier<Future<Boolean>> condition) throws Exception {
     await(Poll.until(vertx, DEADLINE, what, condition));
   }
@@ -114,19 +95,9 @@ abstract class ActivitiesTestBase {
 
   /** Registers {@code n} users (accounts exist: summaries, follows) and returns their ids. */
   protected List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    while (ids.size() < n) {
-      List<Future<JsonObject>> wave = new ArrayList<>();
-      for (int i = 0; i < Math.min(16, n - ids.size()); i++) {
-        String name = "a" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-            "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
-      }
-      await(Future.all(wave));
-      wave.forEach(f -> ids.add(f.result().getLong("id")));
-    }
-    return ids;
+    return TestUsers.newUsers(accounts::register, "a", n, 16);
   }
+
 
   protected long newUser() throws Exception {
     return newUsers(1).get(0);

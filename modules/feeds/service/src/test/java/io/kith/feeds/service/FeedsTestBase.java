@@ -5,19 +5,19 @@ import io.kith.accounts.service.AccountsModule;
 import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -27,16 +27,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -46,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class FeedsTestBase {
+abstract class FeedsTestBase extends ServiceTestBase {
 
   private static final int REGISTRATION_WAVE = 16;
   /** How long a timeline may take to show what the fan-out worker delivers. */
@@ -96,24 +93,6 @@ abstract class FeedsTestBase {
 
   // ---------------------------------------------------------------- futures and failures
 
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-  }
-
-  /** Asserts that {@code future} fails with the stable {@code code}; returns the failure. */
-  protected static ServiceException failsWith(String code, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    return (ServiceException) e.getCause();
-  }
-
-  /** Asserts that {@code future} fails with one of {@code codes}; returns the failure. */
-  protected static ServiceException failsWithOneOf(Set<String> codes, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertTrue(codes.contains(Failures.codeOf(e.getCause())), "expected one of " + codes + ", got " + e.getCause());
-    return (ServiceException) e.getCause();
-  }
-
   // ---------------------------------------------------------------- users and relations
 
   /** Registers a fresh user and returns their id. */
@@ -123,19 +102,9 @@ abstract class FeedsTestBase {
 
   /** Registers {@code n} fresh users (hashing in parallel waves) and returns their ids. */
   protected List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    while (ids.size() < n) {
-      List<Future<JsonObject>> wave = new ArrayList<>();
-      for (int i = 0; i < Math.min(REGISTRATION_WAVE, n - ids.size()); i++) {
-        String name = "f" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-            "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
-      }
-      await(Future.all(wave));
-      wave.forEach(f -> ids.add(f.result().getLong("id")));
-    }
-    return ids;
+    return TestUsers.newUsers(accounts::register, "f", n, REGISTRATION_WAVE);
   }
+
 
   /** {@code a} follows {@code b} (public accounts: no request). */
   protected void follow(long a, long b) throws Exception {

@@ -3,8 +3,8 @@ package io.kith.feeds.service;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ServiceTestBase;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -16,7 +16,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 import io.vertx.serviceproxy.ServiceBinder;
-import io.vertx.serviceproxy.ServiceException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -29,13 +28,9 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Deploys {@link MediaVerticle} on the test stores with small limits, next to a stand-in feeds service whose only
@@ -45,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class MediaTestBase {
+abstract class MediaTestBase extends ServiceTestBase {
 
   static final int IMAGE_MAX = 64 * 1024;
   static final int VIDEO_MAX = 800 * 1024;
@@ -97,16 +92,6 @@ abstract class MediaTestBase {
     if (vertx != null) {
       await(vertx.close());
     }
-  }
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
-
-  protected static ServiceException failsWith(String code, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    return (ServiceException) e.getCause();
   }
 
   /** Runs {@code work} on one event-loop context, as the gateway does. */

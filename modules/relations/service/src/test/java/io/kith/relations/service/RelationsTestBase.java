@@ -3,12 +3,13 @@ package io.kith.relations.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
@@ -25,13 +26,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -40,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RelationsTestBase {
+abstract class RelationsTestBase extends ServiceTestBase {
 
   private static final int REGISTRATION_WAVE = 16;
 
@@ -71,16 +68,6 @@ abstract class RelationsTestBase {
     }
   }
 
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-  }
-
-  protected static Throwable failsWith(String code, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    return e.getCause();
-  }
-
   /** Registers a fresh user and returns their id. */
   protected long newUser() throws Exception {
     return await(register()).getLong("id");
@@ -88,18 +75,9 @@ abstract class RelationsTestBase {
 
   /** Registers {@code n} fresh users at once (password hashing runs in parallel) and returns their ids. */
   protected List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    // in waves, so that no registration waits in the hashing queue longer than the proxy's timeout
-    while (ids.size() < n) {
-      List<Future<JsonObject>> wave = new ArrayList<>();
-      for (int i = 0; i < Math.min(REGISTRATION_WAVE, n - ids.size()); i++) {
-        wave.add(register());
-      }
-      await(Future.all(wave));
-      wave.forEach(f -> ids.add(f.result().getLong("id")));
-    }
-    return ids;
+    return TestUsers.newUsers(accounts::register, "r", n, REGISTRATION_WAVE);
   }
+
 
   /** Registers {@code n} fresh users who require approval of followers. */
   protected List<Long> newPrivateUsers(int n) throws Exception {
@@ -115,10 +93,9 @@ abstract class RelationsTestBase {
 
   /** Registers a fresh user; yields their own profile. */
   protected Future<JsonObject> register() {
-    String name = "r" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-    return accounts.register(new JsonObject().put("username", name)
-        .put("password", "correct horse battery"), "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user"));
+    return TestUsers.register(accounts::register, "r");
   }
+
 
   /** Makes {@code a} and {@code b} friends (both public accounts). */
   protected void befriend(long a, long b) throws Exception {

@@ -4,7 +4,6 @@ import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.vertx.core.json.JsonObject;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,19 +45,7 @@ final class RelationsKith extends TestKith {
   /** The ids of every user of a paged list, following {@code next} with pages of {@code limit}. */
   @Override
   public List<Long> allIds(String path, User as, int limit) {
-    List<Long> ids = new ArrayList<>();
-    String cursor = null;
-    for (int pages = 0; pages < 1000; pages++) {
-      String sep = path.contains("?") ? "&" : "?";
-      JsonObject page = get(path + sep + "limit=" + limit + (cursor == null ? "" : "&cursor=" + cursor), as)
-          .expect(200);
-      ids.addAll(ids(page));
-      cursor = page.getString("next");
-      if (cursor == null) {
-        return ids;
-      }
-    }
-    throw new AssertionError("paging never ended: " + path);
+    return allIds(path, as, limit, "cursor", "next", RelationsKith::ids);
   }
 
   /** {@code GET /users/{id}/counts}. */

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -166,18 +167,28 @@ public class TestKith extends TestNode {
 
   /** Every item id of a paged list, following {@code next_max_id} with pages of {@code limit}. */
   public List<Long> allIds(String path, User as, int limit) {
+    return allIds(path, as, limit, "max_id", "next_max_id", TestKith::ids);
+  }
+
+  /**
+   * Every id of a paged list, read with pages of {@code limit}: each page's {@code nextField} (absent on the last)
+   * is sent back as {@code cursorParam}, and {@code idsOf} takes the ids of a page.
+   */
+  protected List<Long> allIds(String path, User as, int limit, String cursorParam, String nextField,
+                              Function<JsonObject, List<Long>> idsOf) {
     List<Long> ids = new ArrayList<>();
-    Long maxId = null;
+    Object cursor = null;
     for (int pages = 0; pages < 1000; pages++) {
       String sep = path.contains("?") ? "&" : "?";
-      JsonObject page = get(path + sep + "limit=" + limit + (maxId == null ? "" : "&max_id=" + maxId), as)
-          .expect(200);
-      ids.addAll(ids(page));
-      maxId = page.getLong("next_max_id");
-      if (maxId == null) {
+      JsonObject page = get(path + sep + "limit=" + limit + (cursor == null ? "" : "&" + cursorParam + "=" + cursor),
+          as).expect(200);
+      ids.addAll(idsOf.apply(page));
+      cursor = page.getValue(nextField);
+      if (cursor == null) {
         return ids;
       }
     }
     throw new AssertionError("paging never ended: " + path);
   }
+
 }

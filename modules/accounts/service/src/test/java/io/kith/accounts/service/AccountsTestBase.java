@@ -1,14 +1,11 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsService;
-import io.kith.platform.Platform;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
-import io.kith.platform.testkit.ServiceTestBase;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,10 +26,8 @@ import java.util.function.Supplier;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AccountsTestBase extends ServiceTestBase {
+abstract class AccountsTestBase extends ModuleTestBase {
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
 
   /** Configuration overrides for the class (e.g. tighter limits). */
@@ -42,20 +37,9 @@ abstract class AccountsTestBase extends ServiceTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, overrides()));
+    startPlatform(overrides());
     await(KithTestKit.deploy(platform, new AccountsModule()));
     accounts = AccountsService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
   }
 
   /** Asserts that {@code future} fails with {@code code} naming {@code field} (debug info {@code field}). */

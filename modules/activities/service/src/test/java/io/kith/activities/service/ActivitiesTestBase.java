@@ -7,21 +7,16 @@ import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.service.FeedsModule;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.service.MessagingModule;
-import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
-import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
-import io.kith.platform.testkit.ServiceTestBase;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 
@@ -41,15 +35,13 @@ import java.util.function.Supplier;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ActivitiesTestBase extends ServiceTestBase {
+abstract class ActivitiesTestBase extends ModuleTestBase {
 
   protected static final long MINUTE = 60_000L;
   protected static final long HOUR = 60 * MINUTE;
   protected static final long DAY = 24 * HOUR;
   protected static final Duration DEADLINE = Duration.ofSeconds(20);
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected MessagingService messaging;
@@ -62,27 +54,16 @@ abstract class ActivitiesTestBase extends ServiceTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
         .put("activities", new JsonObject().put("creates-per-hour", 1_000_000).put("invitees-per-hour", 1_000_000)
-            .put("sweep-interval-ms", 100).put("repair-interval-seconds", 1).mergeIn(activitiesConfig()))));
+            .put("sweep-interval-ms", 100).put("repair-interval-seconds", 1).mergeIn(activitiesConfig())));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new FeedsModule(),
         new MessagingModule(), new ActivitiesModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     messaging = MessagingService.proxy(vertx);
     activities = ActivitiesService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
   }
 
   // ---------------------------------------------------------------- futures and failures
@@ -180,44 +161,27 @@ abstract class ActivitiesTestBase extends ServiceTestBase {
 
   /** Starts recording the activities stream in a consumer group of its own (from now on). Close it at the end. */
   protected EventRecorder recordEvents() throws Exception {
-    String group = "activities-test-" + UUID.randomUUID();
-    EventRecorder recorder = new EventRecorder(group);
-    recorder.consumer = await(platform.events().consume(ActivitiesEvents.DOMAIN, group, e -> {
-      recorder.seen.add(e);
-      return Future.succeededFuture();
-    }));
+    EventRecorder recorder = new EventRecorder();
+    recorder.start();
     return recorder;
   }
 
   /** The activities events seen by one consumer group. */
-  protected final class EventRecorder implements AutoCloseable {
-    private final String group;
-    final List<DomainEvent> seen = new CopyOnWriteArrayList<>();
-    private EventConsumer consumer;
+  protected final class EventRecorder extends io.kith.platform.testkit.EventRecorder {
 
-    private EventRecorder(String group) {
-      this.group = group;
+    private EventRecorder() {
+      super(platform, ActivitiesEvents.DOMAIN);
     }
 
     /** Events of {@code type} about {@code activity}, seen so far. */
     List<DomainEvent> of(String type, long activity) {
-      return seen.stream().filter(e -> e.type().equals(type)
-          && e.payload().getLong("activity", 0L) == activity).toList();
+      return matching(e -> e.type().equals(type) && e.payload().getLong("activity", 0L) == activity);
     }
 
     /** Waits until {@code n} events of {@code type} about {@code activity} were seen; returns them. */
     List<DomainEvent> await(String type, long activity, int n) throws Exception {
       pollUntil(n + " " + type + " of " + activity, () -> Future.succeededFuture(of(type, activity).size() >= n));
       return of(type, activity);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (consumer != null) {
-        ActivitiesTestBase.await(consumer.stop());
-      }
-      ActivitiesTestBase.await(platform.redisApi()
-          .xgroup(List.of("DESTROY", EventLog.stream(ActivitiesEvents.DOMAIN), group)));
     }
   }
 

@@ -4,21 +4,16 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsService;
-import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
-import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
-import io.kith.platform.testkit.ServiceTestBase;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -43,14 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class FeedsTestBase extends ServiceTestBase {
+abstract class FeedsTestBase extends ModuleTestBase {
 
   private static final int REGISTRATION_WAVE = 16;
   /** How long a timeline may take to show what the fan-out worker delivers. */
   protected static final Duration FAN_OUT_DEADLINE = Duration.ofSeconds(60);
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected FeedsService feeds;
@@ -66,29 +58,18 @@ abstract class FeedsTestBase extends ServiceTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
     JsonObject feedsConf = new JsonObject()
         .put("posts-per-hour", 1_000_000)
         .put("comments-per-minute", 1_000_000)
         .put("likes-per-minute", 1_000_000)
         .mergeIn(feedsConfig());
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
-        .put("feeds", feedsConf)));
+        .put("feeds", feedsConf));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new FeedsModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     feeds = FeedsService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
   }
 
   // ---------------------------------------------------------------- futures and failures
@@ -294,44 +275,28 @@ abstract class FeedsTestBase extends ServiceTestBase {
    * of the test.
    */
   protected EventRecorder recordEvents() throws Exception {
-    String group = "feeds-test-" + UUID.randomUUID();
-    EventRecorder recorder = new EventRecorder(group);
-    recorder.consumer = await(platform.events().consume(FeedsEvents.DOMAIN, group, e -> {
-      recorder.seen.add(e);
-      return Future.succeededFuture();
-    }));
+    EventRecorder recorder = new EventRecorder();
+    recorder.start();
     return recorder;
   }
 
   /** The feeds events seen by one consumer group. */
-  protected final class EventRecorder implements AutoCloseable {
-    private final String group;
-    private final List<DomainEvent> seen = new CopyOnWriteArrayList<>();
-    private EventConsumer consumer;
+  protected final class EventRecorder extends io.kith.platform.testkit.EventRecorder {
 
-    private EventRecorder(String group) {
-      this.group = group;
+    private EventRecorder() {
+      super(platform, FeedsEvents.DOMAIN);
     }
 
     /** Events of {@code type} whose payload has {@code field} = {@code value}, seen so far. */
     List<DomainEvent> of(String type, String field, long value) {
-      return seen.stream().filter(e -> e.type().equals(type)
-          && e.payload().getValue(field) instanceof Number n && n.longValue() == value).toList();
+      return matching(e -> e.type().equals(type)
+          && e.payload().getValue(field) instanceof Number n && n.longValue() == value);
     }
 
     /** Waits until an event of {@code type} with {@code field} = {@code value} was seen; returns the first. */
     DomainEvent await(String type, String field, long value) throws Exception {
       pollUntil(type + " with " + field + "=" + value, () -> Future.succeededFuture(!of(type, field, value).isEmpty()));
       return of(type, field, value).get(0);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (consumer != null) {
-        FeedsTestBase.await(consumer.stop());
-      }
-      FeedsTestBase.await(platform.redisApi()
-          .xgroup(List.of("DESTROY", EventLog.stream(FeedsEvents.DOMAIN), group)));
     }
   }
 }

@@ -2,21 +2,18 @@ package io.kith.feeds.service;
 
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.api.MediaClient;
-import io.kith.platform.Platform;
 import io.kith.platform.testkit.KithTestKit;
-import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 import io.vertx.serviceproxy.ServiceBinder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -40,14 +37,12 @@ import java.util.function.Supplier;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class MediaTestBase extends ServiceTestBase {
+abstract class MediaTestBase extends ModuleTestBase {
 
   static final int IMAGE_MAX = 64 * 1024;
   static final int VIDEO_MAX = 800 * 1024;
   static final int UPLOADS_PER_WINDOW = 12;
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected MediaClient media;
   protected MediaStore store;
   /** "viewer:post" pairs the stand-in feeds service calls visible. */
@@ -62,9 +57,8 @@ abstract class MediaTestBase extends ServiceTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject().put("feeds", new JsonObject().put("media",
-        mediaConfig()))));
+    startPlatform(new JsonObject().put("feeds", new JsonObject().put("media",
+        mediaConfig())));
     FeedsService feeds = (FeedsService) Proxy.newProxyInstance(FeedsService.class.getClassLoader(),
         new Class<?>[] {FeedsService.class}, (proxy, method, args) -> {
           if (method.getName().equals("visiblePosts")) {
@@ -82,16 +76,6 @@ abstract class MediaTestBase extends ServiceTestBase {
     store = new MediaStore(platform.mongo(), platform.ids());
     await(store.ensureIndexes());
     context = vertx.getOrCreateContext();
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
   }
 
   /** Runs {@code work} on one event-loop context, as the gateway does. */

@@ -3,15 +3,12 @@ package io.kith.messaging.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.messaging.api.MessagingService;
-import io.kith.platform.Platform;
 import io.kith.platform.testkit.KithTestKit;
-import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,13 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class MessagingTestBase extends ServiceTestBase {
+abstract class MessagingTestBase extends ModuleTestBase {
 
   /** The recall window of this class, short enough to wait out. */
   protected static final int RECALL_SECONDS = 2;
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected MessagingService messaging;
@@ -46,25 +41,14 @@ abstract class MessagingTestBase extends ServiceTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
         .put("messaging", new JsonObject().put("recall-seconds", RECALL_SECONDS).put("window-size", 10)
-            .mergeIn(messagingConfig()))));
+            .mergeIn(messagingConfig())));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new MessagingModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     messaging = MessagingService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
   }
 
   protected List<Long> newUsers(int n) throws Exception {

@@ -9,23 +9,20 @@ import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.KithModule;
-import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
-import io.kith.platform.testkit.ServiceTestBase;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Response;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class NotificationsTestBase extends ServiceTestBase {
+abstract class NotificationsTestBase extends ModuleTestBase {
 
   /**
    * How long the producers may take to turn an event into a notification: a deadline for failing, never waited out
@@ -57,8 +54,6 @@ abstract class NotificationsTestBase extends ServiceTestBase {
    */
   protected static final Duration WAIT = Duration.ofSeconds(60);
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected FeedsService feeds;
@@ -81,12 +76,11 @@ abstract class NotificationsTestBase extends ServiceTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
         .put("feeds", new JsonObject().put("posts-per-hour", 1_000_000).put("comments-per-minute", 1_000_000)
             .put("likes-per-minute", 1_000_000))
-        .put("notifications", notificationsConfig()).mergeIn(extraConfig(), true)));
+        .put("notifications", notificationsConfig()).mergeIn(extraConfig(), true));
     List<KithModule> modules = new ArrayList<>(otherModules());
     modules.add(new NotificationsModule());
     await(KithTestKit.deploy(platform, modules.toArray(KithModule[]::new)));
@@ -94,16 +88,6 @@ abstract class NotificationsTestBase extends ServiceTestBase {
     relations = RelationsService.proxy(vertx);
     feeds = FeedsService.proxy(vertx);
     notifications = NotificationsService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
   }
 
   // ---------------------------------------------------------------- users

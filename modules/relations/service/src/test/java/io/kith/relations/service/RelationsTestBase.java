@@ -2,21 +2,16 @@ package io.kith.relations.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
-import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
-import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
-import io.kith.platform.testkit.ServiceTestBase;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -24,9 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,35 +29,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RelationsTestBase extends ServiceTestBase {
+abstract class RelationsTestBase extends ModuleTestBase {
 
   private static final int REGISTRATION_WAVE = 16;
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
     // one user here follows a hundred others in a moment to fill pages; the limits have their own tests (app module)
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
-        .put("relations", new JsonObject().put("follows-per-minute", 100_000).put("blocks-per-minute", 100_000))));
+        .put("relations", new JsonObject().put("follows-per-minute", 100_000).put("blocks-per-minute", 100_000)));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
   }
 
   /** Registers a fresh user and returns their id. */
@@ -145,23 +124,16 @@ abstract class RelationsTestBase extends ServiceTestBase {
    * from now on). Close it at the end of the test.
    */
   protected EventRecorder recordEvents() throws Exception {
-    String group = "relations-test-" + UUID.randomUUID();
-    EventRecorder recorder = new EventRecorder(group);
-    recorder.consumer = await(platform.events().consume(RelationsEvents.DOMAIN, group, e -> {
-      recorder.seen.add(e);
-      return Future.succeededFuture();
-    }));
+    EventRecorder recorder = new EventRecorder();
+    recorder.start();
     return recorder;
   }
 
   /** The relations events seen by one consumer group. */
-  protected final class EventRecorder implements AutoCloseable {
-    private final String group;
-    private final List<DomainEvent> seen = new CopyOnWriteArrayList<>();
-    private EventConsumer consumer;
+  protected final class EventRecorder extends io.kith.platform.testkit.EventRecorder {
 
-    private EventRecorder(String group) {
-      this.group = group;
+    private EventRecorder() {
+      super(platform, RelationsEvents.DOMAIN);
     }
 
     /** Events of {@code type} from {@code from} to {@code to} seen so far. */
@@ -182,23 +154,10 @@ abstract class RelationsTestBase extends ServiceTestBase {
       return matching(e -> user == e.payload().getLong("from") || user == e.payload().getLong("to"));
     }
 
-    List<DomainEvent> matching(Predicate<DomainEvent> p) {
-      return seen.stream().filter(p).toList();
-    }
-
     /** Waits until an event of {@code type} from {@code from} to {@code to} has been seen; returns it. */
     DomainEvent awaitEvent(String type, long from, long to) throws Exception {
       pollUntil(type + " " + from + " -> " + to, () -> Future.succeededFuture(!of(type, from, to).isEmpty()));
       return of(type, from, to).get(0);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (consumer != null) {
-        RelationsTestBase.await(consumer.stop());
-      }
-      RelationsTestBase.await(platform.redisApi()
-          .xgroup(List.of("DESTROY", EventLog.stream(RelationsEvents.DOMAIN), group)));
     }
   }
 

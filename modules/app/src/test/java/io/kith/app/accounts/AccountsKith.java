@@ -1,19 +1,16 @@
 package io.kith.app.accounts;
 
-import io.kith.app.Kith;
+import io.kith.app.support.Reply;
+import io.kith.app.support.TestNode;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,12 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the test chooses in {@code X-Forwarded-For}. Tests make their own users, addresses and positions, so they neither
  * see nor limit each other.
  */
-final class AccountsKith implements AutoCloseable {
+final class AccountsKith extends TestNode {
 
-  /** The API base path. */
-  static final String API = "/api/v1";
-  /** How long a test waits for an eventual state (presence, a throttle window ending). */
-  static final Duration WAIT = Duration.ofSeconds(20);
   /** Interval of polls for an eventual state. */
   static final long POLL_MILLIS = 100;
   /** Failed logins per account before 429. */
@@ -53,11 +46,6 @@ final class AccountsKith implements AutoCloseable {
   private static final AtomicLong SEQ = new AtomicLong(System.currentTimeMillis() % 1_000_000_000L * 100);
   private static final AtomicLong ADDRESSES = new AtomicLong(ThreadLocalRandom.current().nextLong(1 << 22));
 
-  private final Kith kith;
-  private final Vertx client;
-  private final WebClient web;
-  private final String host;
-
   /** A registered user and the tokens of its first session. */
   record User(long id, String username, String password, String email, String phone, String access, String refresh,
               String sessionId) {
@@ -68,12 +56,8 @@ final class AccountsKith implements AutoCloseable {
     }
   }
 
-  private AccountsKith(Kith kith, String host) {
-    this.kith = kith;
-    this.host = host;
-    this.client = Vertx.vertx();
-    this.web = WebClient.create(client, new WebClientOptions().setDefaultHost(host)
-        .setDefaultPort(kith.httpPort()).setFollowRedirects(false));
+  private AccountsKith(JsonObject overrides, String host) {
+    super(overrides(overrides), host, new PoolOptions());
   }
 
   /** The configuration of the accounts tests, with {@code overrides} merged over it. */
@@ -90,7 +74,7 @@ final class AccountsKith implements AutoCloseable {
             .put("register-max-per-address", MAX_REGISTRATIONS_PER_ADDRESS)
             .put("presence-expiry-seconds", PRESENCE_EXPIRY_SECONDS)
             .put("position-interval-seconds", POSITION_INTERVAL_SECONDS));
-    merge(base, overrides);
+    KithTestKit.deepMerge(base, overrides);
     return base;
   }
 
@@ -106,32 +90,7 @@ final class AccountsKith implements AutoCloseable {
 
   /** Starts a node and a client that connects to it on {@code host} (an IP literal: 127.0.0.1 or ::1). */
   static AccountsKith start(JsonObject overrides, String host) {
-    return new AccountsKith(Await.result(Kith.start(KithTestKit.config(overrides(overrides)))), host);
-  }
-
-  /** The HTTP port of the node. */
-  int port() {
-    return kith.httpPort();
-  }
-
-  /** The client-side Vert.x (for bridge sockets and polling). */
-  Vertx client() {
-    return client;
-  }
-
-  /** The node. */
-  Kith kith() {
-    return kith;
-  }
-
-  @Override
-  public void close() {
-    try {
-      web.close();
-      Await.result(client.close());
-    } finally {
-      Await.result(kith.stop());
-    }
+    return new AccountsKith(overrides, host);
   }
 
   // ------------------------------------------------------------------ fresh names
@@ -140,11 +99,6 @@ final class AccountsKith implements AutoCloseable {
   static String newAddress() {
     long n = ADDRESSES.incrementAndGet();
     return "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255);
-  }
-
-  /** A unique token usable in usernames, emails and nicknames (letters and digits, starts with a letter). */
-  static String unique(String prefix) {
-    return prefix + Long.toString(SEQ.incrementAndGet(), 36);
   }
 
   /** A unique phone number in international form. */
@@ -161,28 +115,6 @@ final class AccountsKith implements AutoCloseable {
       headers.add("X-Forwarded-For", address);
     }
     return send(method, path, token, headers, body);
-  }
-
-  /** Sends a request with these extra header lines (a name may repeat). */
-  Future<Reply> send(HttpMethod method, String path, String token, MultiMap headers, Object body) {
-    HttpRequest<Buffer> request = web.request(method, path);
-    if (host.contains(":")) {
-      // an IPv6 literal must be bracketed in the Host header
-      request.putHeader("Host", "[" + host + "]:" + port());
-    }
-    if (token != null) {
-      request.putHeader("Authorization", "Bearer " + token);
-    }
-    headers.forEach(h -> request.headers().add(h.getKey(), h.getValue()));
-    Future<io.vertx.ext.web.client.HttpResponse<Buffer>> response;
-    if (body == null) {
-      response = request.send();
-    } else {
-      request.putHeader("Content-Type", "application/json");
-      response = request.sendBuffer(body instanceof JsonObject ? ((JsonObject) body).toBuffer()
-          : Buffer.buffer(String.valueOf(body)));
-    }
-    return response.map(r -> new Reply(r.statusCode(), r.headers(), r.body()));
   }
 
   /** POST /api/v1/auth/login with these X-Forwarded-For header lines (one header line per argument). */
@@ -269,23 +201,7 @@ final class AccountsKith implements AutoCloseable {
 
   /** Polls {@code condition} every {@value #POLL_MILLIS} ms until it yields true or {@code timeout} has passed. */
   private Future<Void> poll(Duration timeout, String what, Supplier<Future<Boolean>> condition) {
-    Promise<Void> done = Promise.promise();
-    long deadline = System.currentTimeMillis() + timeout.toMillis();
-    attempt(deadline, what, condition, done);
-    return done.future();
-  }
-
-  private void attempt(long deadline, String what, Supplier<Future<Boolean>> condition, Promise<Void> done) {
-    condition.get().onComplete(ar -> {
-      if (ar.succeeded() && Boolean.TRUE.equals(ar.result())) {
-        done.complete();
-      } else if (System.currentTimeMillis() > deadline) {
-        done.fail(new AssertionError("timed out waiting for " + what
-            + (ar.failed() ? " (last attempt failed: " + ar.cause() + ")" : "")));
-      } else {
-        client.setTimer(POLL_MILLIS, t -> attempt(deadline, what, condition, done));
-      }
-    });
+    return Poll.until(client(), timeout, Duration.ofMillis(POLL_MILLIS), what, condition);
   }
 
   /**
@@ -302,17 +218,5 @@ final class AccountsKith implements AutoCloseable {
       return !ok || System.currentTimeMillis() >= end;
     })));
     assertTrue(!broken[0], "expected to hold for " + duration + ": " + what);
-  }
-
-  private static void merge(JsonObject target, JsonObject overlay) {
-    for (String key : overlay.fieldNames()) {
-      Object over = overlay.getValue(key);
-      Object base = target.getValue(key);
-      if (over instanceof JsonObject && base instanceof JsonObject) {
-        merge((JsonObject) base, (JsonObject) over);
-      } else {
-        target.put(key, over);
-      }
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.kith.app.accounts;
 
 import io.kith.app.accounts.AccountsKith.User;
+import io.kith.app.support.Reply;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;

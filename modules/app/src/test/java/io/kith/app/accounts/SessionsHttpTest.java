@@ -1,6 +1,8 @@
 package io.kith.app.accounts;
 
 import io.kith.app.accounts.AccountsKith.User;
+import io.kith.app.support.BridgeSocket;
+import io.kith.app.support.Reply;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;

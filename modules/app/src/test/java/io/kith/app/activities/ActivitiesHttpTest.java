@@ -1,6 +1,6 @@
 package io.kith.app.activities;
 
-import io.kith.app.activities.ActivitiesKith.User;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;

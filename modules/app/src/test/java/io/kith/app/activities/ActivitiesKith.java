@@ -1,32 +1,24 @@
 package io.kith.app.activities;
 
-import io.kith.app.Kith;
+import io.kith.app.support.Reply;
+import io.kith.app.support.TestKith;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.Await;
-import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * One Kith node (accounts, relations, feeds, messaging, notifications, activities and gateway, real wiring,
@@ -34,135 +26,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * class, and an HTTP client that talks to it as an app does. Tests make their own users and activities; nearby
  * searches use a random spot of their own, so tests never see each other's activities.
  */
-final class ActivitiesKith implements AutoCloseable {
+final class ActivitiesKith extends TestKith {
 
-  static final String API = "/api/v1";
-  static final Duration WAIT = Duration.ofSeconds(20);
   static final long HOUR = 3_600_000L;
   static final long DAY = 24 * HOUR;
 
-  private static final AtomicLong SEQ = new AtomicLong(System.currentTimeMillis() % 1_000_000_000L * 100);
-
-  private final Kith kith;
-  private final Vertx client;
-  private final WebClient web;
-
-  /** A registered user and the access token of its first session. */
-  record User(long id, String username, String access) {
-
-    String path() {
-      return Long.toString(id);
-    }
-  }
-
-  private ActivitiesKith(Kith kith) {
-    this.kith = kith;
-    this.client = Vertx.vertx();
-    this.web = WebClient.create(client, new WebClientOptions().setDefaultHost("127.0.0.1")
-        .setDefaultPort(kith.httpPort()).setFollowRedirects(false), new PoolOptions().setHttp1MaxSize(100));
+  private ActivitiesKith(JsonObject overrides) {
+    super(overrides, "a", new PoolOptions().setHttp1MaxSize(100));
   }
 
   /** Starts a node with the activities module and the modules it works with; rate limits lifted for tests. */
   static ActivitiesKith start() {
-    JsonObject overrides = new JsonObject()
-        .put("kith", new JsonObject().put("modules", new JsonArray().add("accounts").add("relations").add("feeds")
-            .add("messaging").add("notifications").add("activities").add("gateway")))
-        .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
-        .put("bridge", new JsonObject().put("tcp-port", 0))
-        .put("accounts", new JsonObject().put("register-max-per-address", 100_000))
+    JsonObject overrides = config("accounts", "relations", "feeds", "messaging", "notifications", "activities",
+        "gateway")
         .put("feeds", new JsonObject().put("media", new JsonObject().put("uploads-per-window", 1000)))
         .put("activities", new JsonObject().put("creates-per-hour", 100_000));
-    return new ActivitiesKith(Await.result(Kith.start(KithTestKit.config(overrides))));
-  }
-
-  Kith kith() {
-    return kith;
-  }
-
-  Vertx client() {
-    return client;
-  }
-
-  @Override
-  public void close() {
-    try {
-      web.close();
-      Await.result(client.close());
-    } finally {
-      Await.result(kith.stop());
-    }
-  }
-
-  static String unique(String prefix) {
-    return prefix + Long.toString(SEQ.incrementAndGet(), 36);
-  }
-
-  /** Sends a request without waiting for it. */
-  Future<Reply> send(HttpMethod method, String path, String token, Object body) {
-    HttpRequest<Buffer> request = web.request(method, path);
-    if (token != null) {
-      request.putHeader("Authorization", "Bearer " + token);
-    }
-    Future<HttpResponse<Buffer>> response;
-    if (body == null) {
-      response = request.send();
-    } else {
-      request.putHeader("Content-Type", "application/json");
-      response = request.sendBuffer(body instanceof JsonObject ? ((JsonObject) body).toBuffer()
-          : Buffer.buffer(String.valueOf(body)));
-    }
-    return response.map(r -> new Reply(r.statusCode(), r.headers(), r.body()));
-  }
-
-  Reply call(HttpMethod method, String path, String token, Object body) {
-    return Await.result(send(method, path, token, body));
-  }
-
-  Reply get(String path, User as) {
-    return call(HttpMethod.GET, API + path, as == null ? null : as.access(), null);
-  }
-
-  Reply put(String path, User as, Object body) {
-    return call(HttpMethod.PUT, API + path, as == null ? null : as.access(), body);
-  }
-
-  Reply post(String path, User as, Object body) {
-    return call(HttpMethod.POST, API + path, as == null ? null : as.access(), body);
-  }
-
-  Reply patch(String path, User as, Object body) {
-    return call(HttpMethod.PATCH, API + path, as == null ? null : as.access(), body);
-  }
-
-  Reply delete(String path, User as) {
-    return call(HttpMethod.DELETE, API + path, as == null ? null : as.access(), null);
-  }
-
-  User register() {
-    String username = unique("a");
-    JsonObject body = call(HttpMethod.POST, API + "/accounts", null, new JsonObject().put("username", username)
-        .put("password", "Sunny-" + unique("p") + "!")).expect(201);
-    return new User(body.getJsonObject("user").getLong("id"), username,
-        body.getJsonObject("tokens").getString("access_token"));
-  }
-
-  /** Registers {@code n} users one after another (password hashing is the bottleneck either way). */
-  List<User> register(int n) {
-    List<User> users = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      users.add(register());
-    }
-    return users;
-  }
-
-  void follow(User a, User b) {
-    assertEquals("following", put("/following/" + b.path(), a, null).expect(200).getString("state"));
-  }
-
-  /** Makes {@code a} and {@code b} friends (mutual follows). */
-  void befriend(User a, User b) {
-    follow(a, b);
-    follow(b, a);
+    return new ActivitiesKith(overrides);
   }
 
   void block(User blocker, User blocked) {
@@ -202,15 +81,13 @@ final class ActivitiesKith implements AutoCloseable {
     for (int i = 0; i < head.length; i++) {
       b[i] = (byte) head[i];
     }
-    HttpRequest<Buffer> request = web.post(API + "/media").putHeader("Authorization", "Bearer " + user.access())
-        .putHeader("Content-Type", "image/png");
-    Reply reply = Await.result(request.sendBuffer(Buffer.buffer(b)).map(r -> new Reply(r.statusCode(), r.headers(),
-        r.body())));
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "image/png");
+    Reply reply = Await.result(send(HttpMethod.POST, API + "/media", user.access(), headers, Buffer.buffer(b)));
     return reply.expect(201).getLong("id");
   }
 
-  /** The ids of a page's items. */
-  static List<Long> ids(JsonObject page) {
+  /** The ids of a page's items: the user's for a page of participants, else the item's (hides {@link TestKith#ids}). */
+  public static List<Long> ids(JsonObject page) {
     List<Long> ids = new ArrayList<>();
     page.getJsonArray("items").forEach(o -> {
       JsonObject item = (JsonObject) o;
@@ -242,7 +119,7 @@ final class ActivitiesKith implements AutoCloseable {
    * stream, the way the notifications module receives them).
    */
   Future<List<JsonObject>> events(long activityId, String type) {
-    return kith.platform().redis().send(Request.cmd(Command.XRANGE).arg("events:activities").arg("-").arg("+"))
+    return kith().platform().redis().send(Request.cmd(Command.XRANGE).arg("events:activities").arg("-").arg("+"))
         .map(entries -> {
           List<JsonObject> out = new ArrayList<>();
           for (Response entry : entries) {
@@ -272,7 +149,7 @@ final class ActivitiesKith implements AutoCloseable {
   JsonObject awaitNotification(User user, String type, long activityId) {
     String path = API + "/notifications?types=" + type + "&limit=100";
     Predicate<Object> about = o -> ((JsonObject) o).getLong("activity", 0L) == activityId;
-    Await.result(Poll.until(client, WAIT, type + " notification of " + user.username(), () ->
+    Await.result(Poll.until(client(), WAIT, type + " notification of " + user.username(), () ->
         send(HttpMethod.GET, path, user.access(), null).map(r -> r.status() == 200
             && r.body().toJsonObject().getJsonArray("items").stream().anyMatch(about))));
     return (JsonObject) get("/notifications?types=" + type + "&limit=100", user).expect(200).getJsonArray("items")
@@ -281,7 +158,7 @@ final class ActivitiesKith implements AutoCloseable {
 
   /** Waits until an event of {@code type} about {@code activityId} matching {@code test} is in the stream. */
   JsonObject awaitEvent(long activityId, String type, Predicate<JsonObject> test) {
-    Await.result(Poll.until(client, WAIT, type + " of activity " + activityId, () ->
+    Await.result(Poll.until(client(), WAIT, type + " of activity " + activityId, () ->
         events(activityId, type).map(events -> events.stream().anyMatch(test))));
     return Await.result(events(activityId, type)).stream().filter(test).findFirst().orElseThrow();
   }

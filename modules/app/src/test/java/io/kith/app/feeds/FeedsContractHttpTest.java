@@ -1,13 +1,12 @@
 package io.kith.app.feeds;
 
-import io.kith.app.feeds.FeedsKith.User;
-import io.kith.platform.testkit.Await;
+import io.kith.app.support.Contract;
+import io.kith.app.support.Reply;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
 import io.vertx.openapi.contract.SecurityRequirement;
 import org.junit.jupiter.api.AfterAll;
@@ -23,7 +22,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-import static io.kith.app.feeds.FeedsKith.API;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,27 +53,18 @@ class FeedsContractHttpTest {
       "/posts/{post}/reposts", false);
 
   private FeedsKith kith;
-  private Vertx vertx;
   private List<Operation> feedsOps;
 
   @BeforeAll
   void start() {
     kith = FeedsKith.start();
-    vertx = Vertx.vertx();
-    OpenAPIContract contract = Await.result(OpenAPIContract.from(vertx, "openapi.yaml"));
-    feedsOps = contract.operations().stream().filter(op -> op.getTags().contains("feeds")).toList();
+    feedsOps = Contract.operations("feeds");
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (vertx != null) {
-        Await.result(vertx.close());
-      }
-    } finally {
-      if (kith != null) {
-        kith.close();
-      }
+    if (kith != null) {
+      kith.close();
     }
   }
 

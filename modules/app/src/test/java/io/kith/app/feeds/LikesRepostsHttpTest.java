@@ -1,6 +1,6 @@
 package io.kith.app.feeds;
 
-import io.kith.app.feeds.FeedsKith.User;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;

@@ -1,10 +1,8 @@
 package io.kith.app.messaging;
 
-import io.kith.app.messaging.MessagingKith.User;
-import io.kith.platform.testkit.Await;
+import io.kith.app.support.BridgeSocket;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.kith.platform.testkit.Poll;
-import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -67,12 +65,7 @@ class BoardBridgeTest {
   /** Registers the socket on the board's room and waits until a probe published there arrives. */
   private void join(BridgeSocket socket, User user, long board) {
     socket.register(room(board), user.access());
-    String probe = UUID.randomUUID().toString();
-    Await.result(Poll.until(kith.client(), WAIT, "the registration on " + room(board), () -> {
-      kith.kith().vertx().eventBus().publish(room(board), new JsonObject().put("kind", "probe").put("id", probe));
-      return Future.succeededFuture(socket.pending().stream().anyMatch(f -> f.getValue("body") instanceof JsonObject
-          && probe.equals(f.getJsonObject("body").getString("id"))));
-    }));
+    kith.awaitRegistration(socket, room(board));
   }
 
   /** Draws over the bridge and answers the reply frame. */

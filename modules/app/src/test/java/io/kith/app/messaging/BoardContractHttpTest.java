@@ -1,13 +1,12 @@
 package io.kith.app.messaging;
 
-import io.kith.app.messaging.MessagingKith.User;
+import io.kith.app.support.Contract;
+import io.kith.app.support.Reply;
+import io.kith.app.support.User;
 import io.kith.messaging.api.Whiteboards;
-import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
 import io.vertx.openapi.contract.SecurityRequirement;
 import io.vertx.json.schema.JsonSchema;
@@ -37,27 +36,18 @@ class BoardContractHttpTest {
       "listBoardStrokes", "drawStroke", "clearBoard", "addBoardMembers", "removeBoardMember");
 
   private MessagingKith kith;
-  private Vertx vertx;
   private List<Operation> ops;
 
   @BeforeAll
   void start() {
     kith = MessagingKith.start();
-    vertx = Vertx.vertx();
-    OpenAPIContract contract = Await.result(OpenAPIContract.from(vertx, "openapi.yaml"));
-    ops = contract.operations().stream().filter(op -> op.getTags().contains("whiteboards")).toList();
+    ops = Contract.operations("whiteboards");
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (vertx != null) {
-        Await.result(vertx.close());
-      }
-    } finally {
-      if (kith != null) {
-        kith.close();
-      }
+    if (kith != null) {
+      kith.close();
     }
   }
 

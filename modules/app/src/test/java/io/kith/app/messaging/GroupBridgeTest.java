@@ -1,10 +1,8 @@
 package io.kith.app.messaging;
 
-import io.kith.app.messaging.MessagingKith.User;
-import io.kith.platform.testkit.Await;
+import io.kith.app.support.BridgeSocket;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.kith.platform.testkit.Poll;
-import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -48,12 +46,7 @@ class GroupBridgeTest {
   /** Registers the socket on the group's room and waits until a probe published there arrives. */
   private void listen(BridgeSocket socket, long group) {
     socket.register(room(group), null);
-    String probe = UUID.randomUUID().toString();
-    Await.result(Poll.until(kith.client(), WAIT, "the registration on " + room(group), () -> {
-      kith.kith().vertx().eventBus().publish(room(group), new JsonObject().put("kind", "probe").put("id", probe));
-      return Future.succeededFuture(socket.pending().stream().anyMatch(f -> room(group).equals(f.getString("address"))
-          && f.getValue("body") instanceof JsonObject && probe.equals(f.getJsonObject("body").getString("id"))));
-    }));
+    kith.awaitRegistration(socket, room(group));
   }
 
   /** Waits for a message frame with this id on the group's room. */

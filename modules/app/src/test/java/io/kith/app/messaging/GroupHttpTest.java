@@ -1,6 +1,7 @@
 package io.kith.app.messaging;
 
-import io.kith.app.messaging.MessagingKith.User;
+import io.kith.app.support.Reply;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;

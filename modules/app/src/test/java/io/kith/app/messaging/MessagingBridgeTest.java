@@ -1,6 +1,7 @@
 package io.kith.app.messaging;
 
-import io.kith.app.messaging.MessagingKith.User;
+import io.kith.app.support.BridgeSocket;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;

@@ -1,12 +1,11 @@
 package io.kith.app.messaging;
 
-import io.kith.app.messaging.MessagingKith.User;
-import io.kith.platform.testkit.Await;
+import io.kith.app.support.Contract;
+import io.kith.app.support.Reply;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
 import io.vertx.openapi.contract.SecurityRequirement;
 import org.junit.jupiter.api.AfterAll;
@@ -38,27 +37,18 @@ class MessagingContractHttpTest {
       "declineGroupInvitation");
 
   private MessagingKith kith;
-  private Vertx vertx;
   private List<Operation> ops;
 
   @BeforeAll
   void start() {
     kith = MessagingKith.start();
-    vertx = Vertx.vertx();
-    OpenAPIContract contract = Await.result(OpenAPIContract.from(vertx, "openapi.yaml"));
-    ops = contract.operations().stream().filter(op -> op.getTags().contains("messaging")).toList();
+    ops = Contract.operations("messaging");
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (vertx != null) {
-        Await.result(vertx.close());
-      }
-    } finally {
-      if (kith != null) {
-        kith.close();
-      }
+    if (kith != null) {
+      kith.close();
     }
   }
 

@@ -1,7 +1,8 @@
 package io.kith.app.notifications;
 
 import io.kith.accounts.api.AccountsService;
-import io.kith.app.notifications.NotificationsKith.User;
+import io.kith.app.support.BridgeSocket;
+import io.kith.app.support.User;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;

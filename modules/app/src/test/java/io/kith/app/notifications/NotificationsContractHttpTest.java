@@ -1,12 +1,11 @@
 package io.kith.app.notifications;
 
-import io.kith.app.notifications.NotificationsKith.User;
-import io.kith.platform.testkit.Await;
+import io.kith.app.support.Contract;
+import io.kith.app.support.Reply;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.contract.Operation;
 import io.vertx.openapi.contract.SecurityRequirement;
 import org.junit.jupiter.api.AfterAll;
@@ -42,27 +41,18 @@ class NotificationsContractHttpTest {
       "setNotificationPreferences", new JsonObject().put("muted_types", new JsonArray().add("like")));
 
   private NotificationsKith kith;
-  private Vertx vertx;
   private List<Operation> ops;
 
   @BeforeAll
   void start() {
     kith = NotificationsKith.start();
-    vertx = Vertx.vertx();
-    OpenAPIContract contract = Await.result(OpenAPIContract.from(vertx, "openapi.yaml"));
-    ops = contract.operations().stream().filter(op -> op.getTags().contains("notifications")).toList();
+    ops = Contract.operations("notifications");
   }
 
   @AfterAll
   void stop() {
-    try {
-      if (vertx != null) {
-        Await.result(vertx.close());
-      }
-    } finally {
-      if (kith != null) {
-        kith.close();
-      }
+    if (kith != null) {
+      kith.close();
     }
   }
 

@@ -1,6 +1,6 @@
 package io.kith.app.notifications;
 
-import io.kith.app.notifications.NotificationsKith.User;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

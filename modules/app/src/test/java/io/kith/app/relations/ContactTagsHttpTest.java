@@ -1,6 +1,6 @@
 package io.kith.app.relations;
 
-import io.kith.app.relations.RelationsKith.User;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -119,7 +119,8 @@ public final class KithTestKit implements BeforeAllCallback {
     return platform.sessions().open(newUserId(), "test device");
   }
 
-  private static void deepMerge(JsonObject target, JsonObject overlay) {
+  /** Merges {@code overlay} into {@code target}: objects key by key, anything else replaced. */
+  public static void deepMerge(JsonObject target, JsonObject overlay) {
     for (String key : overlay.fieldNames()) {
       Object over = overlay.getValue(key);
       Object base = target.getValue(key);

@@ -18,14 +18,23 @@ public final class Poll {
    * has passed.
    */
   public static Future<Void> until(Vertx vertx, Duration timeout, String what, Supplier<Future<Boolean>> condition) {
+    return until(vertx, timeout, Duration.ofMillis(25), what, condition);
+  }
+
+  /**
+   * As {@link #until(Vertx, Duration, String, Supplier)}, polling every {@code interval} (gently, for conditions
+   * read through rate-limited operations).
+   */
+  public static Future<Void> until(Vertx vertx, Duration timeout, Duration interval, String what,
+                                   Supplier<Future<Boolean>> condition) {
     Promise<Void> promise = Promise.promise();
     long deadline = System.currentTimeMillis() + timeout.toMillis();
-    attempt(vertx, deadline, what, condition, promise);
+    attempt(vertx, deadline, interval.toMillis(), what, condition, promise);
     return promise.future();
   }
 
-  private static void attempt(Vertx vertx, long deadline, String what, Supplier<Future<Boolean>> condition,
-                              Promise<Void> promise) {
+  private static void attempt(Vertx vertx, long deadline, long interval, String what,
+                              Supplier<Future<Boolean>> condition, Promise<Void> promise) {
     condition.get().onComplete(ar -> {
       if (ar.succeeded() && Boolean.TRUE.equals(ar.result())) {
         promise.complete();
@@ -33,7 +42,7 @@ public final class Poll {
         promise.fail(new AssertionError("timed out waiting for " + what
             + (ar.failed() ? " (last attempt failed: " + ar.cause() + ")" : "")));
       } else {
-        vertx.setTimer(25, t -> attempt(vertx, deadline, what, condition, promise));
+        vertx.setTimer(interval, t -> attempt(vertx, deadline, interval, what, condition, promise));
       }
     });
   }

@@ -1,15 +1,11 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsService;
-import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,15 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Deploys the accounts module on the test stores once per class and calls it through its event-bus proxy, the way
@@ -35,10 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AccountsTestBase {
+abstract class AccountsTestBase extends ModuleTestBase {
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
 
   /** Configuration overrides for the class (e.g. tighter limits). */
@@ -48,44 +37,14 @@ abstract class AccountsTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, overrides()));
+    startPlatform(overrides());
     await(KithTestKit.deploy(platform, new AccountsModule()));
     accounts = AccountsService.proxy(vertx);
   }
 
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
-
-  /** Asserts that {@code future} fails with {@code code} and returns the failure. */
-  protected static Throwable failsWith(String code, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    return e.getCause();
-  }
-
   /** Asserts that {@code future} fails with {@code code} naming {@code field} (debug info {@code field}). */
   protected static Throwable failsWithField(String code, String field, Future<?> future) {
-    Throwable e = failsWith(code, future);
-    assertEquals(field, debugInfo(e).getString(Failures.FIELD), "field named by " + e);
-    return e;
-  }
-
-  /** The debug info of a service failure ({@code code}, {@code field}, {@code extra}). */
-  protected static JsonObject debugInfo(Throwable failure) {
-    ServiceException e = assertInstanceOf(ServiceException.class, failure);
-    return e.getDebugInfo() == null ? new JsonObject() : e.getDebugInfo();
+    return failsWith(code, field, future);
   }
 
   /** Polls {@code condition} every 25 ms until it yields true; fails the test after {@code timeout}. */

@@ -7,21 +7,16 @@ import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.service.FeedsModule;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.service.MessagingModule;
-import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
-import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,13 +25,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Deploys accounts, relations, feeds (its media store), messaging and activities on the test stores once per class
@@ -45,15 +35,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ActivitiesTestBase {
+abstract class ActivitiesTestBase extends ModuleTestBase {
 
   protected static final long MINUTE = 60_000L;
   protected static final long HOUR = 60 * MINUTE;
   protected static final long DAY = 24 * HOUR;
   protected static final Duration DEADLINE = Duration.ofSeconds(20);
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected MessagingService messaging;
@@ -66,11 +54,10 @@ abstract class ActivitiesTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
         .put("activities", new JsonObject().put("creates-per-hour", 1_000_000).put("invitees-per-hour", 1_000_000)
-            .put("sweep-interval-ms", 100).put("repair-interval-seconds", 1).mergeIn(activitiesConfig()))));
+            .put("sweep-interval-ms", 100).put("repair-interval-seconds", 1).mergeIn(activitiesConfig())));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new FeedsModule(),
         new MessagingModule(), new ActivitiesModule()));
     accounts = AccountsService.proxy(vertx);
@@ -79,32 +66,7 @@ abstract class ActivitiesTestBase {
     activities = ActivitiesService.proxy(vertx);
   }
 
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
   // ---------------------------------------------------------------- futures and failures
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-  }
-
-  /** Asserts that {@code future} fails with {@code code} (and names {@code field}, when given). */
-  protected static ServiceException failsWith(String code, String field, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    ServiceException se = (ServiceException) e.getCause();
-    if (field != null) {
-      assertEquals(field, se.getDebugInfo().getString(Failures.FIELD), "field of " + se.getMessage());
-    }
-    return se;
-  }
 
   protected void pollUntil(String what, Supplier<Future<Boolean>> condition) throws Exception {
     await(Poll.until(vertx, DEADLINE, what, condition));
@@ -114,19 +76,9 @@ abstract class ActivitiesTestBase {
 
   /** Registers {@code n} users (accounts exist: summaries, follows) and returns their ids. */
   protected List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    while (ids.size() < n) {
-      List<Future<JsonObject>> wave = new ArrayList<>();
-      for (int i = 0; i < Math.min(16, n - ids.size()); i++) {
-        String name = "a" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-            "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
-      }
-      await(Future.all(wave));
-      wave.forEach(f -> ids.add(f.result().getLong("id")));
-    }
-    return ids;
+    return TestUsers.newUsers(accounts::register, "a", n, 16);
   }
+
 
   protected long newUser() throws Exception {
     return newUsers(1).get(0);
@@ -209,44 +161,27 @@ abstract class ActivitiesTestBase {
 
   /** Starts recording the activities stream in a consumer group of its own (from now on). Close it at the end. */
   protected EventRecorder recordEvents() throws Exception {
-    String group = "activities-test-" + UUID.randomUUID();
-    EventRecorder recorder = new EventRecorder(group);
-    recorder.consumer = await(platform.events().consume(ActivitiesEvents.DOMAIN, group, e -> {
-      recorder.seen.add(e);
-      return Future.succeededFuture();
-    }));
+    EventRecorder recorder = new EventRecorder();
+    recorder.start();
     return recorder;
   }
 
   /** The activities events seen by one consumer group. */
-  protected final class EventRecorder implements AutoCloseable {
-    private final String group;
-    final List<DomainEvent> seen = new CopyOnWriteArrayList<>();
-    private EventConsumer consumer;
+  protected final class EventRecorder extends io.kith.platform.testkit.EventRecorder {
 
-    private EventRecorder(String group) {
-      this.group = group;
+    private EventRecorder() {
+      super(platform, ActivitiesEvents.DOMAIN);
     }
 
     /** Events of {@code type} about {@code activity}, seen so far. */
     List<DomainEvent> of(String type, long activity) {
-      return seen.stream().filter(e -> e.type().equals(type)
-          && e.payload().getLong("activity", 0L) == activity).toList();
+      return matching(e -> e.type().equals(type) && e.payload().getLong("activity", 0L) == activity);
     }
 
     /** Waits until {@code n} events of {@code type} about {@code activity} were seen; returns them. */
     List<DomainEvent> await(String type, long activity, int n) throws Exception {
       pollUntil(n + " " + type + " of " + activity, () -> Future.succeededFuture(of(type, activity).size() >= n));
       return of(type, activity);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (consumer != null) {
-        ActivitiesTestBase.await(consumer.stop());
-      }
-      ActivitiesTestBase.await(platform.redisApi()
-          .xgroup(List.of("DESTROY", EventLog.stream(ActivitiesEvents.DOMAIN), group)));
     }
   }
 

@@ -11,6 +11,8 @@ import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -29,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -40,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @DisplayName("Activities on two nodes")
-class TwoNodesTest {
+class TwoNodesTest extends ServiceTestBase {
 
   /** Reminders this long before the start, swept every 50 ms on each node. */
   private static final int REMIND_SECONDS = 2;
@@ -76,14 +77,8 @@ class TwoNodesTest {
     }
   }
 
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-  }
-
   private long newUser() throws Exception {
-    String name = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-    return await(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-        "test-" + UUID.randomUUID())).getJsonObject("user").getLong("id");
+    return await(TestUsers.register(accounts::register, "t")).getLong("id");
   }
 
   private static JsonObject body(long startIn) {

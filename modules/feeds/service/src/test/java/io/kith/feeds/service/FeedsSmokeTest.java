@@ -6,9 +6,10 @@ import io.kith.feeds.api.FeedsService;
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -19,8 +20,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The main path end to end through the proxy: publish, fan-out to a follower's home, like, comment, repost. */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class FeedsSmokeTest {
+class FeedsSmokeTest extends ServiceTestBase {
 
   private Vertx vertx;
   private Platform platform;
@@ -53,14 +52,8 @@ class FeedsSmokeTest {
     await(vertx.close());
   }
 
-  private static <T> T await(Future<T> f) throws Exception {
-    return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
-
   private long newUser() throws Exception {
-    String name = "f" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-    return await(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-        "test-" + UUID.randomUUID())).getJsonObject("user").getLong("id");
+    return await(TestUsers.register(accounts::register, "f")).getLong("id");
   }
 
   @Test

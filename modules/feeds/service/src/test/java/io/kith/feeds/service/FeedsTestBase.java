@@ -4,21 +4,16 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsService;
-import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
-import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,16 +22,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -46,14 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class FeedsTestBase {
+abstract class FeedsTestBase extends ModuleTestBase {
 
   private static final int REGISTRATION_WAVE = 16;
   /** How long a timeline may take to show what the fan-out worker delivers. */
   protected static final Duration FAN_OUT_DEADLINE = Duration.ofSeconds(60);
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected FeedsService feeds;
@@ -69,50 +58,21 @@ abstract class FeedsTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
     JsonObject feedsConf = new JsonObject()
         .put("posts-per-hour", 1_000_000)
         .put("comments-per-minute", 1_000_000)
         .put("likes-per-minute", 1_000_000)
         .mergeIn(feedsConfig());
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
-        .put("feeds", feedsConf)));
+        .put("feeds", feedsConf));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new FeedsModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     feeds = FeedsService.proxy(vertx);
   }
 
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
   // ---------------------------------------------------------------- futures and failures
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-  }
-
-  /** Asserts that {@code future} fails with the stable {@code code}; returns the failure. */
-  protected static ServiceException failsWith(String code, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    return (ServiceException) e.getCause();
-  }
-
-  /** Asserts that {@code future} fails with one of {@code codes}; returns the failure. */
-  protected static ServiceException failsWithOneOf(Set<String> codes, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertTrue(codes.contains(Failures.codeOf(e.getCause())), "expected one of " + codes + ", got " + e.getCause());
-    return (ServiceException) e.getCause();
-  }
 
   // ---------------------------------------------------------------- users and relations
 
@@ -123,19 +83,9 @@ abstract class FeedsTestBase {
 
   /** Registers {@code n} fresh users (hashing in parallel waves) and returns their ids. */
   protected List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    while (ids.size() < n) {
-      List<Future<JsonObject>> wave = new ArrayList<>();
-      for (int i = 0; i < Math.min(REGISTRATION_WAVE, n - ids.size()); i++) {
-        String name = "f" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-            "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
-      }
-      await(Future.all(wave));
-      wave.forEach(f -> ids.add(f.result().getLong("id")));
-    }
-    return ids;
+    return TestUsers.newUsers(accounts::register, "f", n, REGISTRATION_WAVE);
   }
+
 
   /** {@code a} follows {@code b} (public accounts: no request). */
   protected void follow(long a, long b) throws Exception {
@@ -325,44 +275,28 @@ abstract class FeedsTestBase {
    * of the test.
    */
   protected EventRecorder recordEvents() throws Exception {
-    String group = "feeds-test-" + UUID.randomUUID();
-    EventRecorder recorder = new EventRecorder(group);
-    recorder.consumer = await(platform.events().consume(FeedsEvents.DOMAIN, group, e -> {
-      recorder.seen.add(e);
-      return Future.succeededFuture();
-    }));
+    EventRecorder recorder = new EventRecorder();
+    recorder.start();
     return recorder;
   }
 
   /** The feeds events seen by one consumer group. */
-  protected final class EventRecorder implements AutoCloseable {
-    private final String group;
-    private final List<DomainEvent> seen = new CopyOnWriteArrayList<>();
-    private EventConsumer consumer;
+  protected final class EventRecorder extends io.kith.platform.testkit.EventRecorder {
 
-    private EventRecorder(String group) {
-      this.group = group;
+    private EventRecorder() {
+      super(platform, FeedsEvents.DOMAIN);
     }
 
     /** Events of {@code type} whose payload has {@code field} = {@code value}, seen so far. */
     List<DomainEvent> of(String type, String field, long value) {
-      return seen.stream().filter(e -> e.type().equals(type)
-          && e.payload().getValue(field) instanceof Number n && n.longValue() == value).toList();
+      return matching(e -> e.type().equals(type)
+          && e.payload().getValue(field) instanceof Number n && n.longValue() == value);
     }
 
     /** Waits until an event of {@code type} with {@code field} = {@code value} was seen; returns the first. */
     DomainEvent await(String type, String field, long value) throws Exception {
       pollUntil(type + " with " + field + "=" + value, () -> Future.succeededFuture(!of(type, field, value).isEmpty()));
       return of(type, field, value).get(0);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (consumer != null) {
-        FeedsTestBase.await(consumer.stop());
-      }
-      FeedsTestBase.await(platform.redisApi()
-          .xgroup(List.of("DESTROY", EventLog.stream(FeedsEvents.DOMAIN), group)));
     }
   }
 }

@@ -3,16 +3,12 @@ package io.kith.messaging.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.messaging.api.MessagingService;
-import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -20,12 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Deploys accounts, relations and messaging on the test stores once per class and calls messaging through its
@@ -33,13 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class MessagingTestBase {
+abstract class MessagingTestBase extends ModuleTestBase {
 
   /** The recall window of this class, short enough to wait out. */
   protected static final int RECALL_SECONDS = 2;
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected MessagingService messaging;
@@ -51,56 +41,20 @@ abstract class MessagingTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
         .put("messaging", new JsonObject().put("recall-seconds", RECALL_SECONDS).put("window-size", 10)
-            .mergeIn(messagingConfig()))));
+            .mergeIn(messagingConfig())));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule(), new MessagingModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     messaging = MessagingService.proxy(vertx);
   }
 
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-  }
-
-  protected static ServiceException failsWith(String code, String field, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    ServiceException se = (ServiceException) e.getCause();
-    if (field != null) {
-      assertEquals(field, se.getDebugInfo().getString(Failures.FIELD), "field of " + se.getMessage());
-    }
-    return se;
-  }
-
   protected List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    // in waves: password hashing is slow, and a long queue of registrations would outlast the proxy's timeout
-    for (int done = 0; done < n; done += 8) {
-      List<Future<JsonObject>> wave = new ArrayList<>();
-      for (int i = done; i < Math.min(n, done + 8); i++) {
-        String name = "m" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-            "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
-      }
-      await(Future.all(wave));
-      wave.forEach(f -> ids.add(f.result().getLong("id")));
-    }
-    return ids;
+    return TestUsers.newUsers(accounts::register, "m", n, 8);
   }
+
 
   protected static JsonObject text(String text) {
     return new JsonObject().put("client_id", UUID.randomUUID().toString()).put("text", text);

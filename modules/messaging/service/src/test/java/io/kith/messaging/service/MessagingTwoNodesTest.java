@@ -6,6 +6,8 @@ import io.kith.messaging.api.MessagingService;
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.ServiceTestBase;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -23,7 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -34,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @DisplayName("Direct messages sent through two nodes at once")
-class MessagingTwoNodesTest {
+class MessagingTwoNodesTest extends ServiceTestBase {
 
   private final List<Vertx> vertxes = new ArrayList<>();
   private final List<Platform> platforms = new ArrayList<>();
@@ -66,18 +67,9 @@ class MessagingTwoNodesTest {
     }
   }
 
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
-
   private List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      String name = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      ids.add(await(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-          "test-" + UUID.randomUUID())).getJsonObject("user").getLong("id"));
-    }
-    return ids;
+    // one at a time, as this test has always registered them
+    return TestUsers.newUsers(accounts::register, "t", n, 1);
   }
 
   private static JsonObject text(String text) {

@@ -9,24 +9,20 @@ import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.KithModule;
-import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
-import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Response;
-import io.vertx.serviceproxy.ServiceException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,11 +34,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Deploys accounts, relations, feeds and notifications on the test stores once per class and calls notifications
@@ -51,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class NotificationsTestBase {
+abstract class NotificationsTestBase extends ModuleTestBase {
 
   /**
    * How long the producers may take to turn an event into a notification: a deadline for failing, never waited out
@@ -60,8 +54,6 @@ abstract class NotificationsTestBase {
    */
   protected static final Duration WAIT = Duration.ofSeconds(60);
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
   protected FeedsService feeds;
@@ -84,12 +76,11 @@ abstract class NotificationsTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
         .put("feeds", new JsonObject().put("posts-per-hour", 1_000_000).put("comments-per-minute", 1_000_000)
             .put("likes-per-minute", 1_000_000))
-        .put("notifications", notificationsConfig()).mergeIn(extraConfig(), true)));
+        .put("notifications", notificationsConfig()).mergeIn(extraConfig(), true));
     List<KithModule> modules = new ArrayList<>(otherModules());
     modules.add(new NotificationsModule());
     await(KithTestKit.deploy(platform, modules.toArray(KithModule[]::new)));
@@ -99,46 +90,13 @@ abstract class NotificationsTestBase {
     notifications = NotificationsService.proxy(vertx);
   }
 
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-  }
-
-  /** Asserts that {@code future} fails with the stable {@code code} (and names {@code field} unless null). */
-  protected static ServiceException failsWith(String code, String field, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    ServiceException se = (ServiceException) e.getCause();
-    if (field != null) {
-      assertEquals(field, se.getDebugInfo().getString(Failures.FIELD), "field of " + se.getMessage());
-    }
-    return se;
-  }
-
   // ---------------------------------------------------------------- users
 
   /** Registers {@code n} fresh users and returns their ids. */
   protected List<Long> newUsers(int n) throws Exception {
-    List<Future<JsonObject>> wave = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      String name = "n" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      wave.add(accounts.register(new JsonObject().put("username", name).put("password", "correct horse battery"),
-          "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user")));
-    }
-    await(Future.all(wave));
-    List<Long> ids = new ArrayList<>();
-    wave.forEach(f -> ids.add(f.result().getLong("id")));
-    return ids;
+    return TestUsers.newUsers(accounts::register, "n", n, n);
   }
+
 
   protected void follow(long a, long b) throws Exception {
     assertEquals("following", await(relations.follow(a, b)).getString("state"));

@@ -2,20 +2,16 @@ package io.kith.relations.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
-import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
-import io.kith.platform.events.EventLog;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,15 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -40,45 +29,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RelationsTestBase {
+abstract class RelationsTestBase extends ModuleTestBase {
 
   private static final int REGISTRATION_WAVE = 16;
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected AccountsService accounts;
   protected RelationsService relations;
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
     // one user here follows a hundred others in a moment to fill pages; the limits have their own tests (app module)
-    platform = await(KithTestKit.platform(vertx, new JsonObject()
+    startPlatform(new JsonObject()
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("argon2-max-queued", 100_000))
-        .put("relations", new JsonObject().put("follows-per-minute", 100_000).put("blocks-per-minute", 100_000))));
+        .put("relations", new JsonObject().put("follows-per-minute", 100_000).put("blocks-per-minute", 100_000)));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-  }
-
-  protected static Throwable failsWith(String code, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    return e.getCause();
   }
 
   /** Registers a fresh user and returns their id. */
@@ -88,18 +54,9 @@ abstract class RelationsTestBase {
 
   /** Registers {@code n} fresh users at once (password hashing runs in parallel) and returns their ids. */
   protected List<Long> newUsers(int n) throws Exception {
-    List<Long> ids = new ArrayList<>();
-    // in waves, so that no registration waits in the hashing queue longer than the proxy's timeout
-    while (ids.size() < n) {
-      List<Future<JsonObject>> wave = new ArrayList<>();
-      for (int i = 0; i < Math.min(REGISTRATION_WAVE, n - ids.size()); i++) {
-        wave.add(register());
-      }
-      await(Future.all(wave));
-      wave.forEach(f -> ids.add(f.result().getLong("id")));
-    }
-    return ids;
+    return TestUsers.newUsers(accounts::register, "r", n, REGISTRATION_WAVE);
   }
+
 
   /** Registers {@code n} fresh users who require approval of followers. */
   protected List<Long> newPrivateUsers(int n) throws Exception {
@@ -115,10 +72,9 @@ abstract class RelationsTestBase {
 
   /** Registers a fresh user; yields their own profile. */
   protected Future<JsonObject> register() {
-    String name = "r" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-    return accounts.register(new JsonObject().put("username", name)
-        .put("password", "correct horse battery"), "test-" + UUID.randomUUID()).map(r -> r.getJsonObject("user"));
+    return TestUsers.register(accounts::register, "r");
   }
+
 
   /** Makes {@code a} and {@code b} friends (both public accounts). */
   protected void befriend(long a, long b) throws Exception {
@@ -168,23 +124,16 @@ abstract class RelationsTestBase {
    * from now on). Close it at the end of the test.
    */
   protected EventRecorder recordEvents() throws Exception {
-    String group = "relations-test-" + UUID.randomUUID();
-    EventRecorder recorder = new EventRecorder(group);
-    recorder.consumer = await(platform.events().consume(RelationsEvents.DOMAIN, group, e -> {
-      recorder.seen.add(e);
-      return Future.succeededFuture();
-    }));
+    EventRecorder recorder = new EventRecorder();
+    recorder.start();
     return recorder;
   }
 
   /** The relations events seen by one consumer group. */
-  protected final class EventRecorder implements AutoCloseable {
-    private final String group;
-    private final List<DomainEvent> seen = new CopyOnWriteArrayList<>();
-    private EventConsumer consumer;
+  protected final class EventRecorder extends io.kith.platform.testkit.EventRecorder {
 
-    private EventRecorder(String group) {
-      this.group = group;
+    private EventRecorder() {
+      super(platform, RelationsEvents.DOMAIN);
     }
 
     /** Events of {@code type} from {@code from} to {@code to} seen so far. */
@@ -205,23 +154,10 @@ abstract class RelationsTestBase {
       return matching(e -> user == e.payload().getLong("from") || user == e.payload().getLong("to"));
     }
 
-    List<DomainEvent> matching(Predicate<DomainEvent> p) {
-      return seen.stream().filter(p).toList();
-    }
-
     /** Waits until an event of {@code type} from {@code from} to {@code to} has been seen; returns it. */
     DomainEvent awaitEvent(String type, long from, long to) throws Exception {
       pollUntil(type + " " + from + " -> " + to, () -> Future.succeededFuture(!of(type, from, to).isEmpty()));
       return of(type, from, to).get(0);
-    }
-
-    @Override
-    public void close() throws Exception {
-      if (consumer != null) {
-        RelationsTestBase.await(consumer.stop());
-      }
-      RelationsTestBase.await(platform.redisApi()
-          .xgroup(List.of("DESTROY", EventLog.stream(RelationsEvents.DOMAIN), group)));
     }
   }
 

@@ -2,22 +2,18 @@ package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.api.MediaClient;
-import io.kith.platform.Platform;
-import io.kith.platform.error.Failures;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.ModuleTestBase;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 import io.vertx.serviceproxy.ServiceBinder;
-import io.vertx.serviceproxy.ServiceException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,13 +25,9 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Deploys {@link MediaVerticle} on the test stores with small limits, next to a stand-in feeds service whose only
@@ -45,14 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class MediaTestBase {
+abstract class MediaTestBase extends ModuleTestBase {
 
   static final int IMAGE_MAX = 64 * 1024;
   static final int VIDEO_MAX = 800 * 1024;
   static final int UPLOADS_PER_WINDOW = 12;
 
-  protected Vertx vertx;
-  protected Platform platform;
   protected MediaClient media;
   protected MediaStore store;
   /** "viewer:post" pairs the stand-in feeds service calls visible. */
@@ -67,9 +57,8 @@ abstract class MediaTestBase {
 
   @BeforeAll
   void deploy() throws Exception {
-    vertx = Vertx.vertx();
-    platform = await(KithTestKit.platform(vertx, new JsonObject().put("feeds", new JsonObject().put("media",
-        mediaConfig()))));
+    startPlatform(new JsonObject().put("feeds", new JsonObject().put("media",
+        mediaConfig())));
     FeedsService feeds = (FeedsService) Proxy.newProxyInstance(FeedsService.class.getClassLoader(),
         new Class<?>[] {FeedsService.class}, (proxy, method, args) -> {
           if (method.getName().equals("visiblePosts")) {
@@ -87,26 +76,6 @@ abstract class MediaTestBase {
     store = new MediaStore(platform.mongo(), platform.ids());
     await(store.ensureIndexes());
     context = vertx.getOrCreateContext();
-  }
-
-  @AfterAll
-  void undeploy() throws Exception {
-    if (platform != null) {
-      await(platform.close());
-    }
-    if (vertx != null) {
-      await(vertx.close());
-    }
-  }
-
-  protected static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
-
-  protected static ServiceException failsWith(String code, Future<?> future) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(future));
-    assertEquals(code, Failures.codeOf(e.getCause()), "failure: " + e.getCause());
-    return (ServiceException) e.getCause();
   }
 
   /** Runs {@code work} on one event-loop context, as the gateway does. */

@@ -1,4 +1,4 @@
-package io.kith.app.messaging;
+package io.kith.app.support;
 
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.Poll;
@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  * speaks the Vert.x bridge JSON frames as plain text messages. Frames from the server are kept in arrival order;
  * a test takes the ones it expects, waiting with a deadline.
  */
-final class BridgeSocket implements AutoCloseable {
+public final class BridgeSocket implements AutoCloseable {
 
   private final Vertx vertx;
   private final WebSocketClient client;
@@ -41,7 +41,7 @@ final class BridgeSocket implements AutoCloseable {
   }
 
   /** Opens a connection; {@code query} (may be null) is appended to the URI. */
-  static BridgeSocket connect(Vertx vertx, int port, String query) {
+  public static BridgeSocket connect(Vertx vertx, int port, String query) {
     WebSocketClient client = vertx.createWebSocketClient();
     String uri = "/eventbus/websocket" + (query == null ? "" : "?" + query);
     WebSocket socket = Await.result(client.connect(new WebSocketConnectOptions()
@@ -50,7 +50,7 @@ final class BridgeSocket implements AutoCloseable {
   }
 
   /** Registers on {@code address}, authenticating the frame with {@code accessToken} when not null. */
-  void register(String address, String accessToken) {
+  public void register(String address, String accessToken) {
     JsonObject frame = new JsonObject().put("type", "register").put("address", address);
     if (accessToken != null) {
       frame.put("headers", new JsonObject().put("authorization", "Bearer " + accessToken));
@@ -63,7 +63,7 @@ final class BridgeSocket implements AutoCloseable {
    * bridge requires: a UUID); {@code headers} (may be null) are
    * sent as given, with the authorization header added when {@code accessToken} is not null.
    */
-  void send(String address, JsonObject body, String replyAddress, String accessToken, JsonObject headers) {
+  public void send(String address, JsonObject body, String replyAddress, String accessToken, JsonObject headers) {
     JsonObject h = headers == null ? new JsonObject() : headers.copy();
     if (accessToken != null) {
       h.put("authorization", "Bearer " + accessToken);
@@ -74,12 +74,12 @@ final class BridgeSocket implements AutoCloseable {
   }
 
   /** Waits for the reply (or failure) frame to {@code replyAddress}. */
-  JsonObject takeReply(String replyAddress, Duration timeout) {
+  public JsonObject takeReply(String replyAddress, Duration timeout) {
     return take("the reply on " + replyAddress, timeout, f -> replyAddress.equals(f.getString("address")));
   }
 
   /** Removes and returns the first frame matching {@code match}, waiting for it up to {@code timeout}. */
-  JsonObject take(String what, Duration timeout, Predicate<JsonObject> match) {
+  public JsonObject take(String what, Duration timeout, Predicate<JsonObject> match) {
     JsonObject[] found = new JsonObject[1];
     Await.result(Poll.until(vertx, timeout, what, () -> {
       synchronized (inbox) {
@@ -97,21 +97,21 @@ final class BridgeSocket implements AutoCloseable {
   }
 
   /** Waits for a message delivered on {@code address} whose body matches. */
-  JsonObject takeDelivery(String address, Duration timeout, Predicate<JsonObject> body) {
+  public JsonObject takeDelivery(String address, Duration timeout, Predicate<JsonObject> body) {
     return take("a message on " + address, timeout, f -> "rec".equals(f.getString("type"))
         && address.equals(f.getString("address")) && f.getValue("body") instanceof JsonObject
         && body.test(f.getJsonObject("body")));
   }
 
   /** The frames received and not taken yet. */
-  List<JsonObject> pending() {
+  public List<JsonObject> pending() {
     synchronized (inbox) {
       return new ArrayList<>(inbox);
     }
   }
 
   /** Whether the server (or this client) closed the connection. */
-  boolean isClosed() {
+  public boolean isClosed() {
     return closed;
   }
 

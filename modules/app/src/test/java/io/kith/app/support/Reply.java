@@ -1,4 +1,4 @@
-package io.kith.app.relations;
+package io.kith.app.support;
 
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -9,32 +9,46 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** One HTTP response as a test sees it: status, headers and body. */
-record Reply(int status, MultiMap headers, Buffer body) {
+public record Reply(int status, MultiMap headers, Buffer body) {
 
-  /** The body as text, for assertion messages. */
-  String text() {
-    return body == null ? "" : body.toString();
-  }
-
-  /** Asserts the status and returns the JSON body. */
-  JsonObject expect(int expected) {
-    assertEquals(expected, status, "unexpected status; body: " + text());
+  /** The body as a JSON object (fails the test when it is not one). */
+  public JsonObject json() {
     assertTrue(body != null && body.length() > 0, "expected a JSON body, got none (status " + status + ")");
     return body.toJsonObject();
   }
 
+  /** The body as text, for assertion messages. */
+  public String text() {
+    return body == null ? "" : body.toString();
+  }
+
+  /** The header value or null. */
+  public String header(String name) {
+    return headers.get(name);
+  }
+
+  /** Asserts the status and returns the JSON body. */
+  public JsonObject expect(int expected) {
+    assertEquals(expected, status, "unexpected status; body: " + text());
+    return json();
+  }
+
   /** Asserts a 204 with no body. */
-  void expectNoContent() {
+  public void expectNoContent() {
     assertEquals(204, status, "unexpected status; body: " + text());
   }
 
-  /** Asserts a problem+json answer with this status and code (and this field unless null); returns it. */
-  JsonObject problem(int expectedStatus, String code, String field) {
+  /**
+   * Asserts a problem+json answer with this status and code (and, when {@code field} is not null, this field).
+   *
+   * @return the problem body
+   */
+  public JsonObject problem(int expectedStatus, String code, String field) {
     assertEquals(expectedStatus, status, "unexpected status; body: " + text());
-    String type = headers.get("Content-Type");
+    String type = header("Content-Type");
     assertNotNull(type, "an error carries a Content-Type");
     assertTrue(type.startsWith("application/problem+json"), "error Content-Type is problem+json: " + type);
-    JsonObject problem = body.toJsonObject();
+    JsonObject problem = json();
     assertEquals(expectedStatus, problem.getInteger("status"), problem.encode());
     assertEquals(code, problem.getString("code"), problem.encode());
     if (field != null) {
@@ -44,7 +58,7 @@ record Reply(int status, MultiMap headers, Buffer body) {
   }
 
   /** {@link #problem(int, String, String)} without a field check. */
-  JsonObject problem(int expectedStatus, String code) {
+  public JsonObject problem(int expectedStatus, String code) {
     return problem(expectedStatus, code, null);
   }
 
@@ -54,12 +68,12 @@ record Reply(int status, MultiMap headers, Buffer body) {
    *
    * @return the seconds to wait
    */
-  long throttled(String code, long maxSeconds) {
+  public long throttled(String code, long maxSeconds) {
     JsonObject problem = problem(429, code);
     assertNotNull(problem.getValue("retry_after"), "retry_after member: " + problem.encode());
     long retryAfter = problem.getLong("retry_after");
     assertTrue(retryAfter >= 1 && retryAfter <= maxSeconds, "retry_after within the window: " + problem.encode());
-    assertEquals(String.valueOf(retryAfter), headers.get("Retry-After"), "Retry-After header equals retry_after");
+    assertEquals(String.valueOf(retryAfter), header("Retry-After"), "Retry-After header equals retry_after");
     return retryAfter;
   }
 }

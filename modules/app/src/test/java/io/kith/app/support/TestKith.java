@@ -1,0 +1,194 @@
+package io.kith.app.support;
+
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.Poll;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A {@link TestNode} whose tests act as {@link User}s registered over HTTP: the request verbs as a user (or
+ * anonymously with a null user), registration, following, bridge sockets on a user's address, and reading pages.
+ */
+public class TestKith extends TestNode {
+
+  private final String userPrefix;
+
+  /** Starts a node with {@code overrides}; registered usernames start with {@code userPrefix}. */
+  protected TestKith(JsonObject overrides, String userPrefix) {
+    this(overrides, userPrefix, new PoolOptions());
+  }
+
+  /** As {@link #TestKith(JsonObject, String)}, with these client connection pool options. */
+  protected TestKith(JsonObject overrides, String userPrefix, PoolOptions pool) {
+    super(overrides, "127.0.0.1", pool);
+    this.userPrefix = userPrefix;
+  }
+
+  // ------------------------------------------------------------------ HTTP as a user
+
+  private static String token(User as) {
+    return as == null ? null : as.access();
+  }
+
+  /** GET as {@code as}, or anonymously when {@code as} is null. */
+  public Reply get(String path, User as) {
+    return call(HttpMethod.GET, API + path, token(as), null);
+  }
+
+  /** PUT with no body. */
+  public Reply put(String path, User as) {
+    return call(HttpMethod.PUT, API + path, token(as), null);
+  }
+
+  /** PUT with this body (may be null). */
+  public Reply put(String path, User as, Object body) {
+    return call(HttpMethod.PUT, API + path, token(as), body);
+  }
+
+  /** POST with this body (may be null). */
+  public Reply post(String path, User as, Object body) {
+    return call(HttpMethod.POST, API + path, token(as), body);
+  }
+
+  /** PATCH with this body. */
+  public Reply patch(String path, User as, Object body) {
+    return call(HttpMethod.PATCH, API + path, token(as), body);
+  }
+
+  /** DELETE. */
+  public Reply delete(String path, User as) {
+    return call(HttpMethod.DELETE, API + path, token(as), null);
+  }
+
+  // ------------------------------------------------------------------ users and relations
+
+  /** Registers a fresh user and returns it with its access token. */
+  public User register() {
+    return register(unique(userPrefix));
+  }
+
+  /** Registers a user with this username; fails the test unless it is created. */
+  public User register(String username) {
+    JsonObject body = registerRaw(username).expect(201);
+    return new User(body.getJsonObject("user").getLong("id"), username,
+        body.getJsonObject("tokens").getString("access_token"));
+  }
+
+  /** POST /api/v1/accounts for this username, whatever the answer. */
+  public Reply registerRaw(String username) {
+    return call(HttpMethod.POST, API + "/accounts", null, new JsonObject().put("username", username)
+        .put("password", "Sunny-" + unique("p") + "!"));
+  }
+
+  /** Registers {@code n} fresh users one after another (password hashing is the bottleneck either way). */
+  public List<User> register(int n) {
+    List<User> users = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      users.add(register());
+    }
+    return users;
+  }
+
+  /** {@code a} follows {@code b}; returns the state ("following", or "requested" when {@code b} approves). */
+  public String follow(User a, User b) {
+    return put("/following/" + b.path(), a).expect(200).getString("state");
+  }
+
+  /** {@code a} and {@code b} follow each other (both without approval): friends. */
+  public void befriend(User a, User b) {
+    assertEquals("following", follow(a, b));
+    assertEquals("following", follow(b, a));
+  }
+
+  /** A bridge socket registered on the user's own address (see {@link #bridge(String, String)}). */
+  public BridgeSocket bridge(User user) {
+    return bridge(user.address(), user.access());
+  }
+
+  // ------------------------------------------------------------------ posts
+
+  /** Publishes a post with this text and visibility; returns its view. */
+  public JsonObject publish(User author, String text, String visibility) {
+    return post("/posts", author, new JsonObject().put("text", text).put("visibility", visibility)).expect(201);
+  }
+
+  /** Publishes a public post with this text; returns its id. */
+  public long publish(User author, String text) {
+    return publish(author, text, "public").getLong("id");
+  }
+
+  // ------------------------------------------------------------------ pages
+
+  /** The ids of the items of a page, in order. */
+  public static List<Long> ids(JsonObject page) {
+    List<Long> ids = new ArrayList<>();
+    page.getJsonArray("items").forEach(item -> ids.add(((JsonObject) item).getLong("id")));
+    return ids;
+  }
+
+  /** The user ids of a page of users (likers, followers), in order. */
+  public static List<Long> userIds(JsonObject page) {
+    List<Long> ids = new ArrayList<>();
+    page.getJsonArray("items").forEach(item -> ids.add(((JsonObject) item).getJsonObject("user").getLong("id")));
+    return ids;
+  }
+
+  /** The item of a page with this id, or null. */
+  public static JsonObject item(JsonObject page, long id) {
+    for (Object item : page.getJsonArray("items")) {
+      if (((JsonObject) item).getLong("id") == id) {
+        return (JsonObject) item;
+      }
+    }
+    return null;
+  }
+
+  /** Waits until GET {@code path} as {@code as} answers 200 with a page that {@code condition} accepts; returns it. */
+  public JsonObject awaitPage(String path, User as, String what, Predicate<JsonObject> condition) {
+    JsonObject[] last = new JsonObject[1];
+    Await.result(Poll.until(client(), WAIT, what, () ->
+        send(HttpMethod.GET, API + path, token(as), null).map(reply -> {
+          if (reply.status() != 200) {
+            return false;
+          }
+          last[0] = reply.body().toJsonObject();
+          return condition.test(last[0]);
+        })));
+    return last[0];
+  }
+
+  /** Every item id of a paged list, following {@code next_max_id} with pages of {@code limit}. */
+  public List<Long> allIds(String path, User as, int limit) {
+    return allIds(path, as, limit, "max_id", "next_max_id", TestKith::ids);
+  }
+
+  /**
+   * Every id of a paged list, read with pages of {@code limit}: each page's {@code nextField} (absent on the last)
+   * is sent back as {@code cursorParam}, and {@code idsOf} takes the ids of a page.
+   */
+  protected List<Long> allIds(String path, User as, int limit, String cursorParam, String nextField,
+                              Function<JsonObject, List<Long>> idsOf) {
+    List<Long> ids = new ArrayList<>();
+    Object cursor = null;
+    for (int pages = 0; pages < 1000; pages++) {
+      String sep = path.contains("?") ? "&" : "?";
+      JsonObject page = get(path + sep + "limit=" + limit + (cursor == null ? "" : "&" + cursorParam + "=" + cursor),
+          as).expect(200);
+      ids.addAll(idsOf.apply(page));
+      cursor = page.getValue(nextField);
+      if (cursor == null) {
+        return ids;
+      }
+    }
+    throw new AssertionError("paging never ended: " + path);
+  }
+
+}

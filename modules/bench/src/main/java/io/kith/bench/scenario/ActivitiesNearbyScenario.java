@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.activities.service.ActivitiesSeeder;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
@@ -64,10 +65,6 @@ public final class ActivitiesNearbyScenario implements Scenario {
   static final int POINTS = 64;
   /** Activities asked about per {@code visibleActivities} call while loading them into Redis. */
   static final int LOAD_BATCH = 200;
-  /** The activities service's MongoDB collection. */
-  static final String COLLECTION = "activities";
-  /** {@code activities.reminder-before-seconds} by default, in milliseconds. */
-  private static final long REMINDER_BEFORE_MS = 3_600_000L;
   /** Centre of the seeded square (Lyon). */
   static final double CENTRE_LAT = 45.76;
   static final double CENTRE_LON = 4.84;
@@ -206,7 +203,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
       }
       return docs;
     }).compose(built -> FeedsSeed.onContext(ctx, Future.succeededFuture(built)))
-        .compose(built -> EdgeSeeder.seed(context.vertx(), platform.mongo(), COLLECTION, EdgeSeeder.of(built),
+        .compose(built -> EdgeSeeder.seed(context.vertx(), platform.mongo(), ActivitiesSeeder.ACTIVITIES, EdgeSeeder.of(built),
             "activities"))
         .compose(written -> {
           figures.add(Figure.of("seed mongo", written.documents() * 1000.0 / Math.max(1, written.millis()),
@@ -228,13 +225,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
 
   /** The MongoDB record of a new activity, as the service's create stores it. */
   static JsonObject record(JsonObject body, long id, long organiser, long now) {
-    long start = body.getLong("start");
-    return new JsonObject().put("_id", id).put("title", body.getString("title")).put("introduction", "")
-        .put("start", start).put("end", body.getLong("end")).put("place", body.getJsonObject("place").copy())
-        .putNull("capacity").put("waitlist", false).put("visibility", body.getString("visibility")).putNull("cover")
-        .put("organiser", organiser).put("status", "open").put("joined_count", 0).put("waiting", 0)
-        .putNull("discussion").put("disc_dirty", false).put("remind_at", start - REMINDER_BEFORE_MS)
-        .put("reminded", false).put("created", now).put("updated", now).put("v", 1L);
+    return ActivitiesSeeder.activity(body, id, organiser, now);
   }
 
   private static Future<Void> geoAdd(Redis redis, String geoKey, List<JsonObject> docs) {

@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -20,7 +21,7 @@ import java.util.function.LongSupplier;
  * seed a million follower edges in minutes. Documents are built in batches by a {@link Source} and written with
  * unordered bulk inserts, a few batches in flight.
  *
- * <p>Edge documents have the relations domain's shape, {@code {_id, t, a, b, at}} (see the relations README), with
+ * <p>Edge documents are the relations domain's ({@link RelationsSeeder#edge}, from its test-jar), with
  * {@code _id} from a Kith id generator. That generator makes at most 32 ids per millisecond and refuses to run far
  * ahead of the clock; when it refuses, the seeder writes what it has and waits a few milliseconds.
  */
@@ -28,10 +29,6 @@ final class EdgeSeeder {
 
   private static final Logger LOG = LoggerFactory.getLogger(EdgeSeeder.class);
 
-  /** The relations domain's edge collection. */
-  static final String EDGES = "edges";
-  /** The relations domain's counts collection. */
-  static final String COUNTS = "relation_counts";
   /** Documents per bulk insert. */
   static final int BATCH = 1_000;
   /** Bulk inserts in flight. */
@@ -75,11 +72,6 @@ final class EdgeSeeder {
     }
   }
 
-  /** An edge document {@code {_id, t, a, b, at}}. */
-  static JsonObject edge(long id, String type, long a, long b, long at) {
-    return new JsonObject().put("_id", id).put("t", type).put("a", a).put("b", b).put("at", at);
-  }
-
   /**
    * Follow edges {@code followers.get(i) -> celebrity} for {@code i} in {@code [0, count)}, in that order, each with
    * the next id of {@code ids}: the list's newest end is the last follower. When {@code ids} throws
@@ -106,7 +98,7 @@ final class EdgeSeeder {
           } catch (IllegalStateException aheadOfClock) {
             break;
           }
-          batch.add(edge(id, "f", followers.at(produced), celebrity, at));
+          batch.add(RelationsSeeder.edge(id, RelationsSeeder.FOLLOW, followers.at(produced), celebrity, at));
           produced++;
         }
         return batch;

@@ -1,5 +1,7 @@
 package io.kith.bench.scenario;
 
+import io.kith.feeds.service.FeedsSeeder;
+import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
@@ -7,7 +9,6 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.Platform;
-import io.kith.platform.store.LuaScripts;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -39,10 +40,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * Redis.
  *
  * <p>Set-up registers two authors over HTTP and writes {@code --followers} (10,000) follow edges to the large one and
- * {@code --small-followers} (100) to the small one straight into MongoDB ({@code edges} and {@code relation_counts},
- * bypassing the relations service), from user ids 1..N that are not accounts, oldest first. Every follower is made
- * active by creating their home timeline's marker directly in Redis ({@code RPUSH feed:{u:<id>}:tl:home m} with an
- * expiry), since the fan-out worker adds only to timelines that exist. Posts are published through the feeds service
+ * {@code --small-followers} (100) to the small one straight into MongoDB (edges and counts, from the relations
+ * test-jar's {@code RelationsSeeder}, bypassing the relations service), from user ids 1..N that are not accounts, oldest
+ * first. Every follower is made active by creating their home timeline's marker directly in Redis (an {@code RPUSH} of
+ * {@code FeedsSeeder.MARKER} to {@code FeedsSeeder.timelineKey}, with an expiry), since the fan-out worker adds only to timelines that exist. Posts are published through the feeds service
  * proxy on the in-process Kith's event bus; the authors are accounts because a publish replies with the hydrated view.
  *
  * <p>Three parts, one run:
@@ -93,13 +94,11 @@ public final class FeedsFanoutScenario implements Scenario {
    * KEYS, each only if it exists, at the head when newer than the head, else in place, cut back to the cap once
    * {@link #TRIM_SLACK} over it).
    */
-  static final String FAN_OUT = LuaScripts.resource("io/kith/feeds/service/timeline-push.lua");
+  static final String FAN_OUT = FeedsSeeder.FAN_OUT;
   /** The feeds service's {@code Timelines.TRIM_SLACK}. */
-  static final int TRIM_SLACK = 32;
+  static final int TRIM_SLACK = FeedsSeeder.TRIM_SLACK;
   /** The worker's timelines per script call ({@code feeds.fanout-timelines-per-call}). */
   static final int TIMELINES_PER_CALL = 200;
-  /** Key prefix of the relations service's Redis copy of a follower list ({@code rel:{u:<id>}:fl}). */
-  static final String FOLLOWER_LIST_PREFIX = "rel:{u:";
   /** The worker's follower page ({@code feeds.fanout-page}). */
   static final int WORKER_PAGE = 10_000;
   /** The insert of run 3, into sorted-set timelines scored by id (marker {@code m} scored 2^53). */
@@ -199,7 +198,7 @@ public final class FeedsFanoutScenario implements Scenario {
                     + "relation_counts written straight into MongoDB, bypassing the relations service; every follower "
                     + "made active by creating the marker of their home timeline directly in Redis (RPUSH %s %s, "
                     + "EXPIRE %d), not by a read; %.1f s", large, small, large + small,
-                FeedsSeed.timelineKey(FeedsSeed.HOME, 1), FeedsSeed.MARKER,
+                FeedsSeeder.timelineKey(FeedsSeeder.HOME, 1), FeedsSeeder.MARKER,
                 FeedsSeed.MARKER_TTL_SECONDS, (System.nanoTime() - seedStart) / 1e9));
             Operation opLarge = publishAndWait(context, platform, feeds, big).atRate(rate);
             Operation opSmall = publishAndWait(context, platform, feeds, little).atRate(rate);
@@ -261,10 +260,10 @@ public final class FeedsFanoutScenario implements Scenario {
     long first = author.followers().get(0);
     EdgeSeeder.Source edges = EdgeSeeder.follows(author.id(), author.followers().size(), i -> first + i,
         platform.ids()::next, System::currentTimeMillis);
-    return EdgeSeeder.seed(context.vertx(), platform.mongo(), EdgeSeeder.EDGES, edges, "follower edges")
-        .compose(r -> FeedsSeed.counts(platform.mongo(), author.id(),
-            new JsonObject().put("followers", author.followers().size())))
-        .compose(v -> FeedsSeed.activate(platform.redis(), FeedsSeed.HOME, author.followers()));
+    return EdgeSeeder.seed(context.vertx(), platform.mongo(), RelationsSeeder.EDGES, edges, "follower edges")
+        .compose(r -> RelationsSeeder.counts(platform.mongo(), author.id(),
+            RelationsSeeder.countFields(null, (long) author.followers().size(), null)))
+        .compose(v -> FeedsSeed.activate(platform.redis(), FeedsSeeder.HOME, author.followers()));
   }
 
   private static JsonObject postBody(String op) {
@@ -298,7 +297,7 @@ public final class FeedsFanoutScenario implements Scenario {
     List<Request> batch = new ArrayList<>(users.size() * posts.size());
     for (long user : users) {
       for (long post : posts) {
-        batch.add(Request.cmd(Command.LPOS).arg(FeedsSeed.timelineKey(FeedsSeed.HOME, user)).arg(post));
+        batch.add(Request.cmd(Command.LPOS).arg(FeedsSeeder.timelineKey(FeedsSeeder.HOME, user)).arg(post));
       }
     }
     redis.batch(batch).onComplete(ar -> {
@@ -354,8 +353,8 @@ public final class FeedsFanoutScenario implements Scenario {
       return holdAll(context.vertx(), redis, List.of(author.oldest(), author.newest()), ids,
           System.currentTimeMillis() + BURST_DEADLINE_MILLIS).compose(done -> {
             long nanos = System.nanoTime() - start;
-            return Future.all(FeedsSeed.holding(redis, FeedsSeed.HOME, author.followers(), ids.get(0)),
-                FeedsSeed.holding(redis, FeedsSeed.HOME, author.followers(), ids.get(ids.size() - 1))).map(r -> {
+            return Future.all(FeedsSeed.holding(redis, FeedsSeeder.HOME, author.followers(), ids.get(0)),
+                FeedsSeed.holding(redis, FeedsSeeder.HOME, author.followers(), ids.get(ids.size() - 1))).map(r -> {
                   int first = r.resultAt(0);
                   int last = r.resultAt(1);
                   int n = author.followers().size();
@@ -504,7 +503,7 @@ public final class FeedsFanoutScenario implements Scenario {
     List<Long> listNanos = new ArrayList<>();
     List<Long> coldNanos = new ArrayList<>();
     // relations' Redis copy of the follower list dropped first: one walk that loads it from MongoDB
-    return platform.redis().send(Request.cmd(Command.DEL).arg(FOLLOWER_LIST_PREFIX + author.id() + "}:fl"))
+    return platform.redis().send(Request.cmd(Command.DEL).arg(RelationsSeeder.followerListKey(author.id())))
         .compose(v -> walk(ctx, relations, author.id(), WORKER_PAGE, null, coldNanos))
         .compose(v -> walk(ctx, relations, author.id(), BATCH, null, pageNanos))
         .compose(v -> walk(ctx, relations, author.id(), WORKER_PAGE, null, listNanos))
@@ -594,8 +593,8 @@ public final class FeedsFanoutScenario implements Scenario {
     for (long u = 0; u < BATCH; u++) {
       String key = prefix + ":{u:" + u + "}";
       keys.add(key);
-      create.add(sortedSets ? Request.cmd(Command.ZADD).arg(key).arg("9007199254740992").arg(FeedsSeed.MARKER)
-          : Request.cmd(Command.RPUSH).arg(key).arg(FeedsSeed.MARKER));
+      create.add(sortedSets ? Request.cmd(Command.ZADD).arg(key).arg("9007199254740992").arg(FeedsSeeder.MARKER)
+          : Request.cmd(Command.RPUSH).arg(key).arg(FeedsSeeder.MARKER));
       drop.add(Request.cmd(Command.DEL).arg(key));
     }
     List<Long> nanos = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.kith.bench.scenario;
 
+import io.kith.feeds.service.FeedsSeeder;
+import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.baseline.StaticPageServer;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.client.Target;
@@ -147,7 +149,7 @@ public final class FeedsHomeScenario implements Scenario {
             return FeedsFanoutScenario.holdAll(context.vertx(), platform.redis(), List.of(reader.id()), visible,
                 System.currentTimeMillis() + DELIVERY_DEADLINE_MILLIS);
           })
-          .compose(v -> FeedsSeed.present(platform.redis(), FeedsSeed.HOME, reader.id(), hidden))
+          .compose(v -> FeedsSeed.present(platform.redis(), FeedsSeeder.HOME, reader.id(), hidden))
           .compose(leaked -> {
             if (leaked > 0) {
               return Future.failedFuture(new IllegalStateException("a friends-only post reached the home timeline "
@@ -173,11 +175,12 @@ public final class FeedsHomeScenario implements Scenario {
   private static Future<Void> follow(ScenarioContext context, Platform platform, long reader, List<Long> authors) {
     List<JsonObject> edges = new ArrayList<>();
     long now = System.currentTimeMillis();
-    authors.forEach(a -> edges.add(EdgeSeeder.edge(platform.ids().next(), "f", reader, a, now)));
-    Future<Void> chain = FeedsSeed.insert(context.vertx(), platform, EdgeSeeder.EDGES, edges, "follow edges")
-        .compose(r -> FeedsSeed.counts(platform.mongo(), reader, new JsonObject().put("following", authors.size())));
+    authors.forEach(a -> edges.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, reader, a, now)));
+    Future<Void> chain = FeedsSeed.insert(context.vertx(), platform, RelationsSeeder.EDGES, edges, "follow edges")
+        .compose(r -> RelationsSeeder.counts(platform.mongo(), reader,
+            RelationsSeeder.countFields((long) authors.size(), null, null)));
     for (long a : authors) {
-      chain = chain.compose(v -> FeedsSeed.counts(platform.mongo(), a, new JsonObject().put("followers", 1)));
+      chain = chain.compose(v -> RelationsSeeder.counts(platform.mongo(), a, RelationsSeeder.countFields(null, 1L, null)));
     }
     return chain;
   }
@@ -222,7 +225,7 @@ public final class FeedsHomeScenario implements Scenario {
   /** Drops the reader's timeline and times the read that rebuilds it from MongoDB (checked like every read). */
   private static Future<Void> coldRead(Context ctx, Platform platform, FeedsService feeds, long reader,
                                        List<Long> expected, Map<Long, Long> authorOf, List<Figure> figures) {
-    return platform.redis().send(Request.cmd(Command.DEL).arg(FeedsSeed.timelineKey(FeedsSeed.HOME, reader)))
+    return platform.redis().send(Request.cmd(Command.DEL).arg(FeedsSeeder.timelineKey(FeedsSeeder.HOME, reader)))
         .compose(v -> {
           long start = System.nanoTime();
           return FeedsSeed.onContext(ctx, feeds.home(reader, 0, 0, LIMIT)).map(page -> {

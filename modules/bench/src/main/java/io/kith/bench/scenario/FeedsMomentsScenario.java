@@ -1,5 +1,7 @@
 package io.kith.bench.scenario;
 
+import io.kith.feeds.service.FeedsSeeder;
+import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
@@ -155,7 +157,7 @@ public final class FeedsMomentsScenario implements Scenario {
       friends.addAll(realIds);
       long now = System.currentTimeMillis();
       List<JsonObject> edges = new ArrayList<>();
-      friends.forEach(f -> edges.addAll(FeedsSeed.friendship(platform.ids()::next, viewer.id(), f, now)));
+      friends.forEach(f -> edges.addAll(RelationsSeeder.friendship(platform.ids()::next, viewer.id(), f, now)));
       // posts: the anonymous friends' first (older ids), the real friends' newest
       List<JsonObject> posts = new ArrayList<>();
       Map<Long, Long> authorOf = new HashMap<>();
@@ -179,15 +181,15 @@ public final class FeedsMomentsScenario implements Scenario {
         }
       }
       long seedStart = System.nanoTime();
-      return FeedsSeed.insert(context.vertx(), platform, EdgeSeeder.EDGES, edges, "friendship edges")
-          .compose(r -> FeedsSeed.insert(context.vertx(), platform, FeedsSeed.POSTS, posts, "posts"))
-          .compose(r -> FeedsSeed.counts(platform.mongo(), viewer.id(), new JsonObject().put("following",
-              friends.size()).put("followers", friends.size()).put("friends", friends.size())))
+      return FeedsSeed.insert(context.vertx(), platform, RelationsSeeder.EDGES, edges, "friendship edges")
+          .compose(r -> FeedsSeed.insert(context.vertx(), platform, FeedsSeeder.POSTS, posts, "posts"))
+          .compose(r -> RelationsSeeder.counts(platform.mongo(), viewer.id(), RelationsSeeder.countFields(
+              (long) friends.size(), (long) friends.size(), (long) friends.size())))
           .compose(r -> {
             Future<Void> chain = Future.succeededFuture();
             for (long f : realIds) {
-              chain = chain.compose(v -> FeedsSeed.counts(platform.mongo(), f, new JsonObject().put("following", 1)
-                  .put("followers", 1).put("friends", 1)));
+              chain = chain.compose(v -> RelationsSeeder.counts(platform.mongo(), f,
+                  RelationsSeeder.countFields(1L, 1L, 1L)));
             }
             return chain;
           })
@@ -213,7 +215,7 @@ public final class FeedsMomentsScenario implements Scenario {
             FindOptions options = new FindOptions().setSort(new JsonObject().put("_id", -1)).setLimit(LIMIT);
             Operation pull = new Operation(PULL, "find posts of " + friends.size() + " friends visible to the viewer "
                 + "in MongoDB, sort _id desc, limit " + LIMIT,
-                () -> platform.mongo().findWithOptions(FeedsSeed.POSTS, filter, options).map(docs -> {
+                () -> platform.mongo().findWithOptions(FeedsSeeder.POSTS, filter, options).map(docs -> {
                   List<Long> ids = docs.stream().map(d -> d.getLong("_id")).toList();
                   if (!ids.equals(expected)) {
                     throw new IllegalStateException("the pull query found " + ids.size() + " posts other than the "
@@ -232,9 +234,9 @@ public final class FeedsMomentsScenario implements Scenario {
                              long author, int k, long viewer, long now) {
     long id = platform.ids().next();
     Kind kind = kind(k, viewer);
-    JsonObject doc = FeedsSeed.post(id, author, kind.visibility(), kind.audience(), now);
+    JsonObject doc = FeedsSeeder.post(id, author, kind.visibility(), kind.audience(), now);
     if (k % DELETED_EVERY == DELETED_EVERY - 1) {
-      doc.put("deleted", true).put("deleted_at", now);
+      FeedsSeeder.deleted(doc, now);
     } else if (kind.visible()) {
       visible.add(id);
     }

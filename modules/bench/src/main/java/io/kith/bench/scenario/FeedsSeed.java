@@ -1,6 +1,7 @@
 package io.kith.bench.scenario;
 
 import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -8,8 +9,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.mongo.MongoClient;
-import io.vertx.ext.mongo.UpdateOptions;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -18,39 +17,23 @@ import io.vertx.redis.client.Response;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /**
- * What the feeds scenarios write straight into the in-process Kith's stores, bypassing the services (the documents
- * and keys of the feeds and relations domains, as their READMEs describe them), and how they reach the feeds service.
- *
- * <p>Posts are {@code posts} documents of {@code PostStore}'s shape; timelines are the lists
- * {@code feed:{u:<id>}:tl:home|moments} (post ids, newest first), which exist only when they hold the marker element
- * {@code m}, their last (the fan-out worker adds only to existing timelines, so a user "is active" when the marker is
- * there). The bench tests
+ * How the feeds scenarios write straight into the in-process Kith's stores, bypassing the services, and how they
+ * reach the feeds service. The documents and keys are the feeds and relations domains' own, from their test-jars'
+ * {@link FeedsSeeder} and {@code RelationsSeeder}: timelines exist only when they hold their marker, their last (the
+ * fan-out worker adds only to existing timelines, so a user "is active" when the marker is there). The bench tests
  * run the real service on what these write, so a change of the domain's documents fails a test rather than
  * silently measuring something else.
  */
 final class FeedsSeed {
 
-  /** The feeds domain's post collection. */
-  static final String POSTS = "posts";
-  /** Timeline kinds, as in the keys. */
-  static final String HOME = "home";
-  static final String MOMENTS = "moments";
-  /** The marker element of an existing timeline, its last. */
-  static final String MARKER = "m";
   /** Expiry of the markers the scenarios create (the service renews it on reads). */
   static final long MARKER_TTL_SECONDS = 3_600;
   /** Users per pipelined batch of marker writes. */
   private static final int MARKER_BATCH = 1_000;
 
   private FeedsSeed() {
-  }
-
-  /** {@code feed:{u:<id>}:tl:<kind>}. */
-  static String timelineKey(String kind, long user) {
-    return "feed:{u:" + user + "}:tl:" + kind;
   }
 
   /** The feeds service of the in-process Kith, or a failure saying why the scenario cannot run. */
@@ -79,35 +62,6 @@ final class FeedsSeed {
     return promise.future();
   }
 
-  /** An empty audience {@code {users: [], groups: [], tags: []}}. */
-  static JsonObject audience(List<Long> users) {
-    return new JsonObject().put("users", new JsonArray(new ArrayList<>(users))).put("groups", new JsonArray())
-        .put("tags", new JsonArray());
-  }
-
-  /** A live post document as {@code FeedsServiceImpl.publish} stores it: text only, no media, place or mentions. */
-  static JsonObject post(long id, long author, String visibility, List<Long> audienceUsers, long created) {
-    return new JsonObject().put("_id", id).put("author", author).put("text", "bench post " + id)
-        .put("place", (Object) null).put("mentions", new JsonArray()).put("vis", visibility)
-        .put("aud", audience(audienceUsers)).put("repost_of", 0L).put("created", created).put("likes", 0)
-        .put("comments", 0).put("reposts", 0).put("reposts_total", 0).put("media", new JsonArray());
-  }
-
-  /**
-   * The four edges of a friendship as the relations service stores it: follows both ways ({@code f}) and friendship
-   * edges both ways ({@code F}).
-   */
-  static List<JsonObject> friendship(LongSupplier ids, long a, long b, long at) {
-    return List.of(EdgeSeeder.edge(ids.getAsLong(), "f", a, b, at), EdgeSeeder.edge(ids.getAsLong(), "f", b, a, at),
-        EdgeSeeder.edge(ids.getAsLong(), "F", a, b, at), EdgeSeeder.edge(ids.getAsLong(), "F", b, a, at));
-  }
-
-  /** Sets fields of a user's {@code relation_counts} document ({@code following}, {@code followers}, {@code friends}). */
-  static Future<Void> counts(MongoClient mongo, long user, JsonObject set) {
-    return mongo.updateCollectionWithOptions(EdgeSeeder.COUNTS, new JsonObject().put("user", user),
-        new JsonObject().put("$set", set), new UpdateOptions().setUpsert(true)).mapEmpty();
-  }
-
   /**
    * Makes these users' {@code kind} timelines exist (empty), as a read would: the marker with an expiry, written in
    * pipelined batches. Fan-out then reaches them.
@@ -120,9 +74,9 @@ final class FeedsSeed {
       chain = chain.compose(v -> {
         List<Request> batch = new ArrayList<>(chunk.size() * 3);
         for (long user : chunk) {
-          String key = timelineKey(kind, user);
+          String key = FeedsSeeder.timelineKey(kind, user);
           batch.add(Request.cmd(Command.DEL).arg(key));
-          batch.add(Request.cmd(Command.RPUSH).arg(key).arg(MARKER));
+          batch.add(Request.cmd(Command.RPUSH).arg(key).arg(FeedsSeeder.MARKER));
           batch.add(Request.cmd(Command.EXPIRE).arg(key).arg(MARKER_TTL_SECONDS));
         }
         return redis.batch(batch).mapEmpty();
@@ -137,7 +91,7 @@ final class FeedsSeed {
     for (int i = 0; i < users.size(); i += MARKER_BATCH) {
       List<Request> batch = new ArrayList<>();
       for (long user : users.subList(i, Math.min(users.size(), i + MARKER_BATCH))) {
-        batch.add(Request.cmd(Command.LPOS).arg(timelineKey(kind, user)).arg(postId));
+        batch.add(Request.cmd(Command.LPOS).arg(FeedsSeeder.timelineKey(kind, user)).arg(postId));
       }
       parts.add(redis.batch(batch));
     }
@@ -158,7 +112,7 @@ final class FeedsSeed {
       return Future.succeededFuture(0);
     }
     List<Request> batch = new ArrayList<>(posts.size());
-    posts.forEach(p -> batch.add(Request.cmd(Command.LPOS).arg(timelineKey(kind, user)).arg(p)));
+    posts.forEach(p -> batch.add(Request.cmd(Command.LPOS).arg(FeedsSeeder.timelineKey(kind, user)).arg(p)));
     return redis.batch(batch).map(replies -> (int) replies.stream().filter(r -> r != null).count());
   }
 

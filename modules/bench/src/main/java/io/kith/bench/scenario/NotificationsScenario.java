@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.notifications.service.NotificationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
@@ -374,9 +375,8 @@ public final class NotificationsScenario implements Scenario {
     }
     // the product sends its scripts' text with every call (EVAL): what that adds in Redis, at the medium size
     Recipient medium = recipients.get(1);
-    Request asSent = Request.cmd(Command.EVAL).arg(scripts.counts().text()).arg(2)
-        .arg(NotificationsSeed.prefix(medium.user().id()) + ":c").arg(NotificationsSeed.prefix(medium.user().id())
-            + ":g").arg(NotificationsSeed.prefix(medium.user().id()));
+    Request asSent = Request.cmd(Command.EVAL).arg(scripts.counts().text()).arg(2);
+    NotificationsSeeder.scriptKeys(medium.user().id()).forEach(asSent::arg);
     chain = chain.compose(v -> NotificationsSeed.serverMicros(redis, asSent, "eval").map(us -> {
       micros.put("count-eval", us);
       return null;

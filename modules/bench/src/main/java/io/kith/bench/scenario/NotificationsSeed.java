@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.notifications.service.NotificationsSeeder;
 import io.kith.notifications.api.Notifications;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -9,9 +10,6 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,13 +26,12 @@ import java.util.function.LongSupplier;
  * What the notifications scenario writes into the in-process Kith's Redis, the scripts it runs there, and how it
  * checks every answer.
  *
- * <p>The product's scripts are read from the notifications service's own resources
- * ({@code io/kith/notifications/service/*.lua}) and put together as its {@code HotStore} does ({@code common.lua},
- * a newline, the script, a newline), so their digests are those of the scripts the service runs (the scenario checks
- * that with {@code SCRIPT EXISTS} after the service ran them). Notifications are stored with the service's insert
- * script and the arguments {@code HotStore.insert} passes (key layout {@code ntf:{u:<id>}:...}, dedupe keys as the
- * producers make them), on a side the service itself created. The two baseline scripts, the classic scans of a
- * user's whole list, are the bench's ({@code notifications_scan_*.lua} beside this class).
+ * <p>The product's scripts, their keys and arguments come from the notifications test-jar's
+ * {@link NotificationsSeeder}, which puts them together as the service's {@code HotStore} does, so their digests are
+ * those of the scripts the service runs (the scenario checks that with {@code SCRIPT EXISTS} after the service ran
+ * them). Notifications are stored with the service's insert script and the arguments {@code HotStore.insert} passes
+ * (dedupe keys as the producers make them), on a side the service itself created. The two baseline scripts, the classic scans of a
+ * user's whole list, are kept beside them in the notifications test-jar ({@code notifications_scan_*.lua}).
  *
  * <p>The mix is fixed, in cycles of ten (oldest first): like of post 0, comment on post 0, like of post 1,
  * follower, like of post 0, reply on post 0, comment on post 1, mention, comment on post 0, repost of post 0. So
@@ -61,8 +58,6 @@ final class NotificationsSeed {
   /** Notifications per pipelined batch of inserts. */
   static final int INSERT_BATCH = 500;
 
-  private static final String SERVICE_SCRIPTS = "io/kith/notifications/service/";
-  private static final String BENCH_SCRIPTS = "io/kith/bench/scenario/";
 
   private NotificationsSeed() {
   }
@@ -82,31 +77,13 @@ final class NotificationsSeed {
 
   /** The notifications service's script {@code name} ({@code counts}, {@code list}, {@code insert}), as it runs it. */
   static Script product(String name) {
-    return Script.of(name + ".lua", resource(SERVICE_SCRIPTS + "common.lua") + resource(SERVICE_SCRIPTS + name
-        + ".lua"));
+    return Script.of(name + ".lua", NotificationsSeeder.script(name));
   }
 
-  /** The bench's baseline script {@code notifications_scan_<name>.lua}. */
+  /** The baseline script {@code notifications_scan_<name>.lua}, from the notifications test-jar. */
   static Script baseline(String name) {
     String file = "notifications_scan_" + name + ".lua";
-    return Script.of(file, resource(BENCH_SCRIPTS + file));
-  }
-
-  /** A resource's text followed by a newline, as {@code HotStore} reads its scripts. */
-  private static String resource(String path) {
-    try (InputStream in = NotificationsSeed.class.getClassLoader().getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalStateException("missing script " + path + " on the class path");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** {@code ntf:{u:<id>}}, the user's key prefix and hash tag. */
-  static String prefix(long user) {
-    return "ntf:{u:" + user + "}";
+    return Script.of(file, NotificationsSeeder.baselineScript(name));
   }
 
   /** One notification to store. {@code fields} in the order of {@link Notifications#FIELDS}. */
@@ -238,15 +215,15 @@ final class NotificationsSeed {
 
   /** The product's script with the keys and prefix {@code HotStore.script} passes. */
   private static Request product(Script script, long user) {
-    String p = prefix(user);
-    return Request.cmd(Command.EVALSHA).arg(script.sha()).arg(2).arg(p + ":c").arg(p + ":g").arg(p);
+    Request r = Request.cmd(Command.EVALSHA).arg(script.sha()).arg(2);
+    NotificationsSeeder.scriptKeys(user).forEach(r::arg);
+    return r;
   }
 
   /** The insert script's call with {@code HotStore.insert}'s arguments. */
   static Request insert(Script script, long user, int cap, Planned n, long created) {
-    // the empty slot: the seeded comments and likes are not replaced by newer ones
-    Request r = product(script, user).arg(cap).arg(n.id()).arg(n.type()).arg(created).arg(n.key()).arg("");
-    n.fields().forEach((field, value) -> r.arg(field).arg(value));
+    Request r = product(script, user);
+    NotificationsSeeder.insertArgs(cap, n.id(), n.type(), created, n.key(), n.fields()).forEach(r::arg);
     return r;
   }
 
@@ -257,9 +234,7 @@ final class NotificationsSeed {
 
   /** The spec {@code Query.list} builds for {@code types=comment,like&post=<post>&limit=20}. */
   static JsonObject listSpec(long post) {
-    return new JsonObject().put("types", new JsonArray(FILTER_TYPES))
-        .put("where", new JsonArray().add(new JsonArray().add(FILTER_FIELD).add(Long.toString(post))))
-        .put("offset", 0).put("limit", LIMIT);
+    return NotificationsSeeder.listSpec(FILTER_TYPES, FILTER_FIELD, post, LIMIT);
   }
 
   /** {@code list.lua} as the service calls it for the filtered list. */
@@ -269,13 +244,14 @@ final class NotificationsSeed {
 
   /** The baseline count scan. */
   static Request scanCount(Script script, long user) {
-    return Request.cmd(Command.EVALSHA).arg(script.sha()).arg(1).arg(prefix(user) + ":idx").arg(prefix(user));
+    return Request.cmd(Command.EVALSHA).arg(script.sha()).arg(1).arg(NotificationsSeeder.indexKey(user))
+        .arg(NotificationsSeeder.prefix(user));
   }
 
   /** The baseline list scan with the filtered list's types, condition and limit. */
   static Request scanList(Script script, long user, long post) {
-    Request r = Request.cmd(Command.EVALSHA).arg(script.sha()).arg(1).arg(prefix(user) + ":idx").arg(prefix(user))
-        .arg(LIMIT).arg(FILTER_FIELD).arg(post);
+    Request r = Request.cmd(Command.EVALSHA).arg(script.sha()).arg(1).arg(NotificationsSeeder.indexKey(user))
+        .arg(NotificationsSeeder.prefix(user)).arg(LIMIT).arg(FILTER_FIELD).arg(post);
     FILTER_TYPES.forEach(r::arg);
     return r;
   }
@@ -411,7 +387,7 @@ final class NotificationsSeed {
   static Future<Memory> memory(Redis redis, long user) {
     List<String> keys = new ArrayList<>();
     List<Long> sizes = new ArrayList<>();
-    return scan(redis, prefix(user) + ":*", "0", keys).compose(v -> {
+    return scan(redis, NotificationsSeeder.prefix(user) + ":*", "0", keys).compose(v -> {
       Future<Void> chain = Future.succeededFuture();
       // in batches: the client queues at most redis.max-waiting-handlers replies
       for (int i = 0; i < keys.size(); i += INSERT_BATCH) {

@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
@@ -124,10 +125,10 @@ public final class RelationsBatchScenario implements Scenario {
 
   /** Writes the mix into the relations collections, recording what it wrote for the notes. */
   private static Future<Void> seed(ScenarioContext context, Platform platform, RelationsMix mix, List<String> seeded) {
-    return insert(context, platform, EdgeSeeder.EDGES, mix.edges(), seeded)
-        .compose(v -> insert(context, platform, RelationsMix.TAGS, mix.tags(), seeded))
-        .compose(v -> insert(context, platform, RelationsMix.GROUPS, mix.groups(), seeded))
-        .compose(v -> insert(context, platform, RelationsMix.MEMBERS, mix.members(), seeded));
+    return insert(context, platform, RelationsSeeder.EDGES, mix.edges(), seeded)
+        .compose(v -> insert(context, platform, RelationsSeeder.TAGS, mix.tags(), seeded))
+        .compose(v -> insert(context, platform, RelationsSeeder.GROUPS, mix.groups(), seeded))
+        .compose(v -> insert(context, platform, RelationsSeeder.MEMBERS, mix.members(), seeded));
   }
 
   private static Future<Void> insert(ScenarioContext context, Platform platform, String collection,

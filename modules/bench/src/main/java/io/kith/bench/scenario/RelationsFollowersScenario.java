@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
@@ -9,7 +10,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.MongoClient;
-import io.vertx.ext.mongo.UpdateOptions;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -189,7 +189,7 @@ public final class RelationsFollowersScenario implements Scenario {
                                             List<String> notes) {
     EdgeSeeder.Source source = EdgeSeeder.follows(celebrity, seeded, i -> ANONYMOUS_BASE + i, platform.ids()::next,
         System::currentTimeMillis);
-    return EdgeSeeder.seed(context.vertx(), platform.mongo(), EdgeSeeder.EDGES, source, "follower edges")
+    return EdgeSeeder.seed(context.vertx(), platform.mongo(), RelationsSeeder.EDGES, source, "follower edges")
         .map(result -> {
           notes.add("seeding: " + String.format(Locale.ROOT, "%,d", seeded) + " follow edges to the celebrity, "
               + result.describe() + ", bulk inserts of " + EdgeSeeder.BATCH + " (" + EdgeSeeder.IN_FLIGHT
@@ -204,20 +204,18 @@ public final class RelationsFollowersScenario implements Scenario {
     List<JsonObject> docs = new ArrayList<>();
     long now = System.currentTimeMillis();
     for (Long follower : realIds) {
-      docs.add(EdgeSeeder.edge(platform.ids().next(), "f", follower, celebrity, now));
+      docs.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, follower, celebrity, now));
     }
     for (Long follower : realIds) {
-      docs.add(EdgeSeeder.edge(platform.ids().next(), "f", follower, small, now));
+      docs.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, follower, small, now));
     }
-    return EdgeSeeder.seed(context.vertx(), platform.mongo(), EdgeSeeder.EDGES, EdgeSeeder.of(docs),
+    return EdgeSeeder.seed(context.vertx(), platform.mongo(), RelationsSeeder.EDGES, EdgeSeeder.of(docs),
         "real follower edges").mapEmpty();
   }
 
-  /** Writes the follower count the service would have kept ({@code relation_counts}, field {@code followers}). */
+  /** Writes the follower count the service would have kept. */
   static Future<Void> setCount(MongoClient mongo, long user, long followers) {
-    return mongo.updateCollectionWithOptions(EdgeSeeder.COUNTS, new JsonObject().put("user", user),
-        new JsonObject().put("$set", new JsonObject().put("followers", followers)),
-        new UpdateOptions().setUpsert(true)).mapEmpty();
+    return RelationsSeeder.counts(mongo, user, RelationsSeeder.countFields(null, followers, null));
   }
 
   private static String walkNote(FollowerWalk walk, long total, int real) {

@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -12,7 +13,7 @@ import java.util.function.LongSupplier;
 /**
  * The graph the {@code relations-batch} scenario seeds around one viewer and the users it asks about: a realistic
  * mix of everything the batch relationship query reports, written as documents of the relations domain's collections
- * (see the relations README), and the answer the HTTP operation must give for it.
+ * (made by the relations test-jar's {@link RelationsSeeder}), and the answer the HTTP operation must give for it.
  *
  * <p>Over the asked-about users, by position: the viewer follows 30 %, 30 % follow the viewer (half of those overlap,
  * so 15 % are friends, with their two friendship edges), 3 % have a pending request from the viewer, 2 % are blocked
@@ -22,18 +23,14 @@ import java.util.function.LongSupplier;
  * among themselves unless {@code otherEdges} asks for some (follows between users the query does not involve, so
  * the collection holds more than the viewer's edges).
  *
- * @param edges   documents for {@code edges}
- * @param tags    documents for {@code contact_tags}
- * @param groups  documents for {@code friend_groups}
- * @param members documents for {@code friend_group_members}
+ * @param edges   edge documents
+ * @param tags    contact tag documents
+ * @param groups  friend group documents
+ * @param members friend group membership documents
  * @param expect  what the HTTP operation must count in its reply
  */
 record RelationsMix(List<JsonObject> edges, List<JsonObject> tags, List<JsonObject> groups, List<JsonObject> members,
                     Counts expect) {
-
-  static final String TAGS = "contact_tags";
-  static final String GROUPS = "friend_groups";
-  static final String MEMBERS = "friend_group_members";
 
   /** Per mille of the users in each role, by position (see the class comment). */
   private static final int FOLLOWING_END = 300;
@@ -136,47 +133,47 @@ record RelationsMix(List<JsonObject> edges, List<JsonObject> tags, List<JsonObje
       boolean following = p < FOLLOWING_END;
       boolean followedBy = p >= FOLLOWED_BY_START && p < FOLLOWED_BY_END;
       if (following) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "f", viewer, other, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.FOLLOW, viewer, other, now));
       }
       if (followedBy) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "f", other, viewer, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.FOLLOW, other, viewer, now));
       }
       if (following && followedBy) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "F", viewer, other, now));
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "F", other, viewer, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.FRIEND, viewer, other, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.FRIEND, other, viewer, now));
       }
       if (p >= FOLLOWED_BY_END && p < REQUESTED_END) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "r", viewer, other, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.REQUEST, viewer, other, now));
       } else if (p >= REQUESTED_END && p < BLOCKING_END) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "b", viewer, other, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.BLOCK, viewer, other, now));
       } else if (p >= BLOCKING_END && p < BLOCKED_BY_END) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "b", other, viewer, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.BLOCK, other, viewer, now));
       } else if (p >= BLOCKED_BY_END && p < MUTING_END) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "m", viewer, other, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.MUTE, viewer, other, now));
       } else if (p >= MUTING_END && p < HIDDEN_FROM_END) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "h", other, viewer, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.HIDE, other, viewer, now));
       } else if (p >= HIDDEN_FROM_END && p < HIDING_END) {
-        edges.add(EdgeSeeder.edge(ids.getAsLong(), "h", viewer, other, now));
+        edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.HIDE, viewer, other, now));
       }
       if (p < TAGGED_END) {
-        tags.add(tag(ids.getAsLong(), viewer, "t" + (i % 5), other, now));
+        tags.add(RelationsSeeder.tag(ids.getAsLong(), viewer, "t" + (i % 5), other, now));
         if (p < SECOND_TAG_END) {
-          tags.add(tag(ids.getAsLong(), viewer, "Close", other, now));
+          tags.add(RelationsSeeder.tag(ids.getAsLong(), viewer, "Close", other, now));
         }
       }
       boolean friend = following && followedBy;
       if (friend && p < FAMILY_END) {
-        members.add(member(ids.getAsLong(), family, viewer, other, now));
+        members.add(RelationsSeeder.member(ids.getAsLong(), family, viewer, other, now));
         familySize++;
       } else if (friend && p < COLLEAGUES_END) {
-        members.add(member(ids.getAsLong(), colleagues, viewer, other, now));
+        members.add(RelationsSeeder.member(ids.getAsLong(), colleagues, viewer, other, now));
         colleaguesSize++;
       }
     }
-    groups.add(group(family, viewer, "Family", familySize, now));
-    groups.add(group(colleagues, viewer, "Colleagues", colleaguesSize, now));
+    groups.add(RelationsSeeder.group(family, viewer, "Family", familySize, now));
+    groups.add(RelationsSeeder.group(colleagues, viewer, "Colleagues", colleaguesSize, now));
     for (int k = 0; k < otherEdges; k++) {
-      edges.add(EdgeSeeder.edge(ids.getAsLong(), "f", strangers.getAsLong(), strangers.getAsLong(), now));
+      edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.FOLLOW, strangers.getAsLong(), strangers.getAsLong(), now));
     }
     Counts expect = new Counts(n, share(n, 0, FOLLOWING_END), share(n, FOLLOWED_BY_START, FOLLOWED_BY_END),
         share(n, FOLLOWED_BY_START, FOLLOWING_END), share(n, FOLLOWED_BY_END, REQUESTED_END),
@@ -195,19 +192,5 @@ record RelationsMix(List<JsonObject> edges, List<JsonObject> tags, List<JsonObje
       }
     }
     return count;
-  }
-
-  private static JsonObject tag(long id, long owner, String tag, long target, long now) {
-    return new JsonObject().put("_id", id).put("owner", owner).put("tag", tag)
-        .put("tag_lc", tag.toLowerCase(Locale.ROOT)).put("target", target).put("at", now);
-  }
-
-  private static JsonObject group(long id, long owner, String name, int size, long now) {
-    return new JsonObject().put("_id", id).put("owner", owner).put("name", name)
-        .put("name_lc", name.toLowerCase(Locale.ROOT)).put("size", (long) size).put("created", now);
-  }
-
-  private static JsonObject member(long id, long group, long owner, long member, long now) {
-    return new JsonObject().put("_id", id).put("g", group).put("owner", owner).put("member", member).put("at", now);
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.relations.service.RelationsSeeder;
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
@@ -91,10 +92,10 @@ class SeededGraphTest {
     }
     RelationsMix mix = RelationsMix.build(viewer, others, platform.ids()::next, 300, platform.ids()::next,
         System.currentTimeMillis());
-    insert(EdgeSeeder.EDGES, mix.edges());
-    insert(RelationsMix.TAGS, mix.tags());
-    insert(RelationsMix.GROUPS, mix.groups());
-    insert(RelationsMix.MEMBERS, mix.members());
+    insert(RelationsSeeder.EDGES, mix.edges());
+    insert(RelationsSeeder.TAGS, mix.tags());
+    insert(RelationsSeeder.GROUPS, mix.groups());
+    insert(RelationsSeeder.MEMBERS, mix.members());
 
     JsonObject answer = Await.result(relations.relationships(viewer, others));
     int blockedBy = 0;
@@ -170,12 +171,12 @@ class SeededGraphTest {
     }
     long celebrity = platform.ids().next();
     int anonymous = 1_050;
-    onContext(() -> EdgeSeeder.seed(vertx, platform.mongo(), EdgeSeeder.EDGES,
+    onContext(() -> EdgeSeeder.seed(vertx, platform.mongo(), RelationsSeeder.EDGES,
         EdgeSeeder.follows(celebrity, anonymous, i -> RelationsFollowersScenario.ANONYMOUS_BASE + i,
             platform.ids()::next, System::currentTimeMillis), "anonymous follows"));
     List<JsonObject> top = new ArrayList<>();
-    real.forEach(f -> top.add(EdgeSeeder.edge(platform.ids().next(), "f", f, celebrity, System.currentTimeMillis())));
-    insert(EdgeSeeder.EDGES, top);
+    real.forEach(f -> top.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, f, celebrity, System.currentTimeMillis())));
+    insert(RelationsSeeder.EDGES, top);
 
     long total = anonymous + real.size();
     onContext(() -> RelationsFollowersScenario.setCount(platform.mongo(), celebrity, total));

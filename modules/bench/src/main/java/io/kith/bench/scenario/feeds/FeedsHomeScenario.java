@@ -1,7 +1,5 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.feeds;
 
-import io.kith.feeds.service.FeedsSeeder;
-import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.baseline.StaticPageServer;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.client.Target;
@@ -13,8 +11,16 @@ import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -90,7 +96,7 @@ public final class FeedsHomeScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled()
+    return BenchAccounts.unthrottled()
         .put("feeds", new JsonObject().put("posts-per-hour", 10_000_000))
         .mergeIn(stores.inProcessConfig(), true);
   }
@@ -142,7 +148,7 @@ public final class FeedsHomeScenario implements Scenario {
       List<Long> hidden = new ArrayList<>();
       return follow(context, platform, reader.id(), authors)
           // one read creates the reader's (empty) home timeline, so fan-out reaches it
-          .compose(v -> FeedsSeed.onContext(ctx, feeds.home(reader.id(), 0, 0, LIMIT)))
+          .compose(v -> ScenarioContext.onContext(ctx, feeds.home(reader.id(), 0, 0, LIMIT)))
           .compose(v -> publishAll(ctx, feeds, authors, perAuthor, authorOf, visible, hidden))
           .compose(v -> {
             visible.sort(null);
@@ -175,12 +181,14 @@ public final class FeedsHomeScenario implements Scenario {
   private static Future<Void> follow(ScenarioContext context, Platform platform, long reader, List<Long> authors) {
     List<JsonObject> edges = new ArrayList<>();
     long now = System.currentTimeMillis();
-    authors.forEach(a -> edges.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, reader, a, now)));
+    authors.forEach(a -> edges.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, reader, a,
+        now)));
     Future<Void> chain = FeedsSeed.insert(context.vertx(), platform, RelationsSeeder.EDGES, edges, "follow edges")
         .compose(r -> RelationsSeeder.counts(platform.mongo(), reader,
             RelationsSeeder.countFields((long) authors.size(), null, null)));
     for (long a : authors) {
-      chain = chain.compose(v -> RelationsSeeder.counts(platform.mongo(), a, RelationsSeeder.countFields(null, 1L, null)));
+      chain = chain.compose(v -> RelationsSeeder.counts(platform.mongo(), a,
+          RelationsSeeder.countFields(null, 1L, null)));
     }
     return chain;
   }
@@ -202,7 +210,7 @@ public final class FeedsHomeScenario implements Scenario {
         for (long[] job : chunk) {
           String vis = visibility((int) job[1]);
           JsonObject body = new JsonObject().put("text", "home bench post " + job[1]).put("visibility", vis);
-          each.add(FeedsSeed.onContext(ctx, feeds.publish(job[0], body)).map(view -> {
+          each.add(ScenarioContext.onContext(ctx, feeds.publish(job[0], body)).map(view -> {
             long id = view.getLong("id");
             authorOf.put(id, job[0]);
             (vis.equals("friends") ? hidden : visible).add(id);
@@ -228,7 +236,7 @@ public final class FeedsHomeScenario implements Scenario {
     return platform.redis().send(Request.cmd(Command.DEL).arg(FeedsSeeder.timelineKey(FeedsSeeder.HOME, reader)))
         .compose(v -> {
           long start = System.nanoTime();
-          return FeedsSeed.onContext(ctx, feeds.home(reader, 0, 0, LIMIT)).map(page -> {
+          return ScenarioContext.onContext(ctx, feeds.home(reader, 0, 0, LIMIT)).map(page -> {
             double ms = (System.nanoTime() - start) / 1e6;
             FeedsSeed.checkPage(page, expected, authorOf);
             figures.add(Figure.of("cold home read (ms)", ms, "ms", "one home read after deleting the reader's "
@@ -246,8 +254,8 @@ public final class FeedsHomeScenario implements Scenario {
   private Future<List<Operation>> operations(ScenarioContext context, BenchHttpClient http, BenchAccounts.User reader,
                                              List<Long> expected, Map<Long, Long> authorOf,
                                              AtomicReference<Floor> pages) {
-    Operation whoami = new Operation(WHOAMI, "GET " + AuthOverheadScenario.WHOAMI + " with the reader's token",
-        () -> http.getJson(AuthOverheadScenario.WHOAMI, reader.accessToken())
+    Operation whoami = new Operation(WHOAMI, "GET " + Replies.WHOAMI + " with the reader's token",
+        () -> http.getJson(Replies.WHOAMI, reader.accessToken())
             .map(body -> Replies.whoami(body, reader.id())));
     Operation home = new Operation(HOME, "GET " + HOME_PATH + LIMIT + " with the reader's token",
         () -> http.getJson(HOME_PATH + LIMIT, reader.accessToken())

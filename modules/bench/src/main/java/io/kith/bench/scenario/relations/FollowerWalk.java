@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.relations;
 
 /**
  * A reader paging down a long list with the {@code next} cursors the pages return, starting again at the top when

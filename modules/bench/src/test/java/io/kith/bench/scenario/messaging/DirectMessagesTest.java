@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.messaging;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

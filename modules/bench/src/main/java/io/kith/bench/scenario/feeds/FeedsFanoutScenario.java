@@ -1,15 +1,22 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.feeds;
 
-import io.kith.feeds.service.FeedsSeeder;
-import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.EdgeSeeder;
+import io.kith.bench.scenario.RedisWork;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -41,10 +48,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Set-up registers two authors over HTTP and writes {@code --followers} (10,000) follow edges to the large one and
  * {@code --small-followers} (100) to the small one straight into MongoDB (edges and counts, from the relations
- * test-jar's {@code RelationsSeeder}, bypassing the relations service), from user ids 1..N that are not accounts, oldest
- * first. Every follower is made active by creating their home timeline's marker directly in Redis (an {@code RPUSH} of
- * {@code FeedsSeeder.MARKER} to {@code FeedsSeeder.timelineKey}, with an expiry), since the fan-out worker adds only to timelines that exist. Posts are published through the feeds service
- * proxy on the in-process Kith's event bus; the authors are accounts because a publish replies with the hydrated view.
+ * test-jar's {@code RelationsSeeder}, bypassing the relations service), from user ids 1..N that are not accounts,
+ * oldest first. Every follower is made active by creating their home timeline's marker directly in Redis (an
+ * {@code RPUSH} of {@code FeedsSeeder.MARKER} to {@code FeedsSeeder.timelineKey}, with an expiry), since the fan-out
+ * worker adds only to timelines that exist. Posts are published through the feeds service proxy on the in-process
+ * Kith's event bus; the authors are accounts because a publish replies with the hydrated view.
  *
  * <p>Three parts, one run:
  * <ol>
@@ -144,7 +152,7 @@ public final class FeedsFanoutScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled()
+    return BenchAccounts.unthrottled()
         .put("feeds", new JsonObject()
             .put("celebrity-threshold", CELEBRITY_THRESHOLD)
             .put("posts-per-hour", 10_000_000))
@@ -276,7 +284,7 @@ public final class FeedsFanoutScenario implements Scenario {
     return new Operation(author.op(), "publish a public post to " + String.format(Locale.ROOT, "%,d",
         author.followers().size()) + " active followers, until the oldest follower's home timeline holds it", () -> {
           Context ctx = Vertx.currentContext();
-          return FeedsSeed.onContext(ctx, feeds.publish(author.id(), postBody(author.op()))).compose(view -> {
+          return ScenarioContext.onContext(ctx, feeds.publish(author.id(), postBody(author.op()))).compose(view -> {
             long id = view.getLong("id");
             author.lastPost().accumulateAndGet(id, Math::max);
             return holdAll(context.vertx(), platform.redis(), author.sample(), List.of(id),
@@ -339,7 +347,7 @@ public final class FeedsFanoutScenario implements Scenario {
     long start = System.nanoTime();
     List<Future<JsonObject>> published = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      published.add(FeedsSeed.onContext(ctx, feeds.publish(author.id(), postBody(author.op() + " burst"))));
+      published.add(ScenarioContext.onContext(ctx, feeds.publish(author.id(), postBody(author.op() + " burst"))));
     }
     AtomicLong publishedNanos = new AtomicLong();
     return Future.all(published).compose(all -> {
@@ -563,7 +571,7 @@ public final class FeedsFanoutScenario implements Scenario {
   private static Future<Void> walk(Context ctx, RelationsService relations, long author, int limit, String cursor,
                                    List<Long> pageNanos) {
     long start = System.nanoTime();
-    return FeedsSeed.onContext(ctx, relations.eligibleFollowers(author, limit, cursor)).compose(page -> {
+    return ScenarioContext.onContext(ctx, relations.eligibleFollowers(author, limit, cursor)).compose(page -> {
       pageNanos.add(System.nanoTime() - start);
       String next = page.getString("next");
       return next == null ? Future.succeededFuture() : walk(ctx, relations, author, limit, next, pageNanos);

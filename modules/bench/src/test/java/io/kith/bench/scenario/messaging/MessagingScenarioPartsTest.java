@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.messaging;
 
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;

@@ -1,12 +1,18 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.notifications;
 
-import io.kith.notifications.service.NotificationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
+import io.kith.notifications.service.NotificationsSeeder;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -89,7 +95,7 @@ public final class NotificationsScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled()
+    return BenchAccounts.unthrottled()
         .put("notifications", new JsonObject().put("max-per-user", CAP))
         .mergeIn(stores.inProcessConfig(), true);
   }
@@ -346,8 +352,8 @@ public final class NotificationsScenario implements Scenario {
           + "of each hash until 20 match, HGETALL of those",
           () -> redis.send(scanList).map(reply -> NotificationsSeed.checkScanList(reply, e))));
     }
-    ops.add(new Operation(WHOAMI, "GET " + AuthOverheadScenario.WHOAMI + " with a recipient's token",
-        () -> http.getJson(AuthOverheadScenario.WHOAMI, anyone.accessToken())
+    ops.add(new Operation(WHOAMI, "GET " + Replies.WHOAMI + " with a recipient's token",
+        () -> http.getJson(Replies.WHOAMI, anyone.accessToken())
             .map(body -> Replies.whoami(body, anyone.id()))));
     return ops;
   }

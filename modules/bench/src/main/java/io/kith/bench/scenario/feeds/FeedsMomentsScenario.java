@@ -1,15 +1,20 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.feeds;
 
-import io.kith.feeds.service.FeedsSeeder;
-import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -87,7 +92,7 @@ public final class FeedsMomentsScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled().mergeIn(stores.inProcessConfig(), true);
+    return BenchAccounts.unthrottled().mergeIn(stores.inProcessConfig(), true);
   }
 
   /** What a seeded post is: its visibility and audience, and whether the viewer may see it. */
@@ -208,7 +213,7 @@ public final class FeedsMomentsScenario implements Scenario {
                         .map(page -> FeedsSeed.checkPage(page, expected, authorOf)))
                 : new Operation(MOMENTS, "FeedsService.moments(viewer, limit " + LIMIT + ") through the service "
                     + "proxy on the in-process Kith's event bus",
-                    () -> FeedsSeed.onContext(Vertx.currentContext(),
+                    () -> ScenarioContext.onContext(Vertx.currentContext(),
                         feeds.moments(viewer.id(), 0, 0, LIMIT)).map(page -> FeedsSeed.checkPage(page, expected,
                         authorOf)));
             JsonObject filter = pullFilter(viewer.id(), friends);
@@ -249,7 +254,7 @@ public final class FeedsMomentsScenario implements Scenario {
   private static Future<Void> coldRead(Context ctx, FeedsService feeds, long viewer, List<Long> expected,
                                        Map<Long, Long> authorOf, List<Figure> figures) {
     long start = System.nanoTime();
-    return FeedsSeed.onContext(ctx, feeds.moments(viewer, 0, 0, LIMIT)).map(page -> {
+    return ScenarioContext.onContext(ctx, feeds.moments(viewer, 0, 0, LIMIT)).map(page -> {
       double ms = (System.nanoTime() - start) / 1e6;
       FeedsSeed.checkPage(page, expected, authorOf);
       figures.add(Figure.of("cold moments read (ms)", ms, "ms", "the first moments read, which builds the timeline "

@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.relations;
 
 import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.json.JsonArray;
@@ -173,7 +173,8 @@ record RelationsMix(List<JsonObject> edges, List<JsonObject> tags, List<JsonObje
     groups.add(RelationsSeeder.group(family, viewer, "Family", familySize, now));
     groups.add(RelationsSeeder.group(colleagues, viewer, "Colleagues", colleaguesSize, now));
     for (int k = 0; k < otherEdges; k++) {
-      edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.FOLLOW, strangers.getAsLong(), strangers.getAsLong(), now));
+      edges.add(RelationsSeeder.edge(ids.getAsLong(), RelationsSeeder.FOLLOW, strangers.getAsLong(),
+          strangers.getAsLong(), now));
     }
     Counts expect = new Counts(n, share(n, 0, FOLLOWING_END), share(n, FOLLOWED_BY_START, FOLLOWED_BY_END),
         share(n, FOLLOWED_BY_START, FOLLOWING_END), share(n, FOLLOWED_BY_END, REQUESTED_END),

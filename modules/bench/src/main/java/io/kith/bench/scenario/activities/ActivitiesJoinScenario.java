@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.activities;
 
 import io.kith.activities.api.ActivitiesErrors;
 import io.kith.activities.api.ActivitiesService;
@@ -7,6 +7,11 @@ import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.error.Failures;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -88,7 +93,7 @@ public final class ActivitiesJoinScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled()
+    return BenchAccounts.unthrottled()
         .put("activities", new JsonObject().put("creates-per-hour", 1_000_000));
   }
 
@@ -214,7 +219,7 @@ public final class ActivitiesJoinScenario implements Scenario {
 
   private static Future<Void> whoamiBurst(BenchHttpClient client, Burst burst, List<BenchAccounts.User> users) {
     return burst.<JsonObject>fire(users.size(),
-        i -> client.getJson(AuthOverheadScenario.WHOAMI, users.get(i).accessToken())
+        i -> client.getJson(Replies.WHOAMI, users.get(i).accessToken())
             .map(body -> Replies.whoami(body, users.get(i).id())),
         f -> f.succeeded() ? "ok" : null).mapEmpty();
   }
@@ -235,7 +240,7 @@ public final class ActivitiesJoinScenario implements Scenario {
                                        List<Integer> admitted) {
     return create(http, organiser, capacity, "Event-bus join burst").compose(id -> burst.<JsonObject>fire(
             users.size(),
-            i -> FeedsSeed.onContext(ctx, bus.join(users.get(i).id(), id)),
+            i -> ScenarioContext.onContext(ctx, bus.join(users.get(i).id(), id)),
             f -> f.succeeded() ? (JOINED.equals(f.result().getString("status")) ? JOINED : null)
                 : Failures.is(f.cause(), ActivitiesErrors.ACTIVITY_FULL) ? FULL : null)
         .compose(outcomes -> check(http, organiser, burst, id, users, outcomes, capacity, admitted)));

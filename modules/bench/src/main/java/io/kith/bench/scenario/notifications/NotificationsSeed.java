@@ -1,7 +1,7 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.notifications;
 
-import io.kith.notifications.service.NotificationsSeeder;
 import io.kith.notifications.api.Notifications;
+import io.kith.notifications.service.NotificationsSeeder;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -30,8 +30,9 @@ import java.util.function.LongSupplier;
  * {@link NotificationsSeeder}, which puts them together as the service's {@code HotStore} does, so their digests are
  * those of the scripts the service runs (the scenario checks that with {@code SCRIPT EXISTS} after the service ran
  * them). Notifications are stored with the service's insert script and the arguments {@code HotStore.insert} passes
- * (dedupe keys as the producers make them), on a side the service itself created. The two baseline scripts, the classic scans of a
- * user's whole list, are kept beside them in the notifications test-jar ({@code notifications_scan_*.lua}).
+ * (dedupe keys as the producers make them), on a side the service itself created. The two baseline scripts, the
+ * classic scans of a user's whole list, are kept beside them in the notifications test-jar
+ * ({@code notifications_scan_*.lua}).
  *
  * <p>The mix is fixed, in cycles of ten (oldest first): like of post 0, comment on post 0, like of post 1,
  * follower, like of post 0, reply on post 0, comment on post 1, mention, comment on post 0, repost of post 0. So

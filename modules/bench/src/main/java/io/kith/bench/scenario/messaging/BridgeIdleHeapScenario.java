@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.messaging;
 
 import io.kith.bench.baseline.WebSocketEchoServer;
 import io.kith.bench.jvm.ClassHistogram;
@@ -7,6 +7,11 @@ import io.kith.bench.jvm.IdleClientsProcess;
 import io.kith.bench.jvm.OpenFileLimit;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.vertx.core.Context;

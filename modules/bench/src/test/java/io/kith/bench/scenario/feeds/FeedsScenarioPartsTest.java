@@ -1,5 +1,6 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.feeds;
 
+import io.kith.bench.scenario.RedisWork;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;

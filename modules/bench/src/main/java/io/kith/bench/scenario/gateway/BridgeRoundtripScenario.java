@@ -1,10 +1,13 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.gateway;
 
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.client.BridgeClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -19,7 +22,7 @@ import java.util.List;
 public final class BridgeRoundtripScenario implements Scenario {
 
   /** The bridge address answering with the connection's user. */
-  static final String WHOAMI_ADDRESS = "kith.bridge.whoami";
+  public static final String WHOAMI_ADDRESS = "kith.bridge.whoami";
 
   @Override
   public String name() {
@@ -42,7 +45,7 @@ public final class BridgeRoundtripScenario implements Scenario {
         .compose(ws -> tcp.map(tcpClient -> {
           List<Operation> ops = new ArrayList<>();
           ops.add(new Operation("http-whoami", "GET /api/v1/whoami with Authorization: Bearer",
-              () -> http.getJson(AuthOverheadScenario.WHOAMI, token).map(body -> Replies.whoami(body, user))));
+              () -> http.getJson(Replies.WHOAMI, token).map(body -> Replies.whoami(body, user))));
           ops.add(bridgeOperation("ws-whoami", "SockJS WebSocket", ws, user));
           if (tcpClient != null) {
             ops.add(bridgeOperation("tcp-whoami", "TCP bridge", tcpClient, user));

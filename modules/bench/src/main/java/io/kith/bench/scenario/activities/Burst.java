@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.activities;
 
 import io.kith.bench.report.OperationStats;
 import io.vertx.core.Future;

@@ -1,11 +1,18 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.relations;
 
-import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.EdgeSeeder;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -110,8 +117,8 @@ public final class RelationsBatchScenario implements Scenario {
             others.forEach(id -> sismembers.add(Request.cmd(Command.SISMEMBER).arg(setKey).arg(id)));
             Operation floor = new Operation(FLOOR, "one pipelined Redis batch of " + IDS + " SISMEMBER on a "
                 + IDS + "-member set", () -> platform.redis().batch(sismembers).map(RelationsBatchScenario::hits));
-            Operation whoami = new Operation(WHOAMI, "GET " + AuthOverheadScenario.WHOAMI + " with the viewer's token",
-                () -> http.getJson(AuthOverheadScenario.WHOAMI, viewer.accessToken())
+            Operation whoami = new Operation(WHOAMI, "GET " + Replies.WHOAMI + " with the viewer's token",
+                () -> http.getJson(Replies.WHOAMI, viewer.accessToken())
                     .map(reply -> Replies.whoami(reply, viewer.id())));
             List<Operation> operations = List.of(query, floor, whoami);
             return context.preflight(operations).compose(x -> context.runner().run(name(), operations));

@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.messaging;
 
 import io.kith.bench.baseline.WebSocketEchoServer;
 import io.kith.bench.client.BridgeClient;
@@ -12,6 +12,12 @@ import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
+import io.kith.bench.scenario.gateway.BridgeRoundtripScenario;
 import io.kith.messaging.api.Messaging;
 import io.kith.platform.bus.Addresses;
 import io.vertx.core.Future;
@@ -102,7 +108,7 @@ public final class MessagingDirectScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled()
+    return BenchAccounts.unthrottled()
         .put("messaging", new JsonObject().put("sends-per-minute", 1_000_000));
   }
 

@@ -1,11 +1,17 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.relations;
 
-import io.kith.relations.service.RelationsSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.EdgeSeeder;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -79,7 +85,7 @@ public final class RelationsFollowersScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled().mergeIn(stores.inProcessConfig(), true);
+    return BenchAccounts.unthrottled().mergeIn(stores.inProcessConfig(), true);
   }
 
   @Override

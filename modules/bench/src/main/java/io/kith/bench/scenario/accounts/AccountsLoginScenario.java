@@ -1,10 +1,14 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.accounts;
 
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -43,19 +47,6 @@ public final class AccountsLoginScenario implements Scenario {
 
   private static final double SUSTAINED_SHARE = 0.9;
 
-  /**
-   * Configuration for in-process runs of the accounts scenarios. The bench registers and logs in from one address and
-   * reads profiles as one user, far beyond what a person does, so these limits are lifted: registrations per address,
-   * failed logins per address (not expected, but a stray failure must not throttle a whole run) and profile reads per
-   * user per minute. The limits are still counted on every request, so their cost stays in the measurement.
-   */
-  static JsonObject unthrottled() {
-    return new JsonObject().put("accounts", new JsonObject()
-        .put("register-max-per-address", 100_000)
-        .put("login-max-failures-per-address", 1_000_000)
-        .put("profile-reads-per-minute", 100_000_000));
-  }
-
   @Override
   public String name() {
     return "accounts-login";
@@ -83,7 +74,7 @@ public final class AccountsLoginScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return unthrottled();
+    return BenchAccounts.unthrottled();
   }
 
   @Override

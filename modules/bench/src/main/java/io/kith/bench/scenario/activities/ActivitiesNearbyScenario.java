@@ -1,12 +1,18 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.activities;
 
-import io.kith.activities.service.ActivitiesSeeder;
 import io.kith.activities.api.ActivitiesService;
+import io.kith.activities.service.ActivitiesSeeder;
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.EdgeSeeder;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -103,7 +109,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
   public JsonObject inProcessConfig() {
     // the seeded records have no discussion group, which the service's repair would set out to make (and scan for)
     // every minute during the measurement: push it past the run
-    return AccountsLoginScenario.unthrottled()
+    return BenchAccounts.unthrottled()
         .put("activities", new JsonObject().put("repair-interval-seconds", 86_400))
         .mergeIn(stores.inProcessConfig(), true);
   }
@@ -202,8 +208,9 @@ public final class ActivitiesNearbyScenario implements Scenario {
             organisers.get(i % organisers.size()), now));
       }
       return docs;
-    }).compose(built -> FeedsSeed.onContext(ctx, Future.succeededFuture(built)))
-        .compose(built -> EdgeSeeder.seed(context.vertx(), platform.mongo(), ActivitiesSeeder.ACTIVITIES, EdgeSeeder.of(built),
+    }).compose(built -> ScenarioContext.onContext(ctx, Future.succeededFuture(built)))
+        .compose(built -> EdgeSeeder.seed(context.vertx(), platform.mongo(), ActivitiesSeeder.ACTIVITIES,
+            EdgeSeeder.of(built),
             "activities"))
         .compose(written -> {
           figures.add(Figure.of("seed mongo", written.documents() * 1000.0 / Math.max(1, written.millis()),
@@ -252,7 +259,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
     }
     List<Long> ids = docs.subList(from, Math.min(docs.size(), from + LOAD_BATCH)).stream()
         .map(d -> d.getLong("_id")).toList();
-    return FeedsSeed.onContext(ctx, service.visibleActivities(reader, ids)).compose(reply -> {
+    return ScenarioContext.onContext(ctx, service.visibleActivities(reader, ids)).compose(reply -> {
       int seen = reply.getJsonArray("items", new JsonArray()).size();
       if (seen != ids.size()) {
         return Future.failedFuture(new IllegalStateException("the service sees " + seen + " of " + ids.size()
@@ -296,7 +303,8 @@ public final class ActivitiesNearbyScenario implements Scenario {
       double[] p = points.get((int) (busTurn.getAndIncrement() % points.size()));
       JsonObject query = new JsonObject().put("latitude", p[0]).put("longitude", p[1]).put("radius_km", radius)
           .put("order", "start").put("limit", LIMIT);
-      return FeedsSeed.onContext(ctx, service.nearby(reader.id(), query)).map(page -> check(page, radius, "start"));
+      return ScenarioContext.onContext(ctx, service.nearby(reader.id(), query))
+          .map(page -> check(page, radius, "start"));
     });
     Operation floor = new Operation(FLOOR, "GEOSEARCH FROMLONLAT BYRADIUS " + radius + " km ASC COUNT " + CANDIDATES
         + " WITHDIST on a GEO set of the same activities", () -> {

@@ -1,9 +1,12 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.gateway;
 
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
 import io.vertx.core.Future;
 
 import java.util.List;
@@ -16,7 +19,6 @@ import java.util.List;
 public final class AuthOverheadScenario implements Scenario {
 
   static final String PING = "/api/v1/ping";
-  static final String WHOAMI = "/api/v1/whoami";
 
   @Override
   public String name() {
@@ -35,8 +37,8 @@ public final class AuthOverheadScenario implements Scenario {
     long user = context.userId();
     Operation ping = new Operation("ping", "GET " + PING + ", no Authorization header",
         () -> http.getJson(PING, null).map(Replies::pong));
-    Operation whoami = new Operation("whoami", "GET " + WHOAMI + " with Authorization: Bearer",
-        () -> http.getJson(WHOAMI, token).map(body -> Replies.whoami(body, user)));
+    Operation whoami = new Operation("whoami", "GET " + Replies.WHOAMI + " with Authorization: Bearer",
+        () -> http.getJson(Replies.WHOAMI, token).map(body -> Replies.whoami(body, user)));
     List<Operation> operations = List.of(ping, whoami);
     return context.preflight(operations)
         .compose(v -> context.runner().run(name(), operations))

@@ -1,4 +1,4 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.relations;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.messaging;
 
+import io.kith.bench.scenario.Replies;
 import io.kith.messaging.api.Messaging;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

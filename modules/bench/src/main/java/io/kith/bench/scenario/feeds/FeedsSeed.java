@@ -1,5 +1,7 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.feeds;
 
+import io.kith.bench.scenario.EdgeSeeder;
+import io.kith.bench.scenario.ScenarioContext;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
@@ -44,22 +46,6 @@ final class FeedsSeed {
           + "Kith's event bus, so it runs only without --target"));
     }
     return Future.succeededFuture(FeedsService.proxy(kith));
-  }
-
-  /**
-   * Completes on {@code context} with the outcome of {@code future}, which may complete on a thread of the
-   * in-process Kith (replies to requests sent on its event bus do).
-   */
-  static <T> Future<T> onContext(Context context, Future<T> future) {
-    Promise<T> promise = Promise.promise();
-    future.onComplete(ar -> {
-      if (Vertx.currentContext() == context) {
-        promise.handle(ar);
-      } else {
-        context.runOnContext(v -> promise.handle(ar));
-      }
-    });
-    return promise.future();
   }
 
   /**

@@ -1,12 +1,13 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.relations;
 
-import io.kith.relations.service.RelationsSeeder;
 import io.kith.accounts.api.AccountsService;
+import io.kith.bench.scenario.EdgeSeeder;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -175,7 +176,8 @@ class SeededGraphTest {
         EdgeSeeder.follows(celebrity, anonymous, i -> RelationsFollowersScenario.ANONYMOUS_BASE + i,
             platform.ids()::next, System::currentTimeMillis), "anonymous follows"));
     List<JsonObject> top = new ArrayList<>();
-    real.forEach(f -> top.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, f, celebrity, System.currentTimeMillis())));
+    real.forEach(f -> top.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, f, celebrity,
+        System.currentTimeMillis())));
     insert(RelationsSeeder.EDGES, top);
 
     long total = anonymous + real.size();

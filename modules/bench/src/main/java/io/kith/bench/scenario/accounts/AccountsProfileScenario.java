@@ -1,9 +1,13 @@
-package io.kith.bench.scenario;
+package io.kith.bench.scenario.accounts;
 
 import io.kith.bench.client.BenchHttpClient;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -39,7 +43,7 @@ public final class AccountsProfileScenario implements Scenario {
 
   @Override
   public JsonObject inProcessConfig() {
-    return AccountsLoginScenario.unthrottled();
+    return BenchAccounts.unthrottled();
   }
 
   @Override
@@ -49,8 +53,8 @@ public final class AccountsProfileScenario implements Scenario {
     return accounts.registerAll(List.of("reader", "target")).compose(users -> {
       BenchAccounts.User reader = users.get(0);
       BenchAccounts.User target = users.get(1);
-      Operation whoami = new Operation("whoami", "GET " + AuthOverheadScenario.WHOAMI + " with the reader's token",
-          () -> http.getJson(AuthOverheadScenario.WHOAMI, reader.accessToken())
+      Operation whoami = new Operation("whoami", "GET " + Replies.WHOAMI + " with the reader's token",
+          () -> http.getJson(Replies.WHOAMI, reader.accessToken())
               .map(body -> Replies.whoami(body, reader.id())));
       Operation profile = new Operation("profile", "GET " + BenchAccounts.USERS + "{target} with the reader's token",
           () -> accounts.profile(target.id(), reader.accessToken()));

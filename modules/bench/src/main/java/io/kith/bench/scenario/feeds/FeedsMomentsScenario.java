@@ -18,7 +18,6 @@ import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.FindOptions;
 
@@ -115,14 +114,7 @@ public final class FeedsMomentsScenario implements Scenario {
 
   /** The pull query's filter: the friends' live posts the viewer may see by visibility and audience users. */
   static JsonObject pullFilter(long viewer, List<Long> friends) {
-    return new JsonObject()
-        .put("author", new JsonObject().put("$in", new JsonArray(new ArrayList<>(friends))))
-        .put("deleted", new JsonObject().put("$ne", true))
-        .put("$or", new JsonArray()
-            .add(new JsonObject().put("vis", new JsonObject().put("$in",
-                new JsonArray().add("public").add("followers").add("friends"))))
-            .add(new JsonObject().put("vis", "only").put("aud.users", viewer))
-            .add(new JsonObject().put("vis", "except").put("aud.users", new JsonObject().put("$ne", viewer))));
+    return FeedsSeeder.visiblePostsFilter(viewer, friends);
   }
 
   @Override

@@ -53,6 +53,21 @@ public final class FeedsSeeder {
         .put("comments", 0).put("reposts", 0).put("reposts_total", 0).put("media", new JsonArray());
   }
 
+  /**
+   * The classic pull query's filter over {@link #POSTS}: the live posts of {@code authors} that {@code viewer} may see
+   * by visibility and audience users (the bench's baseline for a moments read; groups and tags are not consulted).
+   */
+  public static JsonObject visiblePostsFilter(long viewer, List<Long> authors) {
+    return new JsonObject()
+        .put("author", new JsonObject().put("$in", new JsonArray(new ArrayList<>(authors))))
+        .put("deleted", new JsonObject().put("$ne", true))
+        .put("$or", new JsonArray()
+            .add(new JsonObject().put("vis", new JsonObject().put("$in",
+                new JsonArray().add("public").add("followers").add("friends"))))
+            .add(new JsonObject().put("vis", "only").put("aud.users", viewer))
+            .add(new JsonObject().put("vis", "except").put("aud.users", new JsonObject().put("$ne", viewer))));
+  }
+
   /** Marks a post document deleted, as the service's delete leaves it. */
   public static JsonObject deleted(JsonObject post, long at) {
     return post.put("deleted", true).put("deleted_at", at);

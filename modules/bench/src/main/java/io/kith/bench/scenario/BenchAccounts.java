@@ -15,13 +15,13 @@ import java.util.List;
  * <p>Every registration counts against the target's {@code accounts.register-max-per-address} (10 per hour by
  * default): in-process runs raise it, remote targets must allow as many registrations as the scenario makes.
  */
-final class BenchAccounts {
+public final class BenchAccounts {
 
-  static final String REGISTER = "/api/v1/accounts";
-  static final String LOGIN = "/api/v1/auth/login";
-  static final String USERS = "/api/v1/users/";
+  public static final String REGISTER = "/api/v1/accounts";
+  public static final String LOGIN = "/api/v1/auth/login";
+  public static final String USERS = "/api/v1/users/";
   /** Device label of the sessions the bench opens, so an operator can tell them apart. */
-  static final String DEVICE = "kith-bench";
+  public static final String DEVICE = "kith-bench";
 
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String TAG_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -35,7 +35,7 @@ final class BenchAccounts {
    * @param password    the password it was registered with
    * @param accessToken access token of the registration's session
    */
-  record User(long id, String username, String password, String accessToken) {
+  public record User(long id, String username, String password, String accessToken) {
   }
 
   private final BenchHttpClient http;
@@ -46,14 +46,14 @@ final class BenchAccounts {
    * @param http the client to register with
    * @param tag  a short lower-case tag unique to the run ({@link #newTag()}), part of every username and password
    */
-  BenchAccounts(BenchHttpClient http, String tag) {
+  public BenchAccounts(BenchHttpClient http, String tag) {
     this.http = http;
     this.tag = tag;
     this.password = "Bench-" + tag + "-passphrase";
   }
 
   /** A random tag of 8 lower-case letters and digits: 36^8 values, so runs do not collide on usernames. */
-  static String newTag() {
+  public static String newTag() {
     StringBuilder s = new StringBuilder(TAG_LENGTH);
     for (int i = 0; i < TAG_LENGTH; i++) {
       s.append(TAG_ALPHABET.charAt(RANDOM.nextInt(TAG_ALPHABET.length())));
@@ -62,12 +62,12 @@ final class BenchAccounts {
   }
 
   /** The username of {@code role} in this run, e.g. {@code bench_k3x9q0za_reader} (at most 30 characters). */
-  String username(String role) {
+  public String username(String role) {
     return "bench_" + tag + "_" + role;
   }
 
   /** Registers the user {@code role} ({@code POST /api/v1/accounts}, 201). */
-  Future<User> register(String role) {
+  public Future<User> register(String role) {
     String username = username(role);
     JsonObject body = new JsonObject().put("username", username).put("password", password).put("device", DEVICE);
     return http.postJson(REGISTER, body, null, 201)
@@ -85,7 +85,7 @@ final class BenchAccounts {
   }
 
   /** Registers {@code roles} one after another (in parallel they would only queue for the password hashing). */
-  Future<List<User>> registerAll(List<String> roles) {
+  public Future<List<User>> registerAll(List<String> roles) {
     List<User> users = new ArrayList<>(roles.size());
     Future<Void> chain = Future.succeededFuture();
     for (String role : roles) {
@@ -98,14 +98,14 @@ final class BenchAccounts {
   }
 
   /** Logs {@code user} in ({@code POST /api/v1/auth/login}, 200) and completes with the new access token. */
-  Future<String> login(User user) {
+  public Future<String> login(User user) {
     JsonObject body = new JsonObject().put("login", user.username()).put("password", user.password())
         .put("device", DEVICE);
     return http.postJson(LOGIN, body, null, 200).map(Replies::accessToken);
   }
 
   /** Reads {@code userId}'s profile as the holder of {@code token} and checks it is that user's. */
-  Future<JsonObject> profile(long userId, String token) {
+  public Future<JsonObject> profile(long userId, String token) {
     return http.getJson(USERS + userId, token).map(body -> Replies.profile(body, userId));
   }
 
@@ -115,5 +115,18 @@ final class BenchAccounts {
           + "for bench runs, or wait for accounts.register-window-seconds)";
     }
     return "";
+  }
+
+  /**
+   * Configuration for in-process runs of the accounts scenarios. The bench registers and logs in from one address and
+   * reads profiles as one user, far beyond what a person does, so these limits are lifted: registrations per address,
+   * failed logins per address (not expected, but a stray failure must not throttle a whole run) and profile reads per
+   * user per minute. The limits are still counted on every request, so their cost stays in the measurement.
+   */
+  public static JsonObject unthrottled() {
+    return new JsonObject().put("accounts", new JsonObject()
+        .put("register-max-per-address", 100_000)
+        .put("login-max-failures-per-address", 1_000_000)
+        .put("profile-reads-per-minute", 100_000_000));
   }
 }

@@ -28,7 +28,7 @@ import java.util.Base64;
  * in-process Kith then signs with a secret the bench chose, and the bench's platform opens sessions
  * ({@code platform.sessions().open}) whose access tokens Kith accepts.
  */
-final class BenchStores {
+public final class BenchStores {
 
   private final String scenario;
   private final String tokenSecret;
@@ -36,7 +36,7 @@ final class BenchStores {
   private int mongoPort;
 
   /** @param scenario the scenario's name, for messages */
-  BenchStores(String scenario) {
+  public BenchStores(String scenario) {
     this(scenario, null);
   }
 
@@ -46,7 +46,7 @@ final class BenchStores {
   }
 
   /** Stores whose platform can open sessions the in-process Kith accepts (both sign with one secret). */
-  static BenchStores signingTokens(String scenario) {
+  public static BenchStores signingTokens(String scenario) {
     return new BenchStores(scenario, randomSecret());
   }
 
@@ -57,7 +57,7 @@ final class BenchStores {
   }
 
   /** The embedded-store ports for the in-process Kith: picked on the first call, the same on every later one. */
-  synchronized JsonObject inProcessConfig() {
+  public synchronized JsonObject inProcessConfig() {
     if (redisPort == 0) {
       redisPort = FreePorts.pick();
       int mongo = FreePorts.pick();
@@ -76,7 +76,7 @@ final class BenchStores {
   }
 
   /** The in-process Kith's Redis port (0 before {@link #inProcessConfig()}). */
-  synchronized int redisPort() {
+  public synchronized int redisPort() {
     return redisPort;
   }
 
@@ -84,7 +84,7 @@ final class BenchStores {
    * Opens a platform on the in-process Kith's stores. Fails with a readable message when the run is not in-process
    * ({@code context.userId()} is 0 when the token was not minted in-process).
    */
-  synchronized Future<Platform> open(ScenarioContext context) {
+  public synchronized Future<Platform> open(ScenarioContext context) {
     if (redisPort == 0 || context.userId() == 0) {
       return Future.failedFuture(new IllegalStateException(scenario + " seeds MongoDB and Redis directly, so it runs "
           + "only against the in-process Kith (without --target)"));
@@ -94,7 +94,7 @@ final class BenchStores {
   }
 
   /** Opens a platform on the stores at these URLs (the in-process ones, or a test kit's). */
-  static Future<Platform> open(Vertx vertx, String redisUrl, String mongoUrl) {
+  public static Future<Platform> open(Vertx vertx, String redisUrl, String mongoUrl) {
     // A secret of its own: the bench's platform signs no tokens, and must not log that the shared one is generated.
     return open(vertx, redisUrl, mongoUrl, randomSecret());
   }

@@ -1,5 +1,6 @@
 package io.kith.bench.scenario;
 
+import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -20,31 +21,27 @@ import java.util.function.LongSupplier;
  * seed a million follower edges in minutes. Documents are built in batches by a {@link Source} and written with
  * unordered bulk inserts, a few batches in flight.
  *
- * <p>Edge documents have the relations domain's shape, {@code {_id, t, a, b, at}} (see the relations README), with
+ * <p>Edge documents are the relations domain's ({@link RelationsSeeder#edge}, from its test-jar), with
  * {@code _id} from a Kith id generator. That generator makes at most 32 ids per millisecond and refuses to run far
  * ahead of the clock; when it refuses, the seeder writes what it has and waits a few milliseconds.
  */
-final class EdgeSeeder {
+public final class EdgeSeeder {
 
   private static final Logger LOG = LoggerFactory.getLogger(EdgeSeeder.class);
 
-  /** The relations domain's edge collection. */
-  static final String EDGES = "edges";
-  /** The relations domain's counts collection. */
-  static final String COUNTS = "relation_counts";
   /** Documents per bulk insert. */
-  static final int BATCH = 1_000;
+  public static final int BATCH = 1_000;
   /** Bulk inserts in flight. */
-  static final int IN_FLIGHT = 4;
+  public static final int IN_FLIGHT = 4;
   /** How long to wait when the id generator is ahead of the clock. */
-  static final long ID_BACKOFF_MILLIS = 5;
+  public static final long ID_BACKOFF_MILLIS = 5;
   /** Progress is logged every this many documents. */
-  static final long LOG_EVERY = 50_000;
+  public static final long LOG_EVERY = 50_000;
 
   /**
    * Produces the documents to insert, a batch at a time.
    */
-  interface Source {
+  public interface Source {
 
     /** Documents not produced yet. */
     long remaining();
@@ -62,22 +59,17 @@ final class EdgeSeeder {
    * @param documents documents inserted
    * @param millis    wall time
    */
-  record Result(long documents, long millis) {
+  public record Result(long documents, long millis) {
 
     /** Documents per second. */
-    double perSecond() {
+    public double perSecond() {
       return millis == 0 ? documents * 1000.0 : documents * 1000.0 / millis;
     }
 
     /** "1,000,000 documents in 183.2 s (5,458/s)". */
-    String describe() {
+    public String describe() {
       return String.format(Locale.ROOT, "%,d documents in %.1f s (%,.0f/s)", documents, millis / 1000.0, perSecond());
     }
-  }
-
-  /** An edge document {@code {_id, t, a, b, at}}. */
-  static JsonObject edge(long id, String type, long a, long b, long at) {
-    return new JsonObject().put("_id", id).put("t", type).put("a", a).put("b", b).put("at", at);
   }
 
   /**
@@ -85,7 +77,8 @@ final class EdgeSeeder {
    * the next id of {@code ids}: the list's newest end is the last follower. When {@code ids} throws
    * {@link IllegalStateException} (the generator is ahead of the clock) a batch ends early.
    */
-  static Source follows(long celebrity, long count, FollowerIds followers, LongSupplier ids, LongSupplier clock) {
+  public static Source follows(long celebrity, long count, FollowerIds followers, LongSupplier ids,
+                              LongSupplier clock) {
     return new Source() {
       private long produced;
 
@@ -106,7 +99,7 @@ final class EdgeSeeder {
           } catch (IllegalStateException aheadOfClock) {
             break;
           }
-          batch.add(edge(id, "f", followers.at(produced), celebrity, at));
+          batch.add(RelationsSeeder.edge(id, RelationsSeeder.FOLLOW, followers.at(produced), celebrity, at));
           produced++;
         }
         return batch;
@@ -115,7 +108,7 @@ final class EdgeSeeder {
   }
 
   /** The documents of {@code docs}, in order. */
-  static Source of(List<JsonObject> docs) {
+  public static Source of(List<JsonObject> docs) {
     return new Source() {
       private int produced;
 
@@ -135,7 +128,7 @@ final class EdgeSeeder {
   }
 
   /** The user id of the {@code i}-th follower. */
-  interface FollowerIds {
+  public interface FollowerIds {
     long at(long i);
   }
 
@@ -143,7 +136,7 @@ final class EdgeSeeder {
   }
 
   /** Inserts everything {@code source} produces into {@code collection}, then completes with what was done. */
-  static Future<Result> seed(Vertx vertx, MongoClient mongo, String collection, Source source, String what) {
+  public static Future<Result> seed(Vertx vertx, MongoClient mongo, String collection, Source source, String what) {
     long started = System.nanoTime();
     long total = source.remaining();
     Promise<Result> done = Promise.promise();

@@ -20,16 +20,16 @@ import java.util.stream.Collectors;
  * @param commandMicros per command ({@code cmdstat_<name>}), the microseconds spent in it
  * @param commandCalls per command, how many times it ran
  */
-record RedisWork(double cpuMicros, Map<String, Long> commandMicros, Map<String, Long> commandCalls) {
+public record RedisWork(double cpuMicros, Map<String, Long> commandMicros, Map<String, Long> commandCalls) {
 
   /** Samples the server. */
-  static Future<RedisWork> take(Redis redis) {
+  public static Future<RedisWork> take(Redis redis) {
     return redis.send(Request.cmd(Command.INFO).arg("cpu")).compose(cpu -> redis.send(Request.cmd(Command.INFO)
         .arg("commandstats")).map(stats -> parse(cpu.toString() + "\n" + stats.toString())));
   }
 
   /** Parses {@code INFO} text holding the {@code cpu} and {@code commandstats} sections. */
-  static RedisWork parse(String info) {
+  public static RedisWork parse(String info) {
     double cpu = 0;
     Map<String, Long> commands = new HashMap<>();
     Map<String, Long> calls = new HashMap<>();
@@ -51,7 +51,7 @@ record RedisWork(double cpuMicros, Map<String, Long> commandMicros, Map<String, 
   }
 
   /** The work done since {@code earlier}. */
-  RedisWork minus(RedisWork earlier) {
+  public RedisWork minus(RedisWork earlier) {
     Map<String, Long> commands = new HashMap<>();
     Map<String, Long> calls = new HashMap<>();
     commandMicros.forEach((name, usec) -> {
@@ -68,7 +68,7 @@ record RedisWork(double cpuMicros, Map<String, Long> commandMicros, Map<String, 
    * The {@code n} commands that took the most time, as "name 1.23 us x0.500" (microseconds and calls per
    * {@code per}), busiest first.
    */
-  String top(long per, int n) {
+  public String top(long per, int n) {
     List<Map.Entry<String, Long>> busiest = commandMicros.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(n).toList();
     return busiest.stream().map(e -> String.format(Locale.ROOT, "%s %.2f us x%.3f", e.getKey(),

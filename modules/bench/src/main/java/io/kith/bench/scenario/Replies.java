@@ -3,13 +3,16 @@ package io.kith.bench.scenario;
 import io.vertx.core.json.JsonObject;
 
 /** Checks on response bodies, so that a fast wrong answer never counts as a success. */
-final class Replies {
+public final class Replies {
+
+  /** The path every scenario checks a token with. */
+  public static final String WHOAMI = "/api/v1/whoami";
 
   private Replies() {
   }
 
   /** The body of {@code GET /api/v1/ping}: {@code {"pong":true,...}}. */
-  static JsonObject pong(JsonObject body) {
+  public static JsonObject pong(JsonObject body) {
     if (!Boolean.TRUE.equals(body.getValue("pong"))) {
       throw new IllegalStateException("unexpected ping body");
     }
@@ -17,7 +20,7 @@ final class Replies {
   }
 
   /** A token pair {@code {"access_token":"...",...}}: the access token. */
-  static String accessToken(JsonObject tokens) {
+  public static String accessToken(JsonObject tokens) {
     Object token = tokens == null ? null : tokens.getValue("access_token");
     if (!(token instanceof String) || ((String) token).isEmpty()) {
       throw new IllegalStateException("reply has no access_token");
@@ -26,7 +29,7 @@ final class Replies {
   }
 
   /** A profile body {@code {"id":<id>,"username":...}} of user {@code expected}. */
-  static JsonObject profile(JsonObject body, long expected) {
+  public static JsonObject profile(JsonObject body, long expected) {
     Object id = body.getValue("id");
     if (!(id instanceof Number) || ((Number) id).longValue() != expected) {
       throw new IllegalStateException("profile reply is not user " + expected + "'s");
@@ -38,7 +41,7 @@ final class Replies {
   }
 
   /** A whoami body {@code {"user_id":<id>}}; when {@code expected} is known (not 0) the id must match. */
-  static JsonObject whoami(JsonObject body, long expected) {
+  public static JsonObject whoami(JsonObject body, long expected) {
     Object id = body.getValue("user_id");
     if (!(id instanceof Number) || ((Number) id).longValue() <= 0) {
       throw new IllegalStateException("whoami reply has no user_id");

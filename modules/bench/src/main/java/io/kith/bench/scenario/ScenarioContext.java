@@ -6,7 +6,9 @@ import io.kith.bench.client.Target;
 import io.kith.bench.load.LoadRunner;
 import io.kith.bench.load.LoadSettings;
 import io.kith.bench.load.Operation;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
@@ -23,7 +25,7 @@ import java.util.function.Supplier;
 public final class ScenarioContext {
 
   /** How long opening bridge connections may take. */
-  static final long CONNECT_TIMEOUT_MILLIS = 10_000;
+  public static final long CONNECT_TIMEOUT_MILLIS = 10_000;
 
   private final Vertx vertx;
   private final Target target;
@@ -174,5 +176,21 @@ public final class ScenarioContext {
     closers.forEach(c -> closing.add(c.get()));
     closers.clear();
     return Future.join(closing).mapEmpty();
+  }
+
+  /**
+   * Completes on {@code context} with the outcome of {@code future}, which may complete on a thread of the
+   * in-process Kith (replies to requests sent on its event bus do).
+   */
+  public static <T> Future<T> onContext(Context context, Future<T> future) {
+    Promise<T> promise = Promise.promise();
+    future.onComplete(ar -> {
+      if (Vertx.currentContext() == context) {
+        promise.handle(ar);
+      } else {
+        context.runOnContext(v -> promise.handle(ar));
+      }
+    });
+    return promise.future();
   }
 }

@@ -1,5 +1,19 @@
 package io.kith.bench.scenario;
 
+import io.kith.bench.scenario.accounts.AccountsLoginScenario;
+import io.kith.bench.scenario.accounts.AccountsProfileScenario;
+import io.kith.bench.scenario.activities.ActivitiesJoinScenario;
+import io.kith.bench.scenario.activities.ActivitiesNearbyScenario;
+import io.kith.bench.scenario.feeds.FeedsFanoutScenario;
+import io.kith.bench.scenario.feeds.FeedsHomeScenario;
+import io.kith.bench.scenario.feeds.FeedsMomentsScenario;
+import io.kith.bench.scenario.gateway.AuthOverheadScenario;
+import io.kith.bench.scenario.gateway.BridgeRoundtripScenario;
+import io.kith.bench.scenario.messaging.BridgeIdleHeapScenario;
+import io.kith.bench.scenario.messaging.MessagingDirectScenario;
+import io.kith.bench.scenario.notifications.NotificationsScenario;
+import io.kith.bench.scenario.relations.RelationsBatchScenario;
+import io.kith.bench.scenario.relations.RelationsFollowersScenario;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;

@@ -1,0 +1,672 @@
+package io.kith.bench.scenario.feeds;
+
+import io.kith.bench.load.Operation;
+import io.kith.bench.report.Figure;
+import io.kith.bench.report.OperationStats;
+import io.kith.bench.report.RatioSpec;
+import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.EdgeSeeder;
+import io.kith.bench.scenario.RedisWork;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
+import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.service.FeedsSeeder;
+import io.kith.platform.Platform;
+import io.kith.relations.api.RelationsService;
+import io.kith.relations.service.RelationsSeeder;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Fan-out of posts into followers' home timelines, against the speed of plain pipelined {@code LPUSH} on the same
+ * Redis.
+ *
+ * <p>Set-up registers two authors over HTTP and writes {@code --followers} (10,000) follow edges to the large one and
+ * {@code --small-followers} (100) to the small one straight into MongoDB (edges and counts, from the relations
+ * test-jar's {@code RelationsSeeder}, bypassing the relations service), from user ids 1..N that are not accounts,
+ * oldest first. Every follower is made active by creating their home timeline's marker directly in Redis (an
+ * {@code RPUSH} of {@code FeedsSeeder.MARKER} to {@code FeedsSeeder.timelineKey}, with an expiry), since the fan-out
+ * worker adds only to timelines that exist. Posts are published through the feeds service proxy on the in-process
+ * Kith's event bus; the authors are accounts because a publish replies with the hydrated view.
+ *
+ * <p>Three parts, one run:
+ * <ol>
+ *   <li>Latency (open loop, {@code --publish-rate} posts per second from each author, interleaved): each operation
+ *   publishes a public post and completes when the post is in the home timeline of a sample of the author's
+ *   followers, among them the oldest, which is on the last page of the worker's eligible-follower stream (polled
+ *   with pipelined {@code LPOS} every {@value #POLL_MILLIS} ms). Its latency is publish to last follower.</li>
+ *   <li>Throughput (burst): with the worker idle, {@code --burst} posts from the large author (and
+ *   {@code --small-burst} from the small one, separately) are published at once; the time until the oldest and the
+ *   newest follower hold all of them gives timeline inserts per second, (followers reached × posts) / time. Every
+ *   follower's timeline is then checked for the first and the last post of the burst.</li>
+ *   <li>Baseline: {@code redis-benchmark -P 16 -t lpush} against the same Redis when it is on PATH, and always an
+ *   in-JVM loop of pipelined {@code LPUSH} batches of 1,000 through the Vert.x Redis client.</li>
+ * </ol>
+ * A short breakdown follows: the worker's two steps timed alone (the relations service's eligible-follower stream
+ * over the event bus, in pages of 1,000 and in the worker's pages; the worker's insert into 1,000 existing timelines,
+ * against the sorted-set insert of run 3 and plain {@code LPUSHX}).
+ */
+public final class FeedsFanoutScenario implements Scenario {
+
+  static final String FOLLOWERS = "followers";
+  static final String SMALL_FOLLOWERS = "small-followers";
+  static final String PUBLISH_RATE = "publish-rate";
+  static final String BURST = "burst";
+  static final String SMALL_BURST = "small-burst";
+
+  static final String LARGE = "fanout-large";
+  static final String SMALL = "fanout-small";
+
+  /** The in-process Kith's celebrity threshold: above every --followers value, so the large author is fanned out. */
+  static final int CELEBRITY_THRESHOLD = 1_000_001;
+  static final long POLL_MILLIS = 5;
+  /** Followers whose timelines the latency operations poll, besides the oldest and the newest. */
+  static final int SAMPLE = 6;
+  /** How long a burst, or waiting for the worker to be idle, may take. */
+  static final long BURST_DEADLINE_MILLIS = 600_000;
+  /** Commands per pipelined batch in the baselines, and timelines per insert round in the breakdown. */
+  static final int BATCH = 1_000;
+  static final int LPUSH_IN_JVM = 200_000;
+  static final int LPUSH_IN_FLIGHT = 4;
+  static final int REDIS_BENCHMARK_REQUESTS = 1_000_000;
+  /** Runs of each LPUSH baseline; the fastest is the baseline. */
+  static final int BASELINE_RUNS = 3;
+  static final int BREAKDOWN_ROUNDS = 10;
+  /**
+   * The fan-out worker's insert: the feeds service's own script file (one call adds the post to many list timelines,
+   * KEYS, each only if it exists, at the head when newer than the head, else in place, cut back to the cap once
+   * {@link #TRIM_SLACK} over it).
+   */
+  static final String FAN_OUT = FeedsSeeder.FAN_OUT;
+  /** The feeds service's {@code Timelines.TRIM_SLACK}. */
+  static final int TRIM_SLACK = FeedsSeeder.TRIM_SLACK;
+  /** The worker's timelines per script call ({@code feeds.fanout-timelines-per-call}). */
+  static final int TIMELINES_PER_CALL = 200;
+  /** The worker's follower page ({@code feeds.fanout-page}). */
+  static final int WORKER_PAGE = 10_000;
+  /** The insert of run 3, into sorted-set timelines scored by id (marker {@code m} scored 2^53). */
+  static final String SORTED_SET_FAN_OUT = "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
+      + "for i = 1, #KEYS do "
+      + "local n = redis.call('zcard', KEYS[i]) "
+      + "if n > 0 then "
+      + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
+      + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
+      + "end end return added";
+  static final int TIMELINE_CAP = 800;
+
+  private final BenchStores stores = new BenchStores(name());
+
+  @Override
+  public String name() {
+    return "feeds-fanout";
+  }
+
+  @Override
+  public String description() {
+    return "publish to 10,000 / 100 active followers' home timelines: timeline inserts/s vs pipelined Redis LPUSH, "
+        + "publish-to-last-follower latency";
+  }
+
+  @Override
+  public boolean needsToken() {
+    return false; // it registers its authors and seeds the stores of the in-process Kith
+  }
+
+  @Override
+  public List<ScenarioOption> options() {
+    return List.of(
+        ScenarioOption.count(FOLLOWERS, "active followers of the large author, seeded straight into the stores",
+            10_000, 1, 1_000_000),
+        ScenarioOption.count(SMALL_FOLLOWERS, "active followers of the small author", 100, 1, 100_000),
+        ScenarioOption.number(PUBLISH_RATE, "posts per second from each author in the latency part", 1, 0.01, 50),
+        ScenarioOption.count(BURST, "posts published at once by the large author in the throughput part", 20, 1,
+            200),
+        ScenarioOption.count(SMALL_BURST, "posts published at once by the small author in the throughput part", 200,
+            1, 500));
+  }
+
+  @Override
+  public JsonObject inProcessConfig() {
+    return BenchAccounts.unthrottled()
+        .put("feeds", new JsonObject()
+            .put("celebrity-threshold", CELEBRITY_THRESHOLD)
+            .put("posts-per-hour", 10_000_000))
+        .mergeIn(stores.inProcessConfig(), true);
+  }
+
+  /** An author and its followers, oldest first. */
+  private record Author(String op, long id, List<Long> followers, List<Long> sample, AtomicLong lastPost) {
+
+    long oldest() {
+      return followers.get(0);
+    }
+
+    long newest() {
+      return followers.get(followers.size() - 1);
+    }
+  }
+
+  @Override
+  public Future<ScenarioResult> run(ScenarioContext context) {
+    if (context.settings().closedLoop()) {
+      return Future.failedFuture(new IllegalStateException(name() + " publishes at --publish-rate; run it with a "
+          + "rate, not --rate max"));
+    }
+    AtomicReference<Platform> opened = new AtomicReference<>();
+    return stores.open(context).compose(platform -> {
+      opened.set(platform);
+      return FeedsSeed.feeds(context, name()).compose(feeds -> measure(context, platform, feeds));
+    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+  }
+
+  private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, FeedsService feeds) {
+    int large = (int) context.option(FOLLOWERS);
+    int small = (int) context.option(SMALL_FOLLOWERS);
+    double rate = context.option(PUBLISH_RATE);
+    int burst = (int) context.option(BURST);
+    int smallBurst = (int) context.option(SMALL_BURST);
+    BenchAccounts accounts = new BenchAccounts(context.http(), BenchAccounts.newTag());
+    List<String> notes = new ArrayList<>();
+    List<Figure> figures = new ArrayList<>();
+    Redis redis = platform.redis();
+    return accounts.registerAll(List.of("large", "small")).compose(users -> {
+      // follower ids 1..N are not accounts (the fan-out never looks them up), oldest first
+      Author big = author(LARGE, users.get(0).id(), 1, large);
+      Author little = author(SMALL, users.get(1).id(), 1L + large, small);
+      long seedStart = System.nanoTime();
+      return seed(context, platform, big)
+          .compose(v -> seed(context, platform, little))
+          .compose(v -> {
+            notes.add(String.format(Locale.ROOT, "seeding: %,d + %,d follow edges (ids 1..%,d, not accounts) and "
+                    + "relation_counts written straight into MongoDB, bypassing the relations service; every follower "
+                    + "made active by creating the marker of their home timeline directly in Redis (RPUSH %s %s, "
+                    + "EXPIRE %d), not by a read; %.1f s", large, small, large + small,
+                FeedsSeeder.timelineKey(FeedsSeeder.HOME, 1), FeedsSeeder.MARKER,
+                FeedsSeed.MARKER_TTL_SECONDS, (System.nanoTime() - seedStart) / 1e9));
+            Operation opLarge = publishAndWait(context, platform, feeds, big).atRate(rate);
+            Operation opSmall = publishAndWait(context, platform, feeds, little).atRate(rate);
+            List<Operation> operations = List.of(opLarge, opSmall);
+            return context.preflight(operations).compose(x -> context.runner().run(name(), operations));
+          })
+          .compose(stats -> idle(context, redis, List.of(big, little))
+              .compose(v -> RedisWork.take(redis))
+              .compose(before -> burst(context, redis, feeds, big, burst).compose(b -> RedisWork.take(redis)
+                  .map(after -> {
+                    long inserts = (long) big.followers().size() * burst;
+                    RedisWork spent = after.minus(before);
+                    figures.add(Figure.of("redis CPU per insert (us)", spent.cpuMicros() / inserts, "us",
+                        String.format(Locale.ROOT, "the Redis server's CPU time (INFO cpu) during the %d-post burst "
+                            + "to %,d followers, per timeline insert; its busiest commands (INFO commandstats, "
+                            + "microseconds and calls per insert): %s", burst, big.followers().size(), spent.top(inserts, 12))));
+                    return b;
+                  })))
+              .compose(b -> {
+                figures.add(b);
+                return idle(context, redis, List.of(big, little)).compose(v -> burst(context, redis, feeds, little,
+                    smallBurst)).map(s -> {
+                      figures.add(s);
+                      return stats;
+                    });
+              }))
+          .compose(stats -> baselines(context, platform, figures, notes).map(v -> stats))
+          .compose(stats -> breakdown(context, platform, big, figures).map(v -> stats))
+          .map(stats -> result(stats, figures, notes, large, small));
+    });
+  }
+
+  private static Author author(String op, long id, long firstFollower, int count) {
+    List<Long> followers = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      followers.add(firstFollower + i);
+    }
+    return new Author(op, id, List.copyOf(followers), sample(followers), new AtomicLong());
+  }
+
+  /** The oldest follower (last in the worker's stream), the newest, and {@link #SAMPLE} spread between. */
+  static List<Long> sample(List<Long> followers) {
+    List<Long> sample = new ArrayList<>();
+    int n = followers.size();
+    sample.add(followers.get(0));
+    for (int i = 1; i <= SAMPLE; i++) {
+      long f = followers.get((int) ((long) n * i / (SAMPLE + 1)));
+      if (!sample.contains(f)) {
+        sample.add(f);
+      }
+    }
+    if (!sample.contains(followers.get(n - 1))) {
+      sample.add(followers.get(n - 1));
+    }
+    return List.copyOf(sample);
+  }
+
+  private static Future<Void> seed(ScenarioContext context, Platform platform, Author author) {
+    long first = author.followers().get(0);
+    EdgeSeeder.Source edges = EdgeSeeder.follows(author.id(), author.followers().size(), i -> first + i,
+        platform.ids()::next, System::currentTimeMillis);
+    return EdgeSeeder.seed(context.vertx(), platform.mongo(), RelationsSeeder.EDGES, edges, "follower edges")
+        .compose(r -> RelationsSeeder.counts(platform.mongo(), author.id(),
+            RelationsSeeder.countFields(null, (long) author.followers().size(), null)))
+        .compose(v -> FeedsSeed.activate(platform.redis(), FeedsSeeder.HOME, author.followers()));
+  }
+
+  private static JsonObject postBody(String op) {
+    return new JsonObject().put("text", "kith-bench " + op).put("visibility", "public");
+  }
+
+  /** Publishes one post and completes when every sampled follower's home timeline holds it. */
+  private Operation publishAndWait(ScenarioContext context, Platform platform, FeedsService feeds, Author author) {
+    long timeout = context.settings().timeout().toMillis();
+    return new Operation(author.op(), "publish a public post to " + String.format(Locale.ROOT, "%,d",
+        author.followers().size()) + " active followers, until the oldest follower's home timeline holds it", () -> {
+          Context ctx = Vertx.currentContext();
+          return ScenarioContext.onContext(ctx, feeds.publish(author.id(), postBody(author.op()))).compose(view -> {
+            long id = view.getLong("id");
+            author.lastPost().accumulateAndGet(id, Math::max);
+            return holdAll(context.vertx(), platform.redis(), author.sample(), List.of(id),
+                System.currentTimeMillis() + timeout);
+          });
+        });
+  }
+
+  /** Completes when every one of {@code users}' home timelines holds every one of {@code posts}. */
+  static Future<Void> holdAll(Vertx vertx, Redis redis, List<Long> users, List<Long> posts, long deadlineMillis) {
+    Promise<Void> done = Promise.promise();
+    poll(vertx, redis, users, posts, deadlineMillis, done);
+    return done.future();
+  }
+
+  private static void poll(Vertx vertx, Redis redis, List<Long> users, List<Long> posts, long deadline,
+                           Promise<Void> done) {
+    List<Request> batch = new ArrayList<>(users.size() * posts.size());
+    for (long user : users) {
+      for (long post : posts) {
+        batch.add(Request.cmd(Command.LPOS).arg(FeedsSeeder.timelineKey(FeedsSeeder.HOME, user)).arg(post));
+      }
+    }
+    redis.batch(batch).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
+      }
+      int missing = 0;
+      for (Response r : ar.result()) {
+        missing += r == null ? 1 : 0;
+      }
+      if (missing == 0) {
+        done.complete();
+      } else if (System.currentTimeMillis() > deadline) {
+        done.fail(new IllegalStateException(missing + " of " + batch.size() + " sampled timeline entries missing"));
+      } else {
+        vertx.setTimer(POLL_MILLIS, t -> poll(vertx, redis, users, posts, deadline, done));
+      }
+    });
+  }
+
+  /** Waits until each author's last post reached its oldest follower: the worker handles posts in order. */
+  private static Future<Void> idle(ScenarioContext context, Redis redis, List<Author> authors) {
+    Future<Void> chain = Future.succeededFuture();
+    for (Author a : authors) {
+      long last = a.lastPost().get();
+      if (last != 0) {
+        chain = chain.compose(v -> holdAll(context.vertx(), redis, List.of(a.oldest()), List.of(last),
+            System.currentTimeMillis() + BURST_DEADLINE_MILLIS));
+      }
+    }
+    return chain;
+  }
+
+  /** Publishes {@code count} posts at once and times them into the oldest and newest followers' timelines. */
+  private static Future<Figure> burst(ScenarioContext context, Redis redis, FeedsService feeds, Author author,
+                                      int count) {
+    Context ctx = Vertx.currentContext();
+    long start = System.nanoTime();
+    List<Future<JsonObject>> published = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      published.add(ScenarioContext.onContext(ctx, feeds.publish(author.id(), postBody(author.op() + " burst"))));
+    }
+    AtomicLong publishedNanos = new AtomicLong();
+    return Future.all(published).compose(all -> {
+      publishedNanos.set(System.nanoTime() - start);
+      List<Long> ids = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        ids.add(all.<JsonObject>resultAt(i).getLong("id"));
+      }
+      ids.sort(null);
+      author.lastPost().accumulateAndGet(ids.get(ids.size() - 1), Math::max);
+      return holdAll(context.vertx(), redis, List.of(author.oldest(), author.newest()), ids,
+          System.currentTimeMillis() + BURST_DEADLINE_MILLIS).compose(done -> {
+            long nanos = System.nanoTime() - start;
+            return Future.all(FeedsSeed.holding(redis, FeedsSeeder.HOME, author.followers(), ids.get(0)),
+                FeedsSeed.holding(redis, FeedsSeeder.HOME, author.followers(), ids.get(ids.size() - 1))).map(r -> {
+                  int first = r.resultAt(0);
+                  int last = r.resultAt(1);
+                  int n = author.followers().size();
+                  double seconds = nanos / 1e9;
+                  double perSecond = (double) Math.min(first, last) * count / seconds;
+                  return Figure.of(author.op() + " inserts/s", perSecond, "inserts/s", String.format(Locale.ROOT,
+                      "%d posts published at once to %,d active followers (%,d inserts): all in the oldest and "
+                          + "newest followers' timelines after %.3f s (publish replies after %.3f s); the first post "
+                          + "reached %,d and the last %,d of the %,d timelines", count, n, (long) n * count, seconds,
+                      publishedNanos.get() / 1e9, first, last, n));
+                });
+          });
+    });
+  }
+
+  /**
+   * The LPUSH baselines: redis-benchmark when on PATH, and the in-JVM pipelined loop, each run
+   * {@value #BASELINE_RUNS} times and the fastest kept (a baseline slowed by a moment of load would flatter the
+   * ratio).
+   */
+  private Future<Void> baselines(ScenarioContext context, Platform platform, List<Figure> figures,
+                                 List<String> notes) {
+    int port = stores.redisPort();
+    Optional<Path> tool = redisBenchmark();
+    List<Double> runs = new ArrayList<>();
+    Future<Void> external = Future.succeededFuture();
+    for (int i = 0; i < BASELINE_RUNS && tool.isPresent(); i++) {
+      external = external.compose(v -> context.vertx().executeBlocking(() -> runRedisBenchmark(tool.get(), port))
+          .compose(rps -> platform.redis().send(Request.cmd(Command.DEL).arg("mylist")).map(x -> {
+            runs.add(rps);
+            return null;
+          })));
+    }
+    return external.compose(v -> {
+      if (tool.isPresent()) {
+        figures.add(Figure.of("lpush/s redis-benchmark", runs.stream().mapToDouble(d -> d).max().orElseThrow(),
+            "LPUSH/s", "the fastest of " + BASELINE_RUNS + " runs (" + rates(runs) + ") of redis-benchmark -h "
+                + "127.0.0.1 -p " + port + " -P 16 -t lpush -n " + REDIS_BENCHMARK_REQUESTS + " (50 clients, "
+                + "pipelines of 16) from " + tool.get() + ", on the in-process Kith's Redis"));
+      } else {
+        notes.add("redis-benchmark is not on PATH: the LPUSH baseline is the in-JVM loop only");
+      }
+      List<Double> loops = new ArrayList<>();
+      Future<Void> inJvmRuns = Future.succeededFuture();
+      for (int i = 0; i < BASELINE_RUNS; i++) {
+        inJvmRuns = inJvmRuns.compose(x -> lpushInJvm(platform.redis()).map(rps -> {
+          loops.add(rps);
+          return null;
+        }));
+      }
+      return inJvmRuns.map(x -> {
+        figures.add(Figure.of("lpush/s in-JVM", loops.stream().mapToDouble(d -> d).max().orElseThrow(), "LPUSH/s",
+            String.format(Locale.ROOT, "the fastest of %d runs (%s) of %,d LPUSH in pipelined batches of %,d "
+                + "through the Vert.x Redis client, %d batches in flight", BASELINE_RUNS, rates(loops),
+                LPUSH_IN_JVM, BATCH, LPUSH_IN_FLIGHT)));
+        return null;
+      });
+    });
+  }
+
+  /** {@code redis-benchmark} on PATH, if any. */
+  static Optional<Path> redisBenchmark() {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      if (dir.isEmpty()) {
+        continue;
+      }
+      Path candidate = Path.of(dir, "redis-benchmark");
+      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+        return Optional.of(candidate);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static double runRedisBenchmark(Path tool, int port) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder(tool.toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-P", "16",
+        "-t", "lpush", "-n", Integer.toString(REDIS_BENCHMARK_REQUESTS), "-q", "--csv")
+        .redirectErrorStream(true).start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+        StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null) {
+        lines.add(line);
+      }
+    }
+    if (!process.waitFor(120, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("redis-benchmark did not finish in 120 s");
+    }
+    return parseRedisBenchmark(lines);
+  }
+
+  /** Rates as "123,456, 234,567 LPUSH/s". */
+  static String rates(List<Double> rates) {
+    return rates.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r))
+        .collect(java.util.stream.Collectors.joining(", ")) + " LPUSH/s";
+  }
+
+  /** The requests per second of the {@code LPUSH} line of {@code redis-benchmark --csv} output. */
+  static double parseRedisBenchmark(List<String> lines) {
+    for (String line : lines) {
+      String[] cells = line.split(",");
+      if (cells.length >= 2 && cells[0].replace("\"", "").startsWith("LPUSH")) {
+        return Double.parseDouble(cells[1].replace("\"", ""));
+      }
+    }
+    throw new IllegalStateException("redis-benchmark printed no LPUSH line: " + String.join(" | ", lines));
+  }
+
+  /** {@link #LPUSH_IN_JVM} LPUSH in pipelined batches of {@link #BATCH}, a few in flight; LPUSH per second. */
+  static Future<Double> lpushInJvm(Redis redis) {
+    String key = "bench:lpush:{" + System.nanoTime() + "}";
+    List<Request> batch = new ArrayList<>(BATCH);
+    for (int i = 0; i < BATCH; i++) {
+      batch.add(Request.cmd(Command.LPUSH).arg(key).arg("xxx"));
+    }
+    int batches = LPUSH_IN_JVM / BATCH;
+    AtomicLong next = new AtomicLong();
+    long start = System.nanoTime();
+    List<Future<Void>> lanes = new ArrayList<>();
+    for (int i = 0; i < LPUSH_IN_FLIGHT; i++) {
+      lanes.add(lane(redis, batch, next, batches));
+    }
+    return Future.all(lanes).map(v -> (double) batches * BATCH * 1e9 / (System.nanoTime() - start))
+        .compose(rps -> redis.send(Request.cmd(Command.DEL).arg(key)).map(rps));
+  }
+
+  private static Future<Void> lane(Redis redis, List<Request> batch, AtomicLong next, int batches) {
+    if (next.getAndIncrement() >= batches) {
+      return Future.succeededFuture();
+    }
+    return redis.batch(batch).compose(r -> lane(redis, batch, next, batches));
+  }
+
+  /** The worker's two steps, timed alone. */
+  private static Future<Void> breakdown(ScenarioContext context, Platform platform, Author author,
+                                        List<Figure> figures) {
+    RelationsService relations = RelationsService.proxy(context.kithVertx());
+    Context ctx = Vertx.currentContext();
+    List<Long> pageNanos = new ArrayList<>();
+    List<Long> listNanos = new ArrayList<>();
+    List<Long> coldNanos = new ArrayList<>();
+    // relations' Redis copy of the follower list dropped first: one walk that loads it from MongoDB
+    return platform.redis().send(Request.cmd(Command.DEL).arg(RelationsSeeder.followerListKey(author.id())))
+        .compose(v -> walk(ctx, relations, author.id(), WORKER_PAGE, null, coldNanos))
+        .compose(v -> walk(ctx, relations, author.id(), BATCH, null, pageNanos))
+        .compose(v -> walk(ctx, relations, author.id(), WORKER_PAGE, null, listNanos))
+        .compose(v -> {
+      figures.add(Figure.of("eligible pages of the worker, cold (ms)",
+          coldNanos.stream().mapToLong(Long::longValue).sum() / 1e6, "ms", String.format(Locale.ROOT, "the same "
+              + "list with the relations service's Redis copy of it deleted first: loaded from MongoDB (a scan of "
+              + "the edges collection on the embedded store) and copied to Redis, %d page(s)", coldNanos.size())));
+      long total = pageNanos.stream().mapToLong(Long::longValue).sum();
+      figures.add(Figure.of("eligible page (ms)", total / 1e6 / pageNanos.size(), "ms",
+          String.format(Locale.ROOT, "mean of %d pages of RelationsService.eligibleFollowers(large author, %d), "
+              + "walked in turn over the event bus: a read of 1,000 followers (from the Redis copy of the list)",
+              pageNanos.size(), BATCH)));
+      long list = listNanos.stream().mapToLong(Long::longValue).sum();
+      figures.add(Figure.of("eligible pages of the worker (ms)", list / 1e6, "ms",
+          String.format(Locale.ROOT, "the whole eligible-follower list of the large author in the worker's pages of "
+              + "%,d (%d page(s)), from the Redis copy: the worker's read per post", WORKER_PAGE, listNanos.size())));
+      Redis redis = platform.redis();
+      return redis.batch(List.of(Request.cmd(Command.SCRIPT).arg("LOAD").arg(FAN_OUT),
+          Request.cmd(Command.SCRIPT).arg("LOAD").arg(SORTED_SET_FAN_OUT))).compose(shas -> {
+        String lists = shas.get(0).toString();
+        String sortedSets = shas.get(1).toString();
+        return pushProbe(redis, false, manyPerCall(lists))
+            .compose(worker -> pushProbe(redis, true, manyPerCall(sortedSets)).map(zset -> new double[] {worker, zset}))
+            .compose(two -> pushProbe(redis, false, each((key, post) -> Request.cmd(Command.LPUSHX).arg(key)
+                .arg(post))).map(lpushx -> new double[] {two[0], two[1], lpushx}));
+      }).map(ms -> {
+        figures.add(Figure.of("insert batch (ms)", ms[0], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
+            + "rounds of the worker's insert into %,d existing list timelines: the multi-timeline script (LINDEX, "
+            + "LPUSH; a cut back to the cap every 32 posts), %d timelines per EVALSHA", BREAKDOWN_ROUNDS, BATCH,
+            TIMELINES_PER_CALL)));
+        figures.add(Figure.of("insert batch, sorted sets (ms)", ms[1], "ms", String.format(Locale.ROOT,
+            "the insert of run 3 into %,d sorted-set timelines (ZCARD, ZADD, ZREMRANGEBYRANK only over the cap), "
+                + "%d timelines per EVALSHA", BATCH, TIMELINES_PER_CALL)));
+        figures.add(Figure.of("LPUSHX batch (ms)", ms[2], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
+            + "batches of %,d plain LPUSHX on the same list timelines (no order kept, no trim): the floor of a list "
+            + "insert sent one command per timeline", BREAKDOWN_ROUNDS, BATCH)));
+        return null;
+      });
+    });
+  }
+
+  /** The multi-timeline script {@code sha}, {@link #TIMELINES_PER_CALL} timelines per call. */
+  private static Inserts manyPerCall(String sha) {
+    return (keys, post) -> {
+      List<Request> calls = new ArrayList<>();
+      for (int i = 0; i < keys.size(); i += TIMELINES_PER_CALL) {
+        List<String> part = keys.subList(i, Math.min(keys.size(), i + TIMELINES_PER_CALL));
+        Request call = Request.cmd(Command.EVALSHA).arg(sha).arg(part.size());
+        part.forEach(call::arg);
+        calls.add(call.arg(post).arg(TIMELINE_CAP).arg(TRIM_SLACK));
+      }
+      return calls;
+    };
+  }
+
+  private static Future<Void> walk(Context ctx, RelationsService relations, long author, int limit, String cursor,
+                                   List<Long> pageNanos) {
+    long start = System.nanoTime();
+    return ScenarioContext.onContext(ctx, relations.eligibleFollowers(author, limit, cursor)).compose(page -> {
+      pageNanos.add(System.nanoTime() - start);
+      String next = page.getString("next");
+      return next == null ? Future.succeededFuture() : walk(ctx, relations, author, limit, next, pageNanos);
+    });
+  }
+
+  /** One request per timeline. */
+  private interface Insert {
+    Request of(String key, long post);
+  }
+
+  private static Inserts each(Insert insert) {
+    return (keys, post) -> keys.stream().map(k -> insert.of(k, post)).toList();
+  }
+
+  /** The requests adding {@code post} to the timelines at {@code keys}. */
+  private interface Inserts {
+    List<Request> of(List<String> keys, long post);
+  }
+
+  /** Timed rounds of {@code insert} into {@link #BATCH} fresh timelines, lists or sorted sets, each with its marker. */
+  private static Future<Double> pushProbe(Redis redis, boolean sortedSets, Inserts insert) {
+    List<String> keys = new ArrayList<>();
+    String prefix = "bench:probe:" + System.nanoTime();
+    List<Request> create = new ArrayList<>();
+    List<Request> drop = new ArrayList<>();
+    for (long u = 0; u < BATCH; u++) {
+      String key = prefix + ":{u:" + u + "}";
+      keys.add(key);
+      create.add(sortedSets ? Request.cmd(Command.ZADD).arg(key).arg("9007199254740992").arg(FeedsSeeder.MARKER)
+          : Request.cmd(Command.RPUSH).arg(key).arg(FeedsSeeder.MARKER));
+      drop.add(Request.cmd(Command.DEL).arg(key));
+    }
+    List<Long> nanos = new ArrayList<>();
+    return redis.batch(create).compose(v -> probeRound(redis, insert, keys, 0, nanos))
+        .compose(v -> redis.batch(drop))
+        .map(v -> nanos.stream().mapToLong(Long::longValue).sum() / 1e6 / nanos.size());
+  }
+
+  private static Future<Void> probeRound(Redis redis, Inserts insert, List<String> keys, int round,
+                                         List<Long> nanos) {
+    if (round == BREAKDOWN_ROUNDS) {
+      return Future.succeededFuture();
+    }
+    List<Request> batch = insert.of(keys, round + 1);
+    long start = System.nanoTime();
+    return redis.batch(batch).compose(r -> {
+      nanos.add(System.nanoTime() - start);
+      return probeRound(redis, insert, keys, round + 1, nanos);
+    });
+  }
+
+  private static ScenarioResult result(List<OperationStats> stats, List<Figure> measured, List<String> notes,
+                                       int large, int small) {
+    List<Figure> figures = new ArrayList<>(measured);
+    Figure largeRate = find(measured, LARGE + " inserts/s");
+    Figure smallRate = find(measured, SMALL + " inserts/s");
+    Figure external = find(measured, "lpush/s redis-benchmark");
+    Figure inJvm = find(measured, "lpush/s in-JVM");
+    Figure lpush = external != null ? external : inJvm;
+    String base = external != null ? "redis-benchmark" : "in-JVM LPUSH";
+    figures.add(Figure.of(LARGE + "/lpush", largeRate.value() / lpush.value(), "x", "timeline inserts/s of the "
+        + String.format(Locale.ROOT, "%,d", large) + "-follower burst over " + base + " LPUSH/s")
+        .withGoal(Figure.Goal.atLeast(0.4)));
+    figures.add(Figure.of(SMALL + "/lpush", smallRate.value() / lpush.value(), "x", "timeline inserts/s of the "
+        + String.format(Locale.ROOT, "%,d", small) + "-follower burst over " + base + " LPUSH/s")
+        .withGoal(Figure.Goal.atLeast(0.4)));
+    if (external != null) {
+      figures.add(Figure.of(LARGE + "/lpush in-JVM", largeRate.value() / inJvm.value(), "x", "the same over the "
+          + "in-JVM LPUSH loop"));
+    }
+    OperationStats largeOp = stats.get(0);
+    figures.add(Figure.of(LARGE + " p99 (ms)", largeOp.percentileMillis(99), "ms", "publish to the oldest of "
+        + String.format(Locale.ROOT, "%,d", large) + " followers' timelines, p99 of the latency part"
+        + (largeOp.failed() > 0 ? " (" + largeOp.failed() + " requests failed or timed out: not valid)" : ""))
+        .withGoal(Figure.Goal.atMost(1000)));
+    List<String> all = new ArrayList<>(notes);
+    all.add("the in-process Kith runs with feeds.celebrity-threshold " + CELEBRITY_THRESHOLD + " (default 10,000: an "
+        + "author with more followers is a celebrity, not fanned out, merged at read time; raised so that any "
+        + "--followers value is fanned out) and feeds.posts-per-hour raised");
+    all.add("a timeline insert is one follower's part of the worker's script (LINDEX, LPUSH, and a cut back to the "
+        + "cap every 32 posts), " + TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; LPUSH is the cheapest "
+        + "pipelined write, so the ratio is the fan-out's efficiency "
+        + "against the store's raw write speed on the same Redis (the embedded redis-server 6.2, append-only file "
+        + "on, fsync every second)");
+    all.add("latency is measured with the load runner (from the intended publish time, polling LPOS every "
+        + POLL_MILLIS + " ms on the oldest, the newest and " + SAMPLE + " other followers); throughput from bursts "
+        + "after the worker went idle; the MongoDB parts of the worker (the post, the follower pages) run on the "
+        + "embedded MongoDB-wire server, which ignores non-unique secondary indexes: each eligible-follower page scans "
+        + "and sorts the whole edges collection");
+    return new ScenarioResult(stats, List.of(new RatioSpec(LARGE, SMALL, 50), new RatioSpec(LARGE, SMALL, 99)),
+        all, figures);
+  }
+
+  private static Figure find(List<Figure> figures, String name) {
+    return figures.stream().filter(f -> f.name().equals(name)).findFirst().orElse(null);
+  }
+}

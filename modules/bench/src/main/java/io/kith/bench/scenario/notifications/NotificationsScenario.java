@@ -1,0 +1,486 @@
+package io.kith.bench.scenario.notifications;
+
+import io.kith.bench.client.BenchHttpClient;
+import io.kith.bench.load.Operation;
+import io.kith.bench.report.Figure;
+import io.kith.bench.report.OperationStats;
+import io.kith.bench.report.RatioSpec;
+import io.kith.bench.report.ScenarioResult;
+import io.kith.bench.scenario.BenchAccounts;
+import io.kith.bench.scenario.BenchStores;
+import io.kith.bench.scenario.Replies;
+import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.ScenarioContext;
+import io.kith.bench.scenario.ScenarioOption;
+import io.kith.notifications.service.NotificationsSeeder;
+import io.kith.platform.Platform;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Unread counts and a filtered list of notifications, at three list sizes, against the classic Lua scans of the
+ * user's whole list, and the Redis memory a stored notification takes.
+ *
+ * <p>Set-up registers three recipients (one per size: {@code --small} 50, {@code --medium} 500, {@code --large}
+ * 5,000 notifications) and {@value #ACTORS} actors over HTTP; each recipient publishes two public posts over HTTP
+ * and reads its unread counts once, which makes the service build its (empty) Redis side. The notifications are then
+ * stored with the service's own insert script and arguments on that side ({@link NotificationsSeed}), bypassing the
+ * producers and MongoDB, and every third is marked read over HTTP ({@code POST /api/v1/notifications/read}, the
+ * service's mark script). The in-process Kith keeps up to {@value #CAP} per user ({@code notifications.max-per-user},
+ * 1,000 by default), so nothing is evicted.
+ *
+ * <p>Per size, six operations, all interleaved at {@code --rate} with {@code GET /api/v1/whoami}:
+ * {@code count-http-N} ({@code GET /api/v1/notifications/unread-counts}), {@code count-lua-N} (the service's
+ * {@code counts.lua} by EVALSHA from the bench: Redis alone), {@code count-scan-N} (the classic: ZRANGE of the index
+ * and HMGET unread, type of every hash); {@code list-http-N} ({@code GET /api/v1/notifications?types=comment,like&
+ * post=<post>&limit=20}), {@code list-lua-N} (the service's {@code list.lua} with the spec it builds for that query),
+ * {@code list-scan-N} (the classic: ZREVRANGE of the whole index, HMGET type and post of each hash until 20 match,
+ * HGETALL of those). Every answer is checked against the seeded mix: the product's counts and the scan's must both
+ * equal the expected ones, and both lists the expected 20 ids in order.
+ *
+ * <p>Figures: Redis's own time per call of each script (INFO commandstats, no network), memory per stored
+ * notification ({@code MEMORY USAGE} of every key of the user, over the count), and the issue's goals.
+ */
+public final class NotificationsScenario implements Scenario {
+
+  static final String SMALL = "small";
+  static final String MEDIUM = "medium";
+  static final String LARGE = "large";
+  /** Notifications kept per user by the in-process Kith (the largest --large allowed). */
+  static final int CAP = 10_000;
+  /** Registered actors (comments, likes and others come from them). */
+  static final int ACTORS = 12;
+  static final String WHOAMI = "whoami";
+  /** Goals of the issue: the count at least 10x cheaper than the scan at the medium size; flat across sizes. */
+  static final double COUNT_GOAL = 10;
+  static final double FLAT_GOAL = 1.5;
+
+  private final BenchStores stores = new BenchStores(name());
+
+  @Override
+  public String name() {
+    return "notifications";
+  }
+
+  @Override
+  public String description() {
+    return "unread counts and a filtered list (comment,like + post, 20) at 50/500/5,000 notifications per user vs "
+        + "Lua scans of the list; Redis memory per notification";
+  }
+
+  @Override
+  public boolean needsToken() {
+    return false; // it registers its users and writes into the in-process Kith's Redis
+  }
+
+  @Override
+  public List<ScenarioOption> options() {
+    return List.of(
+        ScenarioOption.count(SMALL, "notifications of the first recipient", 50, 10, CAP),
+        ScenarioOption.count(MEDIUM, "notifications of the second recipient (the count goal's size)", 500, 10, CAP),
+        ScenarioOption.count(LARGE, "notifications of the third recipient", 5_000, 10, CAP));
+  }
+
+  @Override
+  public JsonObject inProcessConfig() {
+    return BenchAccounts.unthrottled()
+        .put("notifications", new JsonObject().put("max-per-user", CAP))
+        .mergeIn(stores.inProcessConfig(), true);
+  }
+
+  /** One recipient and what its notifications must answer. */
+  record Recipient(int size, BenchAccounts.User user, List<Long> posts, NotificationsSeed.Expected expected) {
+  }
+
+  /** The scripts the scenario runs. */
+  record Scripts(NotificationsSeed.Script insert, NotificationsSeed.Script counts, NotificationsSeed.Script list,
+                 NotificationsSeed.Script scanCount, NotificationsSeed.Script scanList) {
+
+    static Scripts load() {
+      return new Scripts(NotificationsSeed.product("insert"), NotificationsSeed.product("counts"),
+          NotificationsSeed.product("list"), NotificationsSeed.baseline("count"), NotificationsSeed.baseline("list"));
+    }
+
+    List<NotificationsSeed.Script> all() {
+      return List.of(insert, counts, list, scanCount, scanList);
+    }
+  }
+
+  @Override
+  public Future<ScenarioResult> run(ScenarioContext context) {
+    if (context.settings().closedLoop()) {
+      return Future.failedFuture(new IllegalStateException(name() + " compares latencies at one rate; run it with "
+          + "--rate N, not --rate max"));
+    }
+    int[] sizes = {(int) context.option(SMALL), (int) context.option(MEDIUM), (int) context.option(LARGE)};
+    if (!(sizes[0] < sizes[1] && sizes[1] < sizes[2])) {
+      return Future.failedFuture(new IllegalStateException("give --small < --medium < --large"));
+    }
+    AtomicReference<Platform> opened = new AtomicReference<>();
+    return stores.open(context).compose(platform -> {
+      opened.set(platform);
+      return measure(context, platform, sizes);
+    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+  }
+
+  private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, int[] sizes) {
+    BenchHttpClient http = context.http();
+    Redis redis = platform.redis();
+    Scripts scripts = Scripts.load();
+    BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
+    List<String> roles = new ArrayList<>();
+    for (int size : sizes) {
+      roles.add("n" + size);
+    }
+    for (int i = 0; i < ACTORS; i++) {
+      roles.add("a" + i);
+    }
+    List<String> notes = new ArrayList<>();
+    List<Figure> figures = new ArrayList<>();
+    return accounts.registerAll(roles).compose(users -> {
+      List<Long> actors = users.subList(sizes.length, users.size()).stream().map(BenchAccounts.User::id).toList();
+      List<Recipient> recipients = new ArrayList<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (int i = 0; i < sizes.length; i++) {
+        BenchAccounts.User user = users.get(i);
+        chain = chain.compose(v -> prepare(http, user));
+      }
+      return chain
+          .compose(v -> sameScripts(redis, scripts.counts(), "counts"))
+          .compose(v -> load(redis, scripts))
+          .compose(v -> {
+            Future<Void> seeding = Future.succeededFuture();
+            for (int i = 0; i < sizes.length; i++) {
+              int size = sizes[i];
+              BenchAccounts.User user = users.get(i);
+              seeding = seeding.compose(x -> seed(http, redis, platform, scripts, user, size, actors)
+                  .map(r -> {
+                    recipients.add(r);
+                    return null;
+                  }));
+            }
+            return seeding;
+          })
+          .compose(v -> verify(http, redis, scripts, recipients, notes))
+          .compose(v -> sameScripts(redis, scripts.list(), "list"))
+          .compose(v -> memory(redis, recipients, figures))
+          .compose(v -> {
+            List<Operation> ops = operations(http, redis, scripts, recipients, users.get(0));
+            return context.preflight(ops).compose(x -> context.runner().run(name(), ops));
+          })
+          .compose(stats -> serverTimes(redis, scripts, recipients, figures).map(stats))
+          .map(stats -> result(stats, recipients, figures, notes));
+    });
+  }
+
+  /** One counts read, which makes the service build the user's (empty) side. */
+  private static Future<Void> prepare(BenchHttpClient http, BenchAccounts.User user) {
+    return http.getJson(NotificationsSeed.COUNTS_PATH, user.accessToken()).compose(counts -> {
+      if (counts.getLong("total", -1L) != 0) {
+        throw new IllegalStateException("a fresh user has unread notifications: " + counts.encode());
+      }
+      return Future.succeededFuture();
+    });
+  }
+
+  /** Fails unless the service ran exactly this script text (EVAL caches it under the digest). */
+  private static Future<Void> sameScripts(Redis redis, NotificationsSeed.Script script, String what) {
+    return redis.send(Request.cmd(Command.SCRIPT).arg("EXISTS").arg(script.sha())).map(r -> {
+      if (r.get(0).toInteger() != 1) {
+        throw new IllegalStateException("the notifications service's " + what + " script is not the one the bench "
+            + "put together from its resources (digest " + script.sha() + " unknown to Redis after the service ran "
+            + "it): HotStore changed how it builds its scripts");
+      }
+      return null;
+    });
+  }
+
+  private static Future<Void> load(Redis redis, Scripts scripts) {
+    Future<Void> chain = Future.succeededFuture();
+    for (NotificationsSeed.Script s : scripts.all()) {
+      chain = chain.compose(v -> redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(s.text())).map(sha -> {
+        if (!s.sha().equals(sha.toString())) {
+          throw new IllegalStateException("Redis digests " + s.name() + " as " + sha + ", not " + s.sha());
+        }
+        return null;
+      }));
+    }
+    return chain;
+  }
+
+  /** Posts, the notifications (insert script, pipelined), then every third marked read over HTTP. */
+  private static Future<Recipient> seed(BenchHttpClient http, Redis redis, Platform platform, Scripts scripts,
+                                        BenchAccounts.User user, int size, List<Long> actors) {
+    List<Long> posts = new ArrayList<>();
+    Future<Void> chain = Future.succeededFuture();
+    for (int i = 0; i < NotificationsSeed.POSTS; i++) {
+      JsonObject body = new JsonObject().put("text", "notifications bench post " + i).put("visibility", "public");
+      chain = chain.compose(v -> http.postJson(NotificationsSeed.POSTS_PATH, body, user.accessToken(), 201)
+          .map(post -> {
+            posts.add(post.getLong("id"));
+            return null;
+          }));
+    }
+    return chain.compose(v -> {
+      List<NotificationsSeed.Planned> plan = NotificationsSeed.plan(size, posts, actors, platform.ids()::next);
+      long created = System.currentTimeMillis();
+      Future<Void> inserts = Future.succeededFuture();
+      for (int i = 0; i < plan.size(); i += NotificationsSeed.INSERT_BATCH) {
+        List<NotificationsSeed.Planned> chunk = plan.subList(i, Math.min(plan.size(), i + NotificationsSeed.INSERT_BATCH));
+        inserts = inserts.compose(x -> {
+          List<Request> batch = new ArrayList<>(chunk.size());
+          chunk.forEach(n -> batch.add(NotificationsSeed.insert(scripts.insert(), user.id(), CAP, n, created)));
+          return redis.batch(batch).map(replies -> {
+            for (Response r : replies) {
+              if (r.get(0).toInteger() != 1 || r.get(1).size() != 0) {
+                throw new IllegalStateException("the insert script answered " + r + " instead of storing one "
+                    + "notification without eviction");
+              }
+            }
+            return null;
+          });
+        });
+      }
+      List<Long> read = plan.stream().filter(n -> !n.unread()).map(NotificationsSeed.Planned::id).toList();
+      for (int i = 0; i < read.size(); i += NotificationsSeed.MARK_BATCH) {
+        List<Long> chunk = read.subList(i, Math.min(read.size(), i + NotificationsSeed.MARK_BATCH));
+        inserts = inserts.compose(x -> http.postJson(NotificationsSeed.READ_PATH, new JsonObject()
+            .put("ids", new JsonArray(new ArrayList<>(chunk))), user.accessToken(), 200).map(reply -> {
+              if (reply.getInteger("changed", -1) != chunk.size()) {
+                throw new IllegalStateException("marking " + chunk.size() + " read changed " + reply.encode());
+              }
+              return null;
+            }));
+      }
+      return inserts.map(x -> new Recipient(size, user, List.copyOf(posts),
+          NotificationsSeed.expect(plan, posts.get(0))));
+    });
+  }
+
+  /** Once per recipient: the product's answers (HTTP) and the scans' agree with the seeded mix. */
+  private static Future<Void> verify(BenchHttpClient http, Redis redis, Scripts scripts, List<Recipient> recipients,
+                                     List<String> notes) {
+    Future<Void> chain = Future.succeededFuture();
+    for (Recipient r : recipients) {
+      NotificationsSeed.Expected e = r.expected();
+      long id = r.user().id();
+      chain = chain
+          .compose(v -> http.getJson(NotificationsSeed.COUNTS_PATH, r.user().accessToken()))
+          .map(body -> NotificationsSeed.checkHttpCounts(body, e))
+          .compose(v -> redis.send(NotificationsSeed.scanCount(scripts.scanCount(), id)))
+          .map(reply -> NotificationsSeed.checkScanCounts(reply, e))
+          .compose(v -> http.getJson(NotificationsSeed.listPath(e.post()), r.user().accessToken()))
+          .map(body -> NotificationsSeed.checkHttpList(body, e))
+          .compose(v -> redis.send(NotificationsSeed.scanList(scripts.scanList(), id, e.post())))
+          .map(reply -> {
+            NotificationsSeed.checkScanList(reply, e);
+            notes.add(String.format(Locale.ROOT, "%,d notifications: %,d unread (%s); the filtered list returns %d "
+                    + "ids, the product's (HTTP) and the scan's answers both equal the seeded mix's", r.size(),
+                e.total(), byType(e), e.page().size()));
+            return null;
+          });
+    }
+    return chain;
+  }
+
+  private static String byType(NotificationsSeed.Expected e) {
+    List<String> parts = new ArrayList<>();
+    e.byType().forEach((t, n) -> {
+      if (n > 0) {
+        parts.add(t + " " + n);
+      }
+    });
+    return String.join(", ", parts);
+  }
+
+  private static Future<Void> memory(Redis redis, List<Recipient> recipients, List<Figure> figures) {
+    Future<Void> chain = Future.succeededFuture();
+    for (Recipient r : recipients) {
+      chain = chain.compose(v -> NotificationsSeed.memory(redis, r.user().id()).map(m -> {
+        double perNotification = (double) m.bytes() / r.size();
+        figures.add(Figure.of("memory/notification @" + r.size(), perNotification, "bytes", String.format(Locale.ROOT,
+            "MEMORY USAGE (SAMPLES 0) of the user's %d keys, %,d bytes, over %,d notifications: the hashes %.0f "
+                + "bytes each, the indexes (all and per type), dedupe map, counters and generation %.0f bytes per "
+                + "notification", m.keys(), m.bytes(), r.size(), (double) m.hashBytes() / Math.max(1, m.hashes()),
+            (double) (m.bytes() - m.hashBytes()) / r.size())));
+        return null;
+      }));
+    }
+    return chain;
+  }
+
+  static String op(String kind, int size) {
+    return kind + "-" + size;
+  }
+
+  private static List<Operation> operations(BenchHttpClient http, Redis redis, Scripts scripts,
+                                            List<Recipient> recipients, BenchAccounts.User anyone) {
+    List<Operation> ops = new ArrayList<>();
+    for (Recipient r : recipients) {
+      NotificationsSeed.Expected e = r.expected();
+      long id = r.user().id();
+      String token = r.user().accessToken();
+      String listPath = NotificationsSeed.listPath(e.post());
+      Request counts = NotificationsSeed.counts(scripts.counts(), id);
+      Request scanCount = NotificationsSeed.scanCount(scripts.scanCount(), id);
+      Request list = NotificationsSeed.list(scripts.list(), id, e.post());
+      Request scanList = NotificationsSeed.scanList(scripts.scanList(), id, e.post());
+      ops.add(new Operation(op("count-http", r.size()), "GET " + NotificationsSeed.COUNTS_PATH + " with the "
+          + "recipient's token", () -> http.getJson(NotificationsSeed.COUNTS_PATH, token)
+          .map(body -> NotificationsSeed.checkHttpCounts(body, e))));
+      ops.add(new Operation(op("count-lua", r.size()), "the service's counts.lua by EVALSHA from the bench",
+          () -> redis.send(counts).map(reply -> NotificationsSeed.checkLuaCounts(reply, e))));
+      ops.add(new Operation(op("count-scan", r.size()), "Lua scan: ZRANGE of the index, HMGET unread, type of "
+          + "every hash", () -> redis.send(scanCount).map(reply -> NotificationsSeed.checkScanCounts(reply, e))));
+      ops.add(new Operation(op("list-http", r.size()), "GET " + listPath + " with the recipient's token",
+          () -> http.getJson(listPath, token).map(body -> NotificationsSeed.checkHttpList(body, e))));
+      ops.add(new Operation(op("list-lua", r.size()), "the service's list.lua (its spec for that query) by EVALSHA "
+          + "from the bench", () -> redis.send(list).map(reply -> NotificationsSeed.checkLuaList(reply, e))));
+      ops.add(new Operation(op("list-scan", r.size()), "Lua scan: ZREVRANGE of the whole index, HMGET type, post "
+          + "of each hash until 20 match, HGETALL of those",
+          () -> redis.send(scanList).map(reply -> NotificationsSeed.checkScanList(reply, e))));
+    }
+    ops.add(new Operation(WHOAMI, "GET " + Replies.WHOAMI + " with a recipient's token",
+        () -> http.getJson(Replies.WHOAMI, anyone.accessToken())
+            .map(body -> Replies.whoami(body, anyone.id()))));
+    return ops;
+  }
+
+  /** Redis's own time per call of each script at each size (no network, no client), into the figures. */
+  private static Future<Void> serverTimes(Redis redis, Scripts scripts, List<Recipient> recipients,
+                                          List<Figure> figures) {
+    Map<String, Double> micros = new HashMap<>();
+    Future<Void> chain = Future.succeededFuture();
+    for (Recipient r : recipients) {
+      long id = r.user().id();
+      long post = r.expected().post();
+      Map<String, Request> calls = Map.of(
+          "count-lua", NotificationsSeed.counts(scripts.counts(), id),
+          "count-scan", NotificationsSeed.scanCount(scripts.scanCount(), id),
+          "list-lua", NotificationsSeed.list(scripts.list(), id, post),
+          "list-scan", NotificationsSeed.scanList(scripts.scanList(), id, post));
+      for (String kind : List.of("count-lua", "count-scan", "list-lua", "list-scan")) {
+        chain = chain.compose(v -> NotificationsSeed.serverMicros(redis, calls.get(kind), "evalsha")
+            .map(us -> {
+              micros.put(op(kind, r.size()), us);
+              return null;
+            }));
+      }
+    }
+    // the product sends its scripts' text with every call (EVAL): what that adds in Redis, at the medium size
+    Recipient medium = recipients.get(1);
+    Request asSent = Request.cmd(Command.EVAL).arg(scripts.counts().text()).arg(2);
+    NotificationsSeeder.scriptKeys(medium.user().id()).forEach(asSent::arg);
+    chain = chain.compose(v -> NotificationsSeed.serverMicros(redis, asSent, "eval").map(us -> {
+      micros.put("count-eval", us);
+      return null;
+    }));
+    return chain.map(v -> {
+      for (Recipient r : recipients) {
+        int n = r.size();
+        for (String kind : List.of("count-lua", "count-scan", "list-lua", "list-scan")) {
+          figures.add(Figure.of("redis us " + op(kind, n), micros.get(op(kind, n)), "us", "Redis's own time per call "
+              + "(INFO commandstats usec_per_call of pipelined EVALSHA, median of " + NotificationsSeed.ROUNDS
+              + " rounds of ~0.2 s; script execution only, no network)"));
+        }
+        Figure count = Figure.of("redis count scan/lua @" + n, micros.get(op("count-scan", n))
+            / micros.get(op("count-lua", n)), "x", "Redis time of the count scan over counts.lua");
+        figures.add(n == medium.size() ? count.withGoal(Figure.Goal.atLeast(COUNT_GOAL)) : count);
+        figures.add(Figure.of("redis list scan/lua @" + n, micros.get(op("list-scan", n))
+            / micros.get(op("list-lua", n)), "x", "Redis time of the list scan over list.lua"));
+      }
+      figures.add(Figure.of("redis us counts.lua EVAL", micros.get("count-eval"), "us", "counts.lua at "
+          + medium.size() + " sent as the service sends it, EVAL with its " + scripts.counts().text().length()
+          + " characters of text (Redis hashes the text to find the compiled script), per call"));
+      figures.add(spread("redis counts.lua max/min", recipients, k -> micros.get(op("count-lua", k)),
+          "Redis time of counts.lua, largest over smallest across the sizes (flat = 1)"));
+      return null;
+    });
+  }
+
+  private static Figure spread(String name, List<Recipient> recipients, java.util.function.IntFunction<Double> value,
+                               String description) {
+    double max = 0;
+    double min = Double.MAX_VALUE;
+    for (Recipient r : recipients) {
+      double v = value.apply(r.size());
+      max = Math.max(max, v);
+      min = Math.min(min, v);
+    }
+    return Figure.of(name, max / min, "x", description).withGoal(Figure.Goal.atMost(FLAT_GOAL));
+  }
+
+  private static ScenarioResult result(List<OperationStats> stats, List<Recipient> recipients, List<Figure> figures,
+                                       List<String> notes) {
+    Map<String, OperationStats> by = new HashMap<>();
+    stats.forEach(s -> by.put(s.name(), s));
+    List<RatioSpec> ratios = new ArrayList<>();
+    List<Figure> all = new ArrayList<>();
+    int medium = recipients.get(1).size();
+    for (Recipient r : recipients) {
+      int n = r.size();
+      ratios.add(new RatioSpec(op("count-scan", n), op("count-lua", n), 50));
+      ratios.add(new RatioSpec(op("count-scan", n), op("count-lua", n), 99));
+      ratios.add(new RatioSpec(op("list-scan", n), op("list-lua", n), 50));
+      ratios.add(new RatioSpec(op("list-scan", n), op("list-lua", n), 99));
+      ratios.add(new RatioSpec(op("count-http", n), WHOAMI, 50));
+      ratios.add(new RatioSpec(op("list-http", n), WHOAMI, 50));
+      double httpCount = p50(by, op("count-http", n));
+      double luaCount = p50(by, op("count-lua", n));
+      double scanCount = p50(by, op("count-scan", n));
+      Figure count = Figure.of("count scan/lua p50 @" + n, scanCount / luaCount, "x", "p50 of the count scan over "
+          + "counts.lua, both by EVALSHA from the bench (Redis time plus one loopback round trip each)");
+      all.add(n == medium ? count.withGoal(Figure.Goal.atLeast(COUNT_GOAL)) : count);
+      all.add(Figure.of("count http: classic/product @" + n, (httpCount - luaCount + scanCount) / httpCount, "x",
+          "estimate for the whole HTTP route: (count-http - count-lua + count-scan) / count-http at p50, i.e. the "
+              + "route with the scan in place of counts.lua"));
+      double httpList = p50(by, op("list-http", n));
+      double luaList = p50(by, op("list-lua", n));
+      double scanList = p50(by, op("list-scan", n));
+      all.add(Figure.of("list scan/lua p50 @" + n, scanList / luaList, "x", "p50 of the list scan over list.lua, "
+          + "both by EVALSHA from the bench"));
+      all.add(Figure.of("list http: classic/product @" + n, (httpList - luaList + scanList) / httpList, "x",
+          "estimate for the whole HTTP route: (list-http - list-lua + list-scan) / list-http at p50"));
+    }
+    all.add(spread("count-lua p50 max/min", recipients, n -> p50(by, op("count-lua", n)), "p50 of counts.lua, "
+        + "largest over smallest across the sizes (flat = 1)"));
+    all.add(spread("count-http p50 max/min", recipients, n -> p50(by, op("count-http", n)), "p50 of the HTTP unread "
+        + "counts, largest over smallest across the sizes (flat = 1)"));
+    all.addAll(figures);
+    List<String> out = new ArrayList<>();
+    out.add("seeding: " + recipients.size() + " recipients and " + ACTORS + " actors registered over HTTP; each "
+        + "recipient published " + NotificationsSeed.POSTS + " public posts over HTTP and read its unread counts "
+        + "(the service built its empty Redis side); the notifications were stored with the service's insert.lua "
+        + "(same text, digest checked against the one the service runs) and HotStore.insert's arguments, bypassing "
+        + "the producers (event log, rules, MongoDB record, pushes); every " + NotificationsSeed.READ_EVERY
+        + "rd was marked read over HTTP (the service's mark_ids.lua; its MongoDB update matches nothing). "
+        + "notifications.max-per-user is " + CAP + " in-process (1,000 by default), so nothing was evicted");
+    out.add("the mix, in cycles of ten: like/comment/like/like of post 0 and 1, follower, reply, mention, repost; "
+        + "4 in 10 are comments or likes about post 0, the filtered list's condition, so the list reads the comment "
+        + "and like indexes (6 in 10 of all) and stops after about 50 ids; the scan walks the whole index");
+    out.addAll(notes);
+    out.add("*-lua and *-scan go from the bench straight to Redis by EVALSHA (one round trip each); *-http add the "
+        + "gateway, the token check, the event bus, the service (which sends EVAL with the script's text), and for "
+        + "the list the visibility check of post 0 (feeds) and the actors' summaries (accounts)");
+    out.add("all operations share one single-threaded Redis: a long scan delays whatever arrives meanwhile, which "
+        + "inflates the tails (p99) of the cheap operations most");
+    return new ScenarioResult(stats, ratios, out, all);
+  }
+
+  private static double p50(Map<String, OperationStats> by, String name) {
+    OperationStats s = by.get(name);
+    return s == null ? Double.NaN : s.percentileMillis(50);
+  }
+}

@@ -7,6 +7,8 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.store.LuaScripts;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Context;
@@ -564,7 +566,8 @@ public final class FeedsFanoutScenario implements Scenario {
   private static Future<Void> walk(Context ctx, RelationsService relations, long author, int limit, String cursor,
                                    List<Long> pageNanos) {
     long start = System.nanoTime();
-    return FeedsSeed.onContext(ctx, relations.eligibleFollowers(author, limit, cursor)).compose(page -> {
+    return FeedsSeed.onContext(ctx, relations.eligibleFollowers(author, PageRequest.after(cursor, limit))
+        .map(Page::toJson)).compose(page -> {
       pageNanos.add(System.nanoTime() - start);
       String next = page.getString("next");
       return next == null ? Future.succeededFuture() : walk(ctx, relations, author, limit, next, pageNanos);

@@ -3,6 +3,8 @@ package io.kith.bench.scenario;
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsService;
@@ -187,8 +189,8 @@ class SeededGraphTest {
     // the celebrity reads its own list, which needs no account for it
     do {
       FollowerWalk.Step step = walk.next();
-      JsonObject page = Await.result(relations.followers(celebrity, celebrity, RelationsFollowersScenario.PAGE,
-          step.cursor()));
+      JsonObject page = Await.result(relations.followers(celebrity, celebrity, PageRequest.after(step.cursor(),
+          RelationsFollowersScenario.PAGE)).map(Page::toJson));
       RelationsFollowersScenario.checkPage(page, RelationsFollowersScenario.expectedItems(step.depth(), real.size()),
           realSet);
       walk.answered(step, page.getString("next"));
@@ -198,7 +200,8 @@ class SeededGraphTest {
     assertEquals(pages, walk.advances());
     FollowerWalk.Step again = walk.next();
     assertNull(again.cursor(), "the walk starts again at the top");
-    JsonObject first = Await.result(relations.followers(celebrity, celebrity, RelationsFollowersScenario.PAGE, null));
+    JsonObject first = Await.result(relations.followers(celebrity, celebrity,
+        PageRequest.first(RelationsFollowersScenario.PAGE)).map(Page::toJson));
     assertNotNull(first.getString("next"));
     assertThrows(IllegalStateException.class, () -> RelationsFollowersScenario.checkPage(first, 2, realSet),
         "a page with another number of items fails the check");

@@ -13,6 +13,8 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -140,7 +142,8 @@ public final class FeedsHomeScenario implements Scenario {
       List<Long> hidden = new ArrayList<>();
       return follow(context, platform, reader.id(), authors)
           // one read creates the reader's (empty) home timeline, so fan-out reaches it
-          .compose(v -> FeedsSeed.onContext(ctx, feeds.home(reader.id(), 0, 0, LIMIT)))
+          .compose(v -> FeedsSeed.onContext(ctx, feeds.home(reader.id(), PageRequest.ids(0, 0, LIMIT))
+              .map(Page::toJson)))
           .compose(v -> publishAll(ctx, feeds, authors, perAuthor, authorOf, visible, hidden))
           .compose(v -> {
             visible.sort(null);
@@ -225,7 +228,8 @@ public final class FeedsHomeScenario implements Scenario {
     return platform.redis().send(Request.cmd(Command.DEL).arg(FeedsSeed.timelineKey(FeedsSeed.HOME, reader)))
         .compose(v -> {
           long start = System.nanoTime();
-          return FeedsSeed.onContext(ctx, feeds.home(reader, 0, 0, LIMIT)).map(page -> {
+          return FeedsSeed.onContext(ctx, feeds.home(reader, PageRequest.ids(0, 0, LIMIT)).map(Page::toJson))
+              .map(page -> {
             double ms = (System.nanoTime() - start) / 1e6;
             FeedsSeed.checkPage(page, expected, authorOf);
             figures.add(Figure.of("cold home read (ms)", ms, "ms", "one home read after deleting the reader's "

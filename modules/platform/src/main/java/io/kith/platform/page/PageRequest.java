@@ -57,7 +57,10 @@ public class PageRequest {
     return new PageRequest(limit, 0, 0, cursor);
   }
 
-  /** A page of a list paged by id: up to {@code limit} items older than {@code maxId} and newer than {@code sinceId}. */
+  /**
+   * A page of a list paged by id: up to {@code limit} items older than {@code maxId} and newer than {@code sinceId}
+   * (0: no bound).
+   */
   public static PageRequest ids(long maxId, long sinceId, int limit) {
     return new PageRequest(limit, maxId, sinceId, null);
   }

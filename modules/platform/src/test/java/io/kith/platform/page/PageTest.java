@@ -50,7 +50,8 @@ class PageTest {
   void notAPage() {
     assertThrows(IllegalArgumentException.class, () -> new Page(new JsonObject()));
     assertThrows(IllegalArgumentException.class, () -> new Page(new JsonObject().put("next", 1)));
-    assertThrows(IllegalArgumentException.class, () -> Page.of("items", new JsonObject().put("posts", new JsonArray())));
+    assertThrows(IllegalArgumentException.class, () -> Page.of("items", new JsonObject().put("posts",
+        new JsonArray())));
     assertThrows(IllegalArgumentException.class, () -> Page.of("items", new JsonArray()).with("items", 1));
   }
 

@@ -199,7 +199,8 @@ class FindPeopleTest extends AccountsTestBase {
       String after = null;
       int pages = 0;
       do {
-        JsonObject page = await(accounts.searchByNickname(viewer, asked, PageRequest.after(after, 2)).map(Page::toJson));
+        JsonObject page = await(accounts.searchByNickname(viewer, asked, PageRequest.after(after, 2))
+            .map(Page::toJson));
         JsonArray items = page.getJsonArray("items");
         assertTrue(items.size() <= 2);
         for (int i = 0; i < items.size(); i++) {
@@ -229,13 +230,18 @@ class FindPeopleTest extends AccountsTestBase {
     String notJson = Base64.getUrlEncoder().withoutPadding().encodeToString("hello".getBytes());
     String wrongTypes = Base64.getUrlEncoder().withoutPadding().encodeToString("[1,\"x\"]".getBytes());
     for (String bad : List.of("%%%not-base64%%%", b64, notJson, wrongTypes)) {
-      failsWithField("validation_failed", "after", accounts.searchByNickname(viewer, "abc", PageRequest.after(bad, 10)).map(Page::toJson));
+      failsWithField("validation_failed", "after", accounts.searchByNickname(viewer, "abc", PageRequest.after(bad,
+          10)).map(Page::toJson));
     }
-    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "", PageRequest.first(10)).map(Page::toJson));
-    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "   ", PageRequest.first(10)).map(Page::toJson));
-    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "p".repeat(41), PageRequest.first(10)).map(Page::toJson));
+    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "", PageRequest.first(10))
+        .map(Page::toJson));
+    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "   ", PageRequest.first(10))
+        .map(Page::toJson));
+    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "p".repeat(41),
+        PageRequest.first(10)).map(Page::toJson));
     // a prefix nobody has is an empty page, not an error
-    JsonObject none = await(accounts.searchByNickname(viewer, "Zz" + UUID.randomUUID(), PageRequest.first(10)).map(Page::toJson));
+    JsonObject none = await(accounts.searchByNickname(viewer, "Zz" + UUID.randomUUID(), PageRequest.first(10))
+        .map(Page::toJson));
     assertEquals(0, none.getJsonArray("items").size());
     assertNull(none.getString("next"));
   }

@@ -21,9 +21,11 @@ class NicknamePrefixTest extends AccountsTestBase {
     JsonObject other = register(new JsonObject());
     await(accounts.updateProfile(idOf(literal), new JsonObject().put("nickname", "x.(" + tag + ")*")));
     await(accounts.updateProfile(idOf(other), new JsonObject().put("nickname", "xa(" + tag + ")")));
-    JsonArray found = await(accounts.searchByNickname(idOf(other), "x.(" + tag, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items");
+    JsonArray found = await(accounts.searchByNickname(idOf(other), "x.(" + tag, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items");
     assertEquals(1, found.size(), found.encode());
     assertEquals(idOf(literal), found.getJsonObject(0).getLong("id"));
-    assertEquals(0, await(accounts.searchByNickname(idOf(other), ".*" + tag, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").size());
+    assertEquals(0, await(accounts.searchByNickname(idOf(other), ".*" + tag, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
   }
 }

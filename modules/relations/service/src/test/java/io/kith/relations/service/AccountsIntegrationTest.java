@@ -100,8 +100,10 @@ class AccountsIntegrationTest extends RelationsTestBase {
     await(accounts.updateProfile(blocker, new JsonObject().put("nickname", nickname)));
     await(relations.block(blocker, blocked));
     JsonObject contacts = new JsonObject().put("emails", new JsonArray().add(email));
-    assertEquals(List.of(blocker), summaryIds(await(accounts.searchByNickname(stranger, nickname, PageRequest.first(10)).map(Page::toJson))));
-    assertEquals(List.of(), summaryIds(await(accounts.searchByNickname(blocked, nickname, PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(List.of(blocker), summaryIds(await(accounts.searchByNickname(stranger, nickname,
+        PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(List.of(), summaryIds(await(accounts.searchByNickname(blocked, nickname, PageRequest.first(10))
+        .map(Page::toJson))));
     assertEquals(1, await(accounts.findByContacts(stranger, contacts)).getJsonArray("items").size());
     assertEquals(0, await(accounts.findByContacts(blocked, contacts)).getJsonArray("items").size());
   }
@@ -119,7 +121,8 @@ class AccountsIntegrationTest extends RelationsTestBase {
     await(accounts.updateProfile(plainC, new JsonObject().put("nickname", prefix + "c")));
     await(relations.block(blocker, blocked));
 
-    assertEquals(List.of(plainA, blocker), summaryIds(await(accounts.searchByNickname(newUser(), prefix, PageRequest.first(2)).map(Page::toJson))));
+    assertEquals(List.of(plainA, blocker), summaryIds(await(accounts.searchByNickname(newUser(), prefix,
+        PageRequest.first(2)).map(Page::toJson))));
     JsonObject first = await(accounts.searchByNickname(blocked, prefix, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(plainA, plainC), summaryIds(first));
     String cursor = first.getString("next");
@@ -133,7 +136,8 @@ class AccountsIntegrationTest extends RelationsTestBase {
     // the same page once the blocker's nickname really stops matching
     await(accounts.updateProfile(blocker, new JsonObject().put("nickname", "Other" + blocker)));
     assertEquals(first, await(accounts.searchByNickname(blocked, prefix, PageRequest.first(2)).map(Page::toJson)));
-    failsWith("validation_failed", accounts.searchByNickname(blocked, prefix, PageRequest.after("not-a-cursor", 2)).map(Page::toJson));
+    failsWith("validation_failed", accounts.searchByNickname(blocked, prefix, PageRequest.after("not-a-cursor", 2))
+        .map(Page::toJson));
   }
 
   @Test

@@ -9,6 +9,8 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -57,9 +59,9 @@ final class NotificationsServiceImpl implements NotificationsService {
   // ---------------------------------------------------------------- reads
 
   @Override
-  public Future<JsonObject> list(long actor, JsonObject query) {
+  public Future<Page> list(long actor, JsonObject query, PageRequest page) {
     return guard(actor, () -> {
-      JsonObject spec = Query.list(query);
+      JsonObject spec = Query.list(Query.paged(query, page));
       int limit = spec.getInteger("limit");
       return hot.list(actor, spec).compose(found -> visibleOnly(actor, found).compose(shown -> views(actor, shown)
           .map(items -> {
@@ -68,13 +70,13 @@ final class NotificationsServiceImpl implements NotificationsService {
             Long newest = found.isEmpty() ? null : id(found.get(0));
             return new JsonObject().put("items", array).put("next_max_id", next).put("newest_id", newest);
           })));
-    });
+    }).map(Query::page);
   }
 
   @Override
-  public Future<JsonObject> grouped(long actor, JsonObject query) {
+  public Future<Page> grouped(long actor, JsonObject query, PageRequest page) {
     return guard(actor, () -> {
-      JsonObject spec = Query.grouped(query);
+      JsonObject spec = Query.grouped(Query.paged(query, page));
       int limit = spec.getInteger("limit");
       return hot.grouped(actor, spec).compose(groups -> {
         List<JsonObject> latest = groups.stream().map(g -> g.getJsonObject("latest")).toList();
@@ -107,7 +109,7 @@ final class NotificationsServiceImpl implements NotificationsService {
           }));
         });
       });
-    });
+    }).map(Query::page);
   }
 
   @Override

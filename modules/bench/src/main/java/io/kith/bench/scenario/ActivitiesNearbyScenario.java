@@ -7,6 +7,8 @@ import io.kith.bench.report.Figure;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -304,8 +306,9 @@ public final class ActivitiesNearbyScenario implements Scenario {
         + " km, order=start, " + LIMIT + " per page", () -> {
       double[] p = points.get((int) (busTurn.getAndIncrement() % points.size()));
       JsonObject query = new JsonObject().put("latitude", p[0]).put("longitude", p[1]).put("radius_km", radius)
-          .put("order", "start").put("limit", LIMIT);
-      return FeedsSeed.onContext(ctx, service.nearby(reader.id(), query)).map(page -> check(page, radius, "start"));
+          .put("order", "start");
+      return FeedsSeed.onContext(ctx, service.nearby(reader.id(), query, PageRequest.first(LIMIT)).map(Page::toJson))
+          .map(page -> check(page, radius, "start"));
     });
     Operation floor = new Operation(FLOOR, "GEOSEARCH FROMLONLAT BYRADIUS " + radius + " km ASC COUNT " + CANDIDATES
         + " WITHDIST on a GEO set of the same activities", () -> {

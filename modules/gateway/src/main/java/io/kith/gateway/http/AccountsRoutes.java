@@ -1,6 +1,8 @@
 package io.kith.gateway.http;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -55,8 +57,8 @@ public final class AccountsRoutes implements ApiRoutes {
     builder.getRoute("searchPeople").addHandler(rc -> {
       ValidatedRequest req = Http.validated(rc);
       Http.reply(rc, accounts.searchByNickname(Http.caller(rc).userId(), query(req, "prefix"),
-          req.getQuery().get("limit") == null || req.getQuery().get("limit").isNull() ? 20
-              : req.getQuery().get("limit").getInteger(), query(req, "after")), json -> json);
+          PageRequest.after(query(req, "after"), req.getQuery().get("limit") == null
+              || req.getQuery().get("limit").isNull() ? 20 : req.getQuery().get("limit").getInteger())), Page::toJson);
     });
     builder.getRoute("setPresenceMode").addHandler(rc ->
         Http.reply(rc, accounts.setPresenceMode(Http.caller(rc).userId(), Http.body(rc).getString("mode")), j -> j));

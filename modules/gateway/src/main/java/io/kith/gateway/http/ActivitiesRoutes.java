@@ -1,6 +1,9 @@
 package io.kith.gateway.http;
 
 import io.kith.activities.api.ActivitiesService;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -9,6 +12,7 @@ import io.vertx.openapi.validation.RequestParameter;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * HTTP operations of the activities domain: create, read, edit and cancel an activity; invite; join and leave;
@@ -53,20 +57,19 @@ public final class ActivitiesRoutes implements ApiRoutes {
     builder.getRoute("leaveActivity").addHandler(rc ->
         Http.reply(rc, activities.leave(me(rc), id(rc, "activityId")), json -> json));
     builder.getRoute("listActivityParticipants").addHandler(rc ->
-        Http.reply(rc, activities.participants(me(rc), id(rc, "activityId"), query(rc, PARTICIPANTS_QUERY)),
-            ActivitiesRoutes::page));
+        listed(rc, PARTICIPANTS_QUERY, (q, page) -> activities.participants(me(rc), id(rc, "activityId"), q, page)));
 
     // reading
     builder.getRoute("getActivity").addHandler(rc ->
         Http.reply(rc, activities.activity(me(rc), id(rc, "activityId")), json -> json));
     builder.getRoute("listOrganisedActivities").addHandler(rc ->
-        Http.reply(rc, activities.organised(me(rc), query(rc, OWN_QUERY)), ActivitiesRoutes::page));
+        listed(rc, OWN_QUERY, (q, page) -> activities.organised(me(rc), q, page)));
     builder.getRoute("listJoinedActivities").addHandler(rc ->
-        Http.reply(rc, activities.joined(me(rc), query(rc, OWN_QUERY)), ActivitiesRoutes::page));
+        listed(rc, OWN_QUERY, (q, page) -> activities.joined(me(rc), q, page)));
     builder.getRoute("listNearbyActivities").addHandler(rc ->
-        Http.reply(rc, activities.nearby(me(rc), query(rc, NEARBY_QUERY)), ActivitiesRoutes::page));
+        listed(rc, NEARBY_QUERY, (q, page) -> activities.nearby(me(rc), q, page)));
     builder.getRoute("listFriendsActivities").addHandler(rc ->
-        Http.reply(rc, activities.friendsActivities(me(rc), query(rc, FRIENDS_QUERY)), ActivitiesRoutes::page));
+        listed(rc, FRIENDS_QUERY, (q, page) -> activities.friendsActivities(me(rc), page)));
   }
 
   private static long me(RoutingContext rc) {
@@ -75,6 +78,18 @@ public final class ActivitiesRoutes implements ApiRoutes {
 
   private static long id(RoutingContext rc, String name) {
     return Http.validated(rc).getPathParameters().get(name).getLong();
+  }
+
+  /**
+   * Replies with a page of a list: the query parameters {@code names} read as {@link #query} does, their
+   * {@code limit} and {@code cursor} passed as the page request and the others as the list's filters.
+   */
+  private static void listed(RoutingContext rc, List<String> names,
+                             BiFunction<JsonObject, PageRequest, Future<Page>> list) {
+    JsonObject filters = query(rc, names);
+    Integer limit = (Integer) filters.remove("limit");
+    PageRequest page = new PageRequest(limit, 0, 0, (String) filters.remove("cursor"));
+    Http.reply(rc, list.apply(filters, page), p -> page(p.toJson()));
   }
 
   /**

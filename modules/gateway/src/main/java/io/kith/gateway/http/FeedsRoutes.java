@@ -4,6 +4,8 @@ import io.kith.feeds.api.FeedsService;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 import io.vertx.openapi.validation.RequestParameter;
@@ -40,16 +42,15 @@ public final class FeedsRoutes implements ApiRoutes {
     builder.getRoute("repostPost").addHandler(rc ->
         Http.replyCreated(rc, feeds.repost(me(rc), id(rc, "postId"), Http.body(rc))));
     builder.getRoute("listReposts").addHandler(rc ->
-        Http.reply(rc, feeds.reposts(Http.viewerId(rc), id(rc, "postId"), query(rc, "max_id"), limit(rc)), j -> j));
+        Http.reply(rc, feeds.reposts(Http.viewerId(rc), id(rc, "postId"), older(rc)), Page::toJson));
 
     // timelines
     builder.getRoute("getHomeTimeline").addHandler(rc ->
-        Http.reply(rc, feeds.home(me(rc), query(rc, "max_id"), query(rc, "since_id"), limit(rc)), json -> json));
+        Http.reply(rc, feeds.home(me(rc), page(rc)), Page::toJson));
     builder.getRoute("getMomentsTimeline").addHandler(rc ->
-        Http.reply(rc, feeds.moments(me(rc), query(rc, "max_id"), query(rc, "since_id"), limit(rc)), json -> json));
+        Http.reply(rc, feeds.moments(me(rc), page(rc)), Page::toJson));
     builder.getRoute("listUserPosts").addHandler(rc ->
-        Http.reply(rc, feeds.userPosts(Http.viewerId(rc), id(rc, "userId"), query(rc, "max_id"),
-            query(rc, "since_id"), limit(rc)), json -> json));
+        Http.reply(rc, feeds.userPosts(Http.viewerId(rc), id(rc, "userId"), page(rc)), Page::toJson));
     builder.getRoute("getLatestTimeline").addHandler(rc -> {
       long maxId = query(rc, "max_id");
       RequestParameter latestTime = Http.validated(rc).getQuery().get("latest_time");
@@ -61,17 +62,17 @@ public final class FeedsRoutes implements ApiRoutes {
         }
         maxId = maxIdBefore(latestTime.getLong());
       }
-      Http.reply(rc, feeds.latest(Http.viewerId(rc), maxId, query(rc, "since_id"), limit(rc)), json -> json);
+      Http.reply(rc, feeds.latest(Http.viewerId(rc),
+          PageRequest.ids(maxId, query(rc, "since_id"), limit(rc))), Page::toJson);
     });
     builder.getRoute("listLikedPosts").addHandler(rc ->
-        Http.reply(rc, feeds.likedPosts(me(rc), query(rc, "max_id"), limit(rc)), json -> json));
+        Http.reply(rc, feeds.likedPosts(me(rc), older(rc)), Page::toJson));
 
     // comments
     builder.getRoute("addComment").addHandler(rc ->
         Http.replyCreated(rc, feeds.comment(me(rc), id(rc, "postId"), Http.body(rc))));
     builder.getRoute("listComments").addHandler(rc ->
-        Http.reply(rc, feeds.comments(Http.viewerId(rc), id(rc, "postId"), query(rc, "max_id"),
-            query(rc, "since_id"), limit(rc)), json -> json));
+        Http.reply(rc, feeds.comments(Http.viewerId(rc), id(rc, "postId"), page(rc)), Page::toJson));
     builder.getRoute("deleteComment").addHandler(rc ->
         Http.replyEmpty(rc, feeds.deleteComment(me(rc), id(rc, "commentId"))));
 
@@ -79,7 +80,7 @@ public final class FeedsRoutes implements ApiRoutes {
     builder.getRoute("likePost").addHandler(rc -> Http.reply(rc, feeds.like(me(rc), id(rc, "postId")), j -> j));
     builder.getRoute("unlikePost").addHandler(rc -> Http.reply(rc, feeds.unlike(me(rc), id(rc, "postId")), j -> j));
     builder.getRoute("listLikers").addHandler(rc ->
-        Http.reply(rc, feeds.likers(Http.viewerId(rc), id(rc, "postId"), query(rc, "max_id"), limit(rc)), j -> j));
+        Http.reply(rc, feeds.likers(Http.viewerId(rc), id(rc, "postId"), older(rc)), Page::toJson));
   }
 
   /**
@@ -111,5 +112,15 @@ public final class FeedsRoutes implements ApiRoutes {
   private static int limit(RoutingContext rc) {
     RequestParameter p = Http.validated(rc).getQuery().get("limit");
     return p == null || p.isNull() ? DEFAULT_LIMIT : p.getInteger();
+  }
+
+  /** The page the query asks for: {@code limit} posts older than {@code max_id} and newer than {@code since_id}. */
+  private static PageRequest page(RoutingContext rc) {
+    return PageRequest.ids(query(rc, "max_id"), query(rc, "since_id"), limit(rc));
+  }
+
+  /** The page the query asks for on a list paged by {@code max_id} alone. */
+  private static PageRequest older(RoutingContext rc) {
+    return PageRequest.ids(query(rc, "max_id"), 0, limit(rc));
   }
 }

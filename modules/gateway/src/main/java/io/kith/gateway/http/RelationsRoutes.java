@@ -1,5 +1,7 @@
 package io.kith.gateway.http;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -43,19 +45,19 @@ public final class RelationsRoutes implements ApiRoutes {
     builder.getRoute("unfollowUser").addHandler(rc ->
         Http.replyEmpty(rc, relations.unfollow(me(rc), id(rc, "userId"))));
     builder.getRoute("listFollowers").addHandler(rc ->
-        Http.reply(rc, relations.followers(me(rc), id(rc, "userId"), limit(rc), cursor(rc)), json -> json));
+        Http.reply(rc, relations.followers(me(rc), id(rc, "userId"), page(rc)), Page::toJson));
     builder.getRoute("listFollowing").addHandler(rc ->
-        Http.reply(rc, relations.following(me(rc), id(rc, "userId"), limit(rc), cursor(rc)), json -> json));
+        Http.reply(rc, relations.following(me(rc), id(rc, "userId"), page(rc)), Page::toJson));
     builder.getRoute("getRelationCounts").addHandler(rc ->
         Http.reply(rc, relations.countsFor(Http.caller(rc).userId(), id(rc, "userId")), json -> json));
     builder.getRoute("listFriends").addHandler(rc ->
-        Http.reply(rc, relations.friends(me(rc), limit(rc), cursor(rc)), json -> json));
+        Http.reply(rc, relations.friends(me(rc), page(rc)), Page::toJson));
 
     // follow requests
     builder.getRoute("listIncomingFollowRequests").addHandler(rc ->
-        Http.reply(rc, relations.incomingRequests(me(rc), limit(rc), cursor(rc)), json -> json));
+        Http.reply(rc, relations.incomingRequests(me(rc), page(rc)), Page::toJson));
     builder.getRoute("listOutgoingFollowRequests").addHandler(rc ->
-        Http.reply(rc, relations.outgoingRequests(me(rc), limit(rc), cursor(rc)), json -> json));
+        Http.reply(rc, relations.outgoingRequests(me(rc), page(rc)), Page::toJson));
     builder.getRoute("acceptFollowRequest").addHandler(rc ->
         Http.replyEmpty(rc, relations.acceptRequest(me(rc), id(rc, "userId"))));
     builder.getRoute("rejectFollowRequest").addHandler(rc ->
@@ -76,7 +78,7 @@ public final class RelationsRoutes implements ApiRoutes {
     builder.getRoute("deleteGroup").addHandler(rc ->
         Http.replyEmpty(rc, relations.deleteGroup(me(rc), id(rc, "groupId"))));
     builder.getRoute("listGroupMembers").addHandler(rc ->
-        Http.reply(rc, relations.groupMembers(me(rc), id(rc, "groupId"), limit(rc), cursor(rc)), json -> json));
+        Http.reply(rc, relations.groupMembers(me(rc), id(rc, "groupId"), page(rc)), Page::toJson));
     builder.getRoute("addGroupMembers").addHandler(rc ->
         Http.reply(rc, relations.addGroupMembers(me(rc), id(rc, "groupId"), ids(rc)), json -> json));
     builder.getRoute("removeGroupMembers").addHandler(rc ->
@@ -85,7 +87,7 @@ public final class RelationsRoutes implements ApiRoutes {
     // contact tags
     builder.getRoute("listTags").addHandler(rc -> Http.reply(rc, relations.tags(me(rc)), json -> json));
     builder.getRoute("listTaggedUsers").addHandler(rc ->
-        Http.reply(rc, relations.taggedUsers(me(rc), Http.pathParam(rc, "tag"), limit(rc), cursor(rc)), j -> j));
+        Http.reply(rc, relations.taggedUsers(me(rc), Http.pathParam(rc, "tag"), page(rc)), Page::toJson));
     builder.getRoute("tagUser").addHandler(rc ->
         Http.replyEmpty(rc, relations.tagUser(me(rc), id(rc, "userId"), Http.pathParam(rc, "tag"))));
     builder.getRoute("untagUser").addHandler(rc ->
@@ -106,13 +108,13 @@ public final class RelationsRoutes implements ApiRoutes {
   }
 
   private interface PageOf {
-    Future<JsonObject> page(long actor, int limit, String cursor);
+    Future<Page> page(long actor, PageRequest page);
   }
 
   private void edgeRoutes(RouterBuilder builder, String listSuffix, String set, String clear, PageOf list,
                           BiFunction<Long, Long, Future<Void>> add, BiFunction<Long, Long, Future<Void>> remove) {
     builder.getRoute("list" + listSuffix).addHandler(rc ->
-        Http.reply(rc, list.page(me(rc), limit(rc), cursor(rc)), json -> json));
+        Http.reply(rc, list.page(me(rc), page(rc)), Page::toJson));
     builder.getRoute(set).addHandler(rc -> Http.replyEmpty(rc, add.apply(me(rc), id(rc, "userId"))));
     builder.getRoute(clear).addHandler(rc -> Http.replyEmpty(rc, remove.apply(me(rc), id(rc, "userId"))));
   }
@@ -141,6 +143,11 @@ public final class RelationsRoutes implements ApiRoutes {
   private static int limit(RoutingContext rc) {
     RequestParameter p = Http.validated(rc).getQuery().get("limit");
     return p == null || p.isNull() ? DEFAULT_LIMIT : p.getInteger();
+  }
+
+  /** The page the query asks for: {@code limit} (default {@link #DEFAULT_LIMIT}) after {@code cursor}. */
+  private static PageRequest page(RoutingContext rc) {
+    return PageRequest.after(cursor(rc), limit(rc));
   }
 
   private static String cursor(RoutingContext rc) {

@@ -2,6 +2,8 @@ package io.kith.gateway.http;
 
 import io.kith.activities.api.ActivitiesService;
 import io.kith.gateway.support.TestGateway;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.token.TokenPair;
@@ -311,6 +313,17 @@ class ActivitiesRoutesTest {
       return succeededFuture(new JsonObject().put("items", new JsonArray()).put("next", NEXT));
     }
 
+    /** A list call's filters with its page's limit and cursor among them, as one recorded query. */
+    private static JsonObject asked(JsonObject filters, PageRequest page) {
+      JsonObject query = filters.copy();
+      page.toJson().forEach(member -> query.put(member.getKey(), member.getValue()));
+      return query;
+    }
+
+    private static Future<Page> page(Future<JsonObject> body) {
+      return body.map(json -> Page.of("items", json));
+    }
+
     @Override
     public Future<JsonObject> create(long actor, JsonObject activity) {
       return record("create", actor, activity);
@@ -347,8 +360,8 @@ class ActivitiesRoutesTest {
     }
 
     @Override
-    public Future<JsonObject> participants(long viewer, long activityId, JsonObject query) {
-      return record("participants", viewer, activityId, query);
+    public Future<Page> participants(long viewer, long activityId, JsonObject query, PageRequest page) {
+      return page(record("participants", viewer, activityId, asked(query, page)));
     }
 
     @Override
@@ -362,23 +375,23 @@ class ActivitiesRoutesTest {
     }
 
     @Override
-    public Future<JsonObject> organised(long actor, JsonObject query) {
-      return record("organised", actor, query);
+    public Future<Page> organised(long actor, JsonObject query, PageRequest page) {
+      return page(record("organised", actor, asked(query, page)));
     }
 
     @Override
-    public Future<JsonObject> joined(long actor, JsonObject query) {
-      return record("joined", actor, query);
+    public Future<Page> joined(long actor, JsonObject query, PageRequest page) {
+      return page(record("joined", actor, asked(query, page)));
     }
 
     @Override
-    public Future<JsonObject> nearby(long viewer, JsonObject query) {
-      return record("nearby", viewer, query);
+    public Future<Page> nearby(long viewer, JsonObject query, PageRequest page) {
+      return page(record("nearby", viewer, asked(query, page)));
     }
 
     @Override
-    public Future<JsonObject> friendsActivities(long viewer, JsonObject query) {
-      return record("friendsActivities", viewer, query);
+    public Future<Page> friendsActivities(long viewer, PageRequest page) {
+      return page(record("friendsActivities", viewer, asked(new JsonObject(), page)));
     }
   }
 }

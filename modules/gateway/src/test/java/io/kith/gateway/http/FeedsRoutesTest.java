@@ -3,6 +3,8 @@ package io.kith.gateway.http;
 import io.kith.feeds.api.FeedsService;
 import io.kith.gateway.support.TestGateway;
 import io.kith.platform.id.IdGenerator;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.token.TokenPair;
 import io.vertx.core.Future;
@@ -306,6 +308,10 @@ class FeedsRoutesTest {
       return succeededFuture(new JsonObject().put("items", new JsonArray()));
     }
 
+    private static Future<Page> page(Future<JsonObject> body) {
+      return body.map(json -> Page.of("items", json));
+    }
+
     @Override
     public Future<JsonObject> publish(long actor, JsonObject post) {
       return record("publish", actor, post);
@@ -337,33 +343,33 @@ class FeedsRoutesTest {
     }
 
     @Override
-    public Future<JsonObject> home(long viewer, long maxId, long sinceId, int limit) {
-      return record("home", viewer, maxId, sinceId, limit);
+    public Future<Page> home(long viewer, PageRequest page) {
+      return page(record("home", viewer, page.maxId(), page.sinceId(), page.limit()));
     }
 
     @Override
-    public Future<JsonObject> moments(long viewer, long maxId, long sinceId, int limit) {
-      return record("moments", viewer, maxId, sinceId, limit);
+    public Future<Page> moments(long viewer, PageRequest page) {
+      return page(record("moments", viewer, page.maxId(), page.sinceId(), page.limit()));
     }
 
     @Override
-    public Future<JsonObject> userPosts(long viewer, long userId, long maxId, long sinceId, int limit) {
-      return record("userPosts", viewer, userId, maxId, sinceId, limit);
+    public Future<Page> userPosts(long viewer, long userId, PageRequest page) {
+      return page(record("userPosts", viewer, userId, page.maxId(), page.sinceId(), page.limit()));
     }
 
     @Override
-    public Future<JsonObject> latest(long viewer, long maxId, long sinceId, int limit) {
-      return record("latest", viewer, maxId, sinceId, limit);
+    public Future<Page> latest(long viewer, PageRequest page) {
+      return page(record("latest", viewer, page.maxId(), page.sinceId(), page.limit()));
     }
 
     @Override
-    public Future<JsonObject> likedPosts(long viewer, long maxId, int limit) {
-      return record("likedPosts", viewer, maxId, limit);
+    public Future<Page> likedPosts(long viewer, PageRequest page) {
+      return page(record("likedPosts", viewer, page.maxId(), page.limit()));
     }
 
     @Override
-    public Future<JsonObject> reposts(long viewer, long postId, long maxId, int limit) {
-      return record("reposts", viewer, postId, maxId, limit);
+    public Future<Page> reposts(long viewer, long postId, PageRequest page) {
+      return page(record("reposts", viewer, postId, page.maxId(), page.limit()));
     }
 
     @Override
@@ -377,8 +383,8 @@ class FeedsRoutesTest {
     }
 
     @Override
-    public Future<JsonObject> comments(long viewer, long postId, long maxId, long sinceId, int limit) {
-      return record("comments", viewer, postId, maxId, sinceId, limit);
+    public Future<Page> comments(long viewer, long postId, PageRequest page) {
+      return page(record("comments", viewer, postId, page.maxId(), page.sinceId(), page.limit()));
     }
 
     @Override
@@ -392,8 +398,8 @@ class FeedsRoutesTest {
     }
 
     @Override
-    public Future<JsonObject> likers(long viewer, long postId, long maxId, int limit) {
-      return record("likers", viewer, postId, maxId, limit);
+    public Future<Page> likers(long viewer, long postId, PageRequest page) {
+      return page(record("likers", viewer, postId, page.maxId(), page.limit()));
     }
   }
 }

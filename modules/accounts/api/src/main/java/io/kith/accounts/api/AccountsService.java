@@ -1,6 +1,8 @@
 package io.kith.accounts.api;
 
 import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
@@ -85,10 +87,10 @@ public interface AccountsService {
   /**
    * Users whose nickname starts with {@code prefix} (case-insensitive), ordered by nickname.
    *
-   * @param after the {@code next} cursor of the previous page, or null
+   * @param page its limit, and as cursor the {@code next} member of the previous page (null: the first page)
    * @return {@code {items: [<summary>], next: <cursor or null>}}
    */
-  Future<JsonObject> searchByNickname(long actor, String prefix, int limit, String after);
+  Future<Page> searchByNickname(long actor, String prefix, PageRequest page);
 
   /**
    * Profile summaries for other domains and list screens ({@code id, username, nickname, photo_url}), keyed by id;

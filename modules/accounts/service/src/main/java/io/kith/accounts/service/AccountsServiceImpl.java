@@ -3,6 +3,8 @@ package io.kith.accounts.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.Platform;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -77,8 +79,9 @@ final class AccountsServiceImpl implements AccountsService {
   }
 
   @Override
-  public Future<JsonObject> searchByNickname(long actor, String prefix, int limit, String after) {
-    return people.searchByNickname(actor, prefix, limit, after);
+  public Future<Page> searchByNickname(long actor, String prefix, PageRequest page) {
+    return people.searchByNickname(actor, prefix, page.limitOrDefault(), page.cursor())
+        .map(body -> Page.of("items", body));
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.kith.accounts.service;
 
 import io.kith.platform.error.Failures;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -87,10 +89,10 @@ class DiscoveryLimitsTest extends AccountsTestBase {
     List<JsonObject> users = registerMany(2);
     long user = idOf(users.get(0));
     for (int i = 0; i < NICKNAME; i++) {
-      await(accounts.searchByNickname(user, "abc", 10, null));
+      await(accounts.searchByNickname(user, "abc", PageRequest.first(10)).map(Page::toJson));
     }
-    limited(accounts.searchByNickname(user, "abd", 10, null), 60);
-    await(accounts.searchByNickname(idOf(users.get(1)), "abc", 10, null));
+    limited(accounts.searchByNickname(user, "abd", PageRequest.first(10)).map(Page::toJson), 60);
+    await(accounts.searchByNickname(idOf(users.get(1)), "abc", PageRequest.first(10)).map(Page::toJson));
   }
 
   @Test

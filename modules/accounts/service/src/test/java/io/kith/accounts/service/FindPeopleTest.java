@@ -1,5 +1,7 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -197,7 +199,8 @@ class FindPeopleTest extends AccountsTestBase {
       String after = null;
       int pages = 0;
       do {
-        JsonObject page = await(accounts.searchByNickname(viewer, asked, 2, after));
+        JsonObject page = await(accounts.searchByNickname(viewer, asked, PageRequest.after(after, 2))
+            .map(Page::toJson));
         JsonArray items = page.getJsonArray("items");
         assertTrue(items.size() <= 2);
         for (int i = 0; i < items.size(); i++) {
@@ -214,7 +217,7 @@ class FindPeopleTest extends AccountsTestBase {
       assertEquals(new HashSet<>(found).size(), found.size(), "duplicates");
       assertTrue(pages >= 3, "pages " + pages);
     }
-    JsonObject all = await(accounts.searchByNickname(viewer, prefix, 50, null));
+    JsonObject all = await(accounts.searchByNickname(viewer, prefix, PageRequest.first(50)).map(Page::toJson));
     assertEquals(5, all.getJsonArray("items").size());
     assertNull(all.getString("next"));
   }
@@ -227,13 +230,18 @@ class FindPeopleTest extends AccountsTestBase {
     String notJson = Base64.getUrlEncoder().withoutPadding().encodeToString("hello".getBytes());
     String wrongTypes = Base64.getUrlEncoder().withoutPadding().encodeToString("[1,\"x\"]".getBytes());
     for (String bad : List.of("%%%not-base64%%%", b64, notJson, wrongTypes)) {
-      failsWithField("validation_failed", "after", accounts.searchByNickname(viewer, "abc", 10, bad));
+      failsWithField("validation_failed", "after", accounts.searchByNickname(viewer, "abc", PageRequest.after(bad,
+          10)).map(Page::toJson));
     }
-    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "", 10, null));
-    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "   ", 10, null));
-    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "p".repeat(41), 10, null));
+    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "", PageRequest.first(10))
+        .map(Page::toJson));
+    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "   ", PageRequest.first(10))
+        .map(Page::toJson));
+    failsWithField("validation_failed", "prefix", accounts.searchByNickname(viewer, "p".repeat(41),
+        PageRequest.first(10)).map(Page::toJson));
     // a prefix nobody has is an empty page, not an error
-    JsonObject none = await(accounts.searchByNickname(viewer, "Zz" + UUID.randomUUID(), 10, null));
+    JsonObject none = await(accounts.searchByNickname(viewer, "Zz" + UUID.randomUUID(), PageRequest.first(10))
+        .map(Page::toJson));
     assertEquals(0, none.getJsonArray("items").size());
     assertNull(none.getString("next"));
   }

@@ -1,5 +1,7 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -19,9 +21,11 @@ class NicknamePrefixTest extends AccountsTestBase {
     JsonObject other = register(new JsonObject());
     await(accounts.updateProfile(idOf(literal), new JsonObject().put("nickname", "x.(" + tag + ")*")));
     await(accounts.updateProfile(idOf(other), new JsonObject().put("nickname", "xa(" + tag + ")")));
-    JsonArray found = await(accounts.searchByNickname(idOf(other), "x.(" + tag, 10, null)).getJsonArray("items");
+    JsonArray found = await(accounts.searchByNickname(idOf(other), "x.(" + tag, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items");
     assertEquals(1, found.size(), found.encode());
     assertEquals(idOf(literal), found.getJsonObject(0).getLong("id"));
-    assertEquals(0, await(accounts.searchByNickname(idOf(other), ".*" + tag, 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(accounts.searchByNickname(idOf(other), ".*" + tag, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
   }
 }

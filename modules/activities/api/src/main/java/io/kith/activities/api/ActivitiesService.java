@@ -1,6 +1,8 @@
 package io.kith.activities.api;
 
 import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
@@ -130,10 +132,11 @@ public interface ActivitiesService {
    * Participants of an activity the viewer may see, in the order they got their place: {@code {items: [{user:
    * <summary>, status, since (ms; not for invitees), friend (whether the user is the viewer's friend)}], next}}.
    * {@code query}: {@code {status? ("joined" default, in place order; "waitlisted", in line order; "invited": everyone
-   * holding an invitation, by id, each with their status now; the last two for the organiser only), limit?,
-   * cursor?}}. Users in a block with the viewer are left out (not for the organiser).
+   * holding an invitation, by id, each with their status now; the last two for the organiser only)}}; {@code page}:
+   * its limit and cursor (the {@code next} of the previous page). Users in a block with the viewer are left out (not
+   * for the organiser).
    */
-  Future<JsonObject> participants(long viewer, long activityId, JsonObject query);
+  Future<Page> participants(long viewer, long activityId, JsonObject query, PageRequest page);
 
   // ---------------------------------------------------------------- reading
 
@@ -145,30 +148,31 @@ public interface ActivitiesService {
 
   /**
    * Activities the actor organises, ordered by start: {@code query} {@code {when: "upcoming" (default: not yet
-   * ended, soonest first) | "past" (ended, latest first), limit?, cursor?}}; cancelled ones included. Answers a page
-   * of views.
+   * ended, soonest first) | "past" (ended, latest first)}}, {@code page} its limit and cursor; cancelled ones included.
+   * Answers a page of views.
    */
-  Future<JsonObject> organised(long actor, JsonObject query);
+  Future<Page> organised(long actor, JsonObject query, PageRequest page);
 
   /**
    * Activities the actor joined (holds a place in), ordered by start, as {@link #organised}; cancelled ones
    * included.
    */
-  Future<JsonObject> joined(long actor, JsonObject query);
+  Future<Page> joined(long actor, JsonObject query, PageRequest page);
 
   /**
    * Upcoming open public activities with coordinates within {@code radius_km} of a position: {@code query}
    * {@code {latitude (-90..90), longitude (-180..180), radius_km (0 < r <= 100), order? ("start" default: soonest
-   * first, or "distance": nearest first), limit?, cursor?}}. Items are views with {@code distance_km}. Activities of
+   * first, or "distance": nearest first)}},
+       {@code page} its limit and cursor. Items are views with {@code distance_km}. Activities of
    * organisers in a block with the viewer are left out. At most the nearest {@code activities.nearby-candidates}
    * activities in the radius are considered.
    */
-  Future<JsonObject> nearby(long viewer, JsonObject query);
+  Future<Page> nearby(long viewer, JsonObject query, PageRequest page);
 
   /**
    * Upcoming activities the viewer's friends joined and the viewer may see, soonest first: items are views with
-   * {@code friends: [<summaries of the friends who joined>]} (up to 5 each). {@code query} {@code {limit?, cursor?}}.
+   * {@code friends: [<summaries of the friends who joined>]} (up to 5 each). {@code page}: its limit and cursor.
    * Looks at up to {@code activities.friends-scan} friends.
    */
-  Future<JsonObject> friendsActivities(long viewer, JsonObject query);
+  Future<Page> friendsActivities(long viewer, PageRequest page);
 }

@@ -1,6 +1,8 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.ActivitiesService;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -76,8 +78,8 @@ final class ActivitiesServiceImpl implements ActivitiesService {
   }
 
   @Override
-  public Future<JsonObject> participants(long viewer, long activityId, JsonObject query) {
-    return participants.participants(viewer, activityId, query);
+  public Future<Page> participants(long viewer, long activityId, JsonObject query, PageRequest page) {
+    return items(participants.participants(viewer, activityId, paged(query, page)));
   }
 
   // ---------------------------------------------------------------- reading
@@ -93,22 +95,42 @@ final class ActivitiesServiceImpl implements ActivitiesService {
   }
 
   @Override
-  public Future<JsonObject> organised(long actor, JsonObject query) {
-    return lists.organised(actor, query);
+  public Future<Page> organised(long actor, JsonObject query, PageRequest page) {
+    return items(lists.organised(actor, paged(query, page)));
   }
 
   @Override
-  public Future<JsonObject> joined(long actor, JsonObject query) {
-    return lists.joined(actor, query);
+  public Future<Page> joined(long actor, JsonObject query, PageRequest page) {
+    return items(lists.joined(actor, paged(query, page)));
   }
 
   @Override
-  public Future<JsonObject> nearby(long viewer, JsonObject query) {
-    return nearby.nearby(viewer, query);
+  public Future<Page> nearby(long viewer, JsonObject query, PageRequest page) {
+    return items(nearby.nearby(viewer, paged(query, page)));
   }
 
   @Override
-  public Future<JsonObject> friendsActivities(long viewer, JsonObject query) {
-    return friends.friendsActivities(viewer, query);
+  public Future<Page> friendsActivities(long viewer, PageRequest page) {
+    return items(friends.friendsActivities(viewer, paged(new JsonObject(), page)));
+  }
+
+  /**
+   * The query the list reads: its filters with the page's limit and cursor among them, as the lists have always
+   * read and checked them (a page that leaves them out leaves the list's defaults).
+   */
+  private static JsonObject paged(JsonObject filters, PageRequest page) {
+    JsonObject query = filters == null ? new JsonObject() : filters.copy();
+    if (page.limit() != null) {
+      query.put("limit", page.limit());
+    }
+    if (page.cursor() != null) {
+      query.put("cursor", page.cursor());
+    }
+    return query;
+  }
+
+  /** A list's body as a page: every activities list holds its activities or participants under {@code items}. */
+  private static Future<Page> items(Future<JsonObject> body) {
+    return body.map(json -> Page.of("items", json));
   }
 }

@@ -3,6 +3,7 @@ package io.kith.activities.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.Activities;
 import io.kith.platform.error.Failures;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -64,7 +65,8 @@ final class FriendsActivities {
   }
 
   private Future<List<Long>> friendsOf(long user, String cursor, List<Long> out) {
-    return relations.friendIds(user, BATCH, cursor).compose(page -> {
+    return relations.friendIds(user, PageRequest.after(cursor, BATCH))
+        .map(io.kith.platform.page.Page::toJson).compose(page -> {
       for (Object id : page.getJsonArray("items", new JsonArray())) {
         if (out.size() < settings.friendsScan()) {
           out.add(((Number) id).longValue());

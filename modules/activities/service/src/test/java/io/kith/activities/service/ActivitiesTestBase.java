@@ -8,6 +8,8 @@ import io.kith.feeds.service.FeedsModule;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.service.MessagingModule;
 import io.kith.platform.events.DomainEvent;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
@@ -125,6 +127,19 @@ abstract class ActivitiesTestBase extends ModuleTestBase {
   }
 
   /** The ids of a page's items ({@code {items: [{id}]}}). */
+  /** The filters of a list query: its members but {@code limit} and {@code cursor}, which page it. */
+  protected static JsonObject filters(JsonObject query) {
+    JsonObject filters = query.copy();
+    filters.remove("limit");
+    filters.remove("cursor");
+    return filters;
+  }
+
+  /** The page a list query asks for: its {@code limit} and {@code cursor} members. */
+  protected static PageRequest pageOf(JsonObject query) {
+    return new PageRequest(query.getInteger("limit"), 0, 0, query.getString("cursor"));
+  }
+
   protected static List<Long> ids(JsonObject page) {
     List<Long> out = new ArrayList<>();
     page.getJsonArray("items").forEach(i -> out.add(((JsonObject) i).getLong("id")));
@@ -147,7 +162,7 @@ abstract class ActivitiesTestBase extends ModuleTestBase {
       if (cursor != null) {
         q.put("cursor", cursor);
       }
-      JsonObject page = await(activities.participants(viewer, activity, q));
+      JsonObject page = await(activities.participants(viewer, activity, filters(q), pageOf(q)).map(Page::toJson));
       all.addAll(userIds(page));
       cursor = page.getString("next");
       if (cursor == null) {

@@ -2,6 +2,7 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.platform.events.DomainEvent;
+import io.kith.platform.page.Page;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -31,7 +32,8 @@ class BlocksTest extends ActivitiesTestBase {
       assertEquals("joined", join(u.get(1), other));
       await(relations.block(organiser, u.get(1)));
       pollUntil("the blocked participant's place goes to the first waiter", () ->
-          activities.participants(organiser, id, new JsonObject()).map(p -> userIds(p).equals(List.of(u.get(2)))));
+          activities.participants(organiser, id, filters(new JsonObject()), pageOf(new JsonObject()))
+              .map(Page::toJson).map(p -> userIds(p).equals(List.of(u.get(2)))));
       DomainEvent left = events.await(ActivitiesEvents.ACTIVITY_LEFT, id, 1).get(0);
       assertEquals(u.get(1), left.payload().getLong("user"));
       assertFalse(left.payload().containsKey("removed_by"), "nobody is told of a removal");
@@ -42,7 +44,8 @@ class BlocksTest extends ActivitiesTestBase {
 
       await(relations.block(u.get(3), organiser));
       pollUntil("a participant who blocked the organiser is out", () ->
-          activities.participants(organiser, second, new JsonObject()).map(p -> userIds(p).isEmpty()));
+          activities.participants(organiser, second, filters(new JsonObject()), pageOf(new JsonObject()))
+              .map(Page::toJson).map(p -> userIds(p).isEmpty()));
       // after an unblock they may join again
       await(relations.unblock(u.get(3), organiser));
       assertEquals("joined", join(u.get(3), second));

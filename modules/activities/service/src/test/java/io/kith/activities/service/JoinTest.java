@@ -2,6 +2,7 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.platform.events.DomainEvent;
+import io.kith.platform.page.Page;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,8 @@ class JoinTest extends ActivitiesTestBase {
     failsWith("activity_not_found", null, activities.activity(u.get(2), id));
     failsWith("activity_not_found", null, activities.join(u.get(2), id));
     failsWith("activity_not_found", null, activities.activity(0, id));
-    failsWith("activity_not_found", null, activities.participants(u.get(2), id, new JsonObject()));
+    failsWith("activity_not_found", null, activities.participants(u.get(2), id, filters(new JsonObject()),
+        pageOf(new JsonObject())).map(Page::toJson));
     assertTrue(await(activities.visibleActivities(u.get(2), List.of(id))).getJsonArray("items").isEmpty());
     assertEquals(List.of(id), longs(await(activities.visibleActivities(u.get(1), List.of(id))).getJsonArray("items")));
     // inviting a non-friend is accepted as asked but makes no invitation
@@ -129,7 +131,8 @@ class JoinTest extends ActivitiesTestBase {
       assertEquals("joined", join(u.get(1), id));
       assertEquals("invitation", events.await(ActivitiesEvents.ACTIVITY_JOINED, id, 1).get(0).payload()
           .getString("via"));
-      JsonObject invitees = await(activities.participants(organiser, id, new JsonObject().put("status", "invited")));
+      JsonObject invitees = await(activities.participants(organiser, id, filters(new JsonObject().put("status",
+          "invited")), pageOf(new JsonObject().put("status", "invited"))).map(Page::toJson));
       assertEquals(List.of(u.get(1)), userIds(invitees));
       assertEquals("joined", invitees.getJsonArray("items").getJsonObject(0).getString("status"),
           "an invitee who joined is listed as joined");

@@ -1,5 +1,6 @@
 package io.kith.activities.service;
 
+import io.kith.platform.page.Page;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -32,7 +33,8 @@ class ListsTest extends ActivitiesTestBase {
       join(j, id);
     }
     join(viewer, id);
-    JsonObject first = await(activities.participants(viewer, id, new JsonObject().put("limit", 2)));
+    JsonObject first = await(activities.participants(viewer, id, filters(new JsonObject().put("limit", 2)),
+        pageOf(new JsonObject().put("limit", 2))).map(Page::toJson));
     assertEquals(List.of(u.get(2), u.get(3)), userIds(first));
     JsonObject item = first.getJsonArray("items").getJsonObject(1);
     assertTrue(item.getBoolean("friend"));
@@ -49,14 +51,16 @@ class ListsTest extends ActivitiesTestBase {
     assertFalse(allParticipants(viewer, id, "joined", 100).contains(u.get(4)));
     assertTrue(allParticipants(organiser, id, "joined", 100).contains(u.get(4)), "the organiser sees everyone");
 
-    failsWith("validation_failed", "limit", activities.participants(viewer, id, new JsonObject().put("limit", 0)));
-    failsWith("validation_failed", "limit", activities.participants(viewer, id, new JsonObject().put("limit", 101)));
-    failsWith("validation_failed", "cursor", activities.participants(viewer, id,
-        new JsonObject().put("cursor", "abc")));
-    failsWith("validation_failed", "status", activities.participants(viewer, id,
-        new JsonObject().put("status", "everyone")));
-    failsWith("not_organiser", null, activities.participants(viewer, id,
-        new JsonObject().put("status", "waitlisted")));
+    failsWith("validation_failed", "limit", activities.participants(viewer, id, filters(new JsonObject().put("limit",
+        0)), pageOf(new JsonObject().put("limit", 0))).map(Page::toJson));
+    failsWith("validation_failed", "limit", activities.participants(viewer, id, filters(new JsonObject().put("limit",
+        101)), pageOf(new JsonObject().put("limit", 101))).map(Page::toJson));
+    failsWith("validation_failed", "cursor", activities.participants(viewer, id, filters(new JsonObject().put("cursor",
+        "abc")), pageOf(new JsonObject().put("cursor", "abc"))).map(Page::toJson));
+    failsWith("validation_failed", "status", activities.participants(viewer, id, filters(new JsonObject().put("status",
+        "everyone")), pageOf(new JsonObject().put("status", "everyone"))).map(Page::toJson));
+    failsWith("not_organiser", null, activities.participants(viewer, id, filters(new JsonObject().put("status",
+        "waitlisted")), pageOf(new JsonObject().put("status", "waitlisted"))).map(Page::toJson));
     befriend(organiser, u.get(2));
     befriend(organiser, u.get(7));
     await(activities.invite(organiser, id, List.of(u.get(2), u.get(7))));
@@ -82,34 +86,48 @@ class ListsTest extends ActivitiesTestBase {
     await(activities.leave(joiner, b));
     long oldOne = insertOld(organiser, joiner, 40 * DAY);
 
-    JsonObject page1 = await(activities.organised(organiser, new JsonObject().put("limit", 2)));
+    JsonObject page1 = await(activities.organised(organiser, filters(new JsonObject().put("limit", 2)),
+        pageOf(new JsonObject().put("limit", 2))).map(Page::toJson));
     assertEquals(List.of(c, a), ids(page1), "upcoming (and ongoing) soonest first");
-    JsonObject page2 = await(activities.organised(organiser, new JsonObject().put("limit", 2)
-        .put("cursor", page1.getString("next"))));
+    JsonObject page2 = await(activities.organised(organiser, filters(new JsonObject().put("limit", 2)
+        .put("cursor", page1.getString("next"))), pageOf(new JsonObject().put("limit", 2)
+        .put("cursor", page1.getString("next")))).map(Page::toJson));
     assertEquals(List.of(b, d), ids(page2), "cancelled ones included");
     assertEquals("cancelled", page2.getJsonArray("items").getJsonObject(1).getString("status"));
     assertNull(page2.getString("next"));
-    assertEquals(List.of(c, a), ids(await(activities.joined(joiner, new JsonObject()))));
+    assertEquals(List.of(c, a), ids(await(activities.joined(joiner, filters(new JsonObject()),
+        pageOf(new JsonObject())).map(Page::toJson))));
 
     long end = shortOne.getLong("end");
     pollUntil("the short activity ends", () -> Future.succeededFuture(System.currentTimeMillis() > end));
-    assertEquals(List.of(a, b, d), ids(await(activities.organised(organiser, new JsonObject()))));
-    JsonObject past1 = await(activities.organised(organiser, new JsonObject().put("when", "past").put("limit", 1)));
+    assertEquals(List.of(a, b, d), ids(await(activities.organised(organiser, filters(new JsonObject()),
+        pageOf(new JsonObject())).map(Page::toJson))));
+    JsonObject past1 = await(activities.organised(organiser, filters(new JsonObject().put("when", "past").put("limit",
+        1)), pageOf(new JsonObject().put("when", "past").put("limit", 1))).map(Page::toJson));
     assertEquals(List.of(c), ids(past1));
-    JsonObject past2 = await(activities.organised(organiser, new JsonObject().put("when", "past").put("limit", 1)
-        .put("cursor", past1.getString("next"))));
+    JsonObject past2 = await(activities.organised(organiser, filters(new JsonObject().put("when", "past").put("limit",
+        1)
+        .put("cursor", past1.getString("next"))), pageOf(new JsonObject().put("when", "past").put("limit", 1)
+        .put("cursor", past1.getString("next")))).map(Page::toJson));
     assertEquals(List.of(oldOne), ids(past2), "past the Redis window, from MongoDB");
-    assertEquals(List.of(c, oldOne), ids(await(activities.joined(joiner, new JsonObject().put("when", "past")))));
-    assertEquals(List.of(a), ids(await(activities.joined(joiner, new JsonObject()))));
+    assertEquals(List.of(c, oldOne), ids(await(activities.joined(joiner, filters(new JsonObject().put("when", "past")),
+        pageOf(new JsonObject().put("when", "past"))).map(Page::toJson))));
+    assertEquals(List.of(a), ids(await(activities.joined(joiner, filters(new JsonObject()), pageOf(new JsonObject()))
+        .map(Page::toJson))));
 
     // the lists are rebuilt from MongoDB when Redis lost them
     await(platform.redisApi().del(List.of(HotActivities.ownList(organiser), HotActivities.joinedList(joiner))));
-    assertEquals(List.of(a, b, d), ids(await(activities.organised(organiser, new JsonObject()))));
-    assertEquals(List.of(a), ids(await(activities.joined(joiner, new JsonObject()))));
+    assertEquals(List.of(a, b, d), ids(await(activities.organised(organiser, filters(new JsonObject()),
+        pageOf(new JsonObject())).map(Page::toJson))));
+    assertEquals(List.of(a), ids(await(activities.joined(joiner, filters(new JsonObject()), pageOf(new JsonObject()))
+        .map(Page::toJson))));
 
-    failsWith("validation_failed", "when", activities.joined(joiner, new JsonObject().put("when", "soon")));
-    failsWith("validation_failed", "cursor", activities.joined(joiner, new JsonObject().put("cursor", "12")));
-    failsWith("validation_failed", "limit", activities.organised(joiner, new JsonObject().put("limit", 1000)));
+    failsWith("validation_failed", "when", activities.joined(joiner, filters(new JsonObject().put("when", "soon")),
+        pageOf(new JsonObject().put("when", "soon"))).map(Page::toJson));
+    failsWith("validation_failed", "cursor", activities.joined(joiner, filters(new JsonObject().put("cursor", "12")),
+        pageOf(new JsonObject().put("cursor", "12"))).map(Page::toJson));
+    failsWith("validation_failed", "limit", activities.organised(joiner, filters(new JsonObject().put("limit", 1000)),
+        pageOf(new JsonObject().put("limit", 1000))).map(Page::toJson));
   }
 
   /** A finished activity of long ago, written straight to MongoDB (the API only creates future ones). */
@@ -161,36 +179,50 @@ class ListsTest extends ActivitiesTestBase {
     await(relations.block(blocker, viewer));
     JsonObject q = new JsonObject().put("latitude", lat).put("longitude", lon).put("radius_km", 100);
 
-    JsonObject byStart = await(activities.nearby(viewer, q));
+    JsonObject byStart = await(activities.nearby(viewer, filters(q), pageOf(q)).map(Page::toJson));
     assertEquals(List.of(b, c, a), ids(byStart));
     double km = byStart.getJsonArray("items").getJsonObject(0).getDouble("distance_km");
     assertTrue(Math.abs(km - 5) < 0.05, "distance " + km);
-    assertEquals(List.of(a, b, c), ids(await(activities.nearby(viewer, q.copy().put("order", "distance")))));
-    assertEquals(List.of(a, b), ids(await(activities.nearby(viewer, q.copy().put("radius_km", 10)
-        .put("order", "distance")))));
-    assertTrue(ids(await(activities.nearby(organiser, q.copy().put("radius_km", 10)))).contains(hidden),
+    assertEquals(List.of(a, b, c), ids(await(activities.nearby(viewer, filters(q.copy().put("order", "distance")),
+        pageOf(q.copy().put("order", "distance"))).map(Page::toJson))));
+    assertEquals(List.of(a, b), ids(await(activities.nearby(viewer, filters(q.copy().put("radius_km", 10)
+        .put("order", "distance")), pageOf(q.copy().put("radius_km", 10)
+        .put("order", "distance"))).map(Page::toJson))));
+    assertTrue(ids(await(activities.nearby(organiser, filters(q.copy().put("radius_km", 10)),
+        pageOf(q.copy().put("radius_km", 10))).map(Page::toJson))).contains(hidden),
         "others see the blocker's activity");
 
-    JsonObject p1 = await(activities.nearby(viewer, q.copy().put("limit", 2)));
+    JsonObject p1 = await(activities.nearby(viewer, filters(q.copy().put("limit", 2)), pageOf(q.copy().put("limit",
+        2))).map(Page::toJson));
     assertEquals(List.of(b, c), ids(p1));
-    JsonObject p2 = await(activities.nearby(viewer, q.copy().put("limit", 2).put("cursor", p1.getString("next"))));
+    JsonObject p2 = await(activities.nearby(viewer, filters(q.copy().put("limit", 2).put("cursor",
+        p1.getString("next"))), pageOf(q.copy().put("limit", 2).put("cursor", p1.getString("next"))))
+        .map(Page::toJson));
     assertEquals(List.of(a), ids(p2));
     assertNull(p2.getString("next"));
-    List<Long> anonymous = ids(await(activities.nearby(0, q.copy().put("order", "distance"))));
+    List<Long> anonymous = ids(await(activities.nearby(0, filters(q.copy().put("order", "distance")),
+        pageOf(q.copy().put("order", "distance"))).map(Page::toJson)));
     assertEquals(List.of(a, hidden, b, c), anonymous, "anonymous readers (no block applies)");
 
     // edits move it: a change of place, of visibility
     await(activities.update(organiser, c, new JsonObject().put("visibility", "friends")));
     await(activities.update(organiser, a, at(new JsonObject(), lat + north(120), lon)));
-    assertEquals(List.of(b), ids(await(activities.nearby(viewer, q))));
+    assertEquals(List.of(b), ids(await(activities.nearby(viewer, filters(q), pageOf(q)).map(Page::toJson))));
 
-    failsWith("validation_failed", "radius_km", activities.nearby(viewer, q.copy().put("radius_km", 0)));
-    failsWith("validation_failed", "radius_km", activities.nearby(viewer, q.copy().put("radius_km", 100.5)));
-    failsWith("validation_failed", "radius_km", activities.nearby(viewer, q.copy().putNull("radius_km")));
-    failsWith("validation_failed", "latitude", activities.nearby(viewer, q.copy().put("latitude", 91)));
-    failsWith("validation_failed", "longitude", activities.nearby(viewer, q.copy().put("longitude", "east")));
-    failsWith("validation_failed", "order", activities.nearby(viewer, q.copy().put("order", "fun")));
-    failsWith("validation_failed", "limit", activities.nearby(viewer, q.copy().put("limit", 101)));
+    failsWith("validation_failed", "radius_km", activities.nearby(viewer, filters(q.copy().put("radius_km", 0)),
+        pageOf(q.copy().put("radius_km", 0))).map(Page::toJson));
+    failsWith("validation_failed", "radius_km", activities.nearby(viewer, filters(q.copy().put("radius_km", 100.5)),
+        pageOf(q.copy().put("radius_km", 100.5))).map(Page::toJson));
+    failsWith("validation_failed", "radius_km", activities.nearby(viewer, filters(q.copy().putNull("radius_km")),
+        pageOf(q.copy().putNull("radius_km"))).map(Page::toJson));
+    failsWith("validation_failed", "latitude", activities.nearby(viewer, filters(q.copy().put("latitude", 91)),
+        pageOf(q.copy().put("latitude", 91))).map(Page::toJson));
+    failsWith("validation_failed", "longitude", activities.nearby(viewer, filters(q.copy().put("longitude", "east")),
+        pageOf(q.copy().put("longitude", "east"))).map(Page::toJson));
+    failsWith("validation_failed", "order", activities.nearby(viewer, filters(q.copy().put("order", "fun")),
+        pageOf(q.copy().put("order", "fun"))).map(Page::toJson));
+    failsWith("validation_failed", "limit", activities.nearby(viewer, filters(q.copy().put("limit", 101)),
+        pageOf(q.copy().put("limit", 101))).map(Page::toJson));
   }
 
   @Test
@@ -218,7 +250,7 @@ class ListsTest extends ActivitiesTestBase {
     join(stranger, a4);
     join(f1, a5);
     await(activities.cancel(organiser, a5));
-    JsonObject page = await(activities.friendsActivities(viewer, new JsonObject()));
+    JsonObject page = await(activities.friendsActivities(viewer, pageOf(new JsonObject())).map(Page::toJson));
     assertEquals(List.of(a3, a1), ids(page));
     JsonArray who = page.getJsonArray("items").getJsonObject(0).getJsonArray("friends");
     List<Long> whoIds = new ArrayList<>();
@@ -226,12 +258,13 @@ class ListsTest extends ActivitiesTestBase {
     assertEquals(2, whoIds.size());
     assertTrue(whoIds.containsAll(List.of(f1, f2)));
     assertTrue(who.getJsonObject(0).containsKey("username"));
-    JsonObject p1 = await(activities.friendsActivities(viewer, new JsonObject().put("limit", 1)));
+    JsonObject p1 = await(activities.friendsActivities(viewer, pageOf(new JsonObject().put("limit", 1)))
+        .map(Page::toJson));
     assertEquals(List.of(a3), ids(p1));
-    JsonObject p2 = await(activities.friendsActivities(viewer, new JsonObject().put("limit", 1)
-        .put("cursor", p1.getString("next"))));
+    JsonObject p2 = await(activities.friendsActivities(viewer, pageOf(new JsonObject().put("limit", 1)
+        .put("cursor", p1.getString("next")))).map(Page::toJson));
     assertEquals(List.of(a1), ids(p2));
     assertNull(p2.getString("next"));
-    failsWith("unauthenticated", null, activities.friendsActivities(0, new JsonObject()));
+    failsWith("unauthenticated", null, activities.friendsActivities(0, pageOf(new JsonObject())).map(Page::toJson));
   }
 }

@@ -2,6 +2,7 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.platform.events.DomainEvent;
+import io.kith.platform.page.Page;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -118,7 +119,8 @@ class OrganiserTest extends ActivitiesTestBase {
       assertEquals(List.of(u.get(1), u.get(2)), longs(e.payload().getJsonArray("participants")));
       assertEquals("Renamed", e.payload().getString("title"));
       // the joined list follows the new start
-      JsonObject mine = await(activities.joined(u.get(1), new JsonObject()));
+      JsonObject mine = await(activities.joined(u.get(1), filters(new JsonObject()), pageOf(new JsonObject()))
+          .map(Page::toJson));
       assertEquals(start, mine.getJsonArray("items").getJsonObject(0).getLong("start"));
     }
     // an edit that changes nothing appends nothing and answers the view

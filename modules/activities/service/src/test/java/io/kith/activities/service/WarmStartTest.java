@@ -1,6 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -56,7 +57,8 @@ class WarmStartTest extends ActivitiesTestBase {
     assertEquals(List.of(p.get(4)), allParticipants(organiser, id, "invited", 10));
     assertEquals("waitlisted", await(activities.activity(p.get(3), id)).getJsonObject("viewer").getString("status"));
     assertEquals("invited", await(activities.activity(p.get(4), id)).getJsonObject("viewer").getString("status"));
-    assertEquals(List.of(id), ids(await(activities.joined(p.get(1), new JsonObject()))));
+    assertEquals(List.of(id), ids(await(activities.joined(p.get(1), filters(new JsonObject()),
+        pageOf(new JsonObject())).map(Page::toJson))));
   }
 
   @Test

@@ -14,6 +14,8 @@ import io.kith.bench.scenario.Scenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -302,8 +304,8 @@ public final class ActivitiesNearbyScenario implements Scenario {
         + " km, order=start, " + LIMIT + " per page", () -> {
       double[] p = points.get((int) (busTurn.getAndIncrement() % points.size()));
       JsonObject query = new JsonObject().put("latitude", p[0]).put("longitude", p[1]).put("radius_km", radius)
-          .put("order", "start").put("limit", LIMIT);
-      return ScenarioContext.onContext(ctx, service.nearby(reader.id(), query))
+          .put("order", "start");
+      return ScenarioContext.onContext(ctx, service.nearby(reader.id(), query, PageRequest.first(LIMIT)).map(Page::toJson))
           .map(page -> check(page, radius, "start"));
     });
     Operation floor = new Operation(FLOOR, "GEOSEARCH FROMLONLAT BYRADIUS " + radius + " km ASC COUNT " + CANDIDATES

@@ -15,6 +15,8 @@ import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
@@ -571,7 +573,8 @@ public final class FeedsFanoutScenario implements Scenario {
   private static Future<Void> walk(Context ctx, RelationsService relations, long author, int limit, String cursor,
                                    List<Long> pageNanos) {
     long start = System.nanoTime();
-    return ScenarioContext.onContext(ctx, relations.eligibleFollowers(author, limit, cursor)).compose(page -> {
+    return ScenarioContext.onContext(ctx, relations.eligibleFollowers(author, PageRequest.after(cursor, limit))
+        .map(Page::toJson)).compose(page -> {
       pageNanos.add(System.nanoTime() - start);
       String next = page.getString("next");
       return next == null ? Future.succeededFuture() : walk(ctx, relations, author, limit, next, pageNanos);

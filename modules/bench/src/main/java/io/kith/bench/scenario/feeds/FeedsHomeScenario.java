@@ -21,6 +21,8 @@ import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
 import io.kith.relations.service.RelationsSeeder;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -148,7 +150,8 @@ public final class FeedsHomeScenario implements Scenario {
       List<Long> hidden = new ArrayList<>();
       return follow(context, platform, reader.id(), authors)
           // one read creates the reader's (empty) home timeline, so fan-out reaches it
-          .compose(v -> ScenarioContext.onContext(ctx, feeds.home(reader.id(), 0, 0, LIMIT)))
+          .compose(v -> ScenarioContext.onContext(ctx, feeds.home(reader.id(), PageRequest.ids(0, 0, LIMIT))
+              .map(Page::toJson)))
           .compose(v -> publishAll(ctx, feeds, authors, perAuthor, authorOf, visible, hidden))
           .compose(v -> {
             visible.sort(null);
@@ -236,7 +239,8 @@ public final class FeedsHomeScenario implements Scenario {
     return platform.redis().send(Request.cmd(Command.DEL).arg(FeedsSeeder.timelineKey(FeedsSeeder.HOME, reader)))
         .compose(v -> {
           long start = System.nanoTime();
-          return ScenarioContext.onContext(ctx, feeds.home(reader, 0, 0, LIMIT)).map(page -> {
+          return ScenarioContext.onContext(ctx, feeds.home(reader, PageRequest.ids(0, 0, LIMIT)).map(Page::toJson))
+              .map(page -> {
             double ms = (System.nanoTime() - start) / 1e6;
             FeedsSeed.checkPage(page, expected, authorOf);
             figures.add(Figure.of("cold home read (ms)", ms, "ms", "one home read after deleting the reader's "

@@ -15,6 +15,8 @@ import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
 import io.kith.relations.service.RelationsSeeder;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -206,7 +208,8 @@ public final class FeedsMomentsScenario implements Scenario {
                 : new Operation(MOMENTS, "FeedsService.moments(viewer, limit " + LIMIT + ") through the service "
                     + "proxy on the in-process Kith's event bus",
                     () -> ScenarioContext.onContext(Vertx.currentContext(),
-                        feeds.moments(viewer.id(), 0, 0, LIMIT)).map(page -> FeedsSeed.checkPage(page, expected,
+                        feeds.moments(viewer.id(), PageRequest.ids(0, 0, LIMIT)).map(Page::toJson))
+                            .map(page -> FeedsSeed.checkPage(page, expected,
                         authorOf)));
             JsonObject filter = pullFilter(viewer.id(), friends);
             FindOptions options = new FindOptions().setSort(new JsonObject().put("_id", -1)).setLimit(LIMIT);
@@ -246,7 +249,7 @@ public final class FeedsMomentsScenario implements Scenario {
   private static Future<Void> coldRead(Context ctx, FeedsService feeds, long viewer, List<Long> expected,
                                        Map<Long, Long> authorOf, List<Figure> figures) {
     long start = System.nanoTime();
-    return ScenarioContext.onContext(ctx, feeds.moments(viewer, 0, 0, LIMIT)).map(page -> {
+    return ScenarioContext.onContext(ctx, feeds.moments(viewer, PageRequest.ids(0, 0, LIMIT)).map(Page::toJson)).map(page -> {
       double ms = (System.nanoTime() - start) / 1e6;
       FeedsSeed.checkPage(page, expected, authorOf);
       figures.add(Figure.of("cold moments read (ms)", ms, "ms", "the first moments read, which builds the timeline "

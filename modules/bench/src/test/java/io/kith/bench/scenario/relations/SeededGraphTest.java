@@ -4,6 +4,8 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.bench.scenario.EdgeSeeder;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsService;
@@ -190,8 +192,8 @@ class SeededGraphTest {
     // the celebrity reads its own list, which needs no account for it
     do {
       FollowerWalk.Step step = walk.next();
-      JsonObject page = Await.result(relations.followers(celebrity, celebrity, RelationsFollowersScenario.PAGE,
-          step.cursor()));
+      JsonObject page = Await.result(relations.followers(celebrity, celebrity, PageRequest.after(step.cursor(),
+          RelationsFollowersScenario.PAGE)).map(Page::toJson));
       RelationsFollowersScenario.checkPage(page, RelationsFollowersScenario.expectedItems(step.depth(), real.size()),
           realSet);
       walk.answered(step, page.getString("next"));
@@ -201,7 +203,8 @@ class SeededGraphTest {
     assertEquals(pages, walk.advances());
     FollowerWalk.Step again = walk.next();
     assertNull(again.cursor(), "the walk starts again at the top");
-    JsonObject first = Await.result(relations.followers(celebrity, celebrity, RelationsFollowersScenario.PAGE, null));
+    JsonObject first = Await.result(relations.followers(celebrity, celebrity,
+        PageRequest.first(RelationsFollowersScenario.PAGE)).map(Page::toJson));
     assertNotNull(first.getString("next"));
     assertThrows(IllegalStateException.class, () -> RelationsFollowersScenario.checkPage(first, 2, realSet),
         "a page with another number of items fails the check");

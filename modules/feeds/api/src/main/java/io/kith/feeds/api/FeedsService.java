@@ -1,6 +1,8 @@
 package io.kith.feeds.api;
 
 import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
@@ -73,24 +75,25 @@ public interface FeedsService {
   // ---------------------------------------------------------------- timelines
 
   /** Posts of the people the viewer follows, and the viewer's own. */
-  Future<JsonObject> home(long viewer, long maxId, long sinceId, int limit);
+  Future<Page> home(long viewer, PageRequest page);
 
   /** Posts of the viewer's friends, and the viewer's own (the WeChat Moments view). */
-  Future<JsonObject> moments(long viewer, long maxId, long sinceId, int limit);
+  Future<Page> moments(long viewer, PageRequest page);
 
   /** What {@code viewer} may see of {@code userId}'s posts. */
-  Future<JsonObject> userPosts(long viewer, long userId, long maxId, long sinceId, int limit);
+  Future<Page> userPosts(long viewer, long userId, PageRequest page);
 
   /** Public posts of everyone, newest first. */
-  Future<JsonObject> latest(long viewer, long maxId, long sinceId, int limit);
+  Future<Page> latest(long viewer, PageRequest page);
 
   /**
-   * Posts the viewer liked, most recent like first; {@code maxId} pages by like ({@code next_max_id} is a like id).
+   * Posts the viewer liked, most recent like first; the page's {@code max_id} pages by like ({@code next_max_id}
+   * is a like id).
    */
-  Future<JsonObject> likedPosts(long viewer, long maxId, int limit);
+  Future<Page> likedPosts(long viewer, PageRequest page);
 
   /** Reposts of {@code postId} that the viewer may see, newest first. */
-  Future<JsonObject> reposts(long viewer, long postId, long maxId, int limit);
+  Future<Page> reposts(long viewer, long postId, PageRequest page);
 
   // ---------------------------------------------------------------- comments
 
@@ -105,7 +108,7 @@ public interface FeedsService {
   Future<Void> deleteComment(long actor, long commentId);
 
   /** Comments of a post, newest first: {@code {items, next_max_id, newest_id}}. */
-  Future<JsonObject> comments(long viewer, long postId, long maxId, long sinceId, int limit);
+  Future<Page> comments(long viewer, long postId, PageRequest page);
 
   // ---------------------------------------------------------------- likes
 
@@ -116,5 +119,5 @@ public interface FeedsService {
   Future<JsonObject> unlike(long actor, long postId);
 
   /** Who liked a post, most recent first: {@code {items: [{user: <summary>, at}], next_max_id}}. */
-  Future<JsonObject> likers(long viewer, long postId, long maxId, int limit);
+  Future<Page> likers(long viewer, long postId, PageRequest page);
 }

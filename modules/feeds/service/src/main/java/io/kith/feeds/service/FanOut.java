@@ -4,6 +4,8 @@ import io.kith.feeds.api.FeedsEvents;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
@@ -178,7 +180,7 @@ final class FanOut {
   }
 
   private Future<JsonObject> followers(long author, String cursor) {
-    return relations.eligibleFollowers(author, page(), cursor);
+    return relations.eligibleFollowers(author, PageRequest.after(cursor, page())).map(Page::toJson);
   }
 
   /**

@@ -4,6 +4,8 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -85,33 +87,33 @@ final class FeedsServiceImpl implements FeedsService {
   // ---------------------------------------------------------------- timelines
 
   @Override
-  public Future<JsonObject> home(long viewer, long maxId, long sinceId, int limit) {
-    return reads.home(viewer, maxId, sinceId, limit);
+  public Future<Page> home(long viewer, PageRequest page) {
+    return items(reads.home(viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
   }
 
   @Override
-  public Future<JsonObject> moments(long viewer, long maxId, long sinceId, int limit) {
-    return reads.moments(viewer, maxId, sinceId, limit);
+  public Future<Page> moments(long viewer, PageRequest page) {
+    return items(reads.moments(viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
   }
 
   @Override
-  public Future<JsonObject> userPosts(long viewer, long userId, long maxId, long sinceId, int limit) {
-    return reads.userPosts(viewer, userId, maxId, sinceId, limit);
+  public Future<Page> userPosts(long viewer, long userId, PageRequest page) {
+    return items(reads.userPosts(viewer, userId, page.maxId(), page.sinceId(), page.limitOrDefault()));
   }
 
   @Override
-  public Future<JsonObject> latest(long viewer, long maxId, long sinceId, int limit) {
-    return reads.latest(viewer, maxId, sinceId, limit);
+  public Future<Page> latest(long viewer, PageRequest page) {
+    return items(reads.latest(viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
   }
 
   @Override
-  public Future<JsonObject> likedPosts(long viewer, long maxId, int limit) {
-    return reads.likedPosts(viewer, maxId, limit);
+  public Future<Page> likedPosts(long viewer, PageRequest page) {
+    return items(reads.likedPosts(viewer, page.maxId(), page.limitOrDefault()));
   }
 
   @Override
-  public Future<JsonObject> reposts(long viewer, long postId, long maxId, int limit) {
-    return reads.reposts(viewer, postId, maxId, limit);
+  public Future<Page> reposts(long viewer, long postId, PageRequest page) {
+    return items(reads.reposts(viewer, postId, page.maxId(), page.limitOrDefault()));
   }
 
   // ---------------------------------------------------------------- comments
@@ -127,8 +129,8 @@ final class FeedsServiceImpl implements FeedsService {
   }
 
   @Override
-  public Future<JsonObject> comments(long viewer, long postId, long maxId, long sinceId, int limit) {
-    return comments.comments(viewer, postId, maxId, sinceId, limit);
+  public Future<Page> comments(long viewer, long postId, PageRequest page) {
+    return items(comments.comments(viewer, postId, page.maxId(), page.sinceId(), page.limitOrDefault()));
   }
 
   // ---------------------------------------------------------------- likes
@@ -144,7 +146,12 @@ final class FeedsServiceImpl implements FeedsService {
   }
 
   @Override
-  public Future<JsonObject> likers(long viewer, long postId, long maxId, int limit) {
-    return likes.likers(viewer, postId, maxId, limit);
+  public Future<Page> likers(long viewer, long postId, PageRequest page) {
+    return items(likes.likers(viewer, postId, page.maxId(), page.limitOrDefault()));
+  }
+
+  /** A list's body as a page: every feeds list holds its posts, comments or likers under {@code items}. */
+  private static Future<Page> items(Future<JsonObject> body) {
+    return body.map(json -> Page.of("items", json));
   }
 }

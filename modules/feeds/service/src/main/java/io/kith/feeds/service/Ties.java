@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -129,10 +131,10 @@ final class Ties {
   }
 
   Future<List<Long>> following(long user) {
-    return all(user, (u, c) -> relations.followingIds(u, BATCH, c));
+    return all(user, (u, c) -> relations.followingIds(u, PageRequest.after(c, BATCH)).map(Page::toJson));
   }
 
   Future<List<Long>> friends(long user) {
-    return all(user, (u, c) -> relations.friendIds(u, BATCH, c));
+    return all(user, (u, c) -> relations.friendIds(u, PageRequest.after(c, BATCH)).map(Page::toJson));
   }
 }

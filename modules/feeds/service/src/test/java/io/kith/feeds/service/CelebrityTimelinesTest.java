@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Response;
 import org.junit.jupiter.api.DisplayName;
@@ -120,9 +122,10 @@ class CelebrityTimelinesTest extends FeedsTestBase {
     List<Long> expected = List.of(c2, n2, c1, n1);
     assertEquals(expected, home(c.follower1()));
     assertEquals(expected,
-        allPages((maxId, limit) -> feeds.home(c.follower1(), maxId, 0, limit), 1, FeedsTestBase::ids));
-    assertEquals(List.of(c2, n2), ids(await(feeds.home(c.follower1(), 0, c1, 100))));
-    assertEquals(List.of(c1, n1), ids(await(feeds.home(c.follower1(), n2, 0, 100))));
+        allPages((maxId, limit) -> feeds.home(c.follower1(), PageRequest.ids(maxId, 0, limit)).map(Page::toJson), 1,
+            FeedsTestBase::ids));
+    assertEquals(List.of(c2, n2), ids(await(feeds.home(c.follower1(), PageRequest.ids(0, c1, 100)).map(Page::toJson))));
+    assertEquals(List.of(c1, n1), ids(await(feeds.home(c.follower1(), PageRequest.ids(n2, 0, 100)).map(Page::toJson))));
   }
 
   @Test
@@ -154,7 +157,7 @@ class CelebrityTimelinesTest extends FeedsTestBase {
     mute(c.follower2(), c.celebrity());
     block(c.celebrity(), c.friend());
     for (long viewer : List.of(c.friend(), c.follower1(), c.follower2())) {
-      awaitUnlisted("home of " + viewer, () -> feeds.home(viewer, 0, 0, 100), post);
+      awaitUnlisted("home of " + viewer, () -> feeds.home(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson), post);
     }
     assertFalse(moments(c.friend()).contains(post));
   }

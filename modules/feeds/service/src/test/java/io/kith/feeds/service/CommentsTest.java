@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -48,10 +50,11 @@ class CommentsTest extends FeedsTestBase {
     assertNull(comment.getValue("reply_to"));
     assertTrue(comment.getLong("created") > 0);
 
-    JsonObject page = await(feeds.comments(author, post, 0, 0, 100));
+    JsonObject page = await(feeds.comments(author, post, PageRequest.ids(0, 0, 100)).map(Page::toJson));
     assertEquals(List.of(comment.getLong("id")), ids(page));
     assertEquals("well said", page.getJsonArray("items").getJsonObject(0).getString("text"));
-    assertEquals(List.of(comment.getLong("id")), ids(await(feeds.comments(0, post, 0, 0, 100))));
+    assertEquals(List.of(comment.getLong("id")), ids(await(feeds.comments(0, post, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))));
     awaitCommentCount(post, 1);
   }
 
@@ -64,7 +67,7 @@ class CommentsTest extends FeedsTestBase {
     failsWith("validation_failed", feeds.comment(author, post, new JsonObject()));
     failsWith("validation_failed", feeds.comment(author, post, text("c".repeat(2_001))));
     assertEquals("c".repeat(2_000), await(feeds.comment(author, post, text("c".repeat(2_000)))).getString("text"));
-    assertEquals(1, ids(await(feeds.comments(author, post, 0, 0, 100))).size());
+    assertEquals(1, ids(await(feeds.comments(author, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))).size());
   }
 
   @Test
@@ -79,7 +82,8 @@ class CommentsTest extends FeedsTestBase {
     JsonObject reply = await(feeds.comment(second, post, text("no, me").put("reply_to", original)));
     assertEquals(original, reply.getJsonObject("reply_to").getLong("id"));
     assertEquals(first, reply.getJsonObject("reply_to").getJsonObject("author").getLong("id"));
-    JsonObject listed = await(feeds.comments(author, post, 0, 0, 100)).getJsonArray("items").getJsonObject(0);
+    JsonObject listed = await(feeds.comments(author, post, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson)).getJsonArray("items").getJsonObject(0);
     assertEquals(reply.getLong("id"), listed.getLong("id"));
     assertEquals(original, listed.getJsonObject("reply_to").getLong("id"));
   }
@@ -97,7 +101,7 @@ class CommentsTest extends FeedsTestBase {
         feeds.comment(reader, post, text("reply").put("reply_to", elsewhere)));
     failsWithOneOf(Set.of("validation_failed", "comment_not_found"),
         feeds.comment(reader, post, text("reply").put("reply_to", elsewhere + 1_000_000_000L)));
-    assertTrue(ids(await(feeds.comments(reader, post, 0, 0, 100))).isEmpty());
+    assertTrue(ids(await(feeds.comments(reader, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))).isEmpty());
   }
 
   @Test
@@ -111,7 +115,7 @@ class CommentsTest extends FeedsTestBase {
     long gone = await(feeds.comment(reader, post, text("oops"))).getLong("id");
     awaitCommentCount(post, 2);
     await(feeds.deleteComment(reader, gone));
-    assertEquals(List.of(keep), ids(await(feeds.comments(reader, post, 0, 0, 100))));
+    assertEquals(List.of(keep), ids(await(feeds.comments(reader, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))));
     awaitCommentCount(post, 1);
     // deleting again either succeeds (idempotent) or says the comment is gone; it never comes back
     try {
@@ -119,7 +123,7 @@ class CommentsTest extends FeedsTestBase {
     } catch (java.util.concurrent.ExecutionException e) {
       assertEquals("comment_not_found", io.kith.platform.error.Failures.codeOf(e.getCause()), e.getCause().toString());
     }
-    assertEquals(List.of(keep), ids(await(feeds.comments(reader, post, 0, 0, 100))));
+    assertEquals(List.of(keep), ids(await(feeds.comments(reader, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))));
   }
 
   @Test
@@ -131,7 +135,7 @@ class CommentsTest extends FeedsTestBase {
     long post = publishPublic(author);
     long rude = await(feeds.comment(troll, post, text("rude"))).getLong("id");
     await(feeds.deleteComment(author, rude));
-    assertTrue(ids(await(feeds.comments(troll, post, 0, 0, 100))).isEmpty());
+    assertTrue(ids(await(feeds.comments(troll, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))).isEmpty());
     awaitCommentCount(post, 0);
   }
 
@@ -145,7 +149,8 @@ class CommentsTest extends FeedsTestBase {
     long post = publishPublic(author);
     long comment = await(feeds.comment(commenter, post, text("hi"))).getLong("id");
     failsWith("not_author", feeds.deleteComment(third, comment));
-    assertEquals(List.of(comment), ids(await(feeds.comments(third, post, 0, 0, 100))));
+    assertEquals(List.of(comment), ids(await(feeds.comments(third, post, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))));
     // the commenter's comment on another author's post cannot be removed by a commenter of the same post either
     long other = await(feeds.comment(third, post, text("me too"))).getLong("id");
     failsWith("not_author", feeds.deleteComment(commenter, other));
@@ -160,7 +165,7 @@ class CommentsTest extends FeedsTestBase {
     long post = publish(author, "private");
     long own = await(feeds.comment(author, post, text("note to self"))).getLong("id");
     failsWith("post_not_found", feeds.comment(stranger, post, text("peek")));
-    failsWith("post_not_found", feeds.comments(stranger, post, 0, 0, 100));
+    failsWith("post_not_found", feeds.comments(stranger, post, PageRequest.ids(0, 0, 100)).map(Page::toJson));
     failsWithOneOf(Set.of("comment_not_found", "post_not_found"), feeds.deleteComment(stranger, own));
   }
 
@@ -178,7 +183,8 @@ class CommentsTest extends FeedsTestBase {
     Set<Long> made = new HashSet<>();
     all.forEach(f -> made.add(f.result().getLong("id")));
     assertEquals(20, made.size());
-    assertEquals(made, new HashSet<>(ids(await(feeds.comments(author, post, 0, 0, 100)))));
+    assertEquals(made, new HashSet<>(ids(await(feeds.comments(author, post, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson)))));
     awaitCommentCount(post, 20);
     assertEquals(20, commentCount(users.get(1), post));
   }
@@ -194,20 +200,23 @@ class CommentsTest extends FeedsTestBase {
     }
     List<Long> newestFirst = new ArrayList<>(made);
     Collections.reverse(newestFirst);
-    assertEquals(newestFirst, allPages((maxId, limit) -> feeds.comments(author, post, maxId, 0, limit), 3,
+    assertEquals(newestFirst, allPages((maxId, limit) -> feeds.comments(author, post, PageRequest.ids(maxId, 0,
+        limit)).map(Page::toJson), 3,
         FeedsTestBase::ids));
 
-    JsonObject first = await(feeds.comments(author, post, 0, 0, 3));
+    JsonObject first = await(feeds.comments(author, post, PageRequest.ids(0, 0, 3)).map(Page::toJson));
     assertEquals(newestFirst.subList(0, 3), ids(first));
     long newest = first.getLong("newest_id");
-    assertTrue(ids(await(feeds.comments(author, post, 0, newest, 100))).isEmpty());
+    assertTrue(ids(await(feeds.comments(author, post, PageRequest.ids(0, newest, 100)).map(Page::toJson))).isEmpty());
     long later1 = await(feeds.comment(author, post, text("later 1"))).getLong("id");
     long later2 = await(feeds.comment(author, post, text("later 2"))).getLong("id");
-    assertEquals(List.of(later2, later1), ids(await(feeds.comments(author, post, 0, newest, 100))));
+    assertEquals(List.of(later2, later1), ids(await(feeds.comments(author, post, PageRequest.ids(0, newest, 100))
+        .map(Page::toJson))));
     // max_id is exclusive: older than the given id
-    assertEquals(newestFirst.subList(4, 7), ids(await(feeds.comments(author, post, newestFirst.get(3), 0, 100))));
-    failsWith("validation_failed", feeds.comments(author, post, 0, 0, 0));
-    failsWith("validation_failed", feeds.comments(author, post, 0, 0, 101));
+    assertEquals(newestFirst.subList(4, 7), ids(await(feeds.comments(author, post, PageRequest.ids(newestFirst.get(3),
+        0, 100)).map(Page::toJson))));
+    failsWith("validation_failed", feeds.comments(author, post, PageRequest.ids(0, 0, 0)).map(Page::toJson));
+    failsWith("validation_failed", feeds.comments(author, post, PageRequest.ids(0, 0, 101)).map(Page::toJson));
   }
 
   @Test
@@ -220,7 +229,7 @@ class CommentsTest extends FeedsTestBase {
     long parent = await(feeds.comment(reader, post, text("parent"))).getLong("id");
     long child = await(feeds.comment(author, post, text("child").put("reply_to", parent))).getLong("id");
     await(feeds.deleteComment(reader, parent));
-    List<Long> listed = ids(await(feeds.comments(author, post, 0, 0, 100)));
+    List<Long> listed = ids(await(feeds.comments(author, post, PageRequest.ids(0, 0, 100)).map(Page::toJson)));
     assertEquals(List.of(child), listed);
     assertFalse(listed.contains(parent));
     failsWithOneOf(Set.of("validation_failed", "comment_not_found"),

@@ -4,6 +4,8 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.Platform;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.testkit.ServiceTestBase;
@@ -62,12 +64,13 @@ class FeedsSmokeTest extends ServiceTestBase {
     long reader = newUser();
     await(relations.follow(reader, author));
     // the reader's home exists before the post, so fan-out adds to it
-    assertEquals(0, await(feeds.home(reader, 0, 0, 20)).getJsonArray("items").size());
+    assertEquals(0, await(feeds.home(reader, PageRequest.ids(0, 0, 20))
+        .map(Page::toJson)).getJsonArray("items").size());
     JsonObject post = await(feeds.publish(author, new JsonObject().put("text", "hello")));
     long id = post.getLong("id");
     assertEquals("hello", post.getString("text"));
     await(Poll.until(vertx, Duration.ofSeconds(10), "post in the reader's home", () ->
-        feeds.home(reader, 0, 0, 20).map(p -> p.getJsonArray("items").size() == 1)));
+        feeds.home(reader, PageRequest.ids(0, 0, 20)).map(Page::toJson).map(p -> p.getJsonArray("items").size() == 1)));
     JsonObject liked = await(feeds.like(reader, id));
     assertEquals(1L, liked.getLong("like_count"));
     await(feeds.comment(reader, id, new JsonObject().put("text", "nice")));
@@ -78,7 +81,7 @@ class FeedsSmokeTest extends ServiceTestBase {
         seen.getJsonObject("counts"));
     assertTrue(seen.getJsonObject("viewer").getBoolean("liked"));
     assertTrue(seen.getJsonObject("viewer").getBoolean("reposted"));
-    JsonArray home = await(feeds.home(reader, 0, 0, 20)).getJsonArray("items");
+    JsonArray home = await(feeds.home(reader, PageRequest.ids(0, 0, 20)).map(Page::toJson)).getJsonArray("items");
     assertEquals(2, home.size(), home.encodePrettily());
   }
 
@@ -87,7 +90,7 @@ class FeedsSmokeTest extends ServiceTestBase {
     long author = newUser();
     long reader = newUser();
     await(relations.follow(reader, author));
-    await(feeds.home(reader, 0, 0, 20));
+    await(feeds.home(reader, PageRequest.ids(0, 0, 20)).map(Page::toJson));
     await(platform.redisApi().script(java.util.List.of("FLUSH")));
     long id = await(feeds.publish(author, new JsonObject().put("text", "after a script flush"))).getLong("id");
     await(Poll.until(vertx, Duration.ofSeconds(10), "post in the reader's home", () ->

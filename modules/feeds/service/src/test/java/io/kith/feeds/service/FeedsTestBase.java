@@ -5,6 +5,8 @@ import io.kith.accounts.service.AccountsModule;
 import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.events.DomainEvent;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
@@ -214,19 +216,19 @@ abstract class FeedsTestBase extends ModuleTestBase {
   }
 
   protected List<Long> home(long viewer) throws Exception {
-    return ids(await(feeds.home(viewer, 0, 0, 100)));
+    return ids(await(feeds.home(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson)));
   }
 
   protected List<Long> moments(long viewer) throws Exception {
-    return ids(await(feeds.moments(viewer, 0, 0, 100)));
+    return ids(await(feeds.moments(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson)));
   }
 
   protected List<Long> userPosts(long viewer, long user) throws Exception {
-    return ids(await(feeds.userPosts(viewer, user, 0, 0, 100)));
+    return ids(await(feeds.userPosts(viewer, user, PageRequest.ids(0, 0, 100)).map(Page::toJson)));
   }
 
   protected List<Long> latest(long viewer) throws Exception {
-    return ids(await(feeds.latest(viewer, 0, 0, 100)));
+    return ids(await(feeds.latest(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson)));
   }
 
   // ---------------------------------------------------------------- waiting
@@ -247,11 +249,12 @@ abstract class FeedsTestBase extends ModuleTestBase {
   }
 
   protected void awaitInHome(long viewer, long postId) throws Exception {
-    awaitListed("home of " + viewer, () -> feeds.home(viewer, 0, 0, 100), postId);
+    awaitListed("home of " + viewer, () -> feeds.home(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson), postId);
   }
 
   protected void awaitInMoments(long viewer, long postId) throws Exception {
-    awaitListed("moments of " + viewer, () -> feeds.moments(viewer, 0, 0, 100), postId);
+    awaitListed("moments of " + viewer, () -> feeds.moments(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson),
+        postId);
   }
 
   /** Waits until {@code viewer}'s view of {@code postId} satisfies {@code check}; returns that view. */

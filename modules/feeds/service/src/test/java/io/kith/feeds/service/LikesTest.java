@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -29,13 +31,14 @@ class LikesTest extends FeedsTestBase {
     JsonObject view = awaitView(fan, post, "like count 1", v -> v.getJsonObject("counts").getLong("likes") == 1);
     assertEquals(true, view.getJsonObject("viewer").getBoolean("liked"));
     assertEquals(false, await(feeds.post(author, post)).getJsonObject("viewer").getBoolean("liked"));
-    assertEquals(List.of(fan), likerIds(await(feeds.likers(author, post, 0, 100))));
+    assertEquals(List.of(fan), likerIds(await(feeds.likers(author, post, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))));
 
     assertEquals(new JsonObject().put("liked", false).put("like_count", 0), likeState(await(feeds.unlike(fan, post))));
     assertEquals(new JsonObject().put("liked", false).put("like_count", 0), likeState(await(feeds.unlike(fan, post))));
     view = awaitView(fan, post, "like count 0", v -> v.getJsonObject("counts").getLong("likes") == 0);
     assertEquals(false, view.getJsonObject("viewer").getBoolean("liked"));
-    assertTrue(likerIds(await(feeds.likers(author, post, 0, 100))).isEmpty());
+    assertTrue(likerIds(await(feeds.likers(author, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))).isEmpty());
     // an unlike without a like changes nothing
     assertEquals(0L, await(feeds.unlike(author, post)).getLong("like_count"));
   }
@@ -72,7 +75,8 @@ class LikesTest extends FeedsTestBase {
     }
     await(Future.all(mixed));
     awaitView(author, post, "like count 25", v -> v.getJsonObject("counts").getLong("likes") == 25);
-    List<Long> likers = allPages((maxId, limit) -> feeds.likers(author, post, maxId, limit), 100,
+    List<Long> likers = allPages((maxId, limit) -> feeds.likers(author, post, PageRequest.ids(maxId, 0, limit))
+        .map(Page::toJson), 100,
         FeedsTestBase::likerIds);
     assertEquals(new HashSet<>(stay), new HashSet<>(likers));
     assertEquals(25, likers.size());
@@ -91,13 +95,14 @@ class LikesTest extends FeedsTestBase {
     }
     List<Long> expected = new ArrayList<>(fans);
     Collections.reverse(expected);
-    assertEquals(expected, allPages((maxId, limit) -> feeds.likers(author, post, maxId, limit), 3,
+    assertEquals(expected, allPages((maxId, limit) -> feeds.likers(author, post, PageRequest.ids(maxId, 0, limit))
+        .map(Page::toJson), 3,
         FeedsTestBase::likerIds));
-    JsonObject first = await(feeds.likers(author, post, 0, 2));
+    JsonObject first = await(feeds.likers(author, post, PageRequest.ids(0, 0, 2)).map(Page::toJson));
     assertEquals(expected.subList(0, 2), likerIds(first));
     assertTrue(first.getJsonArray("items").getJsonObject(0).getLong("at") > 0);
-    failsWith("validation_failed", feeds.likers(author, post, 0, 0));
-    failsWith("validation_failed", feeds.likers(author, post, 0, 101));
+    failsWith("validation_failed", feeds.likers(author, post, PageRequest.ids(0, 0, 0)).map(Page::toJson));
+    failsWith("validation_failed", feeds.likers(author, post, PageRequest.ids(0, 0, 101)).map(Page::toJson));
   }
 
   @Test
@@ -110,7 +115,8 @@ class LikesTest extends FeedsTestBase {
     failsWith("post_not_found", feeds.like(stranger, friendsOnly));
     failsWith("post_not_found", feeds.like(stranger, friendsOnly + 1_000_000_000L));
     assertEquals(0L, await(feeds.post(author, friendsOnly)).getJsonObject("counts").getLong("likes"));
-    assertTrue(likerIds(await(feeds.likers(author, friendsOnly, 0, 100))).isEmpty());
+    assertTrue(likerIds(await(feeds.likers(author, friendsOnly, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))).isEmpty());
   }
 
   @Test
@@ -132,23 +138,26 @@ class LikesTest extends FeedsTestBase {
     await(feeds.like(fan, pb));
     await(feeds.like(fan, pc2));
     await(feeds.like(fan, pa)); // idempotent: does not move pa up
-    assertEquals(List.of(pc2, pb, pc, pa), ids(await(feeds.likedPosts(fan, 0, 100))));
+    assertEquals(List.of(pc2, pb, pc, pa), ids(await(feeds.likedPosts(fan, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))));
 
-    JsonObject first = await(feeds.likedPosts(fan, 0, 3));
+    JsonObject first = await(feeds.likedPosts(fan, PageRequest.ids(0, 0, 3)).map(Page::toJson));
     assertEquals(List.of(pc2, pb, pc), ids(first));
-    assertEquals(List.of(pa), ids(await(feeds.likedPosts(fan, first.getLong("next_max_id"), 3))));
+    assertEquals(List.of(pa), ids(await(feeds.likedPosts(fan, PageRequest.ids(first.getLong("next_max_id"), 0, 3))
+        .map(Page::toJson))));
     assertEquals(List.of(pc2, pb, pc, pa),
-        allPages((maxId, limit) -> feeds.likedPosts(fan, maxId, limit), 2, FeedsTestBase::ids));
+        allPages((maxId, limit) -> feeds.likedPosts(fan, PageRequest.ids(maxId, 0, limit)).map(Page::toJson), 2,
+            FeedsTestBase::ids));
 
     // unliked, made private, blocked, deleted: each drops out
     await(feeds.unlike(fan, pc2));
     await(feeds.edit(b, pb, new JsonObject().put("visibility", "private")));
     block(a, fan);
-    assertEquals(List.of(pc), ids(await(feeds.likedPosts(fan, 0, 100))));
+    assertEquals(List.of(pc), ids(await(feeds.likedPosts(fan, PageRequest.ids(0, 0, 100)).map(Page::toJson))));
     await(feeds.delete(c, pc));
-    assertTrue(ids(await(feeds.likedPosts(fan, 0, 100))).isEmpty());
-    failsWith("validation_failed", feeds.likedPosts(fan, 0, 0));
-    failsWith("validation_failed", feeds.likedPosts(fan, 0, 101));
+    assertTrue(ids(await(feeds.likedPosts(fan, PageRequest.ids(0, 0, 100)).map(Page::toJson))).isEmpty());
+    failsWith("validation_failed", feeds.likedPosts(fan, PageRequest.ids(0, 0, 0)).map(Page::toJson));
+    failsWith("validation_failed", feeds.likedPosts(fan, PageRequest.ids(0, 0, 101)).map(Page::toJson));
 
   }
 }

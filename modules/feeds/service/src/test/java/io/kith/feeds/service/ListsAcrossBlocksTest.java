@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -36,23 +38,24 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
     long h2 = await(feeds.comment(blocker, post, text("h2"))).getLong("id");
     block(blocker, viewer);
 
-    JsonObject stranger = await(feeds.comments(other, post, 0, 0, 2));
+    JsonObject stranger = await(feeds.comments(other, post, PageRequest.ids(0, 0, 2)).map(Page::toJson));
     assertEquals(List.of(h2, s2), ids(stranger));
     assertEquals(h2, stranger.getLong("newest_id"));
 
-    JsonObject first = await(feeds.comments(viewer, post, 0, 0, 2));
+    JsonObject first = await(feeds.comments(viewer, post, PageRequest.ids(0, 0, 2)).map(Page::toJson));
     assertEquals(List.of(s2, s1), ids(first), "filled past the hidden comments");
     assertEquals(s2, first.getLong("newest_id"));
     assertEquals(s1, first.getLong("next_max_id"));
-    JsonObject end = await(feeds.comments(viewer, post, s1, 0, 2));
+    JsonObject end = await(feeds.comments(viewer, post, PageRequest.ids(s1, 0, 2)).map(Page::toJson));
     assertEquals(List.of(), ids(end));
     assertNull(end.getValue("next_max_id"));
-    assertEquals(List.of(s2, s1), allPages((max, n) -> feeds.comments(viewer, post, max, 0, n), 1, FeedsTestBase::ids));
+    assertEquals(List.of(s2, s1), allPages((max, n) -> feeds.comments(viewer, post, PageRequest.ids(max, 0, n))
+        .map(Page::toJson), 1, FeedsTestBase::ids));
 
     // the same pages once the hidden comments are really gone
     await(feeds.deleteComment(blocker, h1));
     await(feeds.deleteComment(blocker, h2));
-    JsonObject without = await(feeds.comments(viewer, post, 0, 0, 2));
+    JsonObject without = await(feeds.comments(viewer, post, PageRequest.ids(0, 0, 2)).map(Page::toJson));
     assertEquals(first, without);
   }
 
@@ -69,14 +72,15 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
     block(viewer, blocked);
     long hidden = await(feeds.comment(blocked, post, text("hidden"))).getLong("id");
 
-    JsonObject poll = await(feeds.comments(viewer, post, 0, seen, 20));
+    JsonObject poll = await(feeds.comments(viewer, post, PageRequest.ids(0, seen, 20)).map(Page::toJson));
     assertEquals(List.of(), ids(poll));
     assertEquals(seen, poll.getLong("newest_id"));
     assertNull(poll.getValue("next_max_id"));
-    assertEquals(hidden, await(feeds.comments(other, post, 0, seen, 20)).getLong("newest_id"));
+    assertEquals(hidden, await(feeds.comments(other, post, PageRequest.ids(0, seen, 20))
+        .map(Page::toJson)).getLong("newest_id"));
 
     long later = await(feeds.comment(other, post, text("later"))).getLong("id");
-    JsonObject next = await(feeds.comments(viewer, post, 0, seen, 20));
+    JsonObject next = await(feeds.comments(viewer, post, PageRequest.ids(0, seen, 20)).map(Page::toJson));
     assertEquals(List.of(later), ids(next));
     assertEquals(later, next.getLong("newest_id"));
   }
@@ -99,15 +103,17 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
     block(b1, viewer);
     block(viewer, b2);
 
-    assertEquals(List.of(b2, l2, b1, l1), likerIds(await(feeds.likers(author, post, 0, 10))));
-    JsonObject first = await(feeds.likers(viewer, post, 0, 2));
+    assertEquals(List.of(b2, l2, b1, l1), likerIds(await(feeds.likers(author, post, PageRequest.ids(0, 0, 10))
+        .map(Page::toJson))));
+    JsonObject first = await(feeds.likers(viewer, post, PageRequest.ids(0, 0, 2)).map(Page::toJson));
     assertEquals(List.of(l2, l1), likerIds(first));
-    assertEquals(List.of(l2, l1), allPages((max, n) -> feeds.likers(viewer, post, max, n), 1, FeedsTestBase::likerIds));
+    assertEquals(List.of(l2, l1), allPages((max, n) -> feeds.likers(viewer, post, PageRequest.ids(max, 0, n))
+        .map(Page::toJson), 1, FeedsTestBase::likerIds));
 
     // the same page and cursor once the hidden likes are really gone
     await(feeds.unlike(b1, post));
     await(feeds.unlike(b2, post));
-    assertEquals(first, await(feeds.likers(viewer, post, 0, 2)));
+    assertEquals(first, await(feeds.likers(viewer, post, PageRequest.ids(0, 0, 2)).map(Page::toJson)));
   }
 
   @Test
@@ -128,7 +134,7 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
     assertEquals(all, await(feeds.post(plain, post)).getJsonArray("mentions"));
     JsonArray shown = new JsonArray().add(plain);
     assertEquals(shown, await(feeds.post(reader, post)).getJsonArray("mentions"));
-    JsonObject page = await(feeds.userPosts(reader, author, 0, 0, 10));
+    JsonObject page = await(feeds.userPosts(reader, author, PageRequest.ids(0, 0, 10)).map(Page::toJson));
     assertEquals(shown, page.getJsonArray("items").getJsonObject(0).getJsonArray("mentions"));
   }
 
@@ -170,8 +176,9 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
     assertEquals(2L, counts.getLong("likes"));
     assertEquals(1L, counts.getLong("comments"));
     assertEquals(counts, await(feeds.post(viewer, post)).getJsonObject("counts"));
-    assertEquals(List.of(other), likerIds(await(feeds.likers(viewer, post, 0, 10))));
-    assertEquals(List.of(), ids(await(feeds.comments(viewer, post, 0, 0, 10))));
+    assertEquals(List.of(other), likerIds(await(feeds.likers(viewer, post, PageRequest.ids(0, 0, 10))
+        .map(Page::toJson))));
+    assertEquals(List.of(), ids(await(feeds.comments(viewer, post, PageRequest.ids(0, 0, 10)).map(Page::toJson))));
   }
 
   @Test
@@ -187,14 +194,15 @@ class ListsAcrossBlocksTest extends FeedsTestBase {
     }
     await(feeds.like(blocker, post));
     block(blocker, viewer);
-    JsonObject comments = await(feeds.comments(viewer, post, 0, 0, 2));
+    JsonObject comments = await(feeds.comments(viewer, post, PageRequest.ids(0, 0, 2)).map(Page::toJson));
     assertEquals(new JsonObject().put("items", new JsonArray()).put("next_max_id", null)
         .put("newest_id", null), comments);
-    JsonObject likers = await(feeds.likers(viewer, post, 0, 2));
+    JsonObject likers = await(feeds.likers(viewer, post, PageRequest.ids(0, 0, 2)).map(Page::toJson));
     assertEquals(List.of(), likerIds(likers));
     assertNull(likers.getValue("next_max_id"));
-    failsWith("validation_failed", feeds.comments(viewer, post, -1, 0, 2));
-    failsWith("validation_failed", feeds.likers(viewer, post, 0, 0));
-    failsWith("post_not_found", feeds.comments(viewer, post + 1_000_000_000L, 0, 0, 2));
+    failsWith("validation_failed", feeds.comments(viewer, post, PageRequest.ids(-1, 0, 2)).map(Page::toJson));
+    failsWith("validation_failed", feeds.likers(viewer, post, PageRequest.ids(0, 0, 0)).map(Page::toJson));
+    failsWith("post_not_found", feeds.comments(viewer, post + 1_000_000_000L, PageRequest.ids(0, 0, 2))
+        .map(Page::toJson));
   }
 }

@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
 import org.junit.jupiter.api.DisplayName;
@@ -55,7 +57,7 @@ class PostingLimitsTest extends FeedsTestBase {
       await(feeds.comment(talker, post, new JsonObject().put("text", "c" + i)));
     }
     assertRateLimited(failsWith("rate_limited", feeds.comment(talker, post, new JsonObject().put("text", "more"))));
-    assertEquals(LIMIT, ids(await(feeds.comments(author, post, 0, 0, 100))).size());
+    assertEquals(LIMIT, ids(await(feeds.comments(author, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))).size());
     await(feeds.comment(author, post, new JsonObject().put("text", "mine")));
   }
 

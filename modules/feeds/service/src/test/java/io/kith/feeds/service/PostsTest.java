@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -175,10 +177,10 @@ class PostsTest extends FeedsTestBase {
     awaitInHome(friend, id);
     awaitInMoments(friend, id);
     awaitInHome(author, id);
-    awaitListed("latest", () -> feeds.latest(follower, 0, 0, 100), id);
+    awaitListed("latest", () -> feeds.latest(follower, PageRequest.ids(0, 0, 100)).map(Page::toJson), id);
     await(feeds.like(follower, id));
     await(feeds.comment(follower, id, new JsonObject().put("text", "first")));
-    assertEquals(List.of(id), ids(await(feeds.likedPosts(follower, 0, 100))));
+    assertEquals(List.of(id), ids(await(feeds.likedPosts(follower, PageRequest.ids(0, 0, 100)).map(Page::toJson))));
 
     await(feeds.delete(author, id));
 
@@ -190,16 +192,17 @@ class PostsTest extends FeedsTestBase {
       assertFalse(userPosts(viewer, author).contains(id), "userPosts seen by " + viewer);
       assertFalse(latest(viewer).contains(id), "latest of " + viewer);
       assertEquals(List.of(kept), visibleIds(await(feeds.visiblePosts(viewer, List.of(id, kept)))));
-      failsWith("post_not_found", feeds.comments(viewer, id, 0, 0, 100));
-      failsWith("post_not_found", feeds.likers(viewer, id, 0, 100));
-      failsWith("post_not_found", feeds.reposts(viewer, id, 0, 100));
+      failsWith("post_not_found", feeds.comments(viewer, id, PageRequest.ids(0, 0, 100)).map(Page::toJson));
+      failsWith("post_not_found", feeds.likers(viewer, id, PageRequest.ids(0, 0, 100)).map(Page::toJson));
+      failsWith("post_not_found", feeds.reposts(viewer, id, PageRequest.ids(0, 0, 100)).map(Page::toJson));
       failsWith("post_not_found", feeds.like(viewer, id));
       failsWith("post_not_found", feeds.comment(viewer, id, new JsonObject().put("text", "late")));
       failsWith("post_not_found", feeds.repost(viewer, id, body("public")));
     }
     assertFalse(moments(friend).contains(id));
     assertFalse(moments(author).contains(id));
-    assertTrue(ids(await(feeds.likedPosts(follower, 0, 100))).isEmpty(), "liked posts still show the deleted post");
+    assertTrue(ids(await(feeds.likedPosts(follower, PageRequest.ids(0, 0, 100)).map(Page::toJson))).isEmpty(),
+        "liked posts still show the deleted post");
   }
 
   /** Whether a view's {@code edited} says the post was edited (a time or a flag). */

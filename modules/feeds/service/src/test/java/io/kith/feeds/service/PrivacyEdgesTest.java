@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -30,13 +32,13 @@ class PrivacyEdgesTest extends FeedsTestBase {
     for (int i = 0; i < 15; i++) {
       publish(author, "friends");
     }
-    JsonObject page = await(feeds.userPosts(stranger, author, 0, 0, 1));
+    JsonObject page = await(feeds.userPosts(stranger, author, PageRequest.ids(0, 0, 1)).map(Page::toJson));
     assertEquals(List.of(newer), ids(page));
     assertEquals(newer, page.getLong("next_max_id"));
-    JsonObject next = await(feeds.userPosts(stranger, author, newer, 0, 1));
+    JsonObject next = await(feeds.userPosts(stranger, author, PageRequest.ids(newer, 0, 1)).map(Page::toJson));
     assertEquals(List.of(older), ids(next));
     assertNull(next.getValue("next_max_id"), "the list is known to end: 15 hidden posts are no reason to go on");
-    JsonObject end = await(feeds.userPosts(stranger, author, older, 0, 1));
+    JsonObject end = await(feeds.userPosts(stranger, author, PageRequest.ids(older, 0, 1)).map(Page::toJson));
     assertEquals(List.of(), ids(end));
     assertNull(end.getValue("next_max_id"));
   }
@@ -51,11 +53,12 @@ class PrivacyEdgesTest extends FeedsTestBase {
       publishPublic(author);
     }
     block(author, blocked);
-    JsonObject page = await(feeds.userPosts(blocked, author, 0, 0, 3));
+    JsonObject page = await(feeds.userPosts(blocked, author, PageRequest.ids(0, 0, 3)).map(Page::toJson));
     assertEquals(List.of(), ids(page));
     assertNull(page.getValue("next_max_id"));
     assertNull(page.getValue("newest_id"));
-    assertEquals(3, ids(await(feeds.userPosts(0, author, 0, 0, 3))).size(), "anonymous readers still see them");
+    assertEquals(3, ids(await(feeds.userPosts(0, author, PageRequest.ids(0, 0, 3)).map(Page::toJson))).size(),
+        "anonymous readers still see them");
   }
 
   @Test
@@ -70,12 +73,12 @@ class PrivacyEdgesTest extends FeedsTestBase {
     publish(quiet, "friends");
     publishPublic(blocker);
     block(blocker, blocked);
-    JsonObject ordinary = await(feeds.userPosts(stranger, quiet, 0, since, 3));
+    JsonObject ordinary = await(feeds.userPosts(stranger, quiet, PageRequest.ids(0, since, 3)).map(Page::toJson));
     assertEquals(List.of(), ids(ordinary));
     assertEquals(since, ordinary.getLong("newest_id"));
-    assertEquals(ordinary, await(feeds.userPosts(blocked, blocker, 0, since, 3)));
-    assertEquals(await(feeds.userPosts(stranger, quiet, since, 0, 3)),
-        await(feeds.userPosts(blocked, blocker, since, 0, 3)));
+    assertEquals(ordinary, await(feeds.userPosts(blocked, blocker, PageRequest.ids(0, since, 3)).map(Page::toJson)));
+    assertEquals(await(feeds.userPosts(stranger, quiet, PageRequest.ids(since, 0, 3)).map(Page::toJson)),
+        await(feeds.userPosts(blocked, blocker, PageRequest.ids(since, 0, 3)).map(Page::toJson)));
   }
 
   @Test
@@ -91,7 +94,7 @@ class PrivacyEdgesTest extends FeedsTestBase {
     JsonObject answer = await(feeds.unlike(liker, post));
     assertEquals(new JsonObject().put("liked", false), answer);
     assertEquals(0L, await(feeds.post(author, post)).getJsonObject("counts").getLong("likes"));
-    assertEquals(List.of(), likerIds(await(feeds.likers(author, post, 0, 20))));
+    assertEquals(List.of(), likerIds(await(feeds.likers(author, post, PageRequest.ids(0, 0, 20)).map(Page::toJson))));
     failsWith("post_not_found", feeds.unlike(liker, 9_000_000_000_000L));
     // with no like to take back, an invisible post answers like a missing one
     failsWith("post_not_found", feeds.unlike(liker, post));
@@ -109,13 +112,15 @@ class PrivacyEdgesTest extends FeedsTestBase {
     await(feeds.comment(author, post, new JsonObject().put("text", "reply").put("reply_to", parent)));
     long plain = await(feeds.comment(author, post, new JsonObject().put("text", "plain"))).getLong("id");
     block(viewer, blocked);
-    JsonArray items = await(feeds.comments(viewer, post, 0, 0, 20)).getJsonArray("items");
+    JsonArray items = await(feeds.comments(viewer, post, PageRequest.ids(0, 0, 20))
+        .map(Page::toJson)).getJsonArray("items");
     assertEquals(2, items.size(), items.encode());
     JsonObject reply = items.getJsonObject(1);
     assertEquals(plain, items.getJsonObject(0).getLong("id"));
     assertNull(reply.getValue("reply_to"), "no answer to a comment the viewer cannot see: " + reply);
     assertEquals(items.getJsonObject(0).fieldNames(), reply.fieldNames(), "shaped as a plain comment");
-    JsonObject seenByAuthor = await(feeds.comments(author, post, 0, 0, 20)).getJsonArray("items").getJsonObject(1);
+    JsonObject seenByAuthor = await(feeds.comments(author, post, PageRequest.ids(0, 0, 20))
+        .map(Page::toJson)).getJsonArray("items").getJsonObject(1);
     assertEquals(blocked, seenByAuthor.getJsonObject("reply_to").getJsonObject("author").getLong("id"));
   }
 
@@ -185,7 +190,7 @@ class PrivacyEdgesTest extends FeedsTestBase {
     block(blocker, viewer);
 
     for (int attempt = 0; attempt < 2; attempt++) {
-      JsonObject page = await(feeds.home(viewer, 0, 0, 3));
+      JsonObject page = await(feeds.home(viewer, PageRequest.ids(0, 0, 3)).map(Page::toJson));
       assertEquals(List.of(mine, repost, plain), ids(page), "the blocker's newer post is left out");
       assertEquals(plain, page.getLong("next_max_id"), "the cursor is the last post shown");
       JsonObject byFriend = page.getJsonArray("items").getJsonObject(1);

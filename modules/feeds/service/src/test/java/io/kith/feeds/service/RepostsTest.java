@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -115,11 +117,13 @@ class RepostsTest extends FeedsTestBase {
     long first = await(feeds.repost(r1, original, body("public"))).getLong("id");
     long second = await(feeds.repost(r2, original, body("public"))).getLong("id");
     awaitRepostCounts(author, original, 2, 2);
-    assertEquals(List.of(second, first), ids(await(feeds.reposts(author, original, 0, 100))));
+    assertEquals(List.of(second, first), ids(await(feeds.reposts(author, original, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))));
 
     await(feeds.delete(r1, first));
     awaitRepostCounts(author, original, 1, 2);
-    assertEquals(List.of(second), ids(await(feeds.reposts(author, original, 0, 100))));
+    assertEquals(List.of(second), ids(await(feeds.reposts(author, original, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))));
 
     await(feeds.repost(r1, original, body("public")));
     awaitRepostCounts(author, original, 2, 3);
@@ -136,8 +140,9 @@ class RepostsTest extends FeedsTestBase {
     long first = await(feeds.repost(b, original, body("public"))).getLong("id");
     JsonObject second = await(feeds.repost(c, first, body("public")));
     assertEquals(original, second.getJsonObject("repost_of").getJsonObject("post").getLong("id"));
-    assertEquals(List.of(second.getLong("id"), first), ids(await(feeds.reposts(author, original, 0, 100))));
-    assertTrue(ids(await(feeds.reposts(author, first, 0, 100))).isEmpty(),
+    assertEquals(List.of(second.getLong("id"), first), ids(await(feeds.reposts(author, original, PageRequest.ids(0, 0,
+        100)).map(Page::toJson))));
+    assertTrue(ids(await(feeds.reposts(author, first, PageRequest.ids(0, 0, 100)).map(Page::toJson))).isEmpty(),
         "the repost itself collects no reposts");
     awaitRepostCounts(author, original, 2, 2);
   }
@@ -159,13 +164,17 @@ class RepostsTest extends FeedsTestBase {
     long friendsRepost = await(feeds.repost(friendOfViewer, original, body("friends"))).getLong("id");
     long another = await(feeds.repost(p2, original, body("public"))).getLong("id");
 
-    assertEquals(List.of(another, friendsRepost, publicRepost), ids(await(feeds.reposts(viewer, original, 0, 100))));
-    assertEquals(List.of(another, publicRepost), ids(await(feeds.reposts(0, original, 0, 100))));
-    assertTrue(ids(await(feeds.reposts(secretive, original, 0, 100))).contains(privateRepost));
+    assertEquals(List.of(another, friendsRepost, publicRepost), ids(await(feeds.reposts(viewer, original,
+        PageRequest.ids(0, 0, 100)).map(Page::toJson))));
+    assertEquals(List.of(another, publicRepost), ids(await(feeds.reposts(0, original, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))));
+    assertTrue(ids(await(feeds.reposts(secretive, original, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson))).contains(privateRepost));
     assertEquals(List.of(another, friendsRepost, publicRepost),
-        allPages((maxId, limit) -> feeds.reposts(viewer, original, maxId, limit), 2, FeedsTestBase::ids));
-    failsWith("validation_failed", feeds.reposts(viewer, original, 0, 0));
-    failsWith("validation_failed", feeds.reposts(viewer, original, 0, 101));
+        allPages((maxId, limit) -> feeds.reposts(viewer, original, PageRequest.ids(maxId, 0, limit)).map(Page::toJson),
+            2, FeedsTestBase::ids));
+    failsWith("validation_failed", feeds.reposts(viewer, original, PageRequest.ids(0, 0, 0)).map(Page::toJson));
+    failsWith("validation_failed", feeds.reposts(viewer, original, PageRequest.ids(0, 0, 101)).map(Page::toJson));
   }
 
   @Test
@@ -179,7 +188,8 @@ class RepostsTest extends FeedsTestBase {
     long original = publishPublic(author);
     long repost = await(feeds.repost(reposter, original, body("public"))).getLong("id");
     awaitInHome(follower, repost);
-    JsonObject item = await(feeds.home(follower, 0, 0, 100)).getJsonArray("items").stream()
+    JsonObject item = await(feeds.home(follower, PageRequest.ids(0, 0, 100))
+        .map(Page::toJson)).getJsonArray("items").stream()
         .map(o -> (JsonObject) o).filter(o -> o.getLong("id") == repost).findFirst().orElseThrow();
     assertEquals(original, item.getJsonObject("repost_of").getJsonObject("post").getLong("id"));
   }

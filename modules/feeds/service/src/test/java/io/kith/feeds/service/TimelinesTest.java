@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -33,23 +35,25 @@ class TimelinesTest extends FeedsTestBase {
     awaitInHome(viewer, made.get(0));
     List<Long> newestFirst = new ArrayList<>(made);
     Collections.reverse(newestFirst);
-    assertEquals(newestFirst, allPages((maxId, limit) -> feeds.home(viewer, maxId, 0, limit), 3,
+    assertEquals(newestFirst, allPages((maxId, limit) -> feeds.home(viewer, PageRequest.ids(maxId, 0, limit))
+        .map(Page::toJson), 3,
         FeedsTestBase::ids));
 
-    JsonObject first = await(feeds.home(viewer, 0, 0, 3));
+    JsonObject first = await(feeds.home(viewer, PageRequest.ids(0, 0, 3)).map(Page::toJson));
     assertEquals(newestFirst.subList(0, 3), ids(first));
     long newest = first.getLong("newest_id");
     assertEquals(newestFirst.get(0), newest);
-    JsonObject last = await(feeds.home(viewer, newestFirst.get(3), 0, 100));
+    JsonObject last = await(feeds.home(viewer, PageRequest.ids(newestFirst.get(3), 0, 100)).map(Page::toJson));
     assertEquals(newestFirst.subList(4, 7), ids(last));
     assertNull(last.getValue("next_max_id"), "the last page has no next_max_id: " + last.encode());
 
-    assertTrue(ids(await(feeds.home(viewer, 0, newest, 100))).isEmpty());
+    assertTrue(ids(await(feeds.home(viewer, PageRequest.ids(0, newest, 100)).map(Page::toJson))).isEmpty());
     long later1 = publishPublic(author);
     long later2 = publishPublic(author);
     awaitInHome(viewer, later2);
     awaitInHome(viewer, later1);
-    assertEquals(List.of(later2, later1), ids(await(feeds.home(viewer, 0, newest, 100))));
+    assertEquals(List.of(later2, later1), ids(await(feeds.home(viewer, PageRequest.ids(0, newest, 100))
+        .map(Page::toJson))));
   }
 
   @Test
@@ -60,14 +64,14 @@ class TimelinesTest extends FeedsTestBase {
     long other = users.get(1);
     long post = publishPublic(other);
     List<java.util.function.IntFunction<Future<JsonObject>>> lists = List.of(
-        l -> feeds.home(viewer, 0, 0, l),
-        l -> feeds.moments(viewer, 0, 0, l),
-        l -> feeds.userPosts(viewer, other, 0, 0, l),
-        l -> feeds.latest(viewer, 0, 0, l),
-        l -> feeds.likedPosts(viewer, 0, l),
-        l -> feeds.reposts(viewer, post, 0, l),
-        l -> feeds.comments(viewer, post, 0, 0, l),
-        l -> feeds.likers(viewer, post, 0, l));
+        l -> feeds.home(viewer, PageRequest.ids(0, 0, l)).map(Page::toJson),
+        l -> feeds.moments(viewer, PageRequest.ids(0, 0, l)).map(Page::toJson),
+        l -> feeds.userPosts(viewer, other, PageRequest.ids(0, 0, l)).map(Page::toJson),
+        l -> feeds.latest(viewer, PageRequest.ids(0, 0, l)).map(Page::toJson),
+        l -> feeds.likedPosts(viewer, PageRequest.ids(0, 0, l)).map(Page::toJson),
+        l -> feeds.reposts(viewer, post, PageRequest.ids(0, 0, l)).map(Page::toJson),
+        l -> feeds.comments(viewer, post, PageRequest.ids(0, 0, l)).map(Page::toJson),
+        l -> feeds.likers(viewer, post, PageRequest.ids(0, 0, l)).map(Page::toJson));
     for (int i = 0; i < lists.size(); i++) {
       for (int bad : new int[] {0, 101, -1}) {
         int index = i;
@@ -144,7 +148,7 @@ class TimelinesTest extends FeedsTestBase {
     block(author, blockedViewer);
     block(blockingViewer, author);
     for (long viewer : List.of(unfollower, blockedViewer, blockingViewer)) {
-      awaitUnlisted("home of " + viewer, () -> feeds.home(viewer, 0, 0, 100), post);
+      awaitUnlisted("home of " + viewer, () -> feeds.home(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson), post);
     }
     // and a later post does not arrive
     long own = publishPublic(unfollower);
@@ -164,15 +168,16 @@ class TimelinesTest extends FeedsTestBase {
     awaitInHome(viewer, before);
     awaitInMoments(viewer, before);
     mute(viewer, author);
-    awaitUnlisted("home", () -> feeds.home(viewer, 0, 0, 100), before);
-    awaitUnlisted("moments", () -> feeds.moments(viewer, 0, 0, 100), before);
-    awaitUnlisted("latest", () -> feeds.latest(viewer, 0, 0, 100), before);
+    awaitUnlisted("home", () -> feeds.home(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson), before);
+    awaitUnlisted("moments", () -> feeds.moments(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson), before);
+    awaitUnlisted("latest", () -> feeds.latest(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson), before);
     long after = publishPublic(author);
     long own = publishPublic(viewer);
     awaitInHome(viewer, own);
     awaitInMoments(viewer, own);
-    awaitListed("latest of the author", () -> feeds.latest(author, 0, 0, 100), after);
-    awaitListed("latest of the muter", () -> feeds.latest(viewer, 0, 0, 100), own);
+    awaitListed("latest of the author", () -> feeds.latest(author, PageRequest.ids(0, 0, 100)).map(Page::toJson),
+        after);
+    awaitListed("latest of the muter", () -> feeds.latest(viewer, PageRequest.ids(0, 0, 100)).map(Page::toJson), own);
     assertFalse(home(viewer).contains(after));
     assertFalse(moments(viewer).contains(after));
     assertFalse(latest(viewer).contains(after));
@@ -204,7 +209,8 @@ class TimelinesTest extends FeedsTestBase {
 
     await(platform.redisApi().del(List.of(Timelines.key(Timelines.HOME, viewer))));
     assertEquals(before, home(viewer), "home rebuilt on the first read after the key was lost");
-    assertEquals(before, allPages((maxId, limit) -> feeds.home(viewer, maxId, 0, limit), 2, FeedsTestBase::ids));
+    assertEquals(before, allPages((maxId, limit) -> feeds.home(viewer, PageRequest.ids(maxId, 0, limit))
+        .map(Page::toJson), 2, FeedsTestBase::ids));
     long after = publishPublic(a);
     awaitInHome(viewer, after);
     assertEquals(after, home(viewer).get(0));
@@ -227,8 +233,10 @@ class TimelinesTest extends FeedsTestBase {
     assertEquals(List.of(p2, p1), userPosts(stranger, author));
     assertEquals(List.of(p2, p1), userPosts(0, author));
     assertEquals(List.of(p2, f, p1),
-        allPages((maxId, limit) -> feeds.userPosts(friend, author, maxId, 0, limit), 1, FeedsTestBase::ids));
-    assertEquals(List.of(p2), ids(await(feeds.userPosts(stranger, author, 0, p1, 100))));
+        allPages((maxId, limit) -> feeds.userPosts(friend, author, PageRequest.ids(maxId, 0, limit)).map(Page::toJson),
+            1, FeedsTestBase::ids));
+    assertEquals(List.of(p2), ids(await(feeds.userPosts(stranger, author, PageRequest.ids(0, p1, 100))
+        .map(Page::toJson))));
   }
 
   @Test
@@ -243,7 +251,7 @@ class TimelinesTest extends FeedsTestBase {
     long friends = publish(author, "friends");
     long secret = publish(author, "private");
     long p2 = publishPublic(author);
-    Supplier<Future<JsonObject>> latest = () -> feeds.latest(reader, 0, 0, 100);
+    Supplier<Future<JsonObject>> latest = () -> feeds.latest(reader, PageRequest.ids(0, 0, 100)).map(Page::toJson);
     awaitListed("latest", latest, p2);
     awaitListed("latest", latest, p1);
     for (long viewer : List.of(reader, author, 0L)) {
@@ -255,7 +263,7 @@ class TimelinesTest extends FeedsTestBase {
       sorted.sort(Collections.reverseOrder());
       assertEquals(sorted, items, "latest is not newest first");
     }
-    assertEquals(List.of(p2), ids(await(feeds.latest(reader, 0, p1, 100))).stream()
+    assertEquals(List.of(p2), ids(await(feeds.latest(reader, PageRequest.ids(0, p1, 100)).map(Page::toJson))).stream()
         .filter(id -> id == p2 || id == p1).toList());
   }
 
@@ -266,7 +274,7 @@ class TimelinesTest extends FeedsTestBase {
     long open = publishPublic(author);
     long followers = publish(author, "followers");
     assertEquals(List.of(open), userPosts(0, author));
-    awaitListed("anonymous latest", () -> feeds.latest(0, 0, 0, 100), open);
+    awaitListed("anonymous latest", () -> feeds.latest(0, PageRequest.ids(0, 0, 100)).map(Page::toJson), open);
     assertFalse(latest(0).contains(followers));
     assertEquals(List.of(open), visibleIds(await(feeds.visiblePosts(0, List.of(open, followers)))));
   }
@@ -279,7 +287,8 @@ class TimelinesTest extends FeedsTestBase {
     long stranger = users.get(1);
     long open = publishPublic(author);
     publishMany(author, "friends", 110);
-    List<Long> seen = allPages((maxId, limit) -> feeds.userPosts(stranger, author, maxId, 0, limit), 10,
+    List<Long> seen = allPages((maxId, limit) -> feeds.userPosts(stranger, author, PageRequest.ids(maxId, 0, limit))
+        .map(Page::toJson), 10,
         FeedsTestBase::ids);
     assertEquals(List.of(open), seen, "what a stranger can page through of the profile");
   }
@@ -299,7 +308,8 @@ class TimelinesTest extends FeedsTestBase {
     List<Long> noise = publishMany(loud, "public", 110);
     awaitInHome(viewer, Collections.max(noise));
     mute(viewer, loud);
-    List<Long> seen = allPages((maxId, limit) -> feeds.home(viewer, maxId, 0, limit), 10, FeedsTestBase::ids);
+    List<Long> seen = allPages((maxId, limit) -> feeds.home(viewer, PageRequest.ids(maxId, 0, limit))
+        .map(Page::toJson), 10, FeedsTestBase::ids);
     assertEquals(List.of(older), seen, "what the viewer can page through of home");
   }
 

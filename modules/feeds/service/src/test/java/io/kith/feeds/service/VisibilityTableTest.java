@@ -1,5 +1,7 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
@@ -313,11 +315,14 @@ class VisibilityTableTest extends FeedsTestBase {
           failsWith("post_not_found", feeds.post(v, post));
         }
       }
-      case HOME -> timeline("home", viewer, HOME_TABLE, () -> feeds.home(v, 0, 0, 100), post, sees);
-      case MOMENTS -> timeline("moments", viewer, MOMENTS_TABLE, () -> feeds.moments(v, 0, 0, 100), post, sees);
-      case LATEST -> timeline("latest", viewer, LATEST_TABLE, () -> feeds.latest(v, 0, 0, 100), post, sees);
+      case HOME -> timeline("home", viewer, HOME_TABLE, () -> feeds.home(v, PageRequest.ids(0, 0, 100))
+          .map(Page::toJson), post, sees);
+      case MOMENTS -> timeline("moments", viewer, MOMENTS_TABLE, () -> feeds.moments(v, PageRequest.ids(0, 0, 100))
+          .map(Page::toJson), post, sees);
+      case LATEST -> timeline("latest", viewer, LATEST_TABLE, () -> feeds.latest(v, PageRequest.ids(0, 0, 100))
+          .map(Page::toJson), post, sees);
       case USER_POSTS -> {
-        Future<JsonObject> page = feeds.userPosts(v, author, 0, 0, 100);
+        Future<JsonObject> page = feeds.userPosts(v, author, PageRequest.ids(0, 0, 100)).map(Page::toJson);
         if (sees) {
           assertTrue(ids(await(page)).contains(post), "userPosts lacks the post");
         } else {
@@ -326,24 +331,26 @@ class VisibilityTableTest extends FeedsTestBase {
       }
       case COMMENTS -> {
         if (sees) {
-          assertEquals(comments.get(vis), ids(await(feeds.comments(v, post, 0, 0, 100))));
+          assertEquals(comments.get(vis), ids(await(feeds.comments(v, post, PageRequest.ids(0, 0, 100))
+              .map(Page::toJson))));
         } else {
-          failsWith("post_not_found", feeds.comments(v, post, 0, 0, 100));
+          failsWith("post_not_found", feeds.comments(v, post, PageRequest.ids(0, 0, 100)).map(Page::toJson));
         }
       }
       case LIKERS -> {
         if (sees) {
-          assertEquals(likers.get(vis), likerIds(await(feeds.likers(v, post, 0, 100))));
+          assertEquals(likers.get(vis), likerIds(await(feeds.likers(v, post, PageRequest.ids(0, 0, 100))
+              .map(Page::toJson))));
         } else {
-          failsWith("post_not_found", feeds.likers(v, post, 0, 100));
+          failsWith("post_not_found", feeds.likers(v, post, PageRequest.ids(0, 0, 100)).map(Page::toJson));
         }
       }
       case REPOSTS -> {
         if (sees) {
           List<Long> expected = reposts.containsKey(vis) ? List.of(reposts.get(vis)) : List.of();
-          assertEquals(expected, ids(await(feeds.reposts(v, post, 0, 100))));
+          assertEquals(expected, ids(await(feeds.reposts(v, post, PageRequest.ids(0, 0, 100)).map(Page::toJson))));
         } else {
-          failsWith("post_not_found", feeds.reposts(v, post, 0, 100));
+          failsWith("post_not_found", feeds.reposts(v, post, PageRequest.ids(0, 0, 100)).map(Page::toJson));
         }
       }
       case COUNTS -> checkCounts(v, vis, sees);

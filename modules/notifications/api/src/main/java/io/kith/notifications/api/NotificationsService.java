@@ -1,6 +1,8 @@
 package io.kith.notifications.api;
 
 import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
@@ -25,8 +27,9 @@ import java.util.List;
  * post?, comment?, reply_to?, repost?, activity?, group?, conversation?, message?, title?, preview?, place?, count?,
  * start?, end?, changed?: [names]}} (see {@link Notifications} for which type carries what).
  *
- * <p><b>Query</b> ({@link #list}): {@code {types: [type...], where: {field: value}, max_id, since_id, offset, limit}},
- * every member optional. {@code types} (up to all of {@link Notifications#TYPES}) keeps those types; {@code where}
+ * <p><b>Query</b> ({@link #list}): {@code {types: [type...], where: {field: value}, offset}} with the page request's
+ * {@code max_id, since_id, limit}, every member optional (the service reads them as one query, so they may also stand
+ * in the query as before). {@code types} (up to all of {@link Notifications#TYPES}) keeps those types; {@code where}
  * holds equality conditions on {@link Notifications#FIELDS} (positive ids) and {@code unread} (boolean), all of which
  * must hold; {@code max_id} keeps older notifications, {@code since_id} newer ones; {@code offset} (0..1,000) skips
  * matches; {@code limit} is 1..100 (default 20). An unknown type or field, or a value of the wrong kind, fails with
@@ -52,19 +55,20 @@ public interface NotificationsService {
 
   /**
    * The actor's notifications matching {@code query}, newest first: {@code {items: [views], next_max_id, newest_id}}.
-   * Pass {@code next_max_id} as {@code max_id} for older ones (null when the list is known to end here) and
-   * {@code newest_id} as {@code since_id} to fetch what arrived since (a reconnecting client does this). A notification
+   * Pass {@code next_max_id} as the {@code page}'s {@code max_id} for older ones (null when the list is known to end
+   * here) and {@code newest_id} as its {@code since_id} to fetch what arrived since (a reconnecting client does this);
+   * the page's {@code limit} bounds it. A notification
    * about a post the actor can no longer see is left out (and removed).
    */
-  Future<JsonObject> list(long actor, JsonObject query);
+  Future<Page> list(long actor, JsonObject query, PageRequest page);
 
   /**
    * The actor's notifications folded by type and object ("A, B and 12 others liked your post"), groups ordered by
    * their newest notification: {@code {items: [{type, latest: <view>, count, unread, actor_count, actors: [up to 3
-   * summaries, newest first]}], next_max_id}}. {@code query}: {@code {types, max_id (groups whose newest is older),
-   * limit}}.
+   * summaries, newest first]}], next_max_id}}. {@code query}: {@code {types}}; {@code page}: {@code max_id} (groups
+   * whose newest is older) and {@code limit}.
    */
-  Future<JsonObject> grouped(long actor, JsonObject query);
+  Future<Page> grouped(long actor, JsonObject query, PageRequest page);
 
   /** The actor's unread counts, answered from counters (O(1)): {@code {total, by_type}}. */
   Future<JsonObject> unreadCounts(long actor);

@@ -3,6 +3,8 @@ package io.kith.notifications.service;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -30,13 +32,13 @@ final class NotificationsServiceImpl implements NotificationsService {
   }
 
   @Override
-  public Future<JsonObject> list(long actor, JsonObject query) {
-    return guard(actor, () -> listing.list(actor, query));
+  public Future<Page> list(long actor, JsonObject query, PageRequest page) {
+    return guard(actor, () -> listing.list(actor, Query.paged(query, page))).map(Query::page);
   }
 
   @Override
-  public Future<JsonObject> grouped(long actor, JsonObject query) {
-    return guard(actor, () -> listing.grouped(actor, query));
+  public Future<Page> grouped(long actor, JsonObject query, PageRequest page) {
+    return guard(actor, () -> listing.grouped(actor, Query.paged(query, page))).map(Query::page);
   }
 
   @Override

@@ -3,6 +3,8 @@ package io.kith.notifications.service;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
@@ -173,5 +175,30 @@ final class Query {
 
   private static ServiceException invalid(String field, String detail) {
     return Failures.field(KithErrors.VALIDATION_FAILED, field, detail);
+  }
+
+  /**
+   * A list query: its filters with the page's {@code limit}, {@code max_id} and {@code since_id} among them (those
+   * the page gives), where the query checks have always read them.
+   */
+  static JsonObject paged(JsonObject filters, PageRequest page) {
+    JsonObject query = filters == null ? new JsonObject() : filters.copy();
+    if (page != null) {
+      if (page.limit() != null) {
+        query.put("limit", page.limit());
+      }
+      if (page.maxId() != 0) {
+        query.put("max_id", page.maxId());
+      }
+      if (page.sinceId() != 0) {
+        query.put("since_id", page.sinceId());
+      }
+    }
+    return query;
+  }
+
+  /** A list's body as a page: both notification lists hold their notifications or groups under {@code items}. */
+  static Page page(JsonObject body) {
+    return Page.of("items", body);
   }
 }

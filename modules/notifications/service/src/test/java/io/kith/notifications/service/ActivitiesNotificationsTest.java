@@ -3,6 +3,7 @@ package io.kith.notifications.service;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.events.DomainEvent;
+import io.kith.platform.page.Page;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -96,7 +97,8 @@ class ActivitiesNotificationsTest extends NotificationsTestBase {
     assertEquals("Lake", anns.get(0).getString("place"));
     assertEquals(new JsonArray().add("place"), anns.get(0).getJsonArray("changed"));
     assertEquals(2L, anns.get(0).getLong("count"), "two changes since ann last read");
-    assertEquals(1, await(notifications.grouped(ann, new JsonObject())).getJsonArray("items").size());
+    assertEquals(1, await(notifications.grouped(ann, filters(new JsonObject()), pageOf(new JsonObject()))
+        .map(Page::toJson)).getJsonArray("items").size());
     assertCountersMatchScan(ann);
   }
 

@@ -1,6 +1,7 @@
 package io.kith.notifications.service;
 
 import io.kith.notifications.api.Notifications;
+import io.kith.platform.page.Page;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsEvents;
 import io.vertx.core.Future;
@@ -59,7 +60,8 @@ class CountersTest extends NotificationsTestBase {
         burst.add(notifications.markAllRead(alice));
       }
       if (i % 5 == 0) {
-        burst.add(notifications.list(alice, new JsonObject().put("limit", 3)).compose(page -> {
+        burst.add(notifications.list(alice, filters(new JsonObject().put("limit", 3)),
+            pageOf(new JsonObject().put("limit", 3))).map(Page::toJson).compose(page -> {
           List<Long> ids = new ArrayList<>();
           page.getJsonArray("items").forEach(n -> ids.add(((JsonObject) n).getLong("id")));
           return ids.isEmpty() ? Future.succeededFuture() : Future.all(notifications.markRead(alice, ids),

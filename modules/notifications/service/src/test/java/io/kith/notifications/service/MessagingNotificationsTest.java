@@ -2,6 +2,7 @@ package io.kith.notifications.service;
 
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.Notifications;
+import io.kith.platform.page.Page;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
@@ -130,8 +131,9 @@ class MessagingNotificationsTest extends NotificationsTestBase {
     assertEquals("hello from carol", messages.get(0).getString("preview"), "the newest conversation first");
     assertEquals(2L, await(notifications.unreadCounts(bob)).getJsonObject("by_type").getLong(Notifications.MESSAGE));
     // the new types and fields work in queries
-    JsonObject page = await(notifications.list(bob, types(Notifications.MESSAGE)
-        .put("where", new JsonObject().put("conversation", withAlice))));
+    JsonObject page = await(notifications.list(bob, filters(types(Notifications.MESSAGE)
+        .put("where", new JsonObject().put("conversation", withAlice))), pageOf(types(Notifications.MESSAGE)
+        .put("where", new JsonObject().put("conversation", withAlice)))).map(Page::toJson));
     assertEquals(1, page.getJsonArray("items").size(), page.encode());
 
     // pushed: each new one with the id it replaces, then the counts
@@ -154,7 +156,8 @@ class MessagingNotificationsTest extends NotificationsTestBase {
     // the same message appended again (another event id) counts once
     sent(direct(m3, withAlice, alice, bob, "third"));
     drainStream(DOMAIN, bob);
-    assertEquals(3L, await(notifications.list(bob, where("conversation", withAlice))).getJsonArray("items")
+    assertEquals(3L, await(notifications.list(bob, filters(where("conversation", withAlice)),
+        pageOf(where("conversation", withAlice))).map(Page::toJson)).getJsonArray("items")
         .getJsonObject(0).getLong("count"));
 
     // read: the next message makes a fresh one (count 1), still one for the conversation

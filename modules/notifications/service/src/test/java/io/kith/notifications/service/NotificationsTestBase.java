@@ -12,6 +12,8 @@ import io.kith.platform.KithModule;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventLog;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
@@ -46,6 +48,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class NotificationsTestBase extends ModuleTestBase {
+
+  /** The filters of a list query: its members but the page's ({@code limit}, {@code max_id}, {@code since_id}). */
+  protected static JsonObject filters(JsonObject query) {
+    JsonObject filters = query.copy();
+    filters.remove("limit");
+    filters.remove("max_id");
+    filters.remove("since_id");
+    return filters;
+  }
+
+  /** The page a list query asks for: its {@code limit}, {@code max_id} and {@code since_id} members. */
+  protected static PageRequest pageOf(JsonObject query) {
+    return new PageRequest(query.getInteger("limit"), query.getLong("max_id", 0L), query.getLong("since_id", 0L), null);
+  }
 
   /**
    * How long the producers may take to turn an event into a notification: a deadline for failing, never waited out
@@ -126,7 +142,7 @@ abstract class NotificationsTestBase extends ModuleTestBase {
       if (maxId != null) {
         q.put("max_id", maxId);
       }
-      JsonObject page = await(notifications.list(user, q));
+      JsonObject page = await(notifications.list(user, filters(q), pageOf(q)).map(Page::toJson));
       page.getJsonArray("items").forEach(n -> out.add((JsonObject) n));
       maxId = page.getLong("next_max_id");
       if (maxId == null) {
@@ -144,7 +160,8 @@ abstract class NotificationsTestBase extends ModuleTestBase {
   protected List<JsonObject> awaitNotifications(long user, String what, Predicate<List<JsonObject>> condition)
       throws Exception {
     List<List<JsonObject>> last = new ArrayList<>();
-    await(Poll.until(vertx, WAIT, what, () -> notifications.list(user, new JsonObject().put("limit", 100)).map(page -> {
+    await(Poll.until(vertx, WAIT, what, () -> notifications.list(user, filters(new JsonObject().put("limit", 100)),
+        pageOf(new JsonObject().put("limit", 100))).map(Page::toJson).map(page -> {
       List<JsonObject> items = new ArrayList<>();
       page.getJsonArray("items").forEach(n -> items.add((JsonObject) n));
       last.clear();

@@ -1,6 +1,7 @@
 package io.kith.notifications.service;
 
 import io.kith.notifications.api.Notifications;
+import io.kith.platform.page.Page;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsEvents;
 import io.vertx.core.json.JsonArray;
@@ -235,7 +236,8 @@ class ProducersTest extends NotificationsTestBase {
 
     // alice unfollows: no event concerns the mention, but the post is invisible to her now: not shown, not counted
     await(relations.unfollow(alice, carol));
-    JsonObject page = await(notifications.list(alice, new JsonObject()));
+    JsonObject page = await(notifications.list(alice, filters(new JsonObject()), pageOf(new JsonObject()))
+        .map(Page::toJson));
     assertFalse(page.getJsonArray("items").stream().anyMatch(n -> Long.valueOf(first)
         .equals(((JsonObject) n).getLong("post"))), page.encode());
     JsonObject counts = await(notifications.unreadCounts(alice));

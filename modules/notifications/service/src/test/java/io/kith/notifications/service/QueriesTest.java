@@ -1,6 +1,7 @@
 package io.kith.notifications.service;
 
 import io.kith.notifications.api.Notifications;
+import io.kith.platform.page.Page;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsEvents;
 import io.vertx.core.json.JsonArray;
@@ -51,16 +52,20 @@ class QueriesTest extends NotificationsTestBase {
     assertTrue(two.stream().allMatch(n -> n.getLong("from_user").equals(from.get(1))));
     assertEquals(3, all(alice, types(Notifications.FOLLOWER)).size());
 
-    JsonObject first = await(notifications.list(alice, new JsonObject().put("limit", 4)));
+    JsonObject first = await(notifications.list(alice, filters(new JsonObject().put("limit", 4)),
+        pageOf(new JsonObject().put("limit", 4))).map(Page::toJson));
     assertEquals(order.subList(0, 4), ids(items(first)));
     assertEquals(order.get(3), first.getLong("next_max_id"));
     assertEquals(order.get(0), first.getLong("newest_id"));
-    JsonObject second = await(notifications.list(alice, new JsonObject().put("limit", 4)
-        .put("max_id", first.getLong("next_max_id"))));
+    JsonObject second = await(notifications.list(alice, filters(new JsonObject().put("limit", 4)
+        .put("max_id", first.getLong("next_max_id"))), pageOf(new JsonObject().put("limit", 4)
+        .put("max_id", first.getLong("next_max_id")))).map(Page::toJson));
     assertEquals(order.subList(4, 8), ids(items(second)));
-    JsonObject offset = await(notifications.list(alice, new JsonObject().put("limit", 3).put("offset", 5)));
+    JsonObject offset = await(notifications.list(alice, filters(new JsonObject().put("limit", 3).put("offset", 5)),
+        pageOf(new JsonObject().put("limit", 3).put("offset", 5))).map(Page::toJson));
     assertEquals(order.subList(5, 8), ids(items(offset)));
-    JsonObject since = await(notifications.list(alice, new JsonObject().put("since_id", order.get(2))));
+    JsonObject since = await(notifications.list(alice, filters(new JsonObject().put("since_id", order.get(2))),
+        pageOf(new JsonObject().put("since_id", order.get(2)))).map(Page::toJson));
     assertEquals(order.subList(0, 2), ids(items(since)));
     assertNull(since.getLong("next_max_id"), "a short page ends the list");
 
@@ -99,7 +104,7 @@ class QueriesTest extends NotificationsTestBase {
       if (maxId != null) {
         q.put("max_id", maxId);
       }
-      JsonObject page = await(notifications.list(alice, q));
+      JsonObject page = await(notifications.list(alice, filters(q), pageOf(q)).map(Page::toJson));
       page.getJsonArray("items").forEach(n -> small.add(((JsonObject) n).getLong("id")));
       maxId = page.getLong("next_max_id");
     } while (maxId != null);
@@ -187,7 +192,8 @@ class QueriesTest extends NotificationsTestBase {
     }
     relationsEvent(RelationsEvents.FRIENDSHIP_FORMED, from.get(0), alice);
     drain(alice);
-    JsonObject page = await(notifications.grouped(alice, new JsonObject()));
+    JsonObject page = await(notifications.grouped(alice, filters(new JsonObject()), pageOf(new JsonObject()))
+        .map(Page::toJson));
     JsonArray groups = page.getJsonArray("items");
     assertEquals(2, groups.size(), page.encode());
     JsonObject friends = groups.getJsonObject(0);
@@ -198,10 +204,12 @@ class QueriesTest extends NotificationsTestBase {
     assertEquals(5, followers.getInteger("unread"));
     assertEquals(from.get(4), followers.getJsonObject("latest").getLong("from_user"));
 
-    JsonObject limited = await(notifications.grouped(alice, new JsonObject().put("limit", 1)));
+    JsonObject limited = await(notifications.grouped(alice, filters(new JsonObject().put("limit", 1)),
+        pageOf(new JsonObject().put("limit", 1))).map(Page::toJson));
     assertEquals(1, limited.getJsonArray("items").size());
-    JsonObject next = await(notifications.grouped(alice, new JsonObject().put("limit", 1)
-        .put("max_id", limited.getLong("next_max_id"))));
+    JsonObject next = await(notifications.grouped(alice, filters(new JsonObject().put("limit", 1)
+        .put("max_id", limited.getLong("next_max_id"))), pageOf(new JsonObject().put("limit", 1)
+        .put("max_id", limited.getLong("next_max_id")))).map(Page::toJson));
     assertEquals(Notifications.FOLLOWER, next.getJsonArray("items").getJsonObject(0).getString("type"));
     assertEquals(5, next.getJsonArray("items").getJsonObject(0).getInteger("count"), "a group is never split");
   }
@@ -210,15 +218,24 @@ class QueriesTest extends NotificationsTestBase {
   @DisplayName("unknown types, unknown fields, bad values and out-of-range limits are refused naming them")
   void refusals() throws Exception {
     long alice = KithTestKit.newUserId();
-    failsWith("validation_failed", "types", notifications.list(alice, types("likes")));
-    failsWith("validation_failed", "where.colour", notifications.list(alice, where("colour", 1)));
-    failsWith("validation_failed", "where.post", notifications.list(alice, where("post", "x")));
-    failsWith("validation_failed", "where.post", notifications.list(alice, where("post", -1)));
-    failsWith("validation_failed", "where.unread", notifications.list(alice, where("unread", 1)));
-    failsWith("validation_failed", "limit", notifications.list(alice, new JsonObject().put("limit", 0)));
-    failsWith("validation_failed", "limit", notifications.list(alice, new JsonObject().put("limit", 101)));
-    failsWith("validation_failed", "offset", notifications.list(alice, new JsonObject().put("offset", 1_001)));
-    failsWith("validation_failed", "max_id", notifications.list(alice, new JsonObject().put("max_id", -5)));
+    failsWith("validation_failed", "types", notifications.list(alice, filters(types("likes")), pageOf(types("likes")))
+        .map(Page::toJson));
+    failsWith("validation_failed", "where.colour", notifications.list(alice, filters(where("colour", 1)),
+        pageOf(where("colour", 1))).map(Page::toJson));
+    failsWith("validation_failed", "where.post", notifications.list(alice, filters(where("post", "x")),
+        pageOf(where("post", "x"))).map(Page::toJson));
+    failsWith("validation_failed", "where.post", notifications.list(alice, filters(where("post", -1)),
+        pageOf(where("post", -1))).map(Page::toJson));
+    failsWith("validation_failed", "where.unread", notifications.list(alice, filters(where("unread", 1)),
+        pageOf(where("unread", 1))).map(Page::toJson));
+    failsWith("validation_failed", "limit", notifications.list(alice, filters(new JsonObject().put("limit", 0)),
+        pageOf(new JsonObject().put("limit", 0))).map(Page::toJson));
+    failsWith("validation_failed", "limit", notifications.list(alice, filters(new JsonObject().put("limit", 101)),
+        pageOf(new JsonObject().put("limit", 101))).map(Page::toJson));
+    failsWith("validation_failed", "offset", notifications.list(alice, filters(new JsonObject().put("offset", 1_001)),
+        pageOf(new JsonObject().put("offset", 1_001))).map(Page::toJson));
+    failsWith("validation_failed", "max_id", notifications.list(alice, filters(new JsonObject().put("max_id", -5)),
+        pageOf(new JsonObject().put("max_id", -5))).map(Page::toJson));
     failsWith("validation_failed", "types", notifications.markReadWhere(alice, types("comment", "poke")));
     failsWith("validation_failed", "where", notifications.deleteWhere(alice, new JsonObject()));
     failsWith("validation_failed", "ids", notifications.markRead(alice, List.of()));
@@ -227,7 +244,9 @@ class QueriesTest extends NotificationsTestBase {
       tooMany.add(i);
     }
     failsWith("validation_failed", "ids", notifications.delete(alice, tooMany));
-    failsWith("validation_failed", "limit", notifications.grouped(alice, new JsonObject().put("limit", 500)));
-    failsWith("unauthenticated", null, notifications.list(0, new JsonObject()));
+    failsWith("validation_failed", "limit", notifications.grouped(alice, filters(new JsonObject().put("limit", 500)),
+        pageOf(new JsonObject().put("limit", 500))).map(Page::toJson));
+    failsWith("unauthenticated", null, notifications.list(0, filters(new JsonObject()), pageOf(new JsonObject()))
+        .map(Page::toJson));
   }
 }

@@ -1,6 +1,8 @@
 package io.kith.relations.api;
 
 import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
@@ -46,13 +48,13 @@ public interface RelationsService {
   Future<Void> unfollow(long actor, long target);
 
   /** Who follows {@code userId}, newest first: items {@code {user: <summary>, since}}. */
-  Future<JsonObject> followers(long viewer, long userId, int limit, String cursor);
+  Future<Page> followers(long viewer, long userId, PageRequest page);
 
   /** Whom {@code userId} follows, newest first: items {@code {user: <summary>, since}}. */
-  Future<JsonObject> following(long viewer, long userId, int limit, String cursor);
+  Future<Page> following(long viewer, long userId, PageRequest page);
 
   /** The actor's friends (mutual follows), newest friendship first: items {@code {user: <summary>, since}}. */
-  Future<JsonObject> friends(long actor, int limit, String cursor);
+  Future<Page> friends(long actor, PageRequest page);
 
   /** Exact {@code {following_count, follower_count, friend_count}} of {@code userId}, for other domains. */
   Future<JsonObject> counts(long userId);
@@ -66,10 +68,10 @@ public interface RelationsService {
   // ---------------------------------------------------------------- requests
 
   /** Pending requests to the actor, newest first: items {@code {user: <summary>, since}}. */
-  Future<JsonObject> incomingRequests(long actor, int limit, String cursor);
+  Future<Page> incomingRequests(long actor, PageRequest page);
 
   /** The actor's own pending requests, newest first. */
-  Future<JsonObject> outgoingRequests(long actor, int limit, String cursor);
+  Future<Page> outgoingRequests(long actor, PageRequest page);
 
   /** Accepts {@code requester}'s pending request: they now follow the actor. */
   Future<Void> acceptRequest(long actor, long requester);
@@ -103,7 +105,7 @@ public interface RelationsService {
   Future<JsonObject> removeGroupMembers(long actor, long groupId, List<Long> userIds);
 
   /** Members of one of the actor's groups, newest first. */
-  Future<JsonObject> groupMembers(long actor, long groupId, int limit, String cursor);
+  Future<Page> groupMembers(long actor, long groupId, PageRequest page);
 
   // ---------------------------------------------------------------- contact tags
 
@@ -117,7 +119,7 @@ public interface RelationsService {
   Future<JsonObject> tags(long actor);
 
   /** Users the actor put under {@code tag}, newest first. */
-  Future<JsonObject> taggedUsers(long actor, String tag, int limit, String cursor);
+  Future<Page> taggedUsers(long actor, String tag, PageRequest page);
 
   /** The actor's tags on {@code target}: {@code {items: [tag, ...]}}. */
   Future<JsonObject> tagsOn(long actor, long target);
@@ -134,7 +136,7 @@ public interface RelationsService {
   Future<Void> unblock(long actor, long target);
 
   /** Users the actor blocked, newest first. */
-  Future<JsonObject> blocks(long actor, int limit, String cursor);
+  Future<Page> blocks(long actor, PageRequest page);
 
   /** "Don't see his posts": {@code target}'s posts leave the actor's timelines. */
   Future<Void> mute(long actor, long target);
@@ -143,7 +145,7 @@ public interface RelationsService {
   Future<Void> unmute(long actor, long target);
 
   /** Users the actor muted, newest first. */
-  Future<JsonObject> mutes(long actor, int limit, String cursor);
+  Future<Page> mutes(long actor, PageRequest page);
 
   /** "Don't let him see mine": the actor's posts never reach {@code target}. */
   Future<Void> hide(long actor, long target);
@@ -152,7 +154,7 @@ public interface RelationsService {
   Future<Void> unhide(long actor, long target);
 
   /** Users the actor hides from, newest first. */
-  Future<JsonObject> hides(long actor, int limit, String cursor);
+  Future<Page> hides(long actor, PageRequest page);
 
   // ---------------------------------------------------------------- queries for other domains
 
@@ -176,13 +178,13 @@ public interface RelationsService {
    * {@code friends} are those of the items who are the author's friends (in the same order); {@code next} is null on
    * the last page.
    */
-  Future<JsonObject> eligibleFollowers(long author, int limit, String cursor);
+  Future<Page> eligibleFollowers(long author, PageRequest page);
 
   /** A page of the ids {@code userId} follows, newest first: {@code {items: [ids], next}}, up to 1,000 per page. */
-  Future<JsonObject> followingIds(long userId, int limit, String cursor);
+  Future<Page> followingIds(long userId, PageRequest page);
 
   /** A page of {@code userId}'s friends' ids, newest first: {@code {items: [ids], next}}, up to 1,000 per page. */
-  Future<JsonObject> friendIds(long userId, int limit, String cursor);
+  Future<Page> friendIds(long userId, PageRequest page);
 
   /**
    * Who placed {@code viewer} in a contact tag or friend group: {@code {"<ownerId>": {tags: [...], groups: [ids]}}},

@@ -2,6 +2,8 @@ package io.kith.relations.service;
 
 import io.kith.platform.Platform;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
@@ -48,18 +50,18 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> followers(long viewer, long userId, int limit, String cursor) {
-    return follows.followers(viewer, userId, limit, cursor);
+  public Future<Page> followers(long viewer, long userId, PageRequest page) {
+    return items(follows.followers(viewer, userId, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
-  public Future<JsonObject> following(long viewer, long userId, int limit, String cursor) {
-    return follows.following(viewer, userId, limit, cursor);
+  public Future<Page> following(long viewer, long userId, PageRequest page) {
+    return items(follows.following(viewer, userId, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
-  public Future<JsonObject> friends(long actor, int limit, String cursor) {
-    return follows.friends(actor, limit, cursor);
+  public Future<Page> friends(long actor, PageRequest page) {
+    return items(follows.friends(actor, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -73,13 +75,13 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> incomingRequests(long actor, int limit, String cursor) {
-    return requests.incomingRequests(actor, limit, cursor);
+  public Future<Page> incomingRequests(long actor, PageRequest page) {
+    return items(requests.incomingRequests(actor, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
-  public Future<JsonObject> outgoingRequests(long actor, int limit, String cursor) {
-    return requests.outgoingRequests(actor, limit, cursor);
+  public Future<Page> outgoingRequests(long actor, PageRequest page) {
+    return items(requests.outgoingRequests(actor, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -123,8 +125,8 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> groupMembers(long actor, long groupId, int limit, String cursor) {
-    return friendGroups.groupMembers(actor, groupId, limit, cursor);
+  public Future<Page> groupMembers(long actor, long groupId, PageRequest page) {
+    return items(friendGroups.groupMembers(actor, groupId, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -143,8 +145,8 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> taggedUsers(long actor, String tag, int limit, String cursor) {
-    return tags.taggedUsers(actor, tag, limit, cursor);
+  public Future<Page> taggedUsers(long actor, String tag, PageRequest page) {
+    return items(tags.taggedUsers(actor, tag, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -163,8 +165,8 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> blocks(long actor, int limit, String cursor) {
-    return blocks.blocks(actor, limit, cursor);
+  public Future<Page> blocks(long actor, PageRequest page) {
+    return items(blocks.blocks(actor, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -178,8 +180,8 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> mutes(long actor, int limit, String cursor) {
-    return blocks.mutes(actor, limit, cursor);
+  public Future<Page> mutes(long actor, PageRequest page) {
+    return items(blocks.mutes(actor, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -193,8 +195,8 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> hides(long actor, int limit, String cursor) {
-    return blocks.hides(actor, limit, cursor);
+  public Future<Page> hides(long actor, PageRequest page) {
+    return items(blocks.hides(actor, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -208,18 +210,18 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
-  public Future<JsonObject> eligibleFollowers(long author, int limit, String cursor) {
-    return queries.eligibleFollowers(author, limit, cursor);
+  public Future<Page> eligibleFollowers(long author, PageRequest page) {
+    return items(queries.eligibleFollowers(author, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
-  public Future<JsonObject> followingIds(long userId, int limit, String cursor) {
-    return queries.followingIds(userId, limit, cursor);
+  public Future<Page> followingIds(long userId, PageRequest page) {
+    return items(queries.followingIds(userId, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
-  public Future<JsonObject> friendIds(long userId, int limit, String cursor) {
-    return queries.friendIds(userId, limit, cursor);
+  public Future<Page> friendIds(long userId, PageRequest page) {
+    return items(queries.friendIds(userId, page.limitOrDefault(), page.cursor()));
   }
 
   @Override
@@ -230,5 +232,10 @@ final class RelationsServiceImpl implements RelationsService {
   @Override
   public Future<JsonObject> placementsBy(long viewer, List<Long> owners) {
     return queries.placementsBy(viewer, owners);
+  }
+
+  /** A list's body as a page: every relations list holds its users (or ids) under {@code items}. */
+  private static Future<Page> items(Future<JsonObject> body) {
+    return body.map(json -> Page.of("items", json));
   }
 }

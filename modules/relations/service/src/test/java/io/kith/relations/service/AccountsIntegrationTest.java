@@ -1,6 +1,8 @@
 package io.kith.relations.service;
 
 import io.kith.platform.error.Failures;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
@@ -98,8 +100,10 @@ class AccountsIntegrationTest extends RelationsTestBase {
     await(accounts.updateProfile(blocker, new JsonObject().put("nickname", nickname)));
     await(relations.block(blocker, blocked));
     JsonObject contacts = new JsonObject().put("emails", new JsonArray().add(email));
-    assertEquals(List.of(blocker), summaryIds(await(accounts.searchByNickname(stranger, nickname, 10, null))));
-    assertEquals(List.of(), summaryIds(await(accounts.searchByNickname(blocked, nickname, 10, null))));
+    assertEquals(List.of(blocker), summaryIds(await(accounts.searchByNickname(stranger, nickname,
+        PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(List.of(), summaryIds(await(accounts.searchByNickname(blocked, nickname, PageRequest.first(10))
+        .map(Page::toJson))));
     assertEquals(1, await(accounts.findByContacts(stranger, contacts)).getJsonArray("items").size());
     assertEquals(0, await(accounts.findByContacts(blocked, contacts)).getJsonArray("items").size());
   }
@@ -117,21 +121,23 @@ class AccountsIntegrationTest extends RelationsTestBase {
     await(accounts.updateProfile(plainC, new JsonObject().put("nickname", prefix + "c")));
     await(relations.block(blocker, blocked));
 
-    assertEquals(List.of(plainA, blocker), summaryIds(await(accounts.searchByNickname(newUser(), prefix, 2, null))));
-    JsonObject first = await(accounts.searchByNickname(blocked, prefix, 2, null));
+    assertEquals(List.of(plainA, blocker), summaryIds(await(accounts.searchByNickname(newUser(), prefix,
+        PageRequest.first(2)).map(Page::toJson))));
+    JsonObject first = await(accounts.searchByNickname(blocked, prefix, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(plainA, plainC), summaryIds(first));
     String cursor = first.getString("next");
     JsonArray decoded = new JsonArray(new String(java.util.Base64.getUrlDecoder().decode(cursor),
         java.nio.charset.StandardCharsets.UTF_8));
     assertEquals(plainC, decoded.getLong(1), "the cursor is the last user shown");
-    JsonObject end = await(accounts.searchByNickname(blocked, prefix, 2, cursor));
+    JsonObject end = await(accounts.searchByNickname(blocked, prefix, PageRequest.after(cursor, 2)).map(Page::toJson));
     assertEquals(List.of(), summaryIds(end));
     assertNull(end.getString("next"));
 
     // the same page once the blocker's nickname really stops matching
     await(accounts.updateProfile(blocker, new JsonObject().put("nickname", "Other" + blocker)));
-    assertEquals(first, await(accounts.searchByNickname(blocked, prefix, 2, null)));
-    failsWith("validation_failed", accounts.searchByNickname(blocked, prefix, 2, "not-a-cursor"));
+    assertEquals(first, await(accounts.searchByNickname(blocked, prefix, PageRequest.first(2)).map(Page::toJson)));
+    failsWith("validation_failed", accounts.searchByNickname(blocked, prefix, PageRequest.after("not-a-cursor", 2))
+        .map(Page::toJson));
   }
 
   @Test

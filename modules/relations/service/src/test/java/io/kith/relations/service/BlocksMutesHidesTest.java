@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -32,8 +34,8 @@ class BlocksMutesHidesTest extends RelationsTestBase {
     assertFalse(rel.getBoolean("followed_by"));
     assertFalse(rel.getBoolean("friend"));
     assertTrue(rel.getBoolean("blocking"));
-    assertEquals(List.of(bystander), userIds(await(relations.friends(me, 10, null))));
-    assertTrue(await(relations.friends(them, 10, null)).getJsonArray("items").isEmpty());
+    assertEquals(List.of(bystander), userIds(await(relations.friends(me, PageRequest.first(10)).map(Page::toJson))));
+    assertTrue(await(relations.friends(them, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty());
     JsonObject mine = await(relations.counts(me));
     assertEquals(1, mine.getLong("following_count"));
     assertEquals(1, mine.getLong("follower_count"));
@@ -42,7 +44,8 @@ class BlocksMutesHidesTest extends RelationsTestBase {
     assertEquals(0, theirs.getLong("following_count"));
     assertEquals(0, theirs.getLong("follower_count"));
     assertEquals(0, theirs.getLong("friend_count"));
-    assertEquals(List.of(bystander), userIds(await(relations.followers(me, me, 10, null))));
+    assertEquals(List.of(bystander), userIds(await(relations.followers(me, me, PageRequest.first(10))
+        .map(Page::toJson))));
   }
 
   @Test
@@ -56,10 +59,14 @@ class BlocksMutesHidesTest extends RelationsTestBase {
 
     await(relations.block(me, them));
 
-    assertTrue(await(relations.incomingRequests(me, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.outgoingRequests(me, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.incomingRequests(them, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.outgoingRequests(them, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.incomingRequests(me, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.outgoingRequests(me, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.incomingRequests(them, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.outgoingRequests(them, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     assertFalse(relation(me, them).getBoolean("requested"));
     assertFalse(relation(them, me).getBoolean("requested"));
     failsWith("request_not_found", relations.acceptRequest(me, them));
@@ -82,11 +89,14 @@ class BlocksMutesHidesTest extends RelationsTestBase {
       JsonObject rel = relation(blocked, blocker);
       assertFalse(rel.getBoolean("following"));
       assertFalse(rel.getBoolean("requested"));
-      assertTrue(await(relations.incomingRequests(blocker, 10, null)).getJsonArray("items").isEmpty());
-      assertTrue(await(relations.followers(blocker, blocker, 10, null)).getJsonArray("items").isEmpty());
+      assertTrue(await(relations.incomingRequests(blocker, PageRequest.first(10))
+          .map(Page::toJson)).getJsonArray("items").isEmpty());
+      assertTrue(await(relations.followers(blocker, blocker, PageRequest.first(10))
+          .map(Page::toJson)).getJsonArray("items").isEmpty());
       assertEquals(0, await(relations.counts(blocker)).getLong("follower_count"));
     }
-    assertTrue(await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.outgoingRequests(blocked, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     assertEquals(0, await(relations.counts(blocked)).getLong("following_count"));
     // a stranger's follow of the same users is an ordinary one
     long stranger = newUser();
@@ -108,15 +118,17 @@ class BlocksMutesHidesTest extends RelationsTestBase {
       assertEquals("no such user", failsWith("user_not_found", relations.hide(blocked, target)).getMessage());
       assertEquals("no such user", failsWith("user_not_found", relations.tagUser(blocked, target, "x")).getMessage());
     }
-    assertTrue(await(relations.mutes(blocked, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.hides(blocked, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.mutes(blocked, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.hides(blocked, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     // the blocker may still mute the user they block, and anyone else may mute the blocker
     await(relations.mute(blocker, blocked));
     await(relations.mute(stranger, blocker));
-    assertEquals(List.of(blocked), userIds(await(relations.mutes(blocker, 10, null))));
-    assertEquals(List.of(blocker), userIds(await(relations.mutes(stranger, 10, null))));
+    assertEquals(List.of(blocked), userIds(await(relations.mutes(blocker, PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(List.of(blocker), userIds(await(relations.mutes(stranger, PageRequest.first(10)).map(Page::toJson))));
     await(relations.block(blocked, blocker));
-    assertEquals(List.of(blocker), userIds(await(relations.blocks(blocked, 10, null))));
+    assertEquals(List.of(blocker), userIds(await(relations.blocks(blocked, PageRequest.first(10)).map(Page::toJson))));
   }
 
   @Test
@@ -152,16 +164,18 @@ class BlocksMutesHidesTest extends RelationsTestBase {
     }
     await(relations.block(me, users.get(2)));
 
-    JsonObject first = await(relations.blocks(me, 2, null));
+    JsonObject first = await(relations.blocks(me, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(users.get(3), users.get(2)), userIds(first));
     assertNotNull(first.getString("next"));
     assertEquals(List.of(users.get(3), users.get(2), users.get(1)),
-        allPages((limit, cursor) -> relations.blocks(me, limit, cursor), 2));
-    assertTrue(await(relations.blocks(users.get(1), 10, null)).getJsonArray("items").isEmpty(),
+        allPages((limit, cursor) -> relations.blocks(me, PageRequest.after(cursor, limit)).map(Page::toJson), 2));
+    assertTrue(await(relations.blocks(users.get(1), PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty(),
         "the blocked user's list shows nothing of it");
 
     await(relations.unblock(me, users.get(2)));
-    assertEquals(List.of(users.get(3), users.get(1)), userIds(await(relations.blocks(me, 10, null))));
+    assertEquals(List.of(users.get(3), users.get(1)), userIds(await(relations.blocks(me, PageRequest.first(10))
+        .map(Page::toJson))));
     failsWith("self_relation", relations.block(me, me));
     failsWith("user_not_found", relations.block(me, 8_999_999_999_996L));
   }
@@ -186,14 +200,14 @@ class BlocksMutesHidesTest extends RelationsTestBase {
     assertFalse(theirs.getBoolean("hidden_from"));
     assertFalse(theirs.getBoolean("blocked_by"));
     assertTrue(theirs.getBoolean("friend"));
-    assertEquals(List.of(them), userIds(await(relations.mutes(me, 10, null))));
-    assertTrue(await(relations.mutes(them, 10, null)).getJsonArray("items").isEmpty());
+    assertEquals(List.of(them), userIds(await(relations.mutes(me, PageRequest.first(10)).map(Page::toJson))));
+    assertTrue(await(relations.mutes(them, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty());
     assertEquals(1, await(relations.counts(me)).getLong("friend_count"));
-    assertEquals(List.of(me), userIds(await(relations.followers(them, them, 10, null))));
+    assertEquals(List.of(me), userIds(await(relations.followers(them, them, PageRequest.first(10)).map(Page::toJson))));
 
     await(relations.unmute(me, them));
     assertFalse(relation(me, them).getBoolean("muting"));
-    assertTrue(await(relations.mutes(me, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.mutes(me, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty());
     failsWith("self_relation", relations.mute(me, me));
     failsWith("user_not_found", relations.mute(me, 8_999_999_999_995L));
   }
@@ -217,14 +231,14 @@ class BlocksMutesHidesTest extends RelationsTestBase {
     assertFalse(mine.getBoolean("hidden_from"));
     assertFalse(mine.getBoolean("muting"));
     assertTrue(mine.getBoolean("friend"));
-    assertEquals(List.of(them), userIds(await(relations.hides(me, 10, null))));
-    assertTrue(await(relations.hides(them, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.mutes(them, 10, null)).getJsonArray("items").isEmpty());
+    assertEquals(List.of(them), userIds(await(relations.hides(me, PageRequest.first(10)).map(Page::toJson))));
+    assertTrue(await(relations.hides(them, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.mutes(them, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty());
     assertEquals(1, await(relations.counts(them)).getLong("friend_count"));
 
     await(relations.unhide(me, them));
     assertFalse(relation(them, me).getBoolean("hidden_from"));
-    assertTrue(await(relations.hides(me, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.hides(me, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty());
     failsWith("self_relation", relations.hide(me, me));
     failsWith("user_not_found", relations.hide(me, 8_999_999_999_994L));
   }
@@ -239,9 +253,12 @@ class BlocksMutesHidesTest extends RelationsTestBase {
       await(relations.hide(me, u));
     }
     List<Long> newestFirst = List.of(users.get(3), users.get(2), users.get(1));
-    assertEquals(newestFirst, allPages((limit, cursor) -> relations.mutes(me, limit, cursor), 2));
-    assertEquals(newestFirst, allPages((limit, cursor) -> relations.hides(me, limit, cursor), 2));
-    JsonObject last = await(relations.hides(me, 2, await(relations.hides(me, 2, null)).getString("next")));
+    assertEquals(newestFirst, allPages((limit, cursor) -> relations.mutes(me, PageRequest.after(cursor, limit))
+        .map(Page::toJson), 2));
+    assertEquals(newestFirst, allPages((limit, cursor) -> relations.hides(me, PageRequest.after(cursor, limit))
+        .map(Page::toJson), 2));
+    JsonObject last = await(relations.hides(me, PageRequest.after(await(relations.hides(me, PageRequest.first(2))
+        .map(Page::toJson)).getString("next"), 2)).map(Page::toJson));
     assertNull(last.getString("next"));
   }
 

@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -38,7 +40,8 @@ class ContactTagsTest extends RelationsTestBase {
     await(relations.untagUser(me, bob, "work"));
     await(relations.untagUser(me, bob, "never used"));
     assertEquals(Set.of("Chess club"), strings(await(relations.tagsOn(me, bob)).getJsonArray("items")));
-    assertTrue(await(relations.taggedUsers(me, "Work", 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.taggedUsers(me, "Work", PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     // tags do not depend on following, and do not create an edge
     JsonObject rel = await(relations.relationships(me, List.of(bob))).getJsonObject(Long.toString(bob));
     assertEquals(new JsonArray().add("Chess club"), rel.getJsonArray("tags"));
@@ -63,16 +66,18 @@ class ContactTagsTest extends RelationsTestBase {
     }
     assertEquals(Map.of("Family", 3, "Neighbours", 1), counts);
 
-    JsonObject first = await(relations.taggedUsers(me, "family", 2, null));
+    JsonObject first = await(relations.taggedUsers(me, "family", PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(family.get(2), family.get(1)), userIds(first));
     assertNotNull(first.getString("next"));
-    JsonObject second = await(relations.taggedUsers(me, "FAMILY", 2, first.getString("next")));
+    JsonObject second = await(relations.taggedUsers(me, "FAMILY", PageRequest.after(first.getString("next"), 2))
+        .map(Page::toJson));
     assertEquals(List.of(family.get(0)), userIds(second));
     assertNull(second.getString("next"));
     assertTrue(first.getJsonArray("items").getJsonObject(0).getLong("since") > 0);
     assertEquals(Set.of("Family", "Neighbours"), strings(await(relations.tagsOn(me, family.get(0))).getJsonArray("items")));
-    assertTrue(await(relations.taggedUsers(me, "unknown", 10, null)).getJsonArray("items").isEmpty());
-    failsWith("validation_failed", relations.taggedUsers(me, "", 10, null));
+    assertTrue(await(relations.taggedUsers(me, "unknown", PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    failsWith("validation_failed", relations.taggedUsers(me, "", PageRequest.first(10)).map(Page::toJson));
   }
 
   @Test
@@ -85,7 +90,8 @@ class ContactTagsTest extends RelationsTestBase {
     await(relations.tagUser(me, target, "Secret"));
 
     assertTrue(await(relations.tags(other)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.taggedUsers(other, "Secret", 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.taggedUsers(other, "Secret", PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     assertTrue(await(relations.tagsOn(other, target)).getJsonArray("items").isEmpty());
     assertTrue(await(relations.relationships(other, List.of(target))).getJsonObject(Long.toString(target))
         .getJsonArray("tags").isEmpty());

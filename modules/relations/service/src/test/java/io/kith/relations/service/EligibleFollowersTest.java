@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.CountingRedis;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
@@ -62,7 +64,7 @@ class EligibleFollowersTest extends RelationsTestBase {
     String cursor = null;
     do {
       before.run();
-      JsonObject page = await(service.eligibleFollowers(author, limit, cursor));
+      JsonObject page = await(service.eligibleFollowers(author, PageRequest.after(cursor, limit)).map(Page::toJson));
       assertTrue(page.getJsonArray("items").size() <= limit, page.encode());
       pages.add(page);
       cursor = page.getString("next");
@@ -128,12 +130,12 @@ class EligibleFollowersTest extends RelationsTestBase {
         expected.add(f.get(i));
       }
     }
-    JsonObject whole = await(relations.eligibleFollowers(author, 100, null));
+    JsonObject whole = await(relations.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson));
     assertEquals(expected, longs(whole.getJsonArray("items")));
     assertEquals(List.of(f.get(11), f.get(4), f.get(1)), longs(whole.getJsonArray("friends")));
     assertNull(whole.getString("next"));
     assertTrue(exists(FollowerLists.key(author)), "the list is copied");
-    assertEquals(whole, await(relations.eligibleFollowers(author, 100, null)), "warm");
+    assertEquals(whole, await(relations.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson)), "warm");
 
     for (int limit : new int[] {1, 2, 5, 12, 16}) {
       List<JsonObject> warm = pages(relations, author, limit, () -> { });
@@ -167,19 +169,20 @@ class EligibleFollowersTest extends RelationsTestBase {
     RelationsServiceImpl service = counted(redis);
     JsonObject expected = new JsonObject().put("items", new JsonArray(List.of(users.get(3), users.get(2),
         users.get(1)))).put("friends", new JsonArray(List.of(users.get(2)))).putNull("next");
-    assertEquals(expected, await(service.eligibleFollowers(author, 10, null)));
+    assertEquals(expected, await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)));
 
     redis.reset();
-    assertEquals(expected, await(service.eligibleFollowers(author, 10, null)));
+    assertEquals(expected, await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)));
     assertEquals(List.of("evalsha"), redis.trips(), "one script call");
 
     del(HotSets.key(HotSets.FRIENDS, author));
     redis.reset();
-    assertEquals(expected, await(service.eligibleFollowers(author, 10, null)), "the friend set rebuilt");
+    assertEquals(expected, await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)),
+        "the friend set rebuilt");
     assertTrue(redis.trips().size() > 1, "trips: " + redis.trips());
     assertTrue(exists(HotSets.key(HotSets.FRIENDS, author)), "stored again");
     redis.reset();
-    assertEquals(expected, await(service.eligibleFollowers(author, 10, null)));
+    assertEquals(expected, await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)));
     assertEquals(1, redis.trips().size(), "trips: " + redis.trips());
 
     // the copy one version behind: the list is loaded from MongoDB and copied again
@@ -187,11 +190,11 @@ class EligibleFollowersTest extends RelationsTestBase {
     double score = await(platform.redisApi().zscore(key, "v")).toDouble();
     await(platform.redisApi().zadd(List.of(key, Double.toString(score + 1), "v")));
     redis.reset();
-    assertEquals(expected, await(service.eligibleFollowers(author, 10, null)));
+    assertEquals(expected, await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)));
     assertTrue(redis.trips().size() > 1, "trips: " + redis.trips());
     assertEquals(score, await(platform.redisApi().zscore(key, "v")).toDouble(), "copied at the current version");
     redis.reset();
-    assertEquals(expected, await(service.eligibleFollowers(author, 10, null)));
+    assertEquals(expected, await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)));
     assertEquals(1, redis.trips().size(), "trips: " + redis.trips());
   }
 
@@ -203,17 +206,20 @@ class EligibleFollowersTest extends RelationsTestBase {
     await(relations.follow(users.get(1), author));
     await(relations.follow(users.get(2), author));
     List<Long> expected = List.of(users.get(2), users.get(1));
-    assertEquals(expected, longs(await(relations.eligibleFollowers(author, 10, null)).getJsonArray("items")));
+    assertEquals(expected, longs(await(relations.eligibleFollowers(author, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items")));
     String key = FollowerLists.key(author);
     double score = await(platform.redisApi().zscore(key, "v")).toDouble();
     // a stranger in the copy shows whether the copy was served
     String stranger = Long.toString(platform.ids().next());
     await(platform.redisApi().zadd(List.of(key, Long.toString(platform.ids().next()), stranger)));
-    assertEquals(3, longs(await(relations.eligibleFollowers(author, 10, null)).getJsonArray("items")).size(),
+    assertEquals(3, longs(await(relations.eligibleFollowers(author, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items")).size(),
         "at its version, the copy is served as it is");
 
     await(platform.redisApi().zadd(List.of(key, Double.toString(score + 1), "v")));
-    assertEquals(expected, longs(await(relations.eligibleFollowers(author, 10, null)).getJsonArray("items")),
+    assertEquals(expected, longs(await(relations.eligibleFollowers(author, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items")),
         "an older copy is not served");
     assertEquals(score, await(platform.redisApi().zscore(key, "v")).toDouble(), "and is replaced");
     assertNull(await(platform.redisApi().zscore(key, stranger)));
@@ -221,9 +227,10 @@ class EligibleFollowersTest extends RelationsTestBase {
     await(platform.redisApi().zadd(List.of(key, Double.toString(score - 5), "v", Long.toString(platform.ids().next()),
         stranger)));
     for (int i = 0; i < 2; i++) {
-      JsonObject page = await(relations.eligibleFollowers(author, 1, null));
+      JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(1)).map(Page::toJson));
       assertEquals(List.of(users.get(2)), longs(page.getJsonArray("items")), "a newer copy is not served either");
-      JsonObject rest = await(relations.eligibleFollowers(author, 1, page.getString("next")));
+      JsonObject rest = await(relations.eligibleFollowers(author, PageRequest.after(page.getString("next"), 1))
+          .map(Page::toJson));
       assertEquals(List.of(users.get(1)), longs(rest.getJsonArray("items")));
       assertNull(rest.getString("next"));
     }
@@ -239,7 +246,7 @@ class EligibleFollowersTest extends RelationsTestBase {
       await(relations.follow(follower, author));
     }
     befriend(author, f.get(1));
-    JsonObject first = await(relations.eligibleFollowers(author, 10, null));
+    JsonObject first = await(relations.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
     assertEquals(List.of(f.get(3), f.get(2), f.get(1), f.get(0)), longs(first.getJsonArray("items")));
     assertEquals(List.of(f.get(1)), longs(first.getJsonArray("friends")));
 
@@ -247,12 +254,13 @@ class EligibleFollowersTest extends RelationsTestBase {
     // the author ends the friendship (the follower still follows: the copy stays current) and hides from another
     await(relations.unfollow(author, f.get(1)));
     await(relations.hide(author, f.get(2)));
-    JsonObject page = await(relations.eligibleFollowers(author, 10, null));
+    JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
     assertEquals(List.of(f.get(3), f.get(1), f.get(0)), longs(page.getJsonArray("items")));
     assertEquals(List.of(), longs(page.getJsonArray("friends")));
     assertTrue(exists(HotSets.key(HotSets.FRIENDS, author)) && exists(HotSets.key(HotSets.HIDES, author)),
         "rebuilt");
-    assertEquals(page, await(relations.eligibleFollowers(author, 10, null)), "warm again");
+    assertEquals(page, await(relations.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)),
+        "warm again");
 
     // a friendship written between the rebuild's read of MongoDB and its store: answered from what was read, then
     // not lost
@@ -269,10 +277,10 @@ class EligibleFollowersTest extends RelationsTestBase {
           ? List.of(f.get(3)) : loaded);
     });
     sets[0] = new HotSets(platform.redis(), (set, user) -> Future.failedFuture("not used"));
-    JsonObject racing = await(service.eligibleFollowers(author, 10, null));
+    JsonObject racing = await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
     assertEquals(List.of(), longs(racing.getJsonArray("friends")), "what the rebuild read");
     assertFalse(exists(HotSets.key(HotSets.FRIENDS, author)), "the rebuild that lost the race stored nothing");
-    JsonObject after = await(service.eligibleFollowers(author, 10, null));
+    JsonObject after = await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
     assertEquals(List.of(f.get(3)), longs(after.getJsonArray("friends")), "the write is not lost");
     assertEquals(2, loads.get());
     assertEquals(racing.getJsonArray("items"), after.getJsonArray("items"));
@@ -307,7 +315,7 @@ class EligibleFollowersTest extends RelationsTestBase {
     await(platform.redisApi().zadd(List.of(key, "-2", "v", Long.toString(platform.ids().next()),
         Long.toString(newestFirst.get(0)))));
 
-    JsonObject first = await(relations.eligibleFollowers(author, 20_000, null));
+    JsonObject first = await(relations.eligibleFollowers(author, PageRequest.first(20_000)).map(Page::toJson));
     List<Long> items = longs(first.getJsonArray("items"));
     assertEquals(FollowerLists.MAX - 1, items.size(), "a page of 10,000 without the hidden follower");
     assertFalse(items.contains(hidden));
@@ -315,7 +323,8 @@ class EligibleFollowersTest extends RelationsTestBase {
     assertEquals(List.of(friend), longs(first.getJsonArray("friends")));
     assertNotNull(first.getString("next"));
     assertFalse(exists(key), "the copy is dropped");
-    JsonObject second = await(relations.eligibleFollowers(author, 20_000, first.getString("next")));
+    JsonObject second = await(relations.eligibleFollowers(author, PageRequest.after(first.getString("next"), 20_000))
+        .map(Page::toJson));
     assertEquals(List.of(newestFirst.get(total - 1)), longs(second.getJsonArray("items")));
     assertNull(second.getString("next"));
     assertFalse(exists(key), "nothing copied");
@@ -330,23 +339,25 @@ class EligibleFollowersTest extends RelationsTestBase {
       await(relations.follow(follower, author));
     }
     for (int limit : new int[] {0, -5}) {
-      JsonObject page = await(relations.eligibleFollowers(author, limit, null));
+      JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(limit)).map(Page::toJson));
       assertEquals(List.of(users.get(3)), longs(page.getJsonArray("items")), "limit " + limit + " reads one");
       assertNotNull(page.getString("next"));
     }
-    assertEquals(3, await(relations.eligibleFollowers(author, Integer.MAX_VALUE, "")).getJsonArray("items").size());
+    assertEquals(3, await(relations.eligibleFollowers(author, PageRequest.after("", Integer.MAX_VALUE))
+        .map(Page::toJson)).getJsonArray("items").size());
     for (String cursor : new String[] {"0", "-3", "x", "1.5", " ", "99999999999999999999"}) {
-      failsWith("validation_failed", relations.eligibleFollowers(author, 10, cursor));
+      failsWith("validation_failed", relations.eligibleFollowers(author, PageRequest.after(cursor, 10))
+          .map(Page::toJson));
     }
     for (int i = 0; i < 2; i++) {
-      JsonObject past = await(relations.eligibleFollowers(author, 10, "1"));
+      JsonObject past = await(relations.eligibleFollowers(author, PageRequest.after("1", 10)).map(Page::toJson));
       assertEquals(new JsonObject().put("items", new JsonArray()).put("friends", new JsonArray()).putNull("next"),
           past);
     }
 
     long lonely = newUser();
     for (int i = 0; i < 2; i++) {
-      JsonObject empty = await(relations.eligibleFollowers(lonely, 10_000, null));
+      JsonObject empty = await(relations.eligibleFollowers(lonely, PageRequest.first(10_000)).map(Page::toJson));
       assertEquals(new JsonObject().put("items", new JsonArray()).put("friends", new JsonArray()).putNull("next"),
           empty, i == 0 ? "from MongoDB" : "from the empty copy");
     }

@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -32,13 +34,16 @@ class FollowListsTest extends RelationsTestBase {
     await(relations.unfollow(fan, owner));
 
     assertFalse(relation(fan, owner).getBoolean("requested"));
-    assertTrue(await(relations.incomingRequests(owner, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.outgoingRequests(fan, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.outgoingRequests(fan, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     failsWith("request_not_found", relations.acceptRequest(owner, fan));
     assertEquals(0, await(relations.counts(owner)).getLong("follower_count"));
     // and the requester may ask again
     assertEquals("requested", await(relations.follow(fan, owner)).getString("state"));
-    assertEquals(List.of(fan), userIds(await(relations.incomingRequests(owner, 10, null))));
+    assertEquals(List.of(fan), userIds(await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson))));
   }
 
   @Test
@@ -54,7 +59,7 @@ class FollowListsTest extends RelationsTestBase {
       await(relations.follow(a, t.getLong("id")));
     }
 
-    JsonObject page = await(relations.following(viewer, a, 10, null));
+    JsonObject page = await(relations.following(viewer, a, PageRequest.first(10)).map(Page::toJson));
 
     JsonArray items = page.getJsonArray("items");
     assertEquals(3, items.size());
@@ -71,9 +76,11 @@ class FollowListsTest extends RelationsTestBase {
       assertTrue(since > 0 && since <= previousSince, "since is a time, newest first: " + items);
       previousSince = since;
     }
-    assertEquals(userIds(page), userIds(await(relations.following(a, a, 10, null))), "the owner sees the same list");
+    assertEquals(userIds(page), userIds(await(relations.following(a, a, PageRequest.first(10)).map(Page::toJson))),
+        "the owner sees the same list");
     // the followers side of one of them names a
-    assertEquals(List.of(a), userIds(await(relations.followers(viewer, targets.get(0).getLong("id"), 10, null))));
+    assertEquals(List.of(a), userIds(await(relations.followers(viewer, targets.get(0).getLong("id"),
+        PageRequest.first(10)).map(Page::toJson))));
   }
 
   @Test
@@ -83,10 +90,11 @@ class FollowListsTest extends RelationsTestBase {
     failsWith("user_not_found", relations.follow(a, UNKNOWN));
     failsWith("user_not_found", relations.follow(a, 0));
     failsWith("user_not_found", relations.follow(a, -5));
-    failsWith("user_not_found", relations.following(a, UNKNOWN, 10, null));
-    failsWith("user_not_found", relations.followers(a, UNKNOWN, 10, null));
+    failsWith("user_not_found", relations.following(a, UNKNOWN, PageRequest.first(10)).map(Page::toJson));
+    failsWith("user_not_found", relations.followers(a, UNKNOWN, PageRequest.first(10)).map(Page::toJson));
     assertEquals(0, await(relations.counts(a)).getLong("following_count"));
-    assertTrue(await(relations.following(a, a, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.following(a, a, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
   }
 
   @Test
@@ -111,10 +119,11 @@ class FollowListsTest extends RelationsTestBase {
     await(Future.all(follows));
     assertEquals(101, await(relations.counts(a)).getLong("following_count"));
 
-    JsonObject big = await(relations.following(a, a, 1_000, null));
+    JsonObject big = await(relations.following(a, a, PageRequest.first(1_000)).map(Page::toJson));
     assertEquals(100, big.getJsonArray("items").size());
     assertNotNull(big.getString("next"));
-    JsonObject rest = await(relations.following(a, a, 1_000, big.getString("next")));
+    JsonObject rest = await(relations.following(a, a, PageRequest.after(big.getString("next"), 1_000))
+        .map(Page::toJson));
     assertEquals(1, rest.getJsonArray("items").size());
     assertNull(rest.getString("next"));
     List<Long> all = new ArrayList<>(userIds(big));
@@ -122,8 +131,10 @@ class FollowListsTest extends RelationsTestBase {
     assertEquals(new HashSet<>(targets), new HashSet<>(all));
     assertEquals(101, new HashSet<>(all).size(), "no duplicates across pages");
 
-    assertEquals(1, await(relations.following(a, a, 0, null)).getJsonArray("items").size());
-    assertEquals(1, await(relations.following(a, a, -7, null)).getJsonArray("items").size());
+    assertEquals(1, await(relations.following(a, a, PageRequest.first(0))
+        .map(Page::toJson)).getJsonArray("items").size());
+    assertEquals(1, await(relations.following(a, a, PageRequest.first(-7))
+        .map(Page::toJson)).getJsonArray("items").size());
   }
 
   @Test
@@ -136,14 +147,16 @@ class FollowListsTest extends RelationsTestBase {
     await(relations.follow(other, blocker));
     await(relations.block(blocker, viewer));
 
-    failsWith("user_not_found", relations.following(viewer, blocker, 10, null));
-    failsWith("user_not_found", relations.followers(viewer, blocker, 10, null));
-    failsWith("user_not_found", relations.following(blocker, viewer, 10, null));
+    failsWith("user_not_found", relations.following(viewer, blocker, PageRequest.first(10)).map(Page::toJson));
+    failsWith("user_not_found", relations.followers(viewer, blocker, PageRequest.first(10)).map(Page::toJson));
+    failsWith("user_not_found", relations.following(blocker, viewer, PageRequest.first(10)).map(Page::toJson));
     // a third user still sees the lists
-    assertEquals(List.of(other), userIds(await(relations.following(other, blocker, 10, null))));
+    assertEquals(List.of(other), userIds(await(relations.following(other, blocker, PageRequest.first(10))
+        .map(Page::toJson))));
 
     await(relations.unblock(blocker, viewer));
-    assertEquals(List.of(other), userIds(await(relations.following(viewer, blocker, 10, null))));
+    assertEquals(List.of(other), userIds(await(relations.following(viewer, blocker, PageRequest.first(10))
+        .map(Page::toJson))));
   }
 
   private JsonObject relation(long viewer, long other) throws Exception {

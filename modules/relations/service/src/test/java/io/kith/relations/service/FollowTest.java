@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -67,10 +69,10 @@ class FollowTest extends RelationsTestBase {
     assertTrue(rel.getBoolean("friend"));
     assertTrue(rel.getBoolean("following"));
     assertTrue(rel.getBoolean("followed_by"));
-    assertEquals(1, await(relations.friends(a, 10, null)).getJsonArray("items").size());
+    assertEquals(1, await(relations.friends(a, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").size());
     assertEquals(1, await(relations.counts(a)).getLong("friend_count"));
     await(relations.unfollow(b, a));
-    assertEquals(0, await(relations.friends(a, 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(relations.friends(a, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").size());
     assertEquals(0, await(relations.counts(b)).getLong("friend_count"));
   }
 
@@ -92,15 +94,18 @@ class FollowTest extends RelationsTestBase {
       fans.add(fan);
       await(relations.follow(fan, star));
     }
-    JsonObject first = await(relations.followers(fans.get(0), star, 2, null));
+    JsonObject first = await(relations.followers(fans.get(0), star, PageRequest.first(2)).map(Page::toJson));
     assertEquals(2, first.getJsonArray("items").size());
     assertEquals(fans.get(4), first.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
-    JsonObject second = await(relations.followers(fans.get(0), star, 2, first.getString("next")));
-    JsonObject third = await(relations.followers(fans.get(0), star, 2, second.getString("next")));
+    JsonObject second = await(relations.followers(fans.get(0), star, PageRequest.after(first.getString("next"), 2))
+        .map(Page::toJson));
+    JsonObject third = await(relations.followers(fans.get(0), star, PageRequest.after(second.getString("next"), 2))
+        .map(Page::toJson));
     assertEquals(1, third.getJsonArray("items").size());
     assertNull(third.getString("next"));
     assertEquals(fans.get(0), third.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
-    failsWith("validation_failed", relations.followers(fans.get(0), star, 2, "garbage"));
+    failsWith("validation_failed", relations.followers(fans.get(0), star, PageRequest.after("garbage", 2))
+        .map(Page::toJson));
   }
 
   @Test
@@ -111,8 +116,10 @@ class FollowTest extends RelationsTestBase {
     long other = newUser();
     assertEquals("requested", await(relations.follow(fan, owner)).getString("state"));
     assertEquals(0, await(relations.counts(owner)).getLong("follower_count"));
-    assertEquals(1, await(relations.incomingRequests(owner, 10, null)).getJsonArray("items").size());
-    assertEquals(1, await(relations.outgoingRequests(fan, 10, null)).getJsonArray("items").size());
+    assertEquals(1, await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
+    assertEquals(1, await(relations.outgoingRequests(fan, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
     failsWith("request_not_found", relations.acceptRequest(other, fan));
     await(relations.acceptRequest(owner, fan));
     assertEquals(1, await(relations.counts(owner)).getLong("follower_count"));
@@ -120,7 +127,8 @@ class FollowTest extends RelationsTestBase {
 
     assertEquals("requested", await(relations.follow(other, owner)).getString("state"));
     await(relations.rejectRequest(owner, other));
-    assertEquals(0, await(relations.incomingRequests(owner, 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
   }
 
   @Test
@@ -132,7 +140,8 @@ class FollowTest extends RelationsTestBase {
     failsWith("user_not_found", relations.follow(a, b));
     failsWith("user_not_found", relations.follow(a, KithTestKit.newUserId()));
     assertEquals(0, await(relations.counts(b)).getLong("follower_count"));
-    assertEquals(0, await(relations.incomingRequests(b, 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(relations.incomingRequests(b, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
     failsWith("blocking_user", relations.follow(b, a));
   }
 
@@ -152,6 +161,6 @@ class FollowTest extends RelationsTestBase {
     assertTrue(await(relations.relationships(b, List.of(a))).getJsonObject(Long.toString(a)).getBoolean("blocked_by"));
     assertEquals(0, await(relations.counts(a)).getLong("follower_count"));
     assertEquals(0, await(relations.counts(b)).getLong("following_count"));
-    failsWith("user_not_found", relations.followers(b, a, 10, null));
+    failsWith("user_not_found", relations.followers(b, a, PageRequest.first(10)).map(Page::toJson));
   }
 }

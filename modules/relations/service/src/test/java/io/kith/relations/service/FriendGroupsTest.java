@@ -1,6 +1,8 @@
 package io.kith.relations.service;
 
 import io.kith.platform.error.Failures;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -47,7 +49,7 @@ class FriendGroupsTest extends RelationsTestBase {
     await(relations.deleteGroup(me, familyId));
     assertEquals(Set.of("WORK"), names(await(relations.groups(me)).getJsonArray("items")));
     failsWith("group_not_found", relations.deleteGroup(me, familyId));
-    failsWith("group_not_found", relations.groupMembers(me, familyId, 10, null));
+    failsWith("group_not_found", relations.groupMembers(me, familyId, PageRequest.first(10)).map(Page::toJson));
     // the name is free again
     await(relations.createGroup(me, "family"));
   }
@@ -80,19 +82,21 @@ class FriendGroupsTest extends RelationsTestBase {
     long group = await(relations.createGroup(owner, "Secret")).getLong("id");
     await(relations.addGroupMembers(owner, group, List.of(friend)));
 
-    failsWith("group_not_found", relations.groupMembers(intruder, group, 10, null));
+    failsWith("group_not_found", relations.groupMembers(intruder, group, PageRequest.first(10)).map(Page::toJson));
     failsWith("group_not_found", relations.renameGroup(intruder, group, "Mine"));
     failsWith("group_not_found", relations.addGroupMembers(intruder, group, List.of(friend)));
     failsWith("group_not_found", relations.removeGroupMembers(intruder, group, List.of(friend)));
     failsWith("group_not_found", relations.deleteGroup(intruder, group));
     assertTrue(await(relations.groups(intruder)).getJsonArray("items").isEmpty());
     // the same answer as for a group that does not exist at all
-    failsWith("group_not_found", relations.groupMembers(intruder, 123_456_789L, 10, null));
+    failsWith("group_not_found", relations.groupMembers(intruder, 123_456_789L, PageRequest.first(10))
+        .map(Page::toJson));
 
     JsonObject mine = find(await(relations.groups(owner)).getJsonArray("items"), group);
     assertEquals("Secret", mine.getString("name"));
     assertEquals(1, mine.getLong("size"));
-    assertEquals(List.of(friend), userIds(await(relations.groupMembers(owner, group, 10, null))));
+    assertEquals(List.of(friend), userIds(await(relations.groupMembers(owner, group, PageRequest.first(10))
+        .map(Page::toJson))));
     // the intruder's view of the member carries no trace of the owner's group
     assertTrue(await(relations.relationships(intruder, List.of(friend))).getJsonObject(Long.toString(friend))
         .getJsonArray("groups").isEmpty());
@@ -119,7 +123,8 @@ class FriendGroupsTest extends RelationsTestBase {
     assertEquals(Set.of(followedOnly, followerOnly, stranger, me), longs(extra.getJsonArray("not_friends")));
     assertEquals(0, find(await(relations.groups(me)).getJsonArray("items"), group).getLong("size"),
         "nothing was added");
-    assertTrue(await(relations.groupMembers(me, group, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.groupMembers(me, group, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
 
     JsonObject after = await(relations.addGroupMembers(me, group, List.of(friend, friend)));
     assertEquals(1, after.getLong("size"));
@@ -143,15 +148,16 @@ class FriendGroupsTest extends RelationsTestBase {
 
     List<Long> newestFirst = new ArrayList<>(friends);
     java.util.Collections.reverse(newestFirst);
-    assertEquals(newestFirst, allPages((limit, cursor) -> relations.groupMembers(me, group, limit, cursor), 2));
-    JsonObject first = await(relations.groupMembers(me, group, 2, null));
+    assertEquals(newestFirst, allPages((limit, cursor) -> relations.groupMembers(me, group, PageRequest.after(cursor,
+        limit)).map(Page::toJson), 2));
+    JsonObject first = await(relations.groupMembers(me, group, PageRequest.first(2)).map(Page::toJson));
     assertEquals(2, first.getJsonArray("items").size());
     assertNotNull(first.getString("next"));
 
     JsonObject removed = await(relations.removeGroupMembers(me, group, List.of(friends.get(0), friends.get(2), 42L)));
     assertEquals(3, removed.getLong("size"));
     assertEquals(List.of(friends.get(4), friends.get(3), friends.get(1)),
-        userIds(await(relations.groupMembers(me, group, 10, null))));
+        userIds(await(relations.groupMembers(me, group, PageRequest.first(10)).map(Page::toJson))));
     assertEquals(3, await(relations.removeGroupMembers(me, group, List.of(friends.get(0)))).getLong("size"),
         "removing a non-member changes nothing");
 
@@ -159,8 +165,8 @@ class FriendGroupsTest extends RelationsTestBase {
     failsWith("validation_failed", relations.addGroupMembers(me, group, tooMany));
     failsWith("validation_failed", relations.removeGroupMembers(me, group, tooMany));
     failsWith("validation_failed", relations.removeGroupMembers(me, group, List.of()));
-    failsWith("validation_failed", relations.groupMembers(me, group, 10, "x"));
-    assertNull(await(relations.groupMembers(me, group, 10, null)).getString("next"));
+    failsWith("validation_failed", relations.groupMembers(me, group, PageRequest.after("x", 10)).map(Page::toJson));
+    assertNull(await(relations.groupMembers(me, group, PageRequest.first(10)).map(Page::toJson)).getString("next"));
   }
 
   @Test
@@ -213,9 +219,12 @@ class FriendGroupsTest extends RelationsTestBase {
 
     await(relations.unfollow(friend, me));
 
-    assertEquals(List.of(stays), userIds(await(relations.groupMembers(me, g1, 10, null))));
-    assertTrue(await(relations.groupMembers(me, g2, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.groupMembers(friend, theirs, 10, null)).getJsonArray("items").isEmpty());
+    assertEquals(List.of(stays), userIds(await(relations.groupMembers(me, g1, PageRequest.first(10))
+        .map(Page::toJson))));
+    assertTrue(await(relations.groupMembers(me, g2, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.groupMembers(friend, theirs, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     JsonArray groups = await(relations.groups(me)).getJsonArray("items");
     assertEquals(1, find(groups, g1).getLong("size"));
     assertEquals(0, find(groups, g2).getLong("size"));
@@ -237,7 +246,8 @@ class FriendGroupsTest extends RelationsTestBase {
 
     await(relations.block(me, friend));
 
-    assertTrue(await(relations.groupMembers(me, g, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.groupMembers(me, g, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     assertEquals(0, find(await(relations.groups(me)).getJsonArray("items"), g).getLong("size"));
   }
 

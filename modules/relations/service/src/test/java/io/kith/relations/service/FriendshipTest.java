@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsEvents;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -43,7 +45,8 @@ class FriendshipTest extends RelationsTestBase {
           assertEquals(1, counts.getLong("friend_count"), "friend_count of " + side[0]);
           assertEquals(1, counts.getLong("following_count"));
           assertEquals(1, counts.getLong("follower_count"));
-          assertEquals(List.of(side[1]), userIds(await(relations.friends(side[0], 10, null))));
+          assertEquals(List.of(side[1]), userIds(await(relations.friends(side[0], PageRequest.first(10))
+              .map(Page::toJson))));
           assertTrue(relation(side[0], side[1]).getBoolean("friend"));
         }
       }
@@ -95,8 +98,10 @@ class FriendshipTest extends RelationsTestBase {
       assertFalse(ab.getBoolean("followed_by"), ab.encode());
       assertFalse(ab.getBoolean("friend"), ab.encode());
       assertFalse(relation(b, a).getBoolean("friend"));
-      assertTrue(await(relations.friends(a, 10, null)).getJsonArray("items").isEmpty(), "friends of a");
-      assertTrue(await(relations.friends(b, 10, null)).getJsonArray("items").isEmpty(), "friends of b");
+      assertTrue(await(relations.friends(a, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty(),
+          "friends of a");
+      assertTrue(await(relations.friends(b, PageRequest.first(10)).map(Page::toJson)).getJsonArray("items").isEmpty(),
+          "friends of b");
       assertEquals(0, await(relations.counts(a)).getLong("friend_count"));
       assertEquals(0, await(relations.counts(b)).getLong("friend_count"));
       assertEquals(1, await(relations.counts(a)).getLong("following_count"));
@@ -138,8 +143,10 @@ class FriendshipTest extends RelationsTestBase {
       assertTrue(ab.getBoolean("followed_by"));
       assertEquals(following, ab.getBoolean("friend"), ab.encode());
       int friends = following ? 1 : 0;
-      assertEquals(friends, await(relations.friends(a, 10, null)).getJsonArray("items").size());
-      assertEquals(friends, await(relations.friends(b, 10, null)).getJsonArray("items").size());
+      assertEquals(friends, await(relations.friends(a, PageRequest.first(10))
+          .map(Page::toJson)).getJsonArray("items").size());
+      assertEquals(friends, await(relations.friends(b, PageRequest.first(10))
+          .map(Page::toJson)).getJsonArray("items").size());
       assertEquals(friends, await(relations.counts(a)).getLong("friend_count"));
       assertEquals(friends, await(relations.counts(b)).getLong("friend_count"));
       assertEquals(friends, await(relations.counts(a)).getLong("following_count"));
@@ -163,13 +170,13 @@ class FriendshipTest extends RelationsTestBase {
     }
     await(relations.follow(me, users.get(4)));
 
-    JsonObject first = await(relations.friends(me, 2, null));
+    JsonObject first = await(relations.friends(me, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(users.get(3), users.get(2)), userIds(first));
-    JsonObject second = await(relations.friends(me, 2, first.getString("next")));
+    JsonObject second = await(relations.friends(me, PageRequest.after(first.getString("next"), 2)).map(Page::toJson));
     assertEquals(List.of(users.get(1)), userIds(second));
     assertNull(second.getString("next"));
     assertEquals(3, await(relations.counts(me)).getLong("friend_count"));
-    failsWith("validation_failed", relations.friends(me, 2, "-3"));
+    failsWith("validation_failed", relations.friends(me, PageRequest.after("-3", 2)).map(Page::toJson));
   }
 
   private JsonObject relation(long viewer, long other) throws Exception {

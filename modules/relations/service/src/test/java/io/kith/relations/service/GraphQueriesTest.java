@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -123,7 +125,7 @@ class GraphQueriesTest extends RelationsTestBase {
     String cursor = null;
     int pages = 0;
     do {
-      JsonObject page = await(relations.eligibleFollowers(author, 7, cursor));
+      JsonObject page = await(relations.eligibleFollowers(author, PageRequest.after(cursor, 7)).map(Page::toJson));
       JsonArray items = page.getJsonArray("items");
       assertTrue(items.size() <= 7, "page of at most 7: " + page);
       for (int i = 0; i < items.size(); i++) {
@@ -137,10 +139,11 @@ class GraphQueriesTest extends RelationsTestBase {
     assertEquals(expected.size(), seen.size(), "no duplicates: " + seen);
 
     // in the order of the followers list: newest follower first
-    List<Long> newestFirst = allPages((limit, c) -> relations.followers(author, author, limit, c), 100).stream()
+    List<Long> newestFirst = allPages((limit, c) -> relations.followers(author, author, PageRequest.after(c, limit))
+        .map(Page::toJson), 100).stream()
         .filter(expected::contains).toList();
     assertEquals(newestFirst, seen);
-    failsWith("validation_failed", relations.eligibleFollowers(author, 7, "nope"));
+    failsWith("validation_failed", relations.eligibleFollowers(author, PageRequest.after("nope", 7)).map(Page::toJson));
   }
 
   @Test
@@ -163,7 +166,7 @@ class GraphQueriesTest extends RelationsTestBase {
     long followedOnly = newUser();
     await(relations.follow(author, followedOnly));
 
-    JsonObject page = await(relations.eligibleFollowers(author, 5_000, null));
+    JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(5_000)).map(Page::toJson));
     assertNull(page.getString("next"));
     List<Long> items = page.getJsonArray("items").stream().map(x -> ((Number) x).longValue()).toList();
     List<Long> friends = page.getJsonArray("friends").stream().map(x -> ((Number) x).longValue()).toList();
@@ -174,7 +177,7 @@ class GraphQueriesTest extends RelationsTestBase {
     List<Long> pagedFriends = new ArrayList<>();
     String cursor = null;
     do {
-      JsonObject p = await(relations.eligibleFollowers(author, 1, cursor));
+      JsonObject p = await(relations.eligibleFollowers(author, PageRequest.after(cursor, 1)).map(Page::toJson));
       List<Long> pi = p.getJsonArray("items").stream().map(x -> ((Number) x).longValue()).toList();
       p.getJsonArray("friends").forEach(x -> {
         assertTrue(pi.contains(((Number) x).longValue()), "a flagged friend outside the page: " + p);
@@ -288,7 +291,7 @@ class GraphQueriesTest extends RelationsTestBase {
     List<Long> following = new ArrayList<>();
     String cursor = null;
     do {
-      JsonObject page = await(relations.followingIds(me, 2, cursor));
+      JsonObject page = await(relations.followingIds(me, PageRequest.after(cursor, 2)).map(Page::toJson));
       assertTrue(page.getJsonArray("items").size() <= 2);
       page.getJsonArray("items").forEach(id -> following.add(((Number) id).longValue()));
       cursor = page.getString("next");
@@ -296,10 +299,11 @@ class GraphQueriesTest extends RelationsTestBase {
     List<Long> newestFirst = new ArrayList<>(users.subList(1, 6));
     java.util.Collections.reverse(newestFirst);
     assertEquals(newestFirst, following);
-    JsonArray friends = await(relations.friendIds(me, 1000, null)).getJsonArray("items");
+    JsonArray friends = await(relations.friendIds(me, PageRequest.first(1000)).map(Page::toJson)).getJsonArray("items");
     assertEquals(Set.of(users.get(1), users.get(2)), new HashSet<>(friends.getList().stream()
         .map(n -> ((Number) n).longValue()).toList()));
-    assertEquals(0, await(relations.friendIds(users.get(5), 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(relations.friendIds(users.get(5), PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -33,9 +35,10 @@ class HotSetsRebuildTest extends RelationsTestBase {
 
     failsWith("blocking_user", relations.follow(blocker, blocked));
     failsWith("user_not_found", relations.follow(blocked, blocker));
-    assertEquals(List.of(other), userIds(await(relations.followers(blocker, blocker, 10, null))));
-    failsWith("user_not_found", relations.followers(blocked, blocker, 10, null));
-    failsWith("user_not_found", relations.following(blocker, blocked, 10, null));
+    assertEquals(List.of(other), userIds(await(relations.followers(blocker, blocker, PageRequest.first(10))
+        .map(Page::toJson))));
+    failsWith("user_not_found", relations.followers(blocked, blocker, PageRequest.first(10)).map(Page::toJson));
+    failsWith("user_not_found", relations.following(blocker, blocked, PageRequest.first(10)).map(Page::toJson));
     JsonObject rel = relation(blocker, blocked);
     assertTrue(rel.getBoolean("blocking"));
     assertTrue(relation(blocked, blocker).getBoolean("blocked_by"));
@@ -66,11 +69,11 @@ class HotSetsRebuildTest extends RelationsTestBase {
     drop(HotSets.FOLLOWING, a);
 
     assertEquals(before, await(relations.relationships(me, List.of(a, b))));
-    assertEquals(List.of(b, a), userIds(await(relations.following(me, me, 10, null))));
+    assertEquals(List.of(b, a), userIds(await(relations.following(me, me, PageRequest.first(10)).map(Page::toJson))));
     assertEquals("following", await(relations.follow(me, a)).getString("state"));
     assertEquals(2, await(relations.counts(me)).getLong("following_count"));
     await(relations.unfollow(me, b));
-    assertEquals(List.of(a), userIds(await(relations.following(me, me, 10, null))));
+    assertEquals(List.of(a), userIds(await(relations.following(me, me, PageRequest.first(10)).map(Page::toJson))));
     assertEquals(1, await(relations.counts(me)).getLong("following_count"));
     assertEquals(0, await(relations.counts(b)).getLong("follower_count"));
   }
@@ -109,16 +112,17 @@ class HotSetsRebuildTest extends RelationsTestBase {
       await(relations.follow(f, author));
     }
     await(relations.hide(author, users.get(2)));
-    JsonObject before = await(relations.eligibleFollowers(author, 100, null));
+    JsonObject before = await(relations.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson));
     assertEquals(List.of(users.get(3), users.get(1)), before.getJsonArray("items").getList());
 
     drop(HotSets.HIDES, author);
 
-    assertEquals(before, await(relations.eligibleFollowers(author, 100, null)));
+    assertEquals(before, await(relations.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson)));
     drop(HotSets.HIDES, author);
     await(relations.unhide(author, users.get(2)));
     assertEquals(List.of(users.get(3), users.get(2), users.get(1)),
-        await(relations.eligibleFollowers(author, 100, null)).getJsonArray("items").getList());
+        await(relations.eligibleFollowers(author, PageRequest.first(100))
+            .map(Page::toJson)).getJsonArray("items").getList());
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -33,9 +35,11 @@ class ListsAcrossBlocksTest extends RelationsTestBase {
     await(relations.block(viewer, blockedByViewer));
 
     assertEquals(List.of(plain, blockedByViewer, blocksViewer),
-        userIds(await(relations.followers(stranger, owner, 10, null))));
-    assertEquals(List.of(plain), userIds(await(relations.followers(viewer, owner, 10, null))));
-    assertEquals(List.of(plain), allPages((n, c) -> relations.followers(viewer, owner, n, c), 1));
+        userIds(await(relations.followers(stranger, owner, PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(List.of(plain), userIds(await(relations.followers(viewer, owner, PageRequest.first(10))
+        .map(Page::toJson))));
+    assertEquals(List.of(plain), allPages((n, c) -> relations.followers(viewer, owner, PageRequest.after(c, n))
+        .map(Page::toJson), 1));
   }
 
   @Test
@@ -57,9 +61,10 @@ class ListsAcrossBlocksTest extends RelationsTestBase {
         shown.add(0, followed.get(i));
       }
     }
-    assertEquals(shown, userIds(await(relations.following(viewer, owner, 10, null))));
+    assertEquals(shown, userIds(await(relations.following(viewer, owner, PageRequest.first(10)).map(Page::toJson))));
     for (int limit = 1; limit <= 4; limit++) {
-      assertEquals(shown, allPages((n, c) -> relations.following(viewer, owner, n, c), limit), "limit " + limit);
+      assertEquals(shown, allPages((n, c) -> relations.following(viewer, owner, PageRequest.after(c, n))
+          .map(Page::toJson), limit), "limit " + limit);
     }
   }
 
@@ -81,16 +86,17 @@ class ListsAcrossBlocksTest extends RelationsTestBase {
     await(relations.block(h1, viewer));
     await(relations.block(h2, viewer));
 
-    JsonObject first = await(relations.followers(viewer, owner, 2, null));
+    JsonObject first = await(relations.followers(viewer, owner, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(s3, s2), userIds(first), "the page is filled past the hidden users");
-    JsonObject second = await(relations.followers(viewer, owner, 2, first.getString("next")));
+    JsonObject second = await(relations.followers(viewer, owner, PageRequest.after(first.getString("next"), 2))
+        .map(Page::toJson));
     assertEquals(List.of(s1), userIds(second));
     assertNull(second.getString("next"));
 
     // the same list with the hidden users really gone gives the same pages and the same cursors
     await(relations.unfollow(h1, owner));
     await(relations.unfollow(h2, owner));
-    JsonObject without = await(relations.followers(viewer, owner, 2, null));
+    JsonObject without = await(relations.followers(viewer, owner, PageRequest.first(2)).map(Page::toJson));
     assertEquals(userIds(first), userIds(without));
     assertEquals(without.getString("next"), first.getString("next"));
   }
@@ -105,7 +111,7 @@ class ListsAcrossBlocksTest extends RelationsTestBase {
       await(relations.follow(f, owner));
       await(relations.block(f, viewer));
     }
-    JsonObject page = await(relations.followers(viewer, owner, 2, null));
+    JsonObject page = await(relations.followers(viewer, owner, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(), userIds(page));
     assertNull(page.getString("next"));
   }
@@ -124,21 +130,22 @@ class ListsAcrossBlocksTest extends RelationsTestBase {
       await(relations.hide(me, u));
     }
     List<Long> all = List.of(plain, blockedByMe, blocker);
-    assertEquals(all, userIds(await(relations.taggedUsers(me, "work", 10, null))));
-    assertEquals(all, userIds(await(relations.mutes(me, 10, null))));
-    assertEquals(all, userIds(await(relations.hides(me, 10, null))));
+    assertEquals(all, userIds(await(relations.taggedUsers(me, "work", PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(all, userIds(await(relations.mutes(me, PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(all, userIds(await(relations.hides(me, PageRequest.first(10)).map(Page::toJson))));
 
     await(relations.block(blocker, me));
     await(relations.block(me, blockedByMe));
     List<Long> shown = List.of(plain, blockedByMe);
-    assertEquals(shown, userIds(await(relations.taggedUsers(me, "work", 10, null))));
-    assertEquals(shown, userIds(await(relations.mutes(me, 10, null))));
-    assertEquals(shown, userIds(await(relations.hides(me, 10, null))));
-    assertEquals(shown, allPages((n, c) -> relations.taggedUsers(me, "work", n, c), 1));
-    assertEquals(shown, allPages((n, c) -> relations.mutes(me, n, c), 1));
-    assertEquals(shown, allPages((n, c) -> relations.hides(me, n, c), 1));
-    failsWith("validation_failed", relations.taggedUsers(me, "", 10, null));
-    failsWith("validation_failed", relations.mutes(me, 10, "x"));
+    assertEquals(shown, userIds(await(relations.taggedUsers(me, "work", PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(shown, userIds(await(relations.mutes(me, PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(shown, userIds(await(relations.hides(me, PageRequest.first(10)).map(Page::toJson))));
+    assertEquals(shown, allPages((n, c) -> relations.taggedUsers(me, "work", PageRequest.after(c, n))
+        .map(Page::toJson), 1));
+    assertEquals(shown, allPages((n, c) -> relations.mutes(me, PageRequest.after(c, n)).map(Page::toJson), 1));
+    assertEquals(shown, allPages((n, c) -> relations.hides(me, PageRequest.after(c, n)).map(Page::toJson), 1));
+    failsWith("validation_failed", relations.taggedUsers(me, "", PageRequest.first(10)).map(Page::toJson));
+    failsWith("validation_failed", relations.mutes(me, PageRequest.after("x", 10)).map(Page::toJson));
   }
 
   @Test
@@ -148,10 +155,10 @@ class ListsAcrossBlocksTest extends RelationsTestBase {
     long owner = users.get(0);
     long viewer = users.get(1);
     await(relations.follow(users.get(2), owner));
-    failsWith("validation_failed", relations.followers(viewer, owner, 10, "abc"));
-    failsWith("validation_failed", relations.following(viewer, owner, 10, "-5"));
+    failsWith("validation_failed", relations.followers(viewer, owner, PageRequest.after("abc", 10)).map(Page::toJson));
+    failsWith("validation_failed", relations.following(viewer, owner, PageRequest.after("-5", 10)).map(Page::toJson));
     await(relations.block(owner, viewer));
-    failsWith("user_not_found", relations.followers(viewer, owner, 10, null));
-    failsWith("user_not_found", relations.following(viewer, owner, 10, null));
+    failsWith("user_not_found", relations.followers(viewer, owner, PageRequest.first(10)).map(Page::toJson));
+    failsWith("user_not_found", relations.following(viewer, owner, PageRequest.first(10)).map(Page::toJson));
   }
 }

@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -22,12 +24,15 @@ class RequestsTest extends RelationsTestBase {
     long fan = newUser();
     assertEquals("requested", await(relations.follow(fan, owner)).getString("state"));
     assertEquals("requested", await(relations.follow(fan, owner)).getString("state"), "asking twice is one request");
-    assertEquals(List.of(fan), userIds(await(relations.incomingRequests(owner, 10, null))));
+    assertEquals(List.of(fan), userIds(await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson))));
 
     await(relations.unfollow(fan, owner));
 
-    assertTrue(await(relations.incomingRequests(owner, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.outgoingRequests(fan, 10, null)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.outgoingRequests(fan, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
     failsWith("request_not_found", relations.acceptRequest(owner, fan));
     failsWith("request_not_found", relations.rejectRequest(owner, fan));
     JsonObject counts = await(relations.counts(owner));
@@ -51,8 +56,10 @@ class RequestsTest extends RelationsTestBase {
     failsWith("request_not_found", relations.acceptRequest(owner, stranger));
 
     // the request is untouched and still the target's to decide
-    assertEquals(List.of(fan), userIds(await(relations.incomingRequests(owner, 10, null))));
-    assertEquals(List.of(owner), userIds(await(relations.outgoingRequests(fan, 10, null))));
+    assertEquals(List.of(fan), userIds(await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson))));
+    assertEquals(List.of(owner), userIds(await(relations.outgoingRequests(fan, PageRequest.first(10))
+        .map(Page::toJson))));
     assertEquals(0, await(relations.counts(owner)).getLong("follower_count"));
     assertEquals(0, await(relations.counts(stranger)).getLong("following_count"));
     await(relations.acceptRequest(owner, fan));
@@ -73,7 +80,8 @@ class RequestsTest extends RelationsTestBase {
     JsonObject rel = relation(accepted, owner);
     assertTrue(rel.getBoolean("following"));
     assertFalse(rel.getBoolean("requested"));
-    assertEquals(List.of(accepted), userIds(await(relations.followers(owner, owner, 10, null))));
+    assertEquals(List.of(accepted), userIds(await(relations.followers(owner, owner, PageRequest.first(10))
+        .map(Page::toJson))));
     assertEquals(1, await(relations.counts(owner)).getLong("follower_count"));
     assertEquals(1, await(relations.counts(accepted)).getLong("following_count"));
     assertEquals("following", await(relations.follow(accepted, owner)).getString("state"));
@@ -82,10 +90,12 @@ class RequestsTest extends RelationsTestBase {
     JsonObject rej = relation(rejected, owner);
     assertFalse(rej.getBoolean("following"));
     assertFalse(rej.getBoolean("requested"));
-    assertTrue(await(relations.outgoingRequests(rejected, 10, null)).getJsonArray("items").isEmpty());
-    assertEquals(List.of(), userIds(await(relations.incomingRequests(owner, 10, null))));
+    assertTrue(await(relations.outgoingRequests(rejected, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertEquals(List.of(), userIds(await(relations.incomingRequests(owner, PageRequest.first(10)).map(Page::toJson))));
     assertEquals("requested", await(relations.follow(rejected, owner)).getString("state"));
-    assertEquals(List.of(rejected), userIds(await(relations.incomingRequests(owner, 10, null))));
+    assertEquals(List.of(rejected), userIds(await(relations.incomingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson))));
   }
 
   @Test
@@ -102,22 +112,28 @@ class RequestsTest extends RelationsTestBase {
       await(relations.follow(fans.get(i), owner));
     }
 
-    JsonObject out1 = await(relations.outgoingRequests(fan, 2, null));
+    JsonObject out1 = await(relations.outgoingRequests(fan, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(owners.get(2), owners.get(1)), userIds(out1));
     assertNotNull(out1.getString("next"));
-    JsonObject out2 = await(relations.outgoingRequests(fan, 2, out1.getString("next")));
+    JsonObject out2 = await(relations.outgoingRequests(fan, PageRequest.after(out1.getString("next"), 2))
+        .map(Page::toJson));
     assertEquals(List.of(owners.get(0)), userIds(out2));
     assertNull(out2.getString("next"));
 
     assertEquals(List.of(fans.get(2), fans.get(1), fans.get(0)),
-        allPages((limit, cursor) -> relations.incomingRequests(owner, limit, cursor), 2));
-    JsonObject item = await(relations.incomingRequests(owner, 1, null)).getJsonArray("items").getJsonObject(0);
+        allPages((limit, cursor) -> relations.incomingRequests(owner, PageRequest.after(cursor, limit))
+            .map(Page::toJson), 2));
+    JsonObject item = await(relations.incomingRequests(owner, PageRequest.first(1))
+        .map(Page::toJson)).getJsonArray("items").getJsonObject(0);
     assertEquals(fans.get(2), item.getJsonObject("user").getLong("id"));
     assertTrue(item.getLong("since") > 0);
     // neither list shows up on the other side
-    assertTrue(await(relations.incomingRequests(fan, 10, null)).getJsonArray("items").isEmpty());
-    assertTrue(await(relations.outgoingRequests(owner, 10, null)).getJsonArray("items").isEmpty());
-    failsWith("validation_failed", relations.incomingRequests(owner, 2, "not-a-cursor"));
+    assertTrue(await(relations.incomingRequests(fan, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    assertTrue(await(relations.outgoingRequests(owner, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").isEmpty());
+    failsWith("validation_failed", relations.incomingRequests(owner, PageRequest.after("not-a-cursor", 2))
+        .map(Page::toJson));
   }
 
   @Test

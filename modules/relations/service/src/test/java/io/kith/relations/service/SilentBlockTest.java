@@ -1,5 +1,7 @@
 package io.kith.relations.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,10 +22,12 @@ class SilentBlockTest extends RelationsTestBase {
     long blocked = newUser();
     await(relations.block(blocker, blocked));
     failsWith("user_not_found", relations.follow(blocked, blocker));
-    assertEquals(0, await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(relations.outgoingRequests(blocked, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
     assertFalse(await(relations.relationships(blocked, List.of(blocker))).getJsonObject(Long.toString(blocker))
         .getBoolean("requested"));
-    assertEquals(0, await(relations.incomingRequests(blocker, 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(relations.incomingRequests(blocker, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
     failsWith("request_not_found", relations.acceptRequest(blocker, blocked));
     assertEquals(0, await(relations.counts(blocker)).getLong("follower_count"));
   }
@@ -36,8 +40,10 @@ class SilentBlockTest extends RelationsTestBase {
     await(relations.block(blocker, blocked));
     failsWith("user_not_found", relations.follow(blocked, blocker));
     await(relations.unblock(blocker, blocked));
-    assertEquals(0, await(relations.incomingRequests(blocker, 10, null)).getJsonArray("items").size());
-    assertEquals(0, await(relations.outgoingRequests(blocked, 10, null)).getJsonArray("items").size());
+    assertEquals(0, await(relations.incomingRequests(blocker, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
+    assertEquals(0, await(relations.outgoingRequests(blocked, PageRequest.first(10))
+        .map(Page::toJson)).getJsonArray("items").size());
     assertEquals("following", await(relations.follow(blocked, blocker)).getString("state"));
   }
 

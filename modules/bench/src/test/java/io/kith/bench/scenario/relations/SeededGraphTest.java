@@ -172,24 +172,24 @@ class SeededGraphTest {
       real.add(reply.getJsonObject("user").getLong("id"));
     }
     long celebrity = platform.ids().next();
-    int anonymous = 1_050;
-    onContext(() -> RelationsFollowersScenario.seedFollowerAccounts(vertx, platform.mongo(), anonymous,
+    int seeded = 1_050;
+    onContext(() -> RelationsFollowersScenario.seedFollowerAccounts(vertx, platform.mongo(), seeded,
         "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 8)));
     onContext(() -> EdgeSeeder.seed(vertx, platform.mongo(), RelationsSeeder.EDGES,
-        EdgeSeeder.follows(celebrity, anonymous, i -> RelationsFollowersScenario.ANONYMOUS_BASE + i,
-            platform.ids()::next, System::currentTimeMillis), "anonymous follows"));
+        EdgeSeeder.follows(celebrity, seeded, i -> RelationsFollowersScenario.ANONYMOUS_BASE + i,
+            platform.ids()::next, System::currentTimeMillis), "seeded follows"));
     List<JsonObject> top = new ArrayList<>();
     real.forEach(f -> top.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, f, celebrity,
         System.currentTimeMillis())));
     insert(RelationsSeeder.EDGES, top);
 
-    long total = anonymous + real.size();
+    long total = seeded + real.size();
     onContext(() -> RelationsFollowersScenario.setCount(platform.mongo(), celebrity, total));
     assertEquals(total, Await.result(relations.counts(celebrity)).getLong("follower_count"),
         "the service reads the count where the scenario writes it");
     FollowerWalk walk = new FollowerWalk(RelationsFollowersScenario.pages(total));
     Set<Long> realSet = new HashSet<>(real);
-    LongPredicate anyFollower = RelationsFollowersScenario.follower(realSet, anonymous);
+    LongPredicate anyFollower = RelationsFollowersScenario.follower(realSet, seeded);
     Set<Long> listed = new HashSet<>();
     long pages = 0;
     // the celebrity reads its own list, which needs no account for it

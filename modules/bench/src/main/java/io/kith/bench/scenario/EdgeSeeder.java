@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -122,6 +123,28 @@ public final class EdgeSeeder {
         int n = Math.min(max, docs.size() - produced);
         List<JsonObject> batch = new ArrayList<>(docs.subList(produced, produced + n));
         produced += n;
+        return batch;
+      }
+    };
+  }
+
+  /** The documents {@code doc.apply(i)} for {@code i} in {@code [0, count)}, made as they are written. */
+  public static Source each(long count, LongFunction<JsonObject> doc) {
+    return new Source() {
+      private long produced;
+
+      @Override
+      public long remaining() {
+        return count - produced;
+      }
+
+      @Override
+      public List<JsonObject> next(int max) {
+        int n = (int) Math.min(max, count - produced);
+        List<JsonObject> batch = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+          batch.add(doc.apply(produced++));
+        }
         return batch;
       }
     };

@@ -55,8 +55,8 @@ final class Registration {
     });
   }
 
-  /** The account document of a new user, without id and password. */
-  private static JsonObject newAccount(String username, String email, String phone) {
+  /** The account document of a new user, without id and password (also what the test-jar's seeder writes). */
+  static JsonObject newAccount(String username, String email, String phone) {
     long now = System.currentTimeMillis();
     JsonObject account = new JsonObject()
         .put("username", username)

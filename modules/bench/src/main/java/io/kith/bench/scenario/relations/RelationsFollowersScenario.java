@@ -10,9 +10,11 @@ import io.kith.bench.scenario.EdgeSeeder;
 import io.kith.bench.scenario.Scenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
+import io.kith.accounts.service.AccountsSeeder;
 import io.kith.platform.Platform;
 import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.MongoClient;
@@ -23,23 +25,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongPredicate;
 
 /**
  * Follower paging of a celebrity: {@code GET /api/v1/users/{celebrity}/followers?limit=100}, walking down the list
  * with the {@code next} cursor each page returns (and starting again at the top at the end), at a steady rate.
  *
  * <p>Set-up registers the celebrity, a small account, a reader and {@code --real-followers} follower accounts over
- * HTTP, then writes {@code --followers} follow edges to the celebrity from ids that are not accounts straight into
- * the in-process Kith's MongoDB with bulk inserts (bypassing the relations service: no events, no Redis sets; the
- * follower count is written to {@code relation_counts} directly), and on top of them, newest, the real followers'
- * edges to the celebrity and to the small account. Pages of the walk past the real followers carry no items (the
- * service drops followers whose account summary it cannot find) but do all the work: the edge query, the summary
- * lookup of 100 ids, the reply.
+ * HTTP, then writes {@code --followers} accounts without password ({@link AccountsSeeder}) and their follow edges to
+ * the celebrity straight into the in-process Kith's MongoDB with bulk inserts (bypassing the accounts and relations
+ * services: no events, no Redis sets; the follower count is written directly), and on top of them, newest, the real
+ * followers' edges to the celebrity and to the small account. Every follower is an account, so every page of the
+ * walk is a full page of 100 followers with their summaries, as a reader of a large list sees it. (A list pages past
+ * the rows it cannot show, followers without account or in a block with the reader, reading up to 5,000 rows for one
+ * page: seeded followers without accounts would make the walk measure that scan, not paging.)
  *
  * <p>Three operations at the same rate, interleaved: the walk ({@code page-walk}), the celebrity's first page
  * ({@code page-top}, 100 real followers with summaries, a list of a million), and the small account's first page
  * ({@code page-small}, the same 100 followers, a list of 100), the baseline: page-top/page-small is what the size of
- * the list costs, page-walk/page-small what paging deep into it costs (with lighter pages).
+ * the list costs, page-walk/page-small what paging deep into it costs (full pages of other followers).
  */
 public final class RelationsFollowersScenario implements Scenario {
 
@@ -53,7 +57,10 @@ public final class RelationsFollowersScenario implements Scenario {
   static final String TOP = "page-top";
   static final String SMALL = "page-small";
 
-  /** The first follower id of the seeded edges: ids 1..N are older than any id a Kith generator makes today. */
+  /**
+   * The first id of the seeded followers: ids 1..N are older than any id a Kith generator makes today, so they never
+   * collide with a registered account.
+   */
   static final long ANONYMOUS_BASE = 1;
 
   private final BenchStores stores = new BenchStores(name());
@@ -77,7 +84,7 @@ public final class RelationsFollowersScenario implements Scenario {
   @Override
   public List<ScenarioOption> options() {
     return List.of(
-        ScenarioOption.count(FOLLOWERS, "follow edges to the celebrity seeded straight into MongoDB (not accounts)",
+        ScenarioOption.count(FOLLOWERS, "followers of the celebrity seeded straight into MongoDB (accounts and edges)",
             DEFAULT_FOLLOWERS, 0, 100_000_000),
         ScenarioOption.count(REAL_FOLLOWERS, "registered accounts following the celebrity (newest, on top of the "
             + "seeded ones) and the small account", DEFAULT_REAL_FOLLOWERS, 1, 1_000));
@@ -105,7 +112,8 @@ public final class RelationsFollowersScenario implements Scenario {
 
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, long seeded, int real) {
     BenchHttpClient http = context.http();
-    BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
+    String tag = BenchAccounts.newTag();
+    BenchAccounts accounts = new BenchAccounts(http, tag);
     List<String> roles = new ArrayList<>(List.of("celebrity", "small", "reader"));
     for (int i = 0; i < real; i++) {
       roles.add("f" + i);
@@ -117,7 +125,7 @@ public final class RelationsFollowersScenario implements Scenario {
       BenchAccounts.User reader = users.get(2);
       List<Long> realIds = users.subList(3, users.size()).stream().map(BenchAccounts.User::id).toList();
       long total = seeded + real;
-      return seedFollowers(context, platform, celebrity.id(), seeded, notes)
+      return seedFollowers(context, platform, celebrity.id(), seeded, tag, notes)
           .compose(v -> seedReal(context, platform, celebrity.id(), small.id(), realIds))
           .compose(v -> setCount(platform.mongo(), celebrity.id(), total))
           .compose(v -> setCount(platform.mongo(), small.id(), real))
@@ -126,29 +134,31 @@ public final class RelationsFollowersScenario implements Scenario {
           .compose(token -> {
             FollowerWalk walk = new FollowerWalk(pages(total));
             Set<Long> realSet = new HashSet<>(realIds);
+            LongPredicate anyFollower = follower(realSet, seeded);
             String celebrityPath = BenchAccounts.USERS + celebrity.id() + "/followers?limit=" + PAGE;
             Operation pageWalk = new Operation(WALK, "GET " + BenchAccounts.USERS + "{celebrity}/followers?limit="
                 + PAGE + "&cursor=<next>, walking down " + total + " followers", () -> {
                   FollowerWalk.Step step = walk.next();
                   String path = step.cursor() == null ? celebrityPath : celebrityPath + "&cursor=" + step.cursor();
                   return http.getJson(path, token).map(page -> {
-                    checkPage(page, expectedItems(step.depth(), real), realSet);
+                    checkPage(page, expectedItems(step.depth(), total), anyFollower);
                     walk.answered(step, page.getString("next"));
                     return page;
                   });
                 });
             Operation pageTop = new Operation(TOP, "GET " + BenchAccounts.USERS + "{celebrity}/followers?limit="
                 + PAGE + ", the first page of " + total,
-                () -> http.getJson(celebrityPath, token).map(page -> checkPage(page, Math.min(PAGE, real), realSet)));
+                () -> http.getJson(celebrityPath, token)
+                    .map(page -> checkPage(page, Math.min(PAGE, real), realSet::contains)));
             Operation pageSmall = new Operation(SMALL, "GET " + BenchAccounts.USERS + "{small}/followers?limit="
                 + PAGE + ", the first page of " + real,
                 () -> http.getJson(BenchAccounts.USERS + small.id() + "/followers?limit=" + PAGE, token)
-                    .map(page -> checkPage(page, Math.min(PAGE, real), realSet)));
+                    .map(page -> checkPage(page, Math.min(PAGE, real), realSet::contains)));
             List<Operation> operations = List.of(pageWalk, pageTop, pageSmall);
             return context.preflight(operations)
                 .compose(x -> context.runner().run(name(), operations))
                 .map(stats -> {
-                  notes.add(0, walkNote(walk, total, real));
+                  notes.add(0, walkNote(walk, total));
                   return stats;
                 });
           });
@@ -163,14 +173,19 @@ public final class RelationsFollowersScenario implements Scenario {
     return total / PAGE + 1;
   }
 
-  /** Items on page {@code depth} (0-based) when the {@code real} newest followers are the only accounts. */
-  static int expectedItems(long depth, int real) {
-    long left = real - depth * PAGE;
+  /** Items on page {@code depth} (0-based) of a list of {@code total} followers, all of them shown. */
+  static int expectedItems(long depth, long total) {
+    long left = total - depth * PAGE;
     return (int) Math.max(0, Math.min(PAGE, left));
   }
 
-  /** Checks a followers page: {@code items} items, each a real follower with a summary, and a next cursor field. */
-  static JsonObject checkPage(JsonObject page, int items, Set<Long> realFollowers) {
+  /** The celebrity's followers: the real ones and the {@code seeded} ids from {@link #ANONYMOUS_BASE}. */
+  static LongPredicate follower(Set<Long> realFollowers, long seeded) {
+    return id -> realFollowers.contains(id) || (id >= ANONYMOUS_BASE && id < ANONYMOUS_BASE + seeded);
+  }
+
+  /** Checks a followers page: {@code items} items, each a follower with a summary, and a next cursor field. */
+  static JsonObject checkPage(JsonObject page, int items, LongPredicate followers) {
     Object list = page.getValue("items");
     if (!(list instanceof JsonArray array)) {
       throw new IllegalStateException("the page has no items array");
@@ -184,24 +199,37 @@ public final class RelationsFollowersScenario implements Scenario {
     for (Object item : array) {
       JsonObject user = item instanceof JsonObject o ? o.getJsonObject("user") : null;
       Object id = user == null ? null : user.getValue("id");
-      if (!(id instanceof Number) || !realFollowers.contains(((Number) id).longValue())) {
-        throw new IllegalStateException("the page lists a user who is not one of the real followers");
+      if (!(id instanceof Number) || !followers.test(((Number) id).longValue())) {
+        throw new IllegalStateException("the page lists a user who is not one of the expected followers");
       }
     }
     return page;
   }
 
   private static Future<Void> seedFollowers(ScenarioContext context, Platform platform, long celebrity, long seeded,
-                                            List<String> notes) {
-    EdgeSeeder.Source source = EdgeSeeder.follows(celebrity, seeded, i -> ANONYMOUS_BASE + i, platform.ids()::next,
-        System::currentTimeMillis);
-    return EdgeSeeder.seed(context.vertx(), platform.mongo(), RelationsSeeder.EDGES, source, "follower edges")
-        .map(result -> {
-          notes.add("seeding: " + String.format(Locale.ROOT, "%,d", seeded) + " follow edges to the celebrity, "
-              + result.describe() + ", bulk inserts of " + EdgeSeeder.BATCH + " (" + EdgeSeeder.IN_FLIGHT
-              + " in flight) into the in-process Kith's embedded MongoDB, bypassing the relations service");
-          return null;
-        });
+                                            String tag, List<String> notes) {
+    return seedFollowerAccounts(context.vertx(), platform.mongo(), seeded, tag).compose(accounts -> {
+      EdgeSeeder.Source source = EdgeSeeder.follows(celebrity, seeded, i -> ANONYMOUS_BASE + i, platform.ids()::next,
+          System::currentTimeMillis);
+      return EdgeSeeder.seed(context.vertx(), platform.mongo(), RelationsSeeder.EDGES, source, "follower edges")
+          .map(edges -> {
+            notes.add("seeding: " + String.format(Locale.ROOT, "%,d", seeded) + " follower accounts, "
+                + accounts.describe() + ", and their follow edges to the celebrity, " + edges.describe()
+                + ", bulk inserts of " + EdgeSeeder.BATCH + " (" + EdgeSeeder.IN_FLIGHT + " in flight) into the "
+                + "in-process Kith's embedded MongoDB, bypassing the accounts and relations services");
+            return null;
+          });
+    });
+  }
+
+  /**
+   * Writes {@code count} accounts without password, ids from {@link #ANONYMOUS_BASE}, named {@code bench_<tag>_s<i>}:
+   * the seeded followers, whom the followers list shows (it leaves out followers without an account).
+   */
+  static Future<EdgeSeeder.Result> seedFollowerAccounts(Vertx vertx, MongoClient mongo, long count, String tag) {
+    return EdgeSeeder.seed(vertx, mongo, AccountsSeeder.ACCOUNTS,
+        EdgeSeeder.each(count, i -> AccountsSeeder.account(ANONYMOUS_BASE + i, "bench_" + tag + "_s" + i)),
+        "follower accounts");
   }
 
   /** The real followers follow the celebrity (newest edges, on top) and the small account. */
@@ -224,12 +252,11 @@ public final class RelationsFollowersScenario implements Scenario {
     return RelationsSeeder.counts(mongo, user, RelationsSeeder.countFields(null, followers, null));
   }
 
-  private static String walkNote(FollowerWalk walk, long total, int real) {
+  private static String walkNote(FollowerWalk walk, long total) {
     return String.format(Locale.ROOT, "%s moved past %,d pages (deepest page %,d of %,d, %d laps; %,d requests "
-            + "repeated a page whose reply had not come yet); only its first %d pages carry items: beyond the %d "
-            + "real followers, pages hold followers without accounts, which the service drops", WALK,
-        walk.advances(), walk.deepest() + 1, pages(total), walk.laps(), walk.repeats(),
-        (real + PAGE - 1) / PAGE, real);
+            + "repeated a page whose reply had not come yet); every page holds %d followers with their summaries "
+            + "(all followers are accounts), so %s/%s is what paging deep into a large list costs a full page", WALK,
+        walk.advances(), walk.deepest() + 1, pages(total), walk.laps(), walk.repeats(), PAGE, WALK, SMALL);
   }
 
   private static List<String> withGeneralNotes(List<String> notes, long seeded, int real) {
@@ -243,7 +270,8 @@ public final class RelationsFollowersScenario implements Scenario {
         + "connection stops answering in time (503, 500); on MongoDB the in_newest index (t, b, _id -1) makes a "
         + "page independent of the list's size");
     out.add("the scenario registered " + (real + 3) + " users over HTTP (celebrity, small account, reader and the "
-        + "real followers)");
+        + "real followers) and seeded " + String.format(Locale.ROOT, "%,d", seeded) + " follower accounts without "
+        + "password");
     return out;
   }
 }

@@ -29,6 +29,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -163,7 +164,7 @@ class SeededGraphTest {
   }
 
   @Test
-  @DisplayName("walking a seeded follower list through the service takes the expected pages, items only on top")
+  @DisplayName("walking a seeded follower list through the service takes the expected pages, each full of followers")
   void followerWalkMatchesTheService() {
     List<Long> real = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -173,47 +174,57 @@ class SeededGraphTest {
       real.add(reply.getJsonObject("user").getLong("id"));
     }
     long celebrity = platform.ids().next();
-    int anonymous = 1_050;
+    int seeded = 1_050;
+    onContext(() -> RelationsFollowersScenario.seedFollowerAccounts(vertx, platform.mongo(), seeded,
+        "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 8)));
     onContext(() -> EdgeSeeder.seed(vertx, platform.mongo(), RelationsSeeder.EDGES,
-        EdgeSeeder.follows(celebrity, anonymous, i -> RelationsFollowersScenario.ANONYMOUS_BASE + i,
-            platform.ids()::next, System::currentTimeMillis), "anonymous follows"));
+        EdgeSeeder.follows(celebrity, seeded, i -> RelationsFollowersScenario.ANONYMOUS_BASE + i,
+            platform.ids()::next, System::currentTimeMillis), "seeded follows"));
     List<JsonObject> top = new ArrayList<>();
     real.forEach(f -> top.add(RelationsSeeder.edge(platform.ids().next(), RelationsSeeder.FOLLOW, f, celebrity,
         System.currentTimeMillis())));
     insert(RelationsSeeder.EDGES, top);
 
-    long total = anonymous + real.size();
+    long total = seeded + real.size();
     onContext(() -> RelationsFollowersScenario.setCount(platform.mongo(), celebrity, total));
     assertEquals(total, Await.result(relations.counts(celebrity)).getLong("follower_count"),
         "the service reads the count where the scenario writes it");
     FollowerWalk walk = new FollowerWalk(RelationsFollowersScenario.pages(total));
     Set<Long> realSet = new HashSet<>(real);
+    LongPredicate anyFollower = RelationsFollowersScenario.follower(realSet, seeded);
+    Set<Long> listed = new HashSet<>();
     long pages = 0;
     // the celebrity reads its own list, which needs no account for it
     do {
       FollowerWalk.Step step = walk.next();
       JsonObject page = Await.result(relations.followers(celebrity, celebrity, PageRequest.after(step.cursor(),
           RelationsFollowersScenario.PAGE)).map(Page::toJson));
-      RelationsFollowersScenario.checkPage(page, RelationsFollowersScenario.expectedItems(step.depth(), real.size()),
-          realSet);
+      RelationsFollowersScenario.checkPage(page, RelationsFollowersScenario.expectedItems(step.depth(), total),
+          anyFollower);
+      page.getJsonArray("items").forEach(item -> listed.add(((JsonObject) item).getJsonObject("user").getLong("id")));
       walk.answered(step, page.getString("next"));
       pages++;
     } while (walk.laps() == 0);
     assertEquals(RelationsFollowersScenario.pages(total), pages);
     assertEquals(pages, walk.advances());
+    assertEquals(total, listed.size(), "every follower, seeded or registered, is listed once");
     FollowerWalk.Step again = walk.next();
     assertNull(again.cursor(), "the walk starts again at the top");
     JsonObject first = Await.result(relations.followers(celebrity, celebrity,
         PageRequest.first(RelationsFollowersScenario.PAGE)).map(Page::toJson));
     assertNotNull(first.getString("next"));
-    assertThrows(IllegalStateException.class, () -> RelationsFollowersScenario.checkPage(first, 2, realSet),
+    for (int i = 0; i < real.size(); i++) {
+      assertTrue(realSet.contains(first.getJsonArray("items").getJsonObject(i).getJsonObject("user").getLong("id")),
+          "the registered followers, newest, are on top");
+    }
+    assertThrows(IllegalStateException.class, () -> RelationsFollowersScenario.checkPage(first, 2, anyFollower),
         "a page with another number of items fails the check");
-    assertThrows(IllegalStateException.class, () -> RelationsFollowersScenario.checkPage(first, 3, Set.of()),
-        "a page listing someone else fails the check");
+    assertThrows(IllegalStateException.class, () -> RelationsFollowersScenario.checkPage(first,
+        RelationsFollowersScenario.PAGE, realSet::contains), "a page listing someone else fails the check");
   }
 
   @Test
-  @DisplayName("pages of 100 hold the real followers on top, then none; a full last page is followed by an empty one")
+  @DisplayName("pages of 100 are full down to the list's last followers; a full last page is followed by an empty one")
   void pageArithmetic() {
     assertEquals(100, RelationsFollowersScenario.expectedItems(0, 250));
     assertEquals(50, RelationsFollowersScenario.expectedItems(2, 250));

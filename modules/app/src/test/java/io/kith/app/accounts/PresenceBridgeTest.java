@@ -166,7 +166,7 @@ class PresenceBridgeTest {
   }
 
   @Test
-  @DisplayName("a friends-only user looks offline to non-friends (nobody is a friend until relations exists)")
+  @DisplayName("a friends-only user looks offline to a user who is not their friend")
   void friendsOnlyMode() {
     User alice = kith.register();
     User bob = kith.register();

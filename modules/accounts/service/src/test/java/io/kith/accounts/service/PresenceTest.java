@@ -101,7 +101,7 @@ class PresenceTest extends AccountsTestBase {
   }
 
   @Test
-  @DisplayName("until relations exists nobody is a friend, so a friends-only user looks offline to every other user")
+  @DisplayName("a friends-only user looks offline to every other user who is not their friend")
   void friendsOnlyLooksOfflineToNonFriends() throws Exception {
     List<JsonObject> users = registerMany(3);
     long user = idOf(users.get(0));

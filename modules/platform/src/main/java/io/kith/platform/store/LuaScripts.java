@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Redis Lua scripts, the one way Kith runs them: each script is a {@code .lua} resource beside the class that uses it
@@ -80,16 +81,11 @@ public final class LuaScripts {
      * in a batch must be safe to run twice (one that succeeded on a node that knew the script runs once more).
      */
     public Future<List<Response>> batch(Redis redis, List<? extends List<?>> calls) {
-      return redis.batch(requests(Command.EVALSHA, sha, calls))
-          .recover(e -> noScript(e) ? redis.batch(requests(Command.EVAL, text, calls)) : Future.failedFuture(e));
-    }
-
-    private static List<Request> requests(Command command, String script, List<? extends List<?>> calls) {
-      List<Request> requests = new ArrayList<>(calls.size());
-      for (List<?> call : calls) {
-        requests.add(request(command, script, call));
+      List<Call> all = new ArrayList<>(calls.size());
+      for (List<?> args : calls) {
+        all.add(new Call(this, args));
       }
-      return requests;
+      return LuaScripts.batch(redis::batch, all);
     }
 
     private static Request request(Command command, String script, List<?> numKeysKeysAndArgs) {
@@ -103,6 +99,45 @@ public final class LuaScripts {
     private static boolean noScript(Throwable e) {
       return e.getMessage() != null && e.getMessage().contains("NOSCRIPT");
     }
+  }
+
+  /**
+   * One call of a script in a pipelined {@link #batch}: {@code numKeysKeysAndArgs} is what follows the script in EVAL.
+   */
+  public record Call(Script script, List<?> numKeysKeysAndArgs, Request command) {
+
+    /** A call of {@code script}. */
+    public Call(Script script, List<?> numKeysKeysAndArgs) {
+      this(script, numKeysKeysAndArgs, null);
+    }
+
+    /** A plain command pipelined with the script calls (such as an EXPIRE), sent as it is both times. */
+    public static Call command(Request command) {
+      return new Call(null, List.of(), command);
+    }
+  }
+
+  /**
+   * Sends calls of any scripts as one pipelined batch through {@code send} (a client's or one connection's
+   * {@code batch}, so that calls that must stay in order can share a connection). When Redis does not know a script
+   * the batch fails as a whole and is sent again by text, so every call sent this way must be safe to run twice.
+   */
+  public static Future<List<Response>> batch(Function<List<Request>, Future<List<Response>>> send, List<Call> calls) {
+    return send.apply(requests(calls, true))
+        .recover(e -> Script.noScript(e) ? send.apply(requests(calls, false)) : Future.failedFuture(e));
+  }
+
+  private static List<Request> requests(List<Call> calls, boolean bySha) {
+    List<Request> requests = new ArrayList<>(calls.size());
+    for (Call call : calls) {
+      if (call.command() != null) {
+        requests.add(call.command());
+        continue;
+      }
+      requests.add(bySha ? Script.request(Command.EVALSHA, call.script().sha, call.numKeysKeysAndArgs())
+          : Script.request(Command.EVAL, call.script().text, call.numKeysKeysAndArgs()));
+    }
+    return requests;
   }
 
   /**

@@ -44,16 +44,16 @@ final class HotStore {
   }
 
   private static final String COMMON = resource("common.lua");
-  private static final String INSERT = COMMON + resource("insert.lua");
-  private static final String FILL = COMMON + resource("fill.lua");
-  private static final String COUNTS = COMMON + resource("counts.lua");
-  private static final String LIST = COMMON + resource("list.lua");
-  private static final String GROUPED = COMMON + resource("grouped.lua");
-  private static final String MARK_IDS = COMMON + resource("mark_ids.lua");
-  private static final String MARK_ALL = COMMON + resource("mark_all.lua");
-  private static final String MARK_WHERE = COMMON + resource("mark_where.lua");
-  private static final String DELETE_IDS = COMMON + resource("delete_ids.lua");
-  private static final String DELETE_WHERE = COMMON + resource("delete_where.lua");
+  private static final LuaScripts.Script INSERT = script("insert.lua");
+  private static final LuaScripts.Script FILL = script("fill.lua");
+  private static final LuaScripts.Script COUNTS = script("counts.lua");
+  private static final LuaScripts.Script LIST = script("list.lua");
+  private static final LuaScripts.Script GROUPED = script("grouped.lua");
+  private static final LuaScripts.Script MARK_IDS = script("mark_ids.lua");
+  private static final LuaScripts.Script MARK_ALL = script("mark_all.lua");
+  private static final LuaScripts.Script MARK_WHERE = script("mark_where.lua");
+  private static final LuaScripts.Script DELETE_IDS = script("delete_ids.lua");
+  private static final LuaScripts.Script DELETE_WHERE = script("delete_where.lua");
   /** Rebuilds that lose the race with concurrent writes are retried this many times before giving up. */
   private static final int REBUILD_ATTEMPTS = 5;
 
@@ -87,7 +87,7 @@ final class HotStore {
    */
   Future<Inserted> insert(JsonObject record) {
     long user = record.getLong("to");
-    List<String> args = script(INSERT, user);
+    List<String> args = script(user);
     args.add(Integer.toString(cap));
     args.add(Long.toString(record.getLong("_id")));
     args.add(record.getString("type"));
@@ -95,7 +95,7 @@ final class HotStore {
     args.add(record.getString("key"));
     args.add(record.getString("slot", ""));
     args.addAll(fieldPairs(record));
-    return eval(args).map(r -> switch (r.get(0).toInteger()) {
+    return INSERT.run(api, args).map(r -> switch (r.get(0).toInteger()) {
       case -1 -> new Inserted(Stored.SIDE_MISSING, List.of(), null, List.of());
       case 0 -> new Inserted(Stored.DUPLICATE, List.of(), null, List.of());
       case 2 -> new Inserted(Stored.SUPERSEDED, List.of(), null, List.of());
@@ -138,9 +138,9 @@ final class HotStore {
 
   /** Removes these notifications of the user if its side exists (system deletes, decided from the record). */
   Future<Change> removeIfPresent(long user, List<Long> ids) {
-    List<String> args = script(DELETE_IDS, user);
+    List<String> args = script(user);
     ids.forEach(id -> args.add(Long.toString(id)));
-    return eval(args).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
+    return DELETE_IDS.run(api, args).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
         : new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
@@ -155,12 +155,12 @@ final class HotStore {
   // ---------------------------------------------------------------- the user's own reads and writes
 
   Future<JsonObject> counts(long user) {
-    return run(user, () -> script(COUNTS, user)).map(r -> counts(r.get(1)));
+    return run(user, COUNTS, () -> script(user)).map(r -> counts(r.get(1)));
   }
 
   /** A page of notification records (string fields as stored) matching {@code spec}. */
   Future<List<JsonObject>> list(long user, JsonObject spec) {
-    return run(user, () -> withSpec(LIST, user, spec)).map(r -> {
+    return run(user, LIST, () -> withSpec(user, spec)).map(r -> {
       List<JsonObject> items = new ArrayList<>();
       for (Response item : r.get(1)) {
         items.add(hash(item));
@@ -171,7 +171,7 @@ final class HotStore {
 
   /** Groups as {@code {latest: <record>, count, unread, actor_count, actors: [ids]}}. */
   Future<List<JsonObject>> grouped(long user, JsonObject spec) {
-    return run(user, () -> withSpec(GROUPED, user, spec)).map(r -> {
+    return run(user, GROUPED, () -> withSpec(user, spec)).map(r -> {
       List<JsonObject> groups = new ArrayList<>();
       for (Response g : r.get(1)) {
         groups.add(new JsonObject().put("latest", hash(g.get(0))).put("count", g.get(1).toInteger())
@@ -183,57 +183,43 @@ final class HotStore {
   }
 
   Future<Change> markIds(long user, List<Long> ids) {
-    return change(user, () -> {
-      List<String> args = script(MARK_IDS, user);
+    return change(user, MARK_IDS, () -> {
+      List<String> args = script(user);
       ids.forEach(id -> args.add(Long.toString(id)));
       return args;
     });
   }
 
   Future<Change> markAll(long user) {
-    return change(user, () -> script(MARK_ALL, user));
+    return change(user, MARK_ALL, () -> script(user));
   }
 
   Future<Change> markWhere(long user, JsonObject spec) {
-    return change(user, () -> withSpec(MARK_WHERE, user, spec));
+    return change(user, MARK_WHERE, () -> withSpec(user, spec));
   }
 
   Future<Change> deleteIds(long user, List<Long> ids) {
-    return change(user, () -> {
-      List<String> args = script(DELETE_IDS, user);
+    return change(user, DELETE_IDS, () -> {
+      List<String> args = script(user);
       ids.forEach(id -> args.add(Long.toString(id)));
       return args;
     });
   }
 
   Future<Change> deleteWhere(long user, JsonObject spec) {
-    return change(user, () -> withSpec(DELETE_WHERE, user, spec));
+    return change(user, DELETE_WHERE, () -> withSpec(user, spec));
   }
 
   // ---------------------------------------------------------------- plumbing
 
-  private final java.util.Map<String, String> shas = new java.util.concurrent.ConcurrentHashMap<>();
-
-  /**
-   * Runs a script by its SHA (the text is sent only when Redis does not know it yet: after a restart or a flush, EVAL
-   * runs it and caches it again). {@code args} is what EVAL takes: the script text first.
-   */
-  private Future<Response> eval(List<String> args) {
-    String sha = shas.computeIfAbsent(args.get(0), LuaScripts::sha1);
-    List<String> bySha = new java.util.ArrayList<>(args);
-    bySha.set(0, sha);
-    return api.evalsha(bySha).recover(e -> e.getMessage() != null && e.getMessage().contains("NOSCRIPT")
-        ? api.eval(args) : Future.failedFuture(e));
-  }
-
-  private Future<Change> change(long user, Supplier<List<String>> args) {
-    return run(user, args).map(r -> new Change(ids(r.get(1)), counts(r.get(2))));
+  private Future<Change> change(long user, LuaScripts.Script script, Supplier<List<String>> args) {
+    return run(user, script, args).map(r -> new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
   /** Runs a script; when it finds the side missing, rebuilds the side and runs it once more. */
-  private Future<Response> run(long user, Supplier<List<String>> args) {
-    return eval(args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
-        : rebuild(user, REBUILD_ATTEMPTS).compose(v -> eval(args.get())).compose(again ->
+  private Future<Response> run(long user, LuaScripts.Script script, Supplier<List<String>> args) {
+    return script.run(api, args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
+        : rebuild(user, REBUILD_ATTEMPTS).compose(v -> script.run(api, args.get())).compose(again ->
             again.get(0).toInteger() >= 0 ? Future.succeededFuture(again)
                 : Failures.<Response>fail(KithErrors.UNAVAILABLE, "notifications are being rebuilt; retry")));
   }
@@ -254,11 +240,11 @@ final class HotStore {
               .put("unread", record.getBoolean("unread", true) ? "1" : "0").put("key", record.getString("key"))
               .put("slot", record.getString("slot", "")).put("fields", new JsonArray(fieldPairs(record))));
         }
-        List<String> args = script(FILL, user);
+        List<String> args = script(user);
         args.add(generation);
         args.add(new JsonArray(Notifications.TYPES).encode());
         args.add(docs.encode());
-        return eval(args);
+        return FILL.run(api, args);
       });
     }).compose(stored -> {
       if (stored.toInteger() == 1) {
@@ -269,9 +255,9 @@ final class HotStore {
     });
   }
 
-  private static List<String> script(String script, long user) {
+  /** What follows the script in EVAL for a user's side: the keys (counters, generation), then the side's prefix. */
+  private static List<String> script(long user) {
     List<String> args = new ArrayList<>();
-    args.add(script);
     args.add("2");
     args.add(countersKey(user));
     args.add(generationKey(user));
@@ -279,8 +265,8 @@ final class HotStore {
     return args;
   }
 
-  private static List<String> withSpec(String script, long user, JsonObject spec) {
-    List<String> args = script(script, user);
+  private static List<String> withSpec(long user, JsonObject spec) {
+    List<String> args = script(user);
     args.add(spec.encode());
     return args;
   }
@@ -312,6 +298,11 @@ final class HotStore {
       byType.put(type, Long.parseLong(raw.getString("u:" + type, "0")));
     }
     return new JsonObject().put("total", Long.parseLong(raw.getString("unread", "0"))).put("by_type", byType);
+  }
+
+  /** A script of this class: {@code common.lua} (the helpers every script uses), then {@code name}. */
+  private static LuaScripts.Script script(String name) {
+    return new LuaScripts.Script(COMMON + resource(name));
   }
 
   private static String resource(String name) {

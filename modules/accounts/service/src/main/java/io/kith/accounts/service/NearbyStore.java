@@ -1,6 +1,6 @@
 package io.kith.accounts.service;
 
-import io.kith.platform.store.LuaScripts;
+import io.kith.platform.store.ExpiringMembers;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -107,10 +107,8 @@ final class NearbyStore {
     });
   }
 
-  private static final LuaScripts.Script SWEEP = LuaScripts.load(NearbyStore.class, "nearby-sweep.lua");
-
   /** Removes up to 1,000 expired members (atomically, so a fresh report is never swept); returns how many. */
   Future<Integer> sweep() {
-    return SWEEP.run(redis, List.of(2, GEO, EXPIRY, System.currentTimeMillis())).map(Response::toInteger);
+    return ExpiringMembers.sweep(redis, GEO, EXPIRY, System.currentTimeMillis());
   }
 }

@@ -1,6 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
+import io.kith.platform.store.ExpiringMembers;
 import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -52,8 +53,6 @@ final class HotActivities {
   static final LuaScripts.Script PUT_DOC = LuaScripts.load(HotActivities.class, "hot-put-doc.lua");
   /** Copies one participation if newer: KEYS p, w, i, r, pv; ARGV user, v, status, seq, invited, expire-at. */
   static final LuaScripts.Script PUT_PART = LuaScripts.load(HotActivities.class, "hot-put-part.lua");
-  /** Takes started activities out of the nearby set. */
-  static final LuaScripts.Script SWEEP_GEO = LuaScripts.load(HotActivities.class, "hot-sweep-geo.lua");
   private static final LuaScripts.Script UNLOCK = LuaScripts.load(HotActivities.class, "hot-unlock.lua");
 
   private final Redis redis;
@@ -427,7 +426,7 @@ final class HotActivities {
 
   /** Takes started activities out of the nearby set. */
   Future<Integer> sweepStarted(long now) {
-    return SWEEP_GEO.run(api, List.of("2", GEO, GEO_STARTS, Long.toString(now))).map(Response::toInteger);
+    return ExpiringMembers.sweep(redis, GEO, GEO_STARTS, now);
   }
 
   Future<Boolean> warm() {

@@ -22,9 +22,13 @@ public final class Bounds {
     this.defaults = defaults;
   }
 
-  /** Reads {@code section}, the configuration section called {@code name} (e.g. {@code "feeds"}). */
+  /**
+   * Reads {@code section}, the configuration section called {@code name}: a top-level one such as {@code "feeds"}, or
+   * a nested one by its dotted path such as {@code "feeds.media"}.
+   */
   public static Bounds of(String name, JsonObject section) {
-    return new Bounds(name, section, Defaults.ROOT.section(name));
+    Object defaults = Defaults.ROOT.get(name);
+    return new Bounds(name, section, defaults instanceof JsonObject ? (JsonObject) defaults : new JsonObject());
   }
 
   /** The integer at {@code key}, refused when below {@code min} or above {@code max}. */
@@ -48,6 +52,11 @@ public final class Bounds {
   /** The integer at {@code key} (no bounds: any value works, e.g. a limit that 0 switches off). */
   public int integer(String key) {
     return section.getInteger(key, defaults.getInteger(check(key)));
+  }
+
+  /** The long integer at {@code key} (no bounds), such as a size in bytes. */
+  public long longValue(String key) {
+    return section.getLong(key, defaults.getLong(check(key)));
   }
 
   /** The number at {@code key}. */

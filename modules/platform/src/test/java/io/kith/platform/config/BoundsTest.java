@@ -45,4 +45,12 @@ class BoundsTest {
         () -> Bounds.of("feeds", new JsonObject()).integer("no-such-key"));
     assertEquals("feeds.no-such-key has no default in conf/kith.yaml", e.getMessage());
   }
+
+  @Test
+  @DisplayName("a nested section is named by its dotted path and takes its defaults from there")
+  void nestedSection() {
+    Bounds media = Bounds.of("feeds.media", new JsonObject().put("max-unattached", 7));
+    assertEquals(10_485_760L, media.longValue("image-max-bytes"));
+    assertEquals(7, media.integer("max-unattached"));
+  }
 }

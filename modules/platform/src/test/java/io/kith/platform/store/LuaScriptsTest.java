@@ -83,4 +83,26 @@ class LuaScriptsTest {
     assertTrue(hit.sha().matches("[0-9a-f]{40}"));
     assertThrows(IllegalStateException.class, () -> LuaScripts.load(LuaScripts.class, "no-such-script.lua"));
   }
+
+  @Test
+  @DisplayName("a batch of several scripts with a plain command between them runs each once more by text on NOSCRIPT")
+  void mixedBatch(Vertx vertx) {
+    Platform platform = Await.result(KithTestKit.platform(vertx));
+    try {
+      String key = "test:lua:" + System.nanoTime();
+      LuaScripts.Script set = new LuaScripts.Script("-- set " + key + "\nreturn redis.call('set', KEYS[1], ARGV[1])");
+      LuaScripts.Script get = new LuaScripts.Script("-- get " + key + "\nreturn redis.call('get', KEYS[1])");
+      List<Response> replies = Await.result(LuaScripts.batch(platform.redis()::batch, List.of(
+          new LuaScripts.Call(set, List.of(1, key, "v")),
+          LuaScripts.Call.command(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.EXPIRE).arg(key)
+              .arg(60)),
+          new LuaScripts.Call(get, List.of(1, key)))));
+      assertEquals(3, replies.size());
+      assertEquals(1, replies.get(1).toInteger(), "the plain command ran after the first script");
+      assertEquals("v", replies.get(2).toString());
+      assertTrue(Await.result(platform.redisApi().ttl(key)).toLong() > 0);
+    } finally {
+      Await.result(platform.close());
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package io.kith.platform.id;
 
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.RedisAPI;
@@ -40,18 +41,9 @@ public final class IdGenerator {
 
   private static final Logger LOG = LoggerFactory.getLogger(IdGenerator.class);
 
-  private static final String ACQUIRE =
-      "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then "
-          + "local hw = tonumber(redis.call('get', KEYS[2]) or '0') "
-          + "redis.call('set', KEYS[2], string.format('%d', math.max(hw, tonumber(ARGV[3])) + tonumber(ARGV[2]))) "
-          + "return hw else return -1 end";
-  private static final String RENEW =
-      "if redis.call('get', KEYS[1]) == ARGV[1] then "
-          + "redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[2], ARGV[3]); return 1 "
-          + "else return 0 end";
-  private static final String RELEASE =
-      "if redis.call('get', KEYS[1]) == ARGV[1] then "
-          + "redis.call('set', KEYS[2], ARGV[2]); return redis.call('del', KEYS[1]) else return 0 end";
+  private static final LuaScripts.Script ACQUIRE = LuaScripts.load(IdGenerator.class, "lease-acquire.lua");
+  private static final LuaScripts.Script RENEW = LuaScripts.load(IdGenerator.class, "lease-renew.lua");
+  private static final LuaScripts.Script RELEASE = LuaScripts.load(IdGenerator.class, "lease-release.lua");
 
   private final Vertx vertx;
   private final RedisAPI redis;
@@ -110,7 +102,7 @@ public final class IdGenerator {
     synchronized (this) {
       base = Math.max(sentAt, lastMillis);
     }
-    return redis.eval(List.of(ACQUIRE, "2", leaseKey(candidate), highWaterKey(candidate), owner,
+    return ACQUIRE.run(redis, List.of("2", leaseKey(candidate), highWaterKey(candidate), owner,
             Long.toString(leaseMillis), Long.toString(base)))
         .compose(r -> {
           long highWater = r.toLong();
@@ -141,7 +133,7 @@ public final class IdGenerator {
       // never below the mark written before, even if the wall clock stepped back
       highWater = Math.max(coveredUntil, Math.max(lastMillis, sentAt) + leaseMillis);
     }
-    redis.eval(List.of(RENEW, "2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(leaseMillis),
+    RENEW.run(redis, List.of("2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(leaseMillis),
             Long.toString(highWater)))
         .onSuccess(r -> {
           if (r.toInteger() == 1) {
@@ -237,7 +229,7 @@ public final class IdGenerator {
     if (leased < 0) {
       return Future.succeededFuture();
     }
-    return redis.eval(List.of(RELEASE, "2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(highWater)))
+    return RELEASE.run(redis, List.of("2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(highWater)))
         .<Void>mapEmpty()
         .recover(e -> Future.succeededFuture());
   }

@@ -2,6 +2,7 @@ package io.kith.platform.limit;
 
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Redis;
@@ -19,16 +20,10 @@ import java.util.List;
  */
 public final class RateLimiter {
 
-  private static final String HIT =
-      "local n = redis.call('incr', KEYS[1]) "
-          + "if n == 1 then redis.call('pexpire', KEYS[1], ARGV[1]) end "
-          + "local ttl = redis.call('pttl', KEYS[1]) "
-          + "if ttl < 0 then redis.call('pexpire', KEYS[1], ARGV[1]) ttl = tonumber(ARGV[1]) end "
-          + "return {n, ttl}";
-  private static final String PEEK =
-      "local n = tonumber(redis.call('get', KEYS[1]) or '0') "
-          + "local ttl = redis.call('pttl', KEYS[1]) "
-          + "return {n, ttl}";
+  private static final LuaScripts.Script HIT = LuaScripts.load(RateLimiter.class, "hit.lua");
+  private static final LuaScripts.Script PEEK = LuaScripts.load(RateLimiter.class, "peek.lua");
+  private static final LuaScripts.Script TAKE = LuaScripts.load(RateLimiter.class, "take.lua");
+  private static final LuaScripts.Script GIVE_BACK = LuaScripts.load(RateLimiter.class, "give-back.lua");
 
   private final RedisAPI redis;
 
@@ -48,7 +43,7 @@ public final class RateLimiter {
 
   /** Counts one hit in {@code key}'s window and returns the window after it. */
   public Future<Window> hit(String key, long windowMillis) {
-    return redis.eval(List.of(HIT, "1", key, Long.toString(windowMillis)))
+    return HIT.run(redis, List.of("1", key, Long.toString(windowMillis)))
         .map(r -> new Window(r.get(0).toLong(), Math.max(0, r.get(1).toLong())));
   }
 
@@ -71,8 +66,33 @@ public final class RateLimiter {
 
   /** Reads {@code key}'s window without counting. */
   public Future<Window> peek(String key) {
-    return redis.eval(List.of(PEEK, "1", key))
+    return PEEK.run(redis, List.of("1", key))
         .map(r -> new Window(r.get(0).toLong(), Math.max(0, r.get(1).toLong())));
+  }
+
+  /**
+   * The outcome of {@link #take}: whether the weight was counted, the hits in the window, and the milliseconds until
+   * it resets as Redis reports them (negative when the weight was refused and no window is open).
+   */
+  public record Taken(boolean taken, long count, long resetMillis) {
+  }
+
+  /**
+   * A weighted quota (budgets counted in units, such as address-book entries or invitees): counts {@code weight} hits
+   * in {@code key}'s window unless that would pass {@code max}. A refused call counts nothing, so a smaller one may
+   * still fit.
+   */
+  public Future<Taken> take(String key, long windowMillis, long max, long weight) {
+    return TAKE.run(redis, List.of("1", key, Long.toString(weight), Long.toString(max), Long.toString(windowMillis)))
+        .map(r -> new Taken(r.get(0).toInteger() == 1, r.get(1).toLong(), r.get(2).toLong()));
+  }
+
+  /**
+   * Takes back one hit counted in {@code key}'s current window (a call that turned out not to count, such as a login
+   * that succeeded); never below zero, and never opens a window.
+   */
+  public Future<Void> giveBack(String key) {
+    return GIVE_BACK.run(redis, List.of("1", key)).mapEmpty();
   }
 
   /** Clears {@code key}'s window (for example after a successful login). */

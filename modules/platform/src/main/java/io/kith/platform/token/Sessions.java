@@ -3,6 +3,7 @@ package io.kith.platform.token;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -61,56 +62,10 @@ public final class Sessions {
   private static final long ALIVE_CACHE_MILLIS = 5_000;
   private static final int ALIVE_CACHE_MAX = 100_000;
 
-  private static final String OPEN =
-      "redis.call('hset', KEYS[1], 'device', ARGV[1], 'created', ARGV[2], 'last_used', ARGV[2], 'hash', ARGV[3]) "
-          + "redis.call('pexpire', KEYS[1], ARGV[4]) "
-          // the index score orders sessions by creation: keep it strictly increasing so that sessions opened in the
-          // same millisecond (or on a node whose clock lags) still rank newest, and the oldest is the one dropped
-          + "local score = tonumber(ARGV[2]) "
-          + "local top = redis.call('zrevrange', KEYS[2], 0, 0, 'WITHSCORES') "
-          + "if top[2] and tonumber(top[2]) >= score then score = tonumber(top[2]) + 1 end "
-          + "redis.call('zadd', KEYS[2], string.format('%d', score), ARGV[5]) "
-          + "redis.call('pexpire', KEYS[2], ARGV[4]) "
-          + "local n = redis.call('zcard', KEYS[2]) - tonumber(ARGV[6]) "
-          + "if n > 0 then "
-          + "  local old = redis.call('zpopmin', KEYS[2], n) "
-          + "  for i = 1, #old, 2 do redis.call('del', ARGV[7] .. old[i]) end "
-          + "  return old "
-          + "end "
-          + "return {}";
-  // 'prev' holds the hashes of up to PREVIOUS_KEPT earlier secrets, newest first, comma-separated (hex never has commas)
-  private static final String REFRESH =
-      "local cur = redis.call('hget', KEYS[1], 'hash') "
-          + "if not cur then return 0 end "
-          + "local prev = redis.call('hget', KEYS[1], 'prev') or '' "
-          + "if cur == ARGV[1] then "
-          + "  local kept = ARGV[1] "
-          + "  local n = 1 "
-          + "  for h in string.gmatch(prev, '[^,]+') do "
-          + "    if n >= tonumber(ARGV[6]) then break end "
-          + "    kept = kept .. ',' .. h n = n + 1 "
-          + "  end "
-          + "  redis.call('hset', KEYS[1], 'hash', ARGV[2], 'prev', kept, 'last_used', ARGV[3]) "
-          + "  redis.call('pexpire', KEYS[1], ARGV[4]) "
-          + "  redis.call('pexpire', KEYS[2], ARGV[4]) "
-          + "  return 1 "
-          + "end "
-          + "for h in string.gmatch(prev, '[^,]+') do "
-          + "  if h == ARGV[1] then "
-          + "    redis.call('del', KEYS[1]) redis.call('zrem', KEYS[2], ARGV[5]) return -1 "
-          + "  end "
-          + "end "
-          + "return 0";
-  // the id leaves the index and its hash goes in one step, and only for an id the index held: nothing else under the
-  // user's prefix can be deleted through revoke
-  private static final String REVOKE =
-      "if redis.call('zrem', KEYS[1], ARGV[1]) == 0 then return 0 end "
-          + "return redis.call('del', KEYS[2])";
-  private static final String REVOKE_ALL =
-      "local sids = redis.call('zrange', KEYS[1], 0, -1) "
-          + "for _, s in ipairs(sids) do redis.call('del', ARGV[1] .. s) end "
-          + "redis.call('del', KEYS[1]) "
-          + "return sids";
+  private static final LuaScripts.Script OPEN = LuaScripts.load(Sessions.class, "session-open.lua");
+  private static final LuaScripts.Script REFRESH = LuaScripts.load(Sessions.class, "session-refresh.lua");
+  private static final LuaScripts.Script REVOKE = LuaScripts.load(Sessions.class, "session-revoke.lua");
+  private static final LuaScripts.Script REVOKE_ALL = LuaScripts.load(Sessions.class, "session-revoke-all.lua");
 
   private final Vertx vertx;
   private final RedisAPI redis;
@@ -153,7 +108,7 @@ public final class Sessions {
     String sid = randomToken(16);
     String secret = randomToken(32);
     long now = System.currentTimeMillis();
-    return redis.eval(List.of(OPEN, "2", sessionKey(userId, sid), indexKey(userId), label, Long.toString(now),
+    return OPEN.run(redis, List.of("2", sessionKey(userId, sid), indexKey(userId), label, Long.toString(now),
             sha256(secret), Long.toString(refreshTtlMillis), sid, Integer.toString(MAX_SESSIONS_PER_USER),
             sessionPrefix(userId)))
         .map(evicted -> {
@@ -178,7 +133,7 @@ public final class Sessions {
       return Failures.fail(KithErrors.REFRESH_INVALID, "the refresh token is malformed");
     }
     String next = randomToken(32);
-    return redis.eval(List.of(REFRESH, "2", sessionKey(parsed.userId, parsed.sessionId), indexKey(parsed.userId),
+    return REFRESH.run(redis, List.of("2", sessionKey(parsed.userId, parsed.sessionId), indexKey(parsed.userId),
             sha256(parsed.secret), sha256(next), Long.toString(System.currentTimeMillis()),
             Long.toString(refreshTtlMillis), parsed.sessionId, Integer.toString(PREVIOUS_KEPT)))
         .compose(r -> {
@@ -225,7 +180,7 @@ public final class Sessions {
     if (!isSessionId(sessionId)) {
       return Failures.fail(KithErrors.NOT_FOUND, "no such session");
     }
-    return redis.eval(List.of(REVOKE, "2", indexKey(userId), sessionKey(userId, sessionId), sessionId))
+    return REVOKE.run(redis, List.of("2", indexKey(userId), sessionKey(userId, sessionId), sessionId))
         .compose(r -> {
           if (r.toInteger() == 0) {
             return Failures.fail(KithErrors.NOT_FOUND, "no such session");
@@ -237,7 +192,7 @@ public final class Sessions {
 
   /** Revokes every session of {@code userId} (log out everywhere, password change). */
   public Future<Void> revokeAll(long userId) {
-    return redis.eval(List.of(REVOKE_ALL, "1", indexKey(userId), sessionPrefix(userId))).map(r -> {
+    return REVOKE_ALL.run(redis, List.of("1", indexKey(userId), sessionPrefix(userId))).map(r -> {
       List<String> sids = new ArrayList<>();
       r.forEach(s -> sids.add(s.toString()));
       announce(userId, sids);

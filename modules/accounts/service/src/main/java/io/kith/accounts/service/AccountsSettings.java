@@ -1,5 +1,6 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.config.Bounds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -36,34 +37,27 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2Memory
                         int profileUpdatesPerMinute) {
 
   static AccountsSettings from(JsonObject s) {
+    Bounds b = Bounds.of("accounts", s);
     return new AccountsSettings(
-        s.getInteger("argon2-threads", 2),
-        s.getInteger("argon2-max-queued", 64),
-        within(s, "argon2-memory-kib", Passwords.MEMORY_KIB, 1024, 4 * 1024 * 1024),
-        within(s, "argon2-iterations", Passwords.ITERATIONS, 1, 16),
-        s.getInteger("login-max-failures-per-account", 5),
-        s.getInteger("login-max-failures-per-address", 20),
-        s.getInteger("login-window-seconds", 900),
-        s.getInteger("register-max-per-address", 10),
-        s.getInteger("register-window-seconds", 3600),
-        s.getInteger("profile-cache-ttl-seconds", 3600),
-        s.getInteger("nearby-ttl-seconds", 7200),
-        s.getDouble("nearby-max-radius-km", 50.0),
-        s.getInteger("position-interval-seconds", 10),
-        s.getInteger("presence-expiry-seconds", 60),
-        s.getInteger("nearby-searches-per-minute", 30),
-        s.getInteger("contacts-lookup-entries-per-hour", 2000),
-        s.getInteger("presence-queries-per-minute", 600),
-        s.getInteger("nickname-searches-per-minute", 120),
-        s.getInteger("profile-reads-per-minute", 600),
-        s.getInteger("profile-updates-per-minute", 30));
-  }
-
-  private static int within(JsonObject s, String key, int fallback, int min, int max) {
-    int value = s.getInteger(key, fallback);
-    if (value < min || value > max) {
-      throw new IllegalArgumentException("accounts." + key + " must be between " + min + " and " + max + ": " + value);
-    }
-    return value;
+        b.integer("argon2-threads"),
+        b.integer("argon2-max-queued"),
+        b.within("argon2-memory-kib", 1024, 4 * 1024 * 1024),
+        b.within("argon2-iterations", 1, 16),
+        b.integer("login-max-failures-per-account"),
+        b.integer("login-max-failures-per-address"),
+        b.integer("login-window-seconds"),
+        b.integer("register-max-per-address"),
+        b.integer("register-window-seconds"),
+        b.integer("profile-cache-ttl-seconds"),
+        b.integer("nearby-ttl-seconds"),
+        b.decimal("nearby-max-radius-km"),
+        b.integer("position-interval-seconds"),
+        b.integer("presence-expiry-seconds"),
+        b.integer("nearby-searches-per-minute"),
+        b.integer("contacts-lookup-entries-per-hour"),
+        b.integer("presence-queries-per-minute"),
+        b.integer("nickname-searches-per-minute"),
+        b.integer("profile-reads-per-minute"),
+        b.integer("profile-updates-per-minute"));
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.store.ExpiringMembers;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -106,14 +107,8 @@ final class NearbyStore {
     });
   }
 
-  private static final String SWEEP =
-      "local m = redis.call('zrangebyscore', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000) "
-          + "for _, id in ipairs(m) do redis.call('zrem', KEYS[1], id) redis.call('zrem', KEYS[2], id) end "
-          + "return #m";
-
   /** Removes up to 1,000 expired members (atomically, so a fresh report is never swept); returns how many. */
   Future<Integer> sweep() {
-    return redis.send(Request.cmd(Command.EVAL).arg(SWEEP).arg(2).arg(GEO).arg(EXPIRY)
-        .arg(System.currentTimeMillis())).map(Response::toInteger);
+    return ExpiringMembers.sweep(redis, GEO, EXPIRY, System.currentTimeMillis());
   }
 }

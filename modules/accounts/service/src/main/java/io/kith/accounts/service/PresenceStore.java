@@ -27,28 +27,9 @@ import java.util.Map;
  */
 final class PresenceStore {
 
-  private static final String CONNECT =
-      "redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1]) "
-          + "local before = redis.call('zcard', KEYS[1]) "
-          + "redis.call('zadd', KEYS[1], ARGV[2], ARGV[3]) "
-          + "redis.call('pexpire', KEYS[1], ARGV[4]) "
-          + "if redis.call('zcard', KEYS[1]) > tonumber(ARGV[5]) then redis.call('zpopmin', KEYS[1]) end "
-          + "return before";
-  private static final String DISCONNECT =
-      "local removed = redis.call('zrem', KEYS[1], ARGV[2]) "
-          + "redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1]) "
-          + "return {removed, redis.call('zcard', KEYS[1])}";
-  // returns 1 when the user had no live connection before the heartbeat (offline to online)
-  private static final String ALIVE =
-      "redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1]) "
-          + "local before = redis.call('zcard', KEYS[1]) "
-          + "for i = 5, #ARGV do redis.call('zadd', KEYS[1], ARGV[2], ARGV[i]) end "
-          + "redis.call('pexpire', KEYS[1], ARGV[3]) "
-          + "local over = redis.call('zcard', KEYS[1]) - tonumber(ARGV[4]) "
-          + "if over > 0 then redis.call('zpopmin', KEYS[1], over) end "
-          + "if before == 0 then return 1 end "
-          + "return 0";
-  private static final String ALIVE_SHA = LuaScripts.sha1(ALIVE);
+  private static final LuaScripts.Script CONNECT = LuaScripts.load(PresenceStore.class, "presence-connect.lua");
+  private static final LuaScripts.Script DISCONNECT = LuaScripts.load(PresenceStore.class, "presence-disconnect.lua");
+  private static final LuaScripts.Script ALIVE = LuaScripts.load(PresenceStore.class, "presence-alive.lua");
   /** Users per pipelined heartbeat batch (each one script call; within {@code redis.max-waiting-handlers}). */
   static final int ALIVE_BATCH = 250;
   /** Heartbeat batches of one report sent at once; the others wait for one of them to finish. */
@@ -73,7 +54,7 @@ final class PresenceStore {
   /** Records a connection; true when the user was offline before it. */
   Future<Boolean> connect(long userId, String connectionId) {
     long now = System.currentTimeMillis();
-    return api.eval(List.of(CONNECT, "1", key(userId), Long.toString(now), Long.toString(now + expiryMillis),
+    return CONNECT.run(api, List.of("1", key(userId), Long.toString(now), Long.toString(now + expiryMillis),
             connectionId, Long.toString(expiryMillis), Integer.toString(MAX_CONNECTIONS)))
         .map(r -> r.toLong() == 0);
   }
@@ -81,7 +62,7 @@ final class PresenceStore {
   /** Removes a connection; true when it was the user's last one. */
   Future<Boolean> disconnect(long userId, String connectionId) {
     long now = System.currentTimeMillis();
-    return api.eval(List.of(DISCONNECT, "1", key(userId), Long.toString(now), connectionId))
+    return DISCONNECT.run(api, List.of("1", key(userId), Long.toString(now), connectionId))
         .map(r -> r.get(0).toLong() == 1 && r.get(1).toLong() == 0);
   }
 
@@ -98,7 +79,7 @@ final class PresenceStore {
   Future<List<Long>> alive(JsonObject connections) {
     long now = System.currentTimeMillis();
     List<Long> users = new ArrayList<>();
-    List<Request> calls = new ArrayList<>();
+    List<List<Object>> calls = new ArrayList<>();
     for (String user : connections.fieldNames()) {
       long userId;
       try {
@@ -110,13 +91,13 @@ final class PresenceStore {
       if (userId <= 0 || !(listed instanceof JsonArray)) {
         continue;
       }
-      Request call = Request.cmd(Command.EVALSHA).arg(ALIVE_SHA).arg(1).arg(key(userId)).arg(now)
-          .arg(now + expiryMillis).arg(expiryMillis).arg(MAX_CONNECTIONS);
+      List<Object> call = new ArrayList<>(List.of(1, key(userId), now, now + expiryMillis, expiryMillis,
+          MAX_CONNECTIONS));
       int ids = 0;
       for (Object id : (JsonArray) listed) {
         if (id instanceof String && !((String) id).isEmpty() && ((String) id).length() <= 100
             && ids < MAX_CONNECTIONS) {
-          call.arg((String) id);
+          call.add(id);
           ids++;
         }
       }
@@ -142,14 +123,14 @@ final class PresenceStore {
    * answered 1 (offline before). A failed batch does not stop the next one (its users' connections would lapse):
    * the failure is recorded and the heartbeat fails once every batch has been tried.
    */
-  private Future<Void> aliveLane(List<Long> users, List<Request> calls, int batch, List<Long> cameOnline,
+  private Future<Void> aliveLane(List<Long> users, List<List<Object>> calls, int batch, List<Long> cameOnline,
                                  List<Throwable> failures) {
     int from = batch * ALIVE_BATCH;
     if (from >= calls.size()) {
       return Future.succeededFuture();
     }
     int to = Math.min(calls.size(), from + ALIVE_BATCH);
-    return aliveBatch(calls.subList(from, to)).transform(ar -> {
+    return ALIVE.batch(redis, calls.subList(from, to)).transform(ar -> {
       synchronized (cameOnline) {
         if (ar.failed()) {
           failures.add(ar.cause());
@@ -163,20 +144,6 @@ final class PresenceStore {
         }
       }
       return aliveLane(users, calls, batch + ALIVE_BATCHES_IN_FLIGHT, cameOnline, failures);
-    });
-  }
-
-  /**
-   * One pipelined batch of heartbeat scripts by digest; when Redis does not know the script (restarted, flushed,
-   * failed over) none of them ran: the script is loaded and the batch sent again.
-   */
-  private Future<List<Response>> aliveBatch(List<Request> calls) {
-    return redis.batch(calls).recover(e -> {
-      if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
-        return Future.failedFuture(e);
-      }
-      return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(ALIVE))
-          .compose(loaded -> redis.batch(calls));
     });
   }
 

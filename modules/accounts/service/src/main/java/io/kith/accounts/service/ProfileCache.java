@@ -1,5 +1,6 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.store.LuaScripts;
 import io.kith.platform.store.ParsedCopies;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -30,12 +31,7 @@ import java.util.Map;
  */
 final class ProfileCache {
 
-  private static final String PUT =
-      "local cur = redis.call('hget', KEYS[1], 'v') "
-          + "if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end "
-          + "redis.call('hset', KEYS[1], 'doc', ARGV[1], 'v', ARGV[2]) "
-          + "redis.call('expire', KEYS[1], ARGV[3]) "
-          + "return 1";
+  private static final LuaScripts.Script PUT = LuaScripts.load(ProfileCache.class, "profile-put.lua");
 
   /** Most parsed documents kept on this node. */
   static final int PARSED_MAX = 4_096;
@@ -101,12 +97,11 @@ final class ProfileCache {
 
   /** Fills the cache with a document read from the record on a miss, unless a newer copy is cached meanwhile. */
   Future<Void> fill(JsonObject doc) {
-    return redis.send(putRequest(doc)).mapEmpty();
+    return PUT.run(redis, putArgs(doc)).mapEmpty();
   }
 
-  private Request putRequest(JsonObject doc) {
-    return Request.cmd(Command.EVAL).arg(PUT).arg(1).arg(key(doc.getLong("_id"))).arg(doc.encode())
-        .arg(doc.getLong(AccountStore.VERSION, 0L)).arg(ttlSeconds);
+  private List<Object> putArgs(JsonObject doc) {
+    return List.of(1, key(doc.getLong("_id")), doc.encode(), doc.getLong(AccountStore.VERSION, 0L), ttlSeconds);
   }
 
   /** Replaces the cached copy with the document just written to the record (unless a newer one got there first). */
@@ -120,13 +115,14 @@ final class ProfileCache {
     if (docs.isEmpty()) {
       return Future.succeededFuture();
     }
-    List<Request> puts = new ArrayList<>(docs.size());
+    List<List<Object>> puts = new ArrayList<>(docs.size());
     List<Request> drops = new ArrayList<>(docs.size());
     for (JsonObject doc : docs) {
-      puts.add(putRequest(doc));
+      puts.add(putArgs(doc));
       drops.add(Request.cmd(Command.DEL).arg(key(doc.getLong("_id"))));
     }
-    return redis.batch(puts).<Void>mapEmpty().recover(e -> redis.batch(drops).mapEmpty());
+    // a put is safe to run twice (the batch is sent again by text when Redis does not know the script)
+    return PUT.batch(redis, puts).<Void>mapEmpty().recover(e -> redis.batch(drops).mapEmpty());
   }
 
   /** Drops the cached copy. */

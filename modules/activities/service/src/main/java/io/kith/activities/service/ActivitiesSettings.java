@@ -1,6 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
+import io.kith.platform.config.Bounds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -47,30 +48,22 @@ record ActivitiesSettings(int reminderBeforeSeconds, int sweepIntervalMillis, in
   static final String REPAIR_INTERVAL_SECONDS = "repair-interval-seconds";
 
   static ActivitiesSettings from(JsonObject section) {
+    Bounds b = Bounds.of("activities", section);
     return new ActivitiesSettings(
-        bounded(section, REMINDER_BEFORE_SECONDS, 3_600, 1, 7 * 86_400),
-        bounded(section, SWEEP_INTERVAL_MS, 5_000, 50, 600_000),
-        bounded(section, WARM_DAYS, 30, 1, 365),
-        bounded(section, MAX_PARTICIPANTS, Activities.MAX_CAPACITY, 1, Activities.MAX_CAPACITY),
-        bounded(section, MAX_WAITLIST, 1_000, 0, 100_000),
-        bounded(section, CREATES_PER_HOUR, 20, 1, 1_000_000),
-        bounded(section, INVITEES_PER_HOUR, 300, 1, 1_000_000),
-        bounded(section, MAX_INVITEES, 1_000, 1, 10_000),
-        bounded(section, NEARBY_CANDIDATES, 1_000, 10, 10_000),
-        bounded(section, FRIENDS_SCAN, 1_000, 1, 10_000),
-        bounded(section, REPAIR_INTERVAL_SECONDS, 60, 1, 86_400));
+        b.within(REMINDER_BEFORE_SECONDS, 1, 7 * 86_400),
+        b.within(SWEEP_INTERVAL_MS, 50, 600_000),
+        b.within(WARM_DAYS, 1, 365),
+        b.within(MAX_PARTICIPANTS, 1, Activities.MAX_CAPACITY),
+        b.within(MAX_WAITLIST, 0, 100_000),
+        b.within(CREATES_PER_HOUR, 1, 1_000_000),
+        b.within(INVITEES_PER_HOUR, 1, 1_000_000),
+        b.within(MAX_INVITEES, 1, 10_000),
+        b.within(NEARBY_CANDIDATES, 10, 10_000),
+        b.within(FRIENDS_SCAN, 1, 10_000),
+        b.within(REPAIR_INTERVAL_SECONDS, 1, 86_400));
   }
 
   long warmMillis() {
     return warmDays * 86_400_000L;
-  }
-
-  private static int bounded(JsonObject section, String key, int dflt, int min, int max) {
-    int value = section.getInteger(key, dflt);
-    if (value < min || value > max) {
-      throw new IllegalArgumentException("activities." + key + " must be between " + min + " and " + max + ": "
-          + value);
-    }
-    return value;
   }
 }

@@ -1,6 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
+import io.kith.platform.store.ExpiringMembers;
 import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -49,34 +50,10 @@ final class HotActivities {
   private static final double GEO_MAX_LATITUDE = 85.05112878;
 
   /** Copies a record if newer; marks the participant keys complete with ARGV[4] = 1. */
-  static final LuaScripts.Script PUT_DOC = new LuaScripts.Script(
-      "local cur = tonumber(redis.call('hget', KEYS[1], 'v') or '-1') "
-          + "local applied = 0 "
-          + "if tonumber(ARGV[1]) > cur then redis.call('hset', KEYS[1], 'v', ARGV[1], 'doc', ARGV[2]) applied = 1 end "
-          + "if ARGV[4] == '1' then redis.call('hset', KEYS[1], 'loaded', '1') end "
-          + "redis.call('pexpireat', KEYS[1], ARGV[3]) "
-          + "return applied");
+  static final LuaScripts.Script PUT_DOC = LuaScripts.load(HotActivities.class, "hot-put-doc.lua");
   /** Copies one participation if newer: KEYS p, w, i, r, pv; ARGV user, v, status, seq, invited, expire-at. */
-  static final LuaScripts.Script PUT_PART = new LuaScripts.Script(
-      "local cur = tonumber(redis.call('hget', KEYS[5], ARGV[1]) or '-1') "
-          + "if tonumber(ARGV[2]) <= cur then return 0 end "
-          + "redis.call('hset', KEYS[5], ARGV[1], ARGV[2]) "
-          + "if ARGV[3] == 'joined' then redis.call('zadd', KEYS[1], ARGV[4], ARGV[1]) "
-          + "else redis.call('zrem', KEYS[1], ARGV[1]) end "
-          + "if ARGV[3] == 'waitlisted' then redis.call('zadd', KEYS[2], ARGV[4], ARGV[1]) "
-          + "else redis.call('zrem', KEYS[2], ARGV[1]) end "
-          + "if ARGV[5] == '1' then redis.call('sadd', KEYS[3], ARGV[1]) else redis.call('srem', KEYS[3], ARGV[1]) end "
-          + "if ARGV[3] == 'removed' then redis.call('sadd', KEYS[4], ARGV[1]) "
-          + "else redis.call('srem', KEYS[4], ARGV[1]) end "
-          + "for i = 1, 5 do redis.call('pexpireat', KEYS[i], ARGV[6]) end "
-          + "return 1");
-  /** Takes started activities out of the nearby set. */
-  static final LuaScripts.Script SWEEP_GEO = new LuaScripts.Script(
-      "local m = redis.call('zrangebyscore', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 1000) "
-          + "for _, id in ipairs(m) do redis.call('zrem', KEYS[1], id) redis.call('zrem', KEYS[2], id) end "
-          + "return #m");
-  private static final LuaScripts.Script UNLOCK = new LuaScripts.Script(
-      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end");
+  static final LuaScripts.Script PUT_PART = LuaScripts.load(HotActivities.class, "hot-put-part.lua");
+  private static final LuaScripts.Script UNLOCK = LuaScripts.load(HotActivities.class, "hot-unlock.lua");
 
   private final Redis redis;
   private final RedisAPI api;
@@ -449,7 +426,7 @@ final class HotActivities {
 
   /** Takes started activities out of the nearby set. */
   Future<Integer> sweepStarted(long now) {
-    return SWEEP_GEO.run(api, List.of("2", GEO, GEO_STARTS, Long.toString(now))).map(Response::toInteger);
+    return ExpiringMembers.sweep(redis, GEO, GEO_STARTS, now);
   }
 
   Future<Boolean> warm() {

@@ -40,34 +40,15 @@ final class CounterRecount {
   private static final Logger LOG = LoggerFactory.getLogger(CounterRecount.class);
 
   /** KEYS[1]: a shard; ARGV: now, the lease's deadline, most to take. Leases and answers the due posts. */
-  private static final LuaScripts.Script CLAIM = new LuaScripts.Script("""
-      local due = redis.call('zrangebyscore', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-      for _, id in ipairs(due) do redis.call('zadd', KEYS[1], ARGV[2], id) end
-      return due
-      """);
+  private static final LuaScripts.Script CLAIM = LuaScripts.load(CounterRecount.class, "recount-claim.lua");
   /** KEYS: the post's shard and its touch times; ARGV: post id, now, due. Marks the post and records the touch. */
-  private static final LuaScripts.Script TOUCH = new LuaScripts.Script("""
-      redis.call('zadd', KEYS[1], 'LT', ARGV[3], ARGV[1])
-      redis.call('hset', KEYS[2], ARGV[1], ARGV[2])
-      return 1
-      """);
+  private static final LuaScripts.Script TOUCH = LuaScripts.load(CounterRecount.class, "recount-touch.lua");
   /**
    * KEYS: the post's shard and its touch times; ARGV: post id, lease deadline, the earliest touch that keeps the post
    * (the lease's time less settle), the due time to keep it with. Removes the post unless it was touched since the
    * lease (its score moved) or not long enough before it.
    */
-  private static final LuaScripts.Script FINISH = new LuaScripts.Script("""
-      local score = redis.call('zscore', KEYS[1], ARGV[1])
-      if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
-      local last = tonumber(redis.call('hget', KEYS[2], ARGV[1]) or '0')
-      if last >= tonumber(ARGV[3]) then
-        redis.call('zadd', KEYS[1], ARGV[4], ARGV[1])
-        return 0
-      end
-      redis.call('zrem', KEYS[1], ARGV[1])
-      redis.call('hdel', KEYS[2], ARGV[1])
-      return 1
-      """);
+  private static final LuaScripts.Script FINISH = LuaScripts.load(CounterRecount.class, "recount-finish.lua");
 
   private final RedisAPI redis;
   private final PostStore posts;

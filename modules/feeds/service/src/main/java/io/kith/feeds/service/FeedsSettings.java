@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.config.Bounds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -31,30 +32,22 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
                      int recountSettleSeconds, int recountEverySeconds) {
 
   static FeedsSettings from(JsonObject s) {
+    Bounds b = Bounds.of("feeds", s);
     return new FeedsSettings(
-        within(s, "timeline-cap", 800, 2, 100_000),
-        s.getInteger("celebrity-threshold", 10_000),
-        s.getInteger("timeline-ttl-seconds", 14 * 86_400),
-        within(s, "backfill-posts", 20, 0, 800),
-        s.getInteger("posts-per-hour", 100),
-        s.getInteger("comments-per-minute", 30),
-        s.getInteger("likes-per-minute", 120),
-        within(s, "fanout-workers", 4, 1, 64),
-        s.getInteger("edits-per-hour", 60),
-        within(s, "fanout-page", 10_000, 1, 10_000),
-        within(s, "fanout-timelines-per-call", 200, 1, 1_000),
-        s.getBoolean("fanout-same-slot", false),
-        within(s, "fanout-prefetch", 16, 1, 1_024),
-        within(s, "recount-settle-seconds", 60, 1, 3_600),
-        within(s, "recount-every-seconds", 10, 1, 3_600));
-  }
-
-  /** The value of {@code key}, refused at start when out of bounds (a cap of 0 would let timelines grow forever). */
-  private static int within(JsonObject s, String key, int fallback, int min, int max) {
-    int value = s.getInteger(key, fallback);
-    if (value < min || value > max) {
-      throw new IllegalArgumentException("feeds." + key + " must be between " + min + " and " + max + ": " + value);
-    }
-    return value;
+        b.within("timeline-cap", 2, 100_000),
+        b.integer("celebrity-threshold"),
+        b.integer("timeline-ttl-seconds"),
+        b.within("backfill-posts", 0, 800),
+        b.integer("posts-per-hour"),
+        b.integer("comments-per-minute"),
+        b.integer("likes-per-minute"),
+        b.within("fanout-workers", 1, 64),
+        b.integer("edits-per-hour"),
+        b.within("fanout-page", 1, 10_000),
+        b.within("fanout-timelines-per-call", 1, 1_000),
+        b.flag("fanout-same-slot"),
+        b.within("fanout-prefetch", 1, 1_024),
+        b.within("recount-settle-seconds", 1, 3_600),
+        b.within("recount-every-seconds", 1, 3_600));
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.store.LuaScripts;
 import io.kith.platform.store.ParsedCopies;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -32,10 +33,8 @@ final class PostCache {
   static final long TTL_SECONDS = 120;
   /** Most parsed documents kept on this node. */
   static final int PARSED_MAX = 4_096;
-  private static final String FILL = "if (redis.call('get', KEYS[2]) or '0') == ARGV[1] then "
-      + "redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3]) end return 1";
-  private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], ARGV[1]) "
-      + "redis.call('del', KEYS[1]) return 1";
+  private static final LuaScripts.Script FILL = LuaScripts.load(PostCache.class, "post-cache-fill.lua");
+  private static final LuaScripts.Script BUMP = LuaScripts.load(PostCache.class, "post-cache-bump.lua");
 
   private final Redis redis;
   private final PostStore posts;
@@ -93,11 +92,11 @@ final class PostCache {
     }
     return posts.findAll(versions.keySet()).compose(found -> {
       out.putAll(found);
-      List<Request> fills = new ArrayList<>(found.size());
-      found.forEach((id, doc) -> fills.add(Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key(id))
-          .arg(key(id) + ":v").arg(versions.get(id)).arg(doc.encode()).arg(TTL_SECONDS)));
+      List<List<Object>> fills = new ArrayList<>(found.size());
+      found.forEach((id, doc) -> fills.add(List.of(2, key(id), key(id) + ":v", versions.get(id), doc.encode(),
+          TTL_SECONDS)));
       return fills.isEmpty() ? Future.succeededFuture(out)
-          : redis.batch(fills).map(x -> out).recover(e -> Future.succeededFuture(out));
+          : FILL.batch(redis, fills).map(x -> out).recover(e -> Future.succeededFuture(out));
     });
   }
 
@@ -119,7 +118,6 @@ final class PostCache {
 
   /** Drops the cached copy of a post that just changed in MongoDB. */
   Future<Void> changed(long id) {
-    return redis.send(Request.cmd(Command.EVAL).arg(BUMP).arg(2).arg(key(id)).arg(key(id) + ":v")
-        .arg(2 * TTL_SECONDS)).mapEmpty();
+    return BUMP.run(redis, List.of(2, key(id), key(id) + ":v", 2 * TTL_SECONDS)).mapEmpty();
   }
 }

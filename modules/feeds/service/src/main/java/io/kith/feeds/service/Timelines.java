@@ -53,33 +53,26 @@ final class Timelines {
    * pushed there, an older one placed in order, one already there skipped; a list more than the slack over the cap is
    * cut back. Returns how many timelines gained the post.
    */
-  static final String PUSH_RESOURCE = "io/kith/feeds/service/timeline-push.lua";
-  private static final String PUSH = LuaScripts.resource(PUSH_RESOURCE);
+  private static final LuaScripts.Script PUSH = LuaScripts.load(Timelines.class, "timeline-push.lua");
   /**
    * Merges posts into one timeline if it exists ({@code timeline-merge.lua}): KEYS[1] the timeline, ARGV the cap then
    * the post ids, in any order. The timeline is rewritten in order, without duplicates, cut to the cap, its marker and
    * expiry kept. Returns how many of the ids were new to it.
    */
-  private static final String MERGE = LuaScripts.resource("io/kith/feeds/service/timeline-merge.lua");
+  private static final LuaScripts.Script MERGE = LuaScripts.load(Timelines.class, "timeline-merge.lua");
   /**
    * Removes posts from one timeline ({@code timeline-remove.lua}): KEYS[1] the timeline, ARGV the post ids. Order,
    * marker and expiry are kept.
    */
-  private static final String REMOVE = LuaScripts.resource("io/kith/feeds/service/timeline-remove.lua");
+  private static final LuaScripts.Script REMOVE = LuaScripts.load(Timelines.class, "timeline-remove.lua");
   /**
    * A page of one timeline ({@code timeline-range.lua}): KEYS[1] the timeline, ARGV max id (exclusive, 0: none), since
    * id (exclusive, 0: none), count, cap. Ids newest first, only among the newest cap entries; a binary search finds
    * where {@code max_id} starts.
    */
-  private static final String RANGE = LuaScripts.resource("io/kith/feeds/service/timeline-range.lua");
+  private static final LuaScripts.Script RANGE = LuaScripts.load(Timelines.class, "timeline-range.lua");
   /** Creates a timeline (its marker) unless it exists, and sets its expiry ({@code timeline-create.lua}). */
-  private static final String CREATE = LuaScripts.resource("io/kith/feeds/service/timeline-create.lua");
-  private static final List<String> SCRIPTS = List.of(PUSH, MERGE, REMOVE, RANGE, CREATE);
-  private static final String PUSH_SHA = LuaScripts.sha1(PUSH);
-  private static final String MERGE_SHA = LuaScripts.sha1(MERGE);
-  private static final String REMOVE_SHA = LuaScripts.sha1(REMOVE);
-  private static final String RANGE_SHA = LuaScripts.sha1(RANGE);
-  private static final String CREATE_SHA = LuaScripts.sha1(CREATE);
+  private static final LuaScripts.Script CREATE = LuaScripts.load(Timelines.class, "timeline-create.lua");
   private static final long CELEBRITY_CACHE_MILLIS = 5_000;
   /** How often the node's copy of the celebrity set is refreshed ahead of reads. */
   static final long CELEBRITY_REFRESH_MILLIS = CELEBRITY_CACHE_MILLIS / 2;
@@ -132,7 +125,7 @@ final class Timelines {
       if (running != null) {
         return running;
       }
-      Future<Void> build = runScripts(List.of(script(CREATE_SHA, key).arg(ttlSeconds)))
+      Future<Void> build = runScripts(List.of(script(CREATE, key, List.of(ttlSeconds))))
           .compose(x -> loader.load())
           .compose(ids -> add(key, ids))
           .recover(e -> redis.send(Request.cmd(Command.DEL).arg(key)).transform(x -> Future.failedFuture(e)));
@@ -153,9 +146,7 @@ final class Timelines {
     if (ids.isEmpty()) {
       return Future.succeededFuture();
     }
-    Request merge = script(MERGE_SHA, key).arg(cap);
-    ids.forEach(merge::arg);
-    return runScripts(List.of(merge)).mapEmpty();
+    return runScripts(List.of(script(MERGE, key, capThen(ids)))).mapEmpty();
   }
 
   /** Ids in an existing timeline below {@code maxId} and above {@code sinceId} (0: unbounded), newest first. */
@@ -163,13 +154,25 @@ final class Timelines {
     return runScripts(List.of(rangeRequest(kind, user, maxId, sinceId, count))).map(r -> ids(r.get(0)));
   }
 
-  private Request rangeRequest(String kind, long user, long maxId, long sinceId, int count) {
-    return script(RANGE_SHA, key(kind, user)).arg(Math.max(0, maxId)).arg(Math.max(0, sinceId)).arg(count).arg(cap);
+  private LuaScripts.Call rangeRequest(String kind, long user, long maxId, long sinceId, int count) {
+    return script(RANGE, key(kind, user), List.of(Math.max(0, maxId), Math.max(0, sinceId), count, cap));
   }
 
-  /** {@code EVALSHA} of a one-key script; arguments follow. */
-  private static Request script(String sha, String key) {
-    return Request.cmd(Command.EVALSHA).arg(sha).arg(1).arg(key);
+  /** A call of a one-key script; arguments follow. */
+  private static LuaScripts.Call script(LuaScripts.Script script, String key, List<?> args) {
+    List<Object> all = new ArrayList<>(args.size() + 2);
+    all.add(1);
+    all.add(key);
+    all.addAll(args);
+    return new LuaScripts.Call(script, all);
+  }
+
+  /** The cap, then the post ids: the arguments of a merge. */
+  private List<Object> capThen(Collection<Long> ids) {
+    List<Object> args = new ArrayList<>(ids.size() + 1);
+    args.add(cap);
+    args.addAll(ids);
+    return args;
   }
 
   /** Ranges of several users' timelines of one kind in one round trip (for merging celebrities' recent posts). */
@@ -177,7 +180,7 @@ final class Timelines {
     if (users.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    List<Request> batch = new ArrayList<>();
+    List<LuaScripts.Call> batch = new ArrayList<>();
     for (long user : users) {
       batch.add(rangeRequest(kind, user, maxId, sinceId, count));
     }
@@ -196,9 +199,9 @@ final class Timelines {
    */
   Future<List<Long>> read(String kind, long user, Loader loader, List<Long> celebrities, long maxId, long sinceId,
                           int count) {
-    List<Request> batch = new ArrayList<>(celebrities.size() + 2);
+    List<LuaScripts.Call> batch = new ArrayList<>(celebrities.size() + 2);
     if (loader != null) {
-      batch.add(Request.cmd(Command.EXPIRE).arg(key(kind, user)).arg(ttlSeconds));
+      batch.add(LuaScripts.Call.command(Request.cmd(Command.EXPIRE).arg(key(kind, user)).arg(ttlSeconds)));
     }
     int at = batch.size();
     batch.add(rangeRequest(kind, user, maxId, sinceId, count));
@@ -262,11 +265,13 @@ final class Timelines {
       keys.add(key(kind, user));
     }
     String post = Long.toString(postId);
-    List<Request> calls = new ArrayList<>();
+    List<LuaScripts.Call> calls = new ArrayList<>();
     for (List<String> group : callGroups(keys, perCall, sameSlot)) {
-      Request call = Request.cmd(Command.EVALSHA).arg(PUSH_SHA).arg(group.size());
-      group.forEach(call::arg);
-      calls.add(call.arg(post).arg(cap).arg(TRIM_SLACK));
+      List<Object> args = new ArrayList<>(group.size() + 4);
+      args.add(group.size());
+      args.addAll(group);
+      args.addAll(List.of(post, cap, TRIM_SLACK));
+      calls.add(new LuaScripts.Call(PUSH, args));
     }
     return (inOrder ? inOrder(calls) : runScripts(calls)).map(responses -> {
       int added = 0;
@@ -282,16 +287,14 @@ final class Timelines {
     if (postIds.isEmpty()) {
       return Future.succeededFuture();
     }
-    Request call = script(MERGE_SHA, key(kind, user)).arg(cap);
-    postIds.forEach(call::arg);
-    return runScripts(List.of(call)).mapEmpty();
+    return runScripts(List.of(script(MERGE, key(kind, user), capThen(postIds)))).mapEmpty();
   }
 
   /**
    * Sends script calls on the fan-out's own connection, after those sent before; when the connection is lost the
    * calls go through the pool (they are idempotent, and correct in any order).
    */
-  private synchronized Future<List<Response>> inOrder(List<Request> calls) {
+  private synchronized Future<List<Response>> inOrder(List<LuaScripts.Call> calls) {
     Future<RedisConnection> current = lane;
     if (current == null) {
       // a connect that fails at once drops the lane in onFailure below: keep using the local, not the field
@@ -302,10 +305,8 @@ final class Timelines {
           .onFailure(e -> dropLane(opening));
     }
     Future<RedisConnection> used = current;
-    return used.compose(c -> c.batch(calls)).recover(e -> {
-      if (e.getMessage() != null && e.getMessage().contains("NOSCRIPT")) {
-        return runScripts(calls);
-      }
+    // a script Redis did not know is sent again by text on the same connection (LuaScripts.batch)
+    return used.compose(c -> LuaScripts.batch(c::batch, calls)).recover(e -> {
       dropLane(used);
       return runScripts(calls);
     });
@@ -327,18 +328,11 @@ final class Timelines {
   }
 
   /**
-   * Sends requests pipelined, scripts by digest; when Redis does not know a script (restarted or flushed) the scripts
-   * are loaded and the batch is sent again (every request sent this way is idempotent).
+   * Sends calls pipelined, scripts by digest; when Redis does not know a script (restarted or flushed) the batch is
+   * sent again by text (every call sent this way is idempotent).
    */
-  private Future<List<Response>> runScripts(List<Request> calls) {
-    return redis.batch(calls).recover(e -> {
-      if (e.getMessage() == null || !e.getMessage().contains("NOSCRIPT")) {
-        return Future.failedFuture(e);
-      }
-      List<Request> load = new ArrayList<>();
-      SCRIPTS.forEach(source -> load.add(Request.cmd(Command.SCRIPT).arg("LOAD").arg(source)));
-      return redis.batch(load).compose(r -> redis.batch(calls));
-    });
+  private Future<List<Response>> runScripts(List<LuaScripts.Call> calls) {
+    return LuaScripts.batch(redis::batch, calls);
   }
 
   /**
@@ -409,9 +403,7 @@ final class Timelines {
     if (postIds.isEmpty()) {
       return Future.succeededFuture();
     }
-    Request remove = script(REMOVE_SHA, key(kind, user));
-    postIds.forEach(remove::arg);
-    return runScripts(List.of(remove)).mapEmpty();
+    return runScripts(List.of(script(REMOVE, key(kind, user), new ArrayList<>(postIds)))).mapEmpty();
   }
 
   /** Removes one post from the timelines of these users (pipelined). */

@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.store.LuaScripts;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -30,21 +31,9 @@ final class ViewerFlags {
   /** Most entries kept per set. */
   static final int CAP = 1_000;
   static final long TTL_SECONDS = 86_400;
-  private static final String TOP = "9007199254740992";
-  private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], 2 * ARGV[3]) ";
-  // ARGV: member, score, ttl, cap
-  private static final String ADD = BUMP + "if redis.call('exists', KEYS[1]) == 1 then "
-      + "redis.call('zadd', KEYS[1], ARGV[2], ARGV[1]) "
-      + "local extra = redis.call('zcard', KEYS[1]) - 1 - tonumber(ARGV[4]) "
-      + "if extra > 0 then redis.call('zremrangebyrank', KEYS[1], 0, extra - 1) "
-      + "redis.call('zrem', KEYS[1], 'c') redis.call('zadd', KEYS[1], '" + TOP + "', 'p') end end return 1";
-  private static final String REMOVE = BUMP + "redis.call('zrem', KEYS[1], ARGV[1]) return 1";
-  // ARGV: generation read before loading, marker, ttl, then score/member pairs
-  private static final String FILL = "if redis.call('exists', KEYS[1]) == 1 then return 1 end "
-      + "if (redis.call('get', KEYS[2]) or '0') ~= ARGV[1] then return 0 end "
-      + "redis.call('zadd', KEYS[1], '" + TOP + "', ARGV[2]) "
-      + "for i = 4, #ARGV, 1000 do redis.call('zadd', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV))) end "
-      + "redis.call('expire', KEYS[1], ARGV[3]) return 1";
+  private static final LuaScripts.Script ADD = LuaScripts.load(ViewerFlags.class, "flags-add.lua");
+  private static final LuaScripts.Script REMOVE = LuaScripts.load(ViewerFlags.class, "flags-remove.lua");
+  private static final LuaScripts.Script FILL = LuaScripts.load(ViewerFlags.class, "flags-fill.lua");
 
   /** Loads up to {@code limit} (id, score) pairs of a user's set from the record, newest first. */
   interface Loader {
@@ -68,14 +57,13 @@ final class ViewerFlags {
 
   /** Records that {@code user} now has {@code member} in the set (a like, a repost of that original). */
   Future<Void> add(String set, long user, long member, long score) {
-    return redis.send(Request.cmd(Command.EVAL).arg(ADD).arg(2).arg(key(set, user)).arg(key(set, user) + ":gen")
-        .arg(member).arg(score).arg(TTL_SECONDS).arg(CAP)).mapEmpty();
+    return ADD.run(redis, List.of(2, key(set, user), key(set, user) + ":gen", member, score, TTL_SECONDS, CAP))
+        .mapEmpty();
   }
 
   /** Records that {@code user} no longer has {@code member} in the set. */
   Future<Void> remove(String set, long user, long member) {
-    return redis.send(Request.cmd(Command.EVAL).arg(REMOVE).arg(2).arg(key(set, user)).arg(key(set, user) + ":gen")
-        .arg(member).arg(0).arg(TTL_SECONDS)).mapEmpty();
+    return REMOVE.run(redis, List.of(2, key(set, user), key(set, user) + ":gen", member, 0, TTL_SECONDS)).mapEmpty();
   }
 
   /** Which of {@code ids} are in the user's set: from Redis, with MongoDB only for misses of a partial set. */
@@ -175,12 +163,13 @@ final class ViewerFlags {
       String generation = g == null ? "0" : g.toString();
       return loader.load(user, CAP + 1).compose(rows -> {
         boolean complete = rows.size() <= CAP;
-        Request fill = Request.cmd(Command.EVAL).arg(FILL).arg(2).arg(key).arg(key + ":gen")
-            .arg(generation).arg(complete ? "c" : "p").arg(TTL_SECONDS);
+        List<Object> fill = new ArrayList<>(List.of(2, key, key + ":gen", generation, complete ? "c" : "p",
+            TTL_SECONDS));
         for (long[] row : rows.subList(0, Math.min(rows.size(), CAP))) {
-          fill.arg(row[1]).arg(row[0]);
+          fill.add(row[1]);
+          fill.add(row[0]);
         }
-        return redis.send(fill).mapEmpty();
+        return FILL.run(redis, fill).mapEmpty();
       });
     });
   }

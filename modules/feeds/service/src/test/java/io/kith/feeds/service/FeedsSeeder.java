@@ -29,7 +29,8 @@ public final class FeedsSeeder {
   /** Posts a timeline may hold beyond the cap before the fan-out script cuts it back. */
   public static final int TRIM_SLACK = Timelines.TRIM_SLACK;
   /** The fan-out script the service runs ({@code timeline-push.lua}), to measure it on its own. */
-  public static final String FAN_OUT = LuaScripts.resource(Timelines.PUSH_RESOURCE);
+  public static final String FAN_OUT = LuaScripts.resource(
+      Timelines.class.getPackageName().replace('.', '/') + "/timeline-push.lua");
 
   private FeedsSeeder() {
   }

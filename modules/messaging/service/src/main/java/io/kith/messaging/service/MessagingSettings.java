@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.platform.config.Bounds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -55,32 +56,25 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
   static final String READS_PER_MINUTE = "mark-reads-per-minute";
 
   static MessagingSettings from(JsonObject section) {
+    Bounds b = Bounds.of("messaging", section);
     return new MessagingSettings(
-        bounded(section, RECALL_SECONDS, 120, 1, 86_400),
-        bounded(section, WINDOW_SIZE, 200, 1, 10_000),
-        bounded(section, WINDOW_TTL_SECONDS, 7 * 86_400, 60, 365 * 86_400),
-        bounded(section, SETTLE_MILLIS, 5_000, 100, 600_000),
-        bounded(section, SENDS_PER_MINUTE, 300, 1, 1_000_000),
-        bounded(section, GROUP_MEMBER_CAP, 500, 2, 100_000),
-        bounded(section, GROUPS_PER_HOUR, 20, 1, 1_000_000),
-        bounded(section, INVITATIONS_PER_HOUR, 60, 1, 1_000_000),
-        bounded(section, GROUP_JOINS_PER_MINUTE, 30, 1, 1_000_000),
-        bounded(section, TYPING_INTERVAL_MILLIS, 2_000, 100, 60_000),
-        bounded(section, INVITATION_DAYS, 30, 1, 365),
-        bounded(section, INVITATION_SWEEP_SECONDS, 3_600, 1, 86_400),
-        bounded(section, READS_PER_MINUTE, 600, 1, 1_000_000));
+        b.within(RECALL_SECONDS, 1, 86_400),
+        b.within(WINDOW_SIZE, 1, 10_000),
+        b.within(WINDOW_TTL_SECONDS, 60, 365 * 86_400),
+        b.within(SETTLE_MILLIS, 100, 600_000),
+        b.within(SENDS_PER_MINUTE, 1, 1_000_000),
+        b.within(GROUP_MEMBER_CAP, 2, 100_000),
+        b.within(GROUPS_PER_HOUR, 1, 1_000_000),
+        b.within(INVITATIONS_PER_HOUR, 1, 1_000_000),
+        b.within(GROUP_JOINS_PER_MINUTE, 1, 1_000_000),
+        b.within(TYPING_INTERVAL_MILLIS, 100, 60_000),
+        b.within(INVITATION_DAYS, 1, 365),
+        b.within(INVITATION_SWEEP_SECONDS, 1, 86_400),
+        b.within(READS_PER_MINUTE, 1, 1_000_000));
   }
 
   /** {@link #invitationDays} in milliseconds. */
   long invitationMillis() {
     return invitationDays * 86_400_000L;
-  }
-
-  private static int bounded(JsonObject section, String key, int dflt, int min, int max) {
-    int value = section.getInteger(key, dflt);
-    if (value < min || value > max) {
-      throw new IllegalArgumentException("messaging." + key + " must be between " + min + " and " + max + ": " + value);
-    }
-    return value;
   }
 }

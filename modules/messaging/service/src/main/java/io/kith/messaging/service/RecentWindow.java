@@ -18,12 +18,7 @@ import java.util.List;
 final class RecentWindow {
 
   /** Puts (or, with ARGV[5] = 1, only replaces) the view at its sequence, trims to the cap, renews the expiry. */
-  private static final LuaScripts.Script PUT = new LuaScripts.Script(
-      "if ARGV[5] == '1' and redis.call('zcount', KEYS[1], ARGV[1], ARGV[1]) == 0 then return 0 end "
-          + "redis.call('zremrangebyscore', KEYS[1], ARGV[1], ARGV[1]) "
-          + "redis.call('zadd', KEYS[1], ARGV[1], ARGV[2]) "
-          + "redis.call('zremrangebyrank', KEYS[1], 0, -(tonumber(ARGV[3]) + 1)) "
-          + "redis.call('expire', KEYS[1], ARGV[4]) return 1");
+  private static final LuaScripts.Script PUT = LuaScripts.load(RecentWindow.class, "recent-put.lua");
 
   private final RedisAPI redis;
   private final int size;

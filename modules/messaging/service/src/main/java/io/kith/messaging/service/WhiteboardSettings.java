@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.platform.config.Bounds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -33,21 +34,14 @@ record WhiteboardSettings(int strokes, int strokesTtlSeconds, int strokesPerSeco
   static final String BYTES = "board-bytes";
 
   static WhiteboardSettings from(JsonObject section) {
+    Bounds b = Bounds.of("messaging", section);
     return new WhiteboardSettings(
-        bounded(section, STROKES, 500, 1, 10_000),
-        bounded(section, STROKES_TTL_SECONDS, 7 * 86_400, 60, 365 * 86_400),
-        bounded(section, STROKES_PER_SECOND, 50, 1, 100_000),
-        bounded(section, MEMBERS, 20, 1, 500),
-        bounded(section, BOARDS_PER_USER, 20, 1, 10_000),
-        bounded(section, BOARDS_PER_GROUP, 20, 1, 1_000),
-        bounded(section, BYTES, 1 << 20, 16 * 1024, 64 << 20));
-  }
-
-  private static int bounded(JsonObject section, String key, int dflt, int min, int max) {
-    int value = section.getInteger(key, dflt);
-    if (value < min || value > max) {
-      throw new IllegalArgumentException("messaging." + key + " must be between " + min + " and " + max + ": " + value);
-    }
-    return value;
+        b.within(STROKES, 1, 10_000),
+        b.within(STROKES_TTL_SECONDS, 60, 365 * 86_400),
+        b.within(STROKES_PER_SECOND, 1, 100_000),
+        b.within(MEMBERS, 1, 500),
+        b.within(BOARDS_PER_USER, 1, 10_000),
+        b.within(BOARDS_PER_GROUP, 1, 1_000),
+        b.within(BYTES, 16 * 1024, 64 << 20));
   }
 }

@@ -29,31 +29,7 @@ final class WhiteboardStrokes {
    * key holds the total length of the kept entries (recomputed once from the entries when it is missing). Answers the
    * entry's sequence (as a string: Lua numbers print in exponent form beyond 14 digits).
    */
-  private static final LuaScripts.Script APPEND = new LuaScripts.Script(
-      "if redis.call('exists', KEYS[2]) == 0 then redis.call('set', KEYS[2], ARGV[4]) end "
-          + "local seq = string.format('%d', redis.call('incr', KEYS[2])) "
-          + "if ARGV[5] == '1' then redis.call('del', KEYS[1], KEYS[3]) end "
-          + "local total = tonumber(redis.call('get', KEYS[3]) or '-1') "
-          + "if total < 0 then "
-          + "  total = 0 "
-          + "  for _, e in ipairs(redis.call('zrange', KEYS[1], 0, -1)) do total = total + string.len(e) end "
-          + "end "
-          + "local entry = '{\"seq\":' .. seq .. ',' .. ARGV[1] "
-          + "redis.call('zadd', KEYS[1], seq, entry) "
-          + "total = total + string.len(entry) "
-          + "local keep = tonumber(ARGV[2]) "
-          + "local max = tonumber(ARGV[6]) "
-          + "local n = redis.call('zcard', KEYS[1]) "
-          + "while n > 1 and (n > keep or total > max) do "
-          + "  local old = redis.call('zrange', KEYS[1], 0, 0) "
-          + "  redis.call('zremrangebyrank', KEYS[1], 0, 0) "
-          + "  total = total - string.len(old[1]) "
-          + "  n = n - 1 "
-          + "end "
-          + "redis.call('set', KEYS[3], string.format('%d', total), 'EX', ARGV[3]) "
-          + "redis.call('expire', KEYS[1], ARGV[3]) "
-          + "redis.call('expire', KEYS[2], ARGV[3]) "
-          + "return seq");
+  private static final LuaScripts.Script APPEND = LuaScripts.load(WhiteboardStrokes.class, "whiteboard-append.lua");
 
   /**
    * Reads a page: KEYS = strokes, seq; ARGV = after ('' for none), limit. The page continues after ARGV[1] when the
@@ -61,22 +37,7 @@ final class WhiteboardStrokes {
    * supersedes everything before it). Otherwise it starts at the oldest kept entry with reset = 1. Answers
    * {counter, reset, entries}, read atomically.
    */
-  private static final LuaScripts.Script READ = new LuaScripts.Script(
-      "local last = redis.call('get', KEYS[2]) or '0' "
-          + "local reset = 1 "
-          + "if ARGV[1] ~= '' then "
-          + "  local after = tonumber(ARGV[1]) "
-          + "  local top = tonumber(last) "
-          + "  if after == top then reset = 0 "
-          + "  elseif after < top then "
-          + "    local oldest = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES') "
-          + "    if oldest[1] and (tonumber(oldest[2]) <= after + 1 "
-          + "        or string.find(oldest[1], '\"kind\":\"clear\"', 1, true)) then reset = 0 end "
-          + "  end "
-          + "end "
-          + "local min = '-inf' "
-          + "if reset == 0 then min = '(' .. ARGV[1] end "
-          + "return {last, reset, redis.call('zrangebyscore', KEYS[1], min, '+inf', 'LIMIT', 0, ARGV[2])}");
+  private static final LuaScripts.Script READ = LuaScripts.load(WhiteboardStrokes.class, "whiteboard-read.lua");
 
   /** A page of entries. */
   record Page(long lastSeq, boolean reset, List<JsonObject> items) {

@@ -4,7 +4,6 @@ import io.kith.notifications.api.Notifications;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.store.LuaScripts;
-import io.kith.platform.store.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -44,21 +43,17 @@ final class HotStore {
   record Inserted(Stored stored, List<Long> evicted, JsonObject counts, List<Long> replaced) {
   }
 
-  /** A script run with its keys and arguments (what follows the script in EVAL), built up by the caller. */
-  private record Call(Script script, List<String> args) {
-  }
-
   private static final String COMMON = resource("common.lua");
-  private static final Script INSERT = script("insert.lua");
-  private static final Script FILL = script("fill.lua");
-  private static final Script COUNTS = script("counts.lua");
-  private static final Script LIST = script("list.lua");
-  private static final Script GROUPED = script("grouped.lua");
-  private static final Script MARK_IDS = script("mark_ids.lua");
-  private static final Script MARK_ALL = script("mark_all.lua");
-  private static final Script MARK_WHERE = script("mark_where.lua");
-  private static final Script DELETE_IDS = script("delete_ids.lua");
-  private static final Script DELETE_WHERE = script("delete_where.lua");
+  private static final LuaScripts.Script INSERT = script("insert.lua");
+  private static final LuaScripts.Script FILL = script("fill.lua");
+  private static final LuaScripts.Script COUNTS = script("counts.lua");
+  private static final LuaScripts.Script LIST = script("list.lua");
+  private static final LuaScripts.Script GROUPED = script("grouped.lua");
+  private static final LuaScripts.Script MARK_IDS = script("mark_ids.lua");
+  private static final LuaScripts.Script MARK_ALL = script("mark_all.lua");
+  private static final LuaScripts.Script MARK_WHERE = script("mark_where.lua");
+  private static final LuaScripts.Script DELETE_IDS = script("delete_ids.lua");
+  private static final LuaScripts.Script DELETE_WHERE = script("delete_where.lua");
   /** Rebuilds that lose the race with concurrent writes are retried this many times before giving up. */
   private static final int REBUILD_ATTEMPTS = 5;
 
@@ -92,8 +87,7 @@ final class HotStore {
    */
   Future<Inserted> insert(JsonObject record) {
     long user = record.getLong("to");
-    Call call = call(INSERT, user);
-    List<String> args = call.args();
+    List<String> args = script(user);
     args.add(Integer.toString(cap));
     args.add(Long.toString(record.getLong("_id")));
     args.add(record.getString("type"));
@@ -101,7 +95,7 @@ final class HotStore {
     args.add(record.getString("key"));
     args.add(record.getString("slot", ""));
     args.addAll(fieldPairs(record));
-    return eval(call).map(r -> switch (r.get(0).toInteger()) {
+    return INSERT.run(api, args).map(r -> switch (r.get(0).toInteger()) {
       case -1 -> new Inserted(Stored.SIDE_MISSING, List.of(), null, List.of());
       case 0 -> new Inserted(Stored.DUPLICATE, List.of(), null, List.of());
       case 2 -> new Inserted(Stored.SUPERSEDED, List.of(), null, List.of());
@@ -144,9 +138,9 @@ final class HotStore {
 
   /** Removes these notifications of the user if its side exists (system deletes, decided from the record). */
   Future<Change> removeIfPresent(long user, List<Long> ids) {
-    Call call = call(DELETE_IDS, user);
-    ids.forEach(id -> call.args().add(Long.toString(id)));
-    return eval(call).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
+    List<String> args = script(user);
+    ids.forEach(id -> args.add(Long.toString(id)));
+    return DELETE_IDS.run(api, args).map(r -> r.get(0).toInteger() < 0 ? new Change(List.of(), null)
         : new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
@@ -161,12 +155,12 @@ final class HotStore {
   // ---------------------------------------------------------------- the user's own reads and writes
 
   Future<JsonObject> counts(long user) {
-    return run(user, () -> call(COUNTS, user)).map(r -> counts(r.get(1)));
+    return run(user, COUNTS, () -> script(user)).map(r -> counts(r.get(1)));
   }
 
   /** A page of notification records (string fields as stored) matching {@code spec}. */
   Future<List<JsonObject>> list(long user, JsonObject spec) {
-    return run(user, () -> withSpec(LIST, user, spec)).map(r -> {
+    return run(user, LIST, () -> withSpec(user, spec)).map(r -> {
       List<JsonObject> items = new ArrayList<>();
       for (Response item : r.get(1)) {
         items.add(hash(item));
@@ -177,7 +171,7 @@ final class HotStore {
 
   /** Groups as {@code {latest: <record>, count, unread, actor_count, actors: [ids]}}. */
   Future<List<JsonObject>> grouped(long user, JsonObject spec) {
-    return run(user, () -> withSpec(GROUPED, user, spec)).map(r -> {
+    return run(user, GROUPED, () -> withSpec(user, spec)).map(r -> {
       List<JsonObject> groups = new ArrayList<>();
       for (Response g : r.get(1)) {
         groups.add(new JsonObject().put("latest", hash(g.get(0))).put("count", g.get(1).toInteger())
@@ -189,48 +183,43 @@ final class HotStore {
   }
 
   Future<Change> markIds(long user, List<Long> ids) {
-    return change(user, () -> {
-      Call call = call(MARK_IDS, user);
-      ids.forEach(id -> call.args().add(Long.toString(id)));
-      return call;
+    return change(user, MARK_IDS, () -> {
+      List<String> args = script(user);
+      ids.forEach(id -> args.add(Long.toString(id)));
+      return args;
     });
   }
 
   Future<Change> markAll(long user) {
-    return change(user, () -> call(MARK_ALL, user));
+    return change(user, MARK_ALL, () -> script(user));
   }
 
   Future<Change> markWhere(long user, JsonObject spec) {
-    return change(user, () -> withSpec(MARK_WHERE, user, spec));
+    return change(user, MARK_WHERE, () -> withSpec(user, spec));
   }
 
   Future<Change> deleteIds(long user, List<Long> ids) {
-    return change(user, () -> {
-      Call call = call(DELETE_IDS, user);
-      ids.forEach(id -> call.args().add(Long.toString(id)));
-      return call;
+    return change(user, DELETE_IDS, () -> {
+      List<String> args = script(user);
+      ids.forEach(id -> args.add(Long.toString(id)));
+      return args;
     });
   }
 
   Future<Change> deleteWhere(long user, JsonObject spec) {
-    return change(user, () -> withSpec(DELETE_WHERE, user, spec));
+    return change(user, DELETE_WHERE, () -> withSpec(user, spec));
   }
 
   // ---------------------------------------------------------------- plumbing
 
-  /** Runs a script by its SHA (the platform's {@link Script}: EVAL only when Redis does not know it yet). */
-  private Future<Response> eval(Call call) {
-    return call.script().run(api, call.args());
-  }
-
-  private Future<Change> change(long user, Supplier<Call> args) {
-    return run(user, args).map(r -> new Change(ids(r.get(1)), counts(r.get(2))));
+  private Future<Change> change(long user, LuaScripts.Script script, Supplier<List<String>> args) {
+    return run(user, script, args).map(r -> new Change(ids(r.get(1)), counts(r.get(2))));
   }
 
   /** Runs a script; when it finds the side missing, rebuilds the side and runs it once more. */
-  private Future<Response> run(long user, Supplier<Call> args) {
-    return eval(args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
-        : rebuild(user, REBUILD_ATTEMPTS).compose(v -> eval(args.get())).compose(again ->
+  private Future<Response> run(long user, LuaScripts.Script script, Supplier<List<String>> args) {
+    return script.run(api, args.get()).compose(r -> r.get(0).toInteger() >= 0 ? Future.succeededFuture(r)
+        : rebuild(user, REBUILD_ATTEMPTS).compose(v -> script.run(api, args.get())).compose(again ->
             again.get(0).toInteger() >= 0 ? Future.succeededFuture(again)
                 : Failures.<Response>fail(KithErrors.UNAVAILABLE, "notifications are being rebuilt; retry")));
   }
@@ -243,7 +232,20 @@ final class HotStore {
   Future<Void> rebuild(long user, int attempts) {
     return api.get(generationKey(user)).compose(g -> {
       String generation = g == null ? "0" : g.toString();
-      return loader.load(user).compose(records -> fill(user, generation, records));
+      return loader.load(user).compose(records -> {
+        JsonArray docs = new JsonArray();
+        for (JsonObject record : records) {
+          docs.add(new JsonObject().put("id", Long.toString(record.getLong("_id")))
+              .put("type", record.getString("type")).put("created", Long.toString(record.getLong("created")))
+              .put("unread", record.getBoolean("unread", true) ? "1" : "0").put("key", record.getString("key"))
+              .put("slot", record.getString("slot", "")).put("fields", new JsonArray(fieldPairs(record))));
+        }
+        List<String> args = script(user);
+        args.add(generation);
+        args.add(new JsonArray(Notifications.TYPES).encode());
+        args.add(docs.encode());
+        return FILL.run(api, args);
+      });
     }).compose(stored -> {
       if (stored.toInteger() == 1) {
         return Future.succeededFuture();
@@ -253,36 +255,20 @@ final class HotStore {
     });
   }
 
-  /** A call of {@code script} on the user's side: its two keys, then the side's key prefix. */
-  private static Call call(Script script, long user) {
+  /** What follows the script in EVAL for a user's side: the keys (counters, generation), then the side's prefix. */
+  private static List<String> script(long user) {
     List<String> args = new ArrayList<>();
     args.add("2");
     args.add(countersKey(user));
     args.add(generationKey(user));
     args.add(prefix(user));
-    return new Call(script, args);
+    return args;
   }
 
-  private static Call withSpec(Script script, long user, JsonObject spec) {
-    Call call = call(script, user);
-    call.args().add(spec.encode());
-    return call;
-  }
-
-  /** Stores the loaded records as the user's side, unless a write bumped the generation since it was read. */
-  private Future<Response> fill(long user, String generation, List<JsonObject> records) {
-    JsonArray docs = new JsonArray();
-    for (JsonObject record : records) {
-      docs.add(new JsonObject().put("id", Long.toString(record.getLong("_id")))
-          .put("type", record.getString("type")).put("created", Long.toString(record.getLong("created")))
-          .put("unread", record.getBoolean("unread", true) ? "1" : "0").put("key", record.getString("key"))
-          .put("slot", record.getString("slot", "")).put("fields", new JsonArray(fieldPairs(record))));
-    }
-    Call call = call(FILL, user);
-    call.args().add(generation);
-    call.args().add(new JsonArray(Notifications.TYPES).encode());
-    call.args().add(docs.encode());
-    return eval(call);
+  private static List<String> withSpec(long user, JsonObject spec) {
+    List<String> args = script(user);
+    args.add(spec.encode());
+    return args;
   }
 
   private static List<Long> ids(Response array) {
@@ -314,12 +300,12 @@ final class HotStore {
     return new JsonObject().put("total", Long.parseLong(raw.getString("unread", "0"))).put("by_type", byType);
   }
 
-  private static String resource(String name) {
-    return LuaScripts.resource("io/kith/notifications/service/" + name) + "\n";
+  /** A script of this class: {@code common.lua} (the helpers every script uses), then {@code name}. */
+  private static LuaScripts.Script script(String name) {
+    return new LuaScripts.Script(COMMON + resource(name));
   }
 
-  /** A script of this store: the shared helpers ({@code common.lua}) followed by its own text. */
-  private static Script script(String name) {
-    return new Script(COMMON + resource(name));
+  private static String resource(String name) {
+    return LuaScripts.resource("io/kith/notifications/service/" + name) + "\n";
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.notifications.service;
 
+import io.kith.platform.config.Bounds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -17,15 +18,7 @@ record NotificationsSettings(int maxPerUser, int markReadsPerMinute) {
   static final String MARK_READS_PER_MINUTE = "mark-reads-per-minute";
 
   static NotificationsSettings from(JsonObject section) {
-    int max = section.getInteger(MAX_PER_USER, 1_000);
-    if (max < 1 || max > 100_000) {
-      throw new IllegalArgumentException("notifications." + MAX_PER_USER + " must be between 1 and 100000: " + max);
-    }
-    int reads = section.getInteger(MARK_READS_PER_MINUTE, 600);
-    if (reads < 1 || reads > 1_000_000) {
-      throw new IllegalArgumentException("notifications." + MARK_READS_PER_MINUTE + " must be between 1 and 1000000: "
-          + reads);
-    }
-    return new NotificationsSettings(max, reads);
+    Bounds b = Bounds.of("notifications", section);
+    return new NotificationsSettings(b.within(MAX_PER_USER, 1, 100_000), b.within(MARK_READS_PER_MINUTE, 1, 1_000_000));
   }
 }

@@ -52,30 +52,10 @@ final class HotSets {
   /** Most sets one question may name (their bits must fit the answer's masks). */
   static final int MAX_SETS = 30;
   private static final String MARKER = "0";
-  private static final String BUMP = "redis.call('incr', KEYS[2]) redis.call('expire', KEYS[2], ARGV[2]) ";
-  private static final LuaScripts.Script ADD_IF_EXISTS = new LuaScripts.Script(BUMP
-      + "if redis.call('exists', KEYS[1]) == 1 then redis.call('sadd', KEYS[1], ARGV[1]) end return 1");
-  private static final LuaScripts.Script REMOVE = new LuaScripts.Script(BUMP
-      + "redis.call('srem', KEYS[1], ARGV[1]) return 1");
-  // ARGV: ttl, generation read before loading, marker, members... SADD in chunks: Lua's unpack() fails beyond ~8,000
-  // values, and a set may hold up to RelationsVerticle.HOT_SET_MAX members.
-  private static final LuaScripts.Script FILL = new LuaScripts.Script(
-      "if redis.call('exists', KEYS[1]) == 1 then return 1 end "
-          + "if (redis.call('get', KEYS[2]) or '0') ~= ARGV[2] then return 0 end "
-          + "for i = 3, #ARGV, 1000 do redis.call('sadd', KEYS[1], unpack(ARGV, i, math.min(i + 999, #ARGV))) end "
-          + "redis.call('expire', KEYS[1], ARGV[1]) return 1");
-  // KEYS: sets of one user; ARGV: ttl, ids... Answers {missing, mask of id 1, mask of id 2, ...}: bit i-1 of missing
-  // when KEYS[i] does not exist, bit i-1 of an id's mask when KEYS[i] holds it. A present set's TTL is renewed.
-  // SMISMEMBER in chunks for unpack(), as FILL.
-  private static final LuaScripts.Script ASK = new LuaScripts.Script(
-      "local out = {0} for j = 2, #ARGV do out[j] = 0 end local bit = 1 "
-          + "for i = 1, #KEYS do "
-          + "if redis.call('expire', KEYS[i], ARGV[1]) == 1 then "
-          + "for s = 2, #ARGV, 1000 do "
-          + "local m = redis.call('smismember', KEYS[i], unpack(ARGV, s, math.min(s + 999, #ARGV))) "
-          + "for j = 1, #m do if m[j] == 1 then out[s + j - 1] = out[s + j - 1] + bit end end end "
-          + "else out[1] = out[1] + bit end "
-          + "bit = bit * 2 end return out");
+  private static final LuaScripts.Script ADD_IF_EXISTS = LuaScripts.load(HotSets.class, "hot-add-if-exists.lua");
+  private static final LuaScripts.Script REMOVE = LuaScripts.load(HotSets.class, "hot-remove.lua");
+  private static final LuaScripts.Script FILL = LuaScripts.load(HotSets.class, "hot-fill.lua");
+  private static final LuaScripts.Script ASK = LuaScripts.load(HotSets.class, "hot-ask.lua");
 
   /** Loads the complete member list of a set from the record. */
   interface Loader {

@@ -1,5 +1,6 @@
 package io.kith.relations.service;
 
+import io.kith.platform.config.Bounds;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -16,14 +17,7 @@ record RelationsSettings(int followsPerMinute, int blocksPerMinute) {
   static final String BLOCKS_PER_MINUTE = "blocks-per-minute";
 
   static RelationsSettings from(JsonObject section) {
-    return new RelationsSettings(within(section, FOLLOWS_PER_MINUTE, 60), within(section, BLOCKS_PER_MINUTE, 30));
-  }
-
-  private static int within(JsonObject section, String key, int fallback) {
-    int value = section.getInteger(key, fallback);
-    if (value < 1 || value > 100_000) {
-      throw new IllegalArgumentException("relations." + key + " must be between 1 and 100000: " + value);
-    }
-    return value;
+    Bounds b = Bounds.of("relations", section);
+    return new RelationsSettings(b.within(FOLLOWS_PER_MINUTE, 1, 100_000), b.within(BLOCKS_PER_MINUTE, 1, 100_000));
   }
 }

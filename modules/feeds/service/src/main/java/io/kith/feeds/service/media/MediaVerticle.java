@@ -3,6 +3,7 @@ package io.kith.feeds.service.media;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.Platform;
+import io.kith.platform.config.Bounds;
 import io.kith.platform.limit.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -46,16 +47,17 @@ public final class MediaVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    JsonObject config = platform.config().section("feeds").getJsonObject(SECTION, new JsonObject());
+    Bounds config = Bounds.of("feeds." + SECTION,
+        platform.config().section("feeds").getJsonObject(SECTION, new JsonObject()));
     MediaTransfers.Limits limits = new MediaTransfers.Limits(
-        config.getLong(IMAGE_MAX_BYTES, 10_485_760L),
-        config.getLong(VIDEO_MAX_BYTES, 104_857_600L),
-        config.getInteger(UPLOADS_PER_WINDOW, 60),
-        config.getLong(UPLOAD_WINDOW_SECONDS, 3600L) * 1000,
-        config.getLong(TRANSFER_TIMEOUT_SECONDS, 60L) * 1000,
-        config.getInteger(MAX_UNATTACHED, 50));
-    long ttl = config.getLong(UNATTACHED_TTL_SECONDS, 86_400L) * 1000;
-    long every = config.getLong(SWEEP_INTERVAL_SECONDS, 3600L) * 1000;
+        config.longValue(IMAGE_MAX_BYTES),
+        config.longValue(VIDEO_MAX_BYTES),
+        config.integer(UPLOADS_PER_WINDOW),
+        config.longValue(UPLOAD_WINDOW_SECONDS) * 1000,
+        config.longValue(TRANSFER_TIMEOUT_SECONDS) * 1000,
+        config.integer(MAX_UNATTACHED));
+    long ttl = config.longValue(UNATTACHED_TTL_SECONDS) * 1000;
+    long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
     MediaTransfers transfers = new MediaTransfers(store, FeedsService.proxy(vertx),
         new RateLimiter(platform.redis()), limits);

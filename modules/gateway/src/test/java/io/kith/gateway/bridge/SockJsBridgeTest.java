@@ -224,6 +224,14 @@ class SockJsBridgeTest extends BridgeContractTest {
     String mine = Addresses.user(me.userId());
     String lasting = new AccessTokens(vertx, secret, "kith", "kith-api", 900).issue(me.userId(), me.sessionId());
     BridgeClient client = client();
+    // a witness on the same gateway event loop, with a token that lasts: a message published to it after one to me
+    // is handled after mine, so once it arrives mine was handled (withheld) before the fresh token below
+    TokenPair other = gateway.newSession();
+    String theirs = Addresses.user(other.userId());
+    BridgeClient witness = client();
+    witness.register(theirs, new AccessTokens(vertx, secret, "kith", "kith-api", 900)
+        .issue(other.userId(), other.sessionId()));
+    publishUntilReceived(witness, theirs, new JsonObject().put("text", "ready"));
 
     client.register(mine, me.accessToken());
     assertEquals(me.userId(), whoami(client, null));
@@ -231,8 +239,9 @@ class SockJsBridgeTest extends BridgeContractTest {
     assertEquals(BridgeGuard.TOKEN_EXPIRED, client.errorOf(expired), expired.encode());
 
     vertx.eventBus().publish(mine, new JsonObject().put("text", "after expiry"));
-    // the fresh token rebinds the connection before the reply is delivered; the message published before it was
-    // withheld, or it would arrive first
+    vertx.eventBus().publish(theirs, new JsonObject().put("text", "behind it"));
+    witness.take("the witness's message", f -> f.getJsonObject("body") instanceof JsonObject
+        && "behind it".equals(f.getJsonObject("body").getString("text")));
     assertEquals(me.userId(), whoami(client, lasting));
     JsonObject delivered = publishUntilReceived(client, mine, new JsonObject().put("text", "resumed"));
 

@@ -25,9 +25,6 @@ public record PresenceChanged(long userId, boolean online, String mode) implemen
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PresenceChanged fromJson(JsonObject json) {
-    return new PresenceChanged(
-        json.getLong("user_id", 0L),
-        json.getBoolean("online", false),
-        json.getString("mode"));
+    return new PresenceChanged(json.getLong("user_id", 0L), json.getBoolean("online", false), json.getString("mode"));
   }
 }

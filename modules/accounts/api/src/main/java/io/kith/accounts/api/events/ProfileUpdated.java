@@ -28,8 +28,6 @@ public record ProfileUpdated(long userId, List<String> fields) implements Event 
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ProfileUpdated fromJson(JsonObject json) {
-    return new ProfileUpdated(
-        json.getLong("user_id", 0L),
-        Event.strings(json.getJsonArray("fields")));
+    return new ProfileUpdated(json.getLong("user_id", 0L), Event.strings(json.getJsonArray("fields")));
   }
 }

@@ -24,8 +24,6 @@ public record UserRegistered(long userId, String username) implements Event {
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static UserRegistered fromJson(JsonObject json) {
-    return new UserRegistered(
-        json.getLong("user_id", 0L),
-        json.getString("username"));
+    return new UserRegistered(json.getLong("user_id", 0L), json.getString("username"));
   }
 }

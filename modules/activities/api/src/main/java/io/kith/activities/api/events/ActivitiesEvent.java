@@ -22,6 +22,11 @@ public sealed interface ActivitiesEvent extends Event
   /** Its title. */
   String title();
 
+  /** The members every payload starts with, in this order: {@code {activity, organiser, title}}. */
+  default JsonObject base() {
+    return new JsonObject().put("activity", activity()).put("organiser", organiser()).put("title", title());
+  }
+
   /**
    * Reads a stream entry of {@code type} (a constant of {@link ActivitiesEvents}); null for a type this version does
    * not know (a newer node's), which consumers skip.

@@ -27,21 +27,12 @@ public record ActivityCancelled(long activity, long organiser, String title, lon
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("activity", activity)
-        .put("organiser", organiser)
-        .put("title", title)
-        .put("start", start)
-        .put("participants", new JsonArray(new ArrayList<>(participants)));
+    return base().put("start", start).put("participants", new JsonArray(new ArrayList<>(participants)));
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityCancelled fromJson(JsonObject json) {
-    return new ActivityCancelled(
-        json.getLong("activity", 0L),
-        json.getLong("organiser", 0L),
-        json.getString("title"),
-        json.getLong("start", 0L),
-        Event.longs(json.getJsonArray("participants")));
+    return new ActivityCancelled(json.getLong("activity", 0L), json.getLong("organiser", 0L), json.getString("title"),
+        json.getLong("start", 0L), Event.longs(json.getJsonArray("participants")));
   }
 }

@@ -23,23 +23,12 @@ public record ActivityCreated(long activity, long organiser, String title, long 
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("activity", activity)
-        .put("organiser", organiser)
-        .put("title", title)
-        .put("start", start)
-        .put("end", end)
-        .put("visibility", visibility);
+    return base().put("start", start).put("end", end).put("visibility", visibility);
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityCreated fromJson(JsonObject json) {
-    return new ActivityCreated(
-        json.getLong("activity", 0L),
-        json.getLong("organiser", 0L),
-        json.getString("title"),
-        json.getLong("start", 0L),
-        json.getLong("end", 0L),
-        json.getString("visibility"));
+    return new ActivityCreated(json.getLong("activity", 0L), json.getLong("organiser", 0L), json.getString("title"),
+        json.getLong("start", 0L), json.getLong("end", 0L), json.getString("visibility"));
   }
 }

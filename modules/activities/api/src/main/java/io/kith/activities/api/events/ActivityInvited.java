@@ -27,21 +27,12 @@ public record ActivityInvited(long activity, long organiser, String title, long 
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("activity", activity)
-        .put("organiser", organiser)
-        .put("title", title)
-        .put("start", start)
-        .put("invited", new JsonArray(new ArrayList<>(invited)));
+    return base().put("start", start).put("invited", new JsonArray(new ArrayList<>(invited)));
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityInvited fromJson(JsonObject json) {
-    return new ActivityInvited(
-        json.getLong("activity", 0L),
-        json.getLong("organiser", 0L),
-        json.getString("title"),
-        json.getLong("start", 0L),
-        Event.longs(json.getJsonArray("invited")));
+    return new ActivityInvited(json.getLong("activity", 0L), json.getLong("organiser", 0L), json.getString("title"),
+        json.getLong("start", 0L), Event.longs(json.getJsonArray("invited")));
   }
 }

@@ -22,21 +22,12 @@ public record ActivityJoined(long activity, long organiser, String title, long u
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("activity", activity)
-        .put("organiser", organiser)
-        .put("title", title)
-        .put("user", user)
-        .put("via", via);
+    return base().put("user", user).put("via", via);
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityJoined fromJson(JsonObject json) {
-    return new ActivityJoined(
-        json.getLong("activity", 0L),
-        json.getLong("organiser", 0L),
-        json.getString("title"),
-        json.getLong("user", 0L),
-        json.getString("via"));
+    return new ActivityJoined(json.getLong("activity", 0L), json.getLong("organiser", 0L), json.getString("title"),
+        json.getLong("user", 0L), json.getString("via"));
   }
 }

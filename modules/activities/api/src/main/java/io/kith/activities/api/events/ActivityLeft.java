@@ -22,8 +22,8 @@ public record ActivityLeft(long activity, long organiser, String title, long use
 
   @Override
   public JsonObject toJson() {
-    JsonObject json = new JsonObject();
-    json.put("activity", activity).put("organiser", organiser).put("title", title).put("user", user);
+    JsonObject json = base();
+    json.put("user", user);
     if (removedBy != null) {
       json.put("removed_by", removedBy);
     }
@@ -32,11 +32,7 @@ public record ActivityLeft(long activity, long organiser, String title, long use
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityLeft fromJson(JsonObject json) {
-    return new ActivityLeft(
-        json.getLong("activity", 0L),
-        json.getLong("organiser", 0L),
-        json.getString("title"),
-        json.getLong("user", 0L),
-        json.getLong("removed_by"));
+    return new ActivityLeft(json.getLong("activity", 0L), json.getLong("organiser", 0L), json.getString("title"),
+        json.getLong("user", 0L), json.getLong("removed_by"));
   }
 }

@@ -19,8 +19,8 @@ import java.util.List;
  * @param place its place {@code {name, ...}}
  * @param participants the participants at the time (the organiser excluded)
  */
-public record ActivityStartingSoon(long activity, long organiser, String title,
-                                   long start, JsonObject place, List<Long> participants)
+public record ActivityStartingSoon(long activity, long organiser, String title, long start, JsonObject place,
+                                   List<Long> participants)
     implements ActivitiesEvent {
 
   @Override
@@ -30,23 +30,14 @@ public record ActivityStartingSoon(long activity, long organiser, String title,
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("activity", activity)
-        .put("organiser", organiser)
-        .put("title", title)
-        .put("start", start)
-        .put("place", place == null ? null : place.copy())
+    return base().put("start", start).put("place", place == null ? null : place.copy())
         .put("participants", new JsonArray(new ArrayList<>(participants)));
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityStartingSoon fromJson(JsonObject json) {
-    return new ActivityStartingSoon(
-        json.getLong("activity", 0L),
-        json.getLong("organiser", 0L),
-        json.getString("title"),
-        json.getLong("start", 0L),
-        json.getJsonObject("place"),
+    return new ActivityStartingSoon(json.getLong("activity", 0L), json.getLong("organiser", 0L),
+        json.getString("title"), json.getLong("start", 0L), json.getJsonObject("place"),
         Event.longs(json.getJsonArray("participants")));
   }
 }

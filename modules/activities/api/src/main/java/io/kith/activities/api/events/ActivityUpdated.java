@@ -21,8 +21,8 @@ import java.util.List;
  * @param place its place {@code {name, latitude?, longitude?}}
  * @param participants the participants at the time (the organiser excluded)
  */
-public record ActivityUpdated(long activity, long organiser, String title, List<String> changed,
-                              long start, long end, JsonObject place, List<Long> participants)
+public record ActivityUpdated(long activity, long organiser, String title, List<String> changed, long start, long end,
+                              JsonObject place, List<Long> participants)
     implements ActivitiesEvent {
 
   @Override
@@ -32,27 +32,15 @@ public record ActivityUpdated(long activity, long organiser, String title, List<
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("activity", activity)
-        .put("organiser", organiser)
-        .put("title", title)
-        .put("changed", new JsonArray(new ArrayList<>(changed)))
-        .put("start", start)
-        .put("end", end)
+    return base().put("changed", new JsonArray(new ArrayList<>(changed))).put("start", start).put("end", end)
         .put("place", place == null ? null : place.copy())
         .put("participants", new JsonArray(new ArrayList<>(participants)));
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityUpdated fromJson(JsonObject json) {
-    return new ActivityUpdated(
-        json.getLong("activity", 0L),
-        json.getLong("organiser", 0L),
-        json.getString("title"),
-        Event.strings(json.getJsonArray("changed")),
-        json.getLong("start", 0L),
-        json.getLong("end", 0L),
-        json.getJsonObject("place"),
-        Event.longs(json.getJsonArray("participants")));
+    return new ActivityUpdated(json.getLong("activity", 0L), json.getLong("organiser", 0L), json.getString("title"),
+        Event.strings(json.getJsonArray("changed")), json.getLong("start", 0L), json.getLong("end", 0L),
+        json.getJsonObject("place"), Event.longs(json.getJsonArray("participants")));
   }
 }

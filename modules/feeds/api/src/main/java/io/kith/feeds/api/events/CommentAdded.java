@@ -23,23 +23,13 @@ public record CommentAdded(long comment, long post, long postAuthor, long from, 
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("comment", comment)
-        .put("post", post)
-        .put("post_author", postAuthor)
-        .put("from", from)
-        .put("reply_to", replyTo)
-        .put("reply_to_author", replyToAuthor);
+    return new JsonObject().put("comment", comment).put("post", post).put("post_author", postAuthor).put("from", from)
+        .put("reply_to", replyTo).put("reply_to_author", replyToAuthor);
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static CommentAdded fromJson(JsonObject json) {
-    return new CommentAdded(
-        json.getLong("comment", 0L),
-        json.getLong("post", 0L),
-        json.getLong("post_author", 0L),
-        json.getLong("from", 0L),
-        json.getLong("reply_to", 0L),
-        json.getLong("reply_to_author", 0L));
+    return new CommentAdded(json.getLong("comment", 0L), json.getLong("post", 0L), json.getLong("post_author", 0L),
+        json.getLong("from", 0L), json.getLong("reply_to", 0L), json.getLong("reply_to_author", 0L));
   }
 }

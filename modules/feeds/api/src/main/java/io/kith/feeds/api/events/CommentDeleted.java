@@ -21,21 +21,13 @@ public record CommentDeleted(long comment, long post, long postAuthor, long from
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("comment", comment)
-        .put("post", post)
-        .put("post_author", postAuthor)
-        .put("from", from)
+    return new JsonObject().put("comment", comment).put("post", post).put("post_author", postAuthor).put("from", from)
         .put("by", by);
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static CommentDeleted fromJson(JsonObject json) {
-    return new CommentDeleted(
-        json.getLong("comment", 0L),
-        json.getLong("post", 0L),
-        json.getLong("post_author", 0L),
-        json.getLong("from", 0L),
-        json.getLong("by", 0L));
+    return new CommentDeleted(json.getLong("comment", 0L), json.getLong("post", 0L), json.getLong("post_author", 0L),
+        json.getLong("from", 0L), json.getLong("by", 0L));
   }
 }

@@ -24,9 +24,6 @@ public record PostDeleted(long post, long author, long repostOf) implements Feed
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PostDeleted fromJson(JsonObject json) {
-    return new PostDeleted(
-        json.getLong("post", 0L),
-        json.getLong("author", 0L),
-        json.getLong("repost_of", 0L));
+    return new PostDeleted(json.getLong("post", 0L), json.getLong("author", 0L), json.getLong("repost_of", 0L));
   }
 }

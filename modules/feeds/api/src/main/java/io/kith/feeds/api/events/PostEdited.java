@@ -24,9 +24,6 @@ public record PostEdited(long post, long author, String visibility) implements F
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PostEdited fromJson(JsonObject json) {
-    return new PostEdited(
-        json.getLong("post", 0L),
-        json.getLong("author", 0L),
-        json.getString("visibility"));
+    return new PostEdited(json.getLong("post", 0L), json.getLong("author", 0L), json.getString("visibility"));
   }
 }

@@ -24,9 +24,6 @@ public record PostLiked(long post, long postAuthor, long from) implements FeedsE
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PostLiked fromJson(JsonObject json) {
-    return new PostLiked(
-        json.getLong("post", 0L),
-        json.getLong("post_author", 0L),
-        json.getLong("from", 0L));
+    return new PostLiked(json.getLong("post", 0L), json.getLong("post_author", 0L), json.getLong("from", 0L));
   }
 }

@@ -27,21 +27,13 @@ public record PostPublished(long post, long author, String visibility, long repo
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("post", post)
-        .put("author", author)
-        .put("visibility", visibility)
-        .put("repost_of", repostOf)
-        .put("mentions", new JsonArray(new ArrayList<>(mentions)));
+    return new JsonObject().put("post", post).put("author", author).put("visibility", visibility)
+        .put("repost_of", repostOf).put("mentions", new JsonArray(new ArrayList<>(mentions)));
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PostPublished fromJson(JsonObject json) {
-    return new PostPublished(
-        json.getLong("post", 0L),
-        json.getLong("author", 0L),
-        json.getString("visibility"),
-        json.getLong("repost_of", 0L),
-        Event.longs(json.getJsonArray("mentions")));
+    return new PostPublished(json.getLong("post", 0L), json.getLong("author", 0L), json.getString("visibility"),
+        json.getLong("repost_of", 0L), Event.longs(json.getJsonArray("mentions")));
   }
 }

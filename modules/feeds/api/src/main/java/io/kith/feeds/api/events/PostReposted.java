@@ -20,19 +20,13 @@ public record PostReposted(long post, long original, long originalAuthor, long f
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("post", post)
-        .put("original", original)
-        .put("original_author", originalAuthor)
+    return new JsonObject().put("post", post).put("original", original).put("original_author", originalAuthor)
         .put("from", from);
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PostReposted fromJson(JsonObject json) {
-    return new PostReposted(
-        json.getLong("post", 0L),
-        json.getLong("original", 0L),
-        json.getLong("original_author", 0L),
-        json.getLong("from", 0L));
+    return new PostReposted(json.getLong("post", 0L), json.getLong("original", 0L),
+        json.getLong("original_author", 0L), json.getLong("from", 0L));
   }
 }

@@ -24,9 +24,6 @@ public record PostUnliked(long post, long postAuthor, long from) implements Feed
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PostUnliked fromJson(JsonObject json) {
-    return new PostUnliked(
-        json.getLong("post", 0L),
-        json.getLong("post_author", 0L),
-        json.getLong("from", 0L));
+    return new PostUnliked(json.getLong("post", 0L), json.getLong("post_author", 0L), json.getLong("from", 0L));
   }
 }

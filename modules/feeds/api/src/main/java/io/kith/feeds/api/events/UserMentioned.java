@@ -24,9 +24,6 @@ public record UserMentioned(long post, long from, long to) implements FeedsEvent
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static UserMentioned fromJson(JsonObject json) {
-    return new UserMentioned(
-        json.getLong("post", 0L),
-        json.getLong("from", 0L),
-        json.getLong("to", 0L));
+    return new UserMentioned(json.getLong("post", 0L), json.getLong("from", 0L), json.getLong("to", 0L));
   }
 }

@@ -25,10 +25,7 @@ public record ConversationRead(long conversation, long user, long seq, String ki
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ConversationRead fromJson(JsonObject json) {
-    return new ConversationRead(
-        json.getLong("conversation", 0L),
-        json.getLong("user", 0L),
-        json.getLong("seq", 0L),
+    return new ConversationRead(json.getLong("conversation", 0L), json.getLong("user", 0L), json.getLong("seq", 0L),
         json.getString("kind"));
   }
 }

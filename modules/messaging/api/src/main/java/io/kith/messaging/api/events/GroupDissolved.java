@@ -27,21 +27,13 @@ public record GroupDissolved(long group, String name, String kind, long by, List
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("group", group)
-        .put("name", name)
-        .put("kind", kind)
-        .put("by", by)
+    return new JsonObject().put("group", group).put("name", name).put("kind", kind).put("by", by)
         .put("members", new JsonArray(new ArrayList<>(members)));
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static GroupDissolved fromJson(JsonObject json) {
-    return new GroupDissolved(
-        json.getLong("group", 0L),
-        json.getString("name"),
-        json.getString("kind"),
-        json.getLong("by", 0L),
-        Event.longs(json.getJsonArray("members")));
+    return new GroupDissolved(json.getLong("group", 0L), json.getString("name"), json.getString("kind"),
+        json.getLong("by", 0L), Event.longs(json.getJsonArray("members")));
   }
 }

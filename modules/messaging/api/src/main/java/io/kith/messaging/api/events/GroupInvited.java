@@ -28,21 +28,13 @@ public record GroupInvited(long group, String name, String kind, long by, List<L
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("group", group)
-        .put("name", name)
-        .put("kind", kind)
-        .put("by", by)
+    return new JsonObject().put("group", group).put("name", name).put("kind", kind).put("by", by)
         .put("invited", new JsonArray(new ArrayList<>(invited)));
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static GroupInvited fromJson(JsonObject json) {
-    return new GroupInvited(
-        json.getLong("group", 0L),
-        json.getString("name"),
-        json.getString("kind"),
-        json.getLong("by", 0L),
-        Event.longs(json.getJsonArray("invited")));
+    return new GroupInvited(json.getLong("group", 0L), json.getString("name"), json.getString("kind"),
+        json.getLong("by", 0L), Event.longs(json.getJsonArray("invited")));
   }
 }

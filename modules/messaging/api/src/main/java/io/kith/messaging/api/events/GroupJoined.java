@@ -26,11 +26,7 @@ public record GroupJoined(long group, String name, String kind, long user, Strin
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static GroupJoined fromJson(JsonObject json) {
-    return new GroupJoined(
-        json.getLong("group", 0L),
-        json.getString("name"),
-        json.getString("kind"),
-        json.getLong("user", 0L),
-        json.getString("via"));
+    return new GroupJoined(json.getLong("group", 0L), json.getString("name"), json.getString("kind"),
+        json.getLong("user", 0L), json.getString("via"));
   }
 }

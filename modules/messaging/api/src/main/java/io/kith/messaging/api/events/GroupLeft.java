@@ -25,10 +25,7 @@ public record GroupLeft(long group, String name, String kind, long user) impleme
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static GroupLeft fromJson(JsonObject json) {
-    return new GroupLeft(
-        json.getLong("group", 0L),
-        json.getString("name"),
-        json.getString("kind"),
+    return new GroupLeft(json.getLong("group", 0L), json.getString("name"), json.getString("kind"),
         json.getLong("user", 0L));
   }
 }

@@ -23,8 +23,6 @@ public record InvitationDeclined(long group, long user) implements MessagingEven
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static InvitationDeclined fromJson(JsonObject json) {
-    return new InvitationDeclined(
-        json.getLong("group", 0L),
-        json.getLong("user", 0L));
+    return new InvitationDeclined(json.getLong("group", 0L), json.getLong("user", 0L));
   }
 }

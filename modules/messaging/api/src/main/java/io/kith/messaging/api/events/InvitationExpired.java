@@ -24,9 +24,6 @@ public record InvitationExpired(long group, long user, long expiredAt) implement
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static InvitationExpired fromJson(JsonObject json) {
-    return new InvitationExpired(
-        json.getLong("group", 0L),
-        json.getLong("user", 0L),
-        json.getLong("expired_at", 0L));
+    return new InvitationExpired(json.getLong("group", 0L), json.getLong("user", 0L), json.getLong("expired_at", 0L));
   }
 }

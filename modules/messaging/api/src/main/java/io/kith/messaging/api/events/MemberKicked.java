@@ -26,11 +26,7 @@ public record MemberKicked(long group, String name, String kind, long by, long u
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static MemberKicked fromJson(JsonObject json) {
-    return new MemberKicked(
-        json.getLong("group", 0L),
-        json.getString("name"),
-        json.getString("kind"),
-        json.getLong("by", 0L),
-        json.getLong("user", 0L));
+    return new MemberKicked(json.getLong("group", 0L), json.getString("name"), json.getString("kind"),
+        json.getLong("by", 0L), json.getLong("user", 0L));
   }
 }

@@ -46,16 +46,9 @@ public record MessageSent(long message, long conversation, long seq, String kind
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static MessageSent fromJson(JsonObject json) {
-    return new MessageSent(
-        json.getLong("message", 0L),
-        json.getLong("conversation", 0L),
-        json.getLong("seq", 0L),
-        json.getString("kind"),
-        json.getLong("from", 0L),
-        Event.longs(json.getJsonArray("to")),
-        json.getString("preview"),
-        json.getLong("group"),
-        json.getString("group_name"),
+    return new MessageSent(json.getLong("message", 0L), json.getLong("conversation", 0L), json.getLong("seq", 0L),
+        json.getString("kind"), json.getLong("from", 0L), Event.longs(json.getJsonArray("to")),
+        json.getString("preview"), json.getLong("group"), json.getString("group_name"),
         Event.longs(json.getJsonArray("mentions")));
   }
 }

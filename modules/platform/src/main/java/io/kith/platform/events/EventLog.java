@@ -91,6 +91,12 @@ public final class EventLog {
     return STREAM_PREFIX + domain;
   }
 
+  /** The publisher of {@code domain}'s typed events (the way producers append). */
+  public EventPublisher publisher(String domain) {
+    checkName(domain, "domain");
+    return new EventPublisher(this, domain);
+  }
+
   /**
    * Appends an event to {@code domain}'s stream.
    *

@@ -8,6 +8,9 @@ package io.kith.accounts.api;
  *   <li>{@value #PROFILE_UPDATED}: {@code {user_id, fields: [names of changed fields]}}</li>
  *   <li>{@value #PRESENCE_CHANGED}: {@code {user_id, online, mode}}</li>
  * </ul>
+ *
+ * <p>Each type has a record of the same name in {@code io.kith.accounts.api.events} whose {@code toJson()} writes the
+ * payload and whose {@code fromJson} reads it: producers publish records, consumers read them.
  */
 public final class AccountsEvents {
 

@@ -1,7 +1,9 @@
 package io.kith.accounts.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.Platform;
+import io.kith.platform.events.EventPublisher;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
@@ -31,7 +33,7 @@ final class AccountsServiceImpl implements AccountsService {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Quotas quotas = new Quotas(platform.redis());
     Throttles throttles = new Throttles(limiter);
-    Emitter events = new Emitter(platform);
+    EventPublisher events = platform.events().publisher(AccountsEvents.DOMAIN);
     LastActive lastActive = new LastActive(store, cache);
     PresencePush push = new PresencePush(platform, presence, events);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events);

@@ -1,8 +1,9 @@
 package io.kith.accounts.service;
 
-import io.kith.accounts.api.AccountsEvents;
+import io.kith.accounts.api.events.PresenceChanged;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.events.EventPublisher;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -13,9 +14,9 @@ final class PresencePush {
 
   private final Platform platform;
   private final PresenceStore presence;
-  private final Emitter events;
+  private final EventPublisher events;
 
-  PresencePush(Platform platform, PresenceStore presence, Emitter events) {
+  PresencePush(Platform platform, PresenceStore presence, EventPublisher events) {
     this.platform = platform;
     this.presence = presence;
     this.events = events;
@@ -27,8 +28,7 @@ final class PresencePush {
       boolean isOnline = online.get(userId);
       platform.vertx().eventBus().publish(Addresses.user(userId), new JsonObject()
           .put("type", "presence").put("user_id", userId).put("online", isOnline).put("mode", mode));
-      events.emit(AccountsEvents.PRESENCE_CHANGED,
-          new JsonObject().put("user_id", userId).put("online", isOnline).put("mode", mode));
+      events.publish(new PresenceChanged(userId, isOnline, mode));
       return null;
     });
   }

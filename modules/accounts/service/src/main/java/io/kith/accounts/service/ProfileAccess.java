@@ -1,9 +1,11 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsErrors;
-import io.kith.accounts.api.AccountsEvents;
+import io.kith.accounts.api.events.ProfileUpdated;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.events.Event;
+import io.kith.platform.events.EventPublisher;
 import io.vertx.core.CompositeFuture;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -24,10 +26,10 @@ final class ProfileAccess {
   private final Relationships relationships;
   private final Throttles throttles;
   private final PresencePush push;
-  private final Emitter events;
+  private final EventPublisher events;
 
   ProfileAccess(AccountsSettings settings, AccountStore store, ProfileCache cache, NearbyStore nearby,
-                Relationships relationships, Throttles throttles, PresencePush push, Emitter events) {
+                Relationships relationships, Throttles throttles, PresencePush push, EventPublisher events) {
     this.settings = settings;
     this.store = store;
     this.cache = cache;
@@ -96,8 +98,7 @@ final class ProfileAccess {
     if (!now.getBoolean("nearby_visible") || "invisible".equals(now.getString("presence"))) {
       after.add(nearby.remove(actor));
     }
-    events.emit(AccountsEvents.PROFILE_UPDATED,
-        new JsonObject().put("user_id", actor).put("fields", change.getJsonArray("fields")));
+    events.publish(new ProfileUpdated(actor, Event.strings(change.getJsonArray("fields"))));
     if (modeSet && !now.getString("presence").equals(modeBefore)) {
       after.add(push.presenceChanged(actor, now.getString("presence")));
     }

@@ -1,9 +1,10 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsErrors;
-import io.kith.accounts.api.AccountsEvents;
+import io.kith.accounts.api.events.UserRegistered;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
+import io.kith.platform.events.EventPublisher;
 import io.kith.platform.limit.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -22,10 +23,10 @@ final class Registration {
   private final AccountStore store;
   private final Passwords passwords;
   private final RateLimiter limiter;
-  private final Emitter events;
+  private final EventPublisher events;
 
   Registration(Platform platform, AccountsSettings settings, AccountStore store, Passwords passwords,
-               RateLimiter limiter, Emitter events) {
+               RateLimiter limiter, EventPublisher events) {
     this.platform = platform;
     this.settings = settings;
     this.store = store;
@@ -94,8 +95,7 @@ final class Registration {
 
   private Future<JsonObject> signedIn(long id, JsonObject account, String device) {
     account.remove("password");
-    events.emit(AccountsEvents.USER_REGISTERED,
-        new JsonObject().put("user_id", id).put("username", account.getString("username")));
+    events.publish(new UserRegistered(id, account.getString("username")));
     return platform.sessions().open(id, device)
         .map(tokens -> new JsonObject().put("user", Profiles.ownView(account)).put("tokens", tokens.toJson()));
   }

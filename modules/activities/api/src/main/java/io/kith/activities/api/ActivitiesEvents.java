@@ -5,6 +5,9 @@ package io.kith.activities.api;
  * payload carries {@code activity} (its id), {@code organiser} and {@code title}, so that a consumer can word a
  * notification without asking back. {@code participants} lists the ids of the participants at the time of the event
  * (the organiser excluded; bounded by the activities' participant limit).
+ *
+ * <p>Each type has a record of the same name in {@code io.kith.activities.api.events} whose {@code toJson()} writes the
+ * payload and whose {@code fromJson} reads it: producers publish records, consumers read them.
  */
 public final class ActivitiesEvents {
 

@@ -1,14 +1,14 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
-import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityLeft;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.events.RelationsEvent;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -64,8 +64,9 @@ final class Blocks {
     if (!RelationsEvents.USER_BLOCKED.equals(event.type())) {
       return Future.succeededFuture();
     }
-    long from = event.payload().getLong("from", 0L);
-    long to = event.payload().getLong("to", 0L);
+    RelationsEvent blocked = RelationsEvent.fromJson(event.type(), event.payload());
+    long from = blocked.from();
+    long to = blocked.to();
     if (from <= 0 || to <= 0) {
       return Future.succeededFuture();
     }
@@ -93,7 +94,8 @@ final class Blocks {
       return activities.byId(id).compose(doc -> doc == null || !Activities.OPEN.equals(doc.getString("status"))
           ? Future.succeededFuture()
           : seats.leave(doc, user, false).compose(out -> out.changed()
-              ? effects.emit(ActivitiesEvents.ACTIVITY_LEFT, Effects.base(doc).put("user", user))
+              ? effects.emit(new ActivityLeft(doc.getLong("_id"), doc.getLong("organiser"),
+                  doc.getString("title"), user, null))
               : Future.succeededFuture()));
     });
   }

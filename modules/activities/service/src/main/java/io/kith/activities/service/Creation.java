@@ -1,7 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
-import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityCreated;
 import io.kith.platform.error.Failures;
 import io.kith.platform.id.IdGenerator;
 import io.vertx.core.Future;
@@ -62,9 +62,8 @@ final class Creation {
   /** The Redis copy (complete: a new activity has no participants) and {@code ActivityCreated}; answers the record. */
   private Future<JsonObject> copyAndAnnounce(JsonObject doc, long now) {
     return hot.putActivity(doc, true, now).recover(e -> effects.activity(doc))
-        .compose(x -> effects.emit(ActivitiesEvents.ACTIVITY_CREATED, Effects.base(doc)
-            .put("start", doc.getLong("start")).put("end", doc.getLong("end"))
-            .put("visibility", doc.getString("visibility"))))
+        .compose(x -> effects.emit(new ActivityCreated(doc.getLong("_id"), doc.getLong("organiser"),
+            doc.getString("title"), doc.getLong("start"), doc.getLong("end"), doc.getString("visibility"))))
         .map(doc);
   }
 

@@ -2,6 +2,9 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivitiesEvent;
+import io.kith.activities.api.events.ActivityJoined;
+import io.kith.activities.api.events.ActivityLeft;
 import io.kith.messaging.api.MessagingService;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
@@ -73,14 +76,20 @@ final class Discussion {
   }
 
   private Future<?> handle(DomainEvent event) {
-    long id = event.payload().getLong("activity", 0L);
+    ActivitiesEvent read = ActivitiesEvent.fromJson(event.type(), event.payload());
+    long id = read == null ? 0L : read.activity();
     Future<?> work = switch (event.type()) {
       case ActivitiesEvents.ACTIVITY_CREATED -> group(id);
-      case ActivitiesEvents.ACTIVITY_JOINED, ActivitiesEvents.ACTIVITY_LEFT -> group(id).compose(doc -> doc == null
-          ? Future.succeededFuture() : syncUser(doc, event.payload().getLong("user")));
+      case ActivitiesEvents.ACTIVITY_JOINED -> member(id, ActivityJoined.fromJson(event.payload()).user());
+      case ActivitiesEvents.ACTIVITY_LEFT -> member(id, ActivityLeft.fromJson(event.payload()).user());
       default -> Future.succeededFuture();
     };
     return work.recover(e -> activities.discussionDirty(id, true).transform(x -> Future.failedFuture(e)));
+  }
+
+  /** Brings a joining or leaving user's group membership in line with the activity's participants. */
+  private Future<?> member(long id, long user) {
+    return group(id).compose(doc -> doc == null ? Future.succeededFuture() : syncUser(doc, user));
   }
 
   /**

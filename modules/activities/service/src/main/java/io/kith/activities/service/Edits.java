@@ -2,12 +2,12 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
-import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityCancelled;
+import io.kith.activities.api.events.ActivityUpdated;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,10 +141,9 @@ final class Edits {
     Future<Void> moved = !startChanged ? Future.succeededFuture() : moveStart(id, users, doc.getLong("start"));
     Future<Void> promoted = changed.contains("capacity") || changed.contains("start")
         ? moved.compose(x -> seats.fill(id)) : moved;
-    return promoted.compose(x -> told).compose(named -> effects.emit(ActivitiesEvents.ACTIVITY_UPDATED,
-        Effects.base(doc).put("changed", new JsonArray(changed)).put("start", doc.getLong("start"))
-            .put("end", doc.getLong("end")).put("place", doc.getJsonObject("place"))
-            .put("participants", new JsonArray(named))));
+    return promoted.compose(x -> told).compose(named -> effects.emit(new ActivityUpdated(doc.getLong("_id"),
+        doc.getLong("organiser"), doc.getString("title"), changed, doc.getLong("start"), doc.getLong("end"),
+        doc.getJsonObject("place"), named)));
   }
 
   /** The new start in the participations and the participants' joined lists (Redis: repaired by the next load). */
@@ -209,8 +208,8 @@ final class Edits {
     return effects.activity(cancelled)
         .compose(v -> participants.joinedIds(activityId, settings.maxParticipants()))
         .compose(joined -> toldOf(cancelled, joined))
-        .compose(users -> effects.emit(ActivitiesEvents.ACTIVITY_CANCELLED, Effects.base(cancelled)
-            .put("start", cancelled.getLong("start")).put("participants", new JsonArray(users))))
+        .compose(users -> effects.emit(new ActivityCancelled(cancelled.getLong("_id"), cancelled.getLong("organiser"),
+            cancelled.getString("title"), cancelled.getLong("start"), users)))
         .compose(v -> views.viewOf(actor, cancelled, null));
   }
 }

@@ -1,6 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivitiesEvent;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -46,16 +47,7 @@ final class Effects {
   }
 
   /** Appends an event of the activities stream; never fails (a lost event is logged). */
-  Future<Void> emit(String type, JsonObject payload) {
-    return platform.events().append(ActivitiesEvents.DOMAIN, type, payload).<Void>mapEmpty().recover(e -> {
-      LOG.error("Activity {}: {} could not be appended: {}", payload.getValue("activity"), type, e.toString());
-      return Future.succeededFuture();
-    });
-  }
-
-  /** The members every event payload carries. */
-  static JsonObject base(JsonObject doc) {
-    return new JsonObject().put("activity", doc.getLong("_id")).put("organiser", doc.getLong("organiser"))
-        .put("title", doc.getString("title"));
+  Future<Void> emit(ActivitiesEvent event) {
+    return platform.events().publisher(ActivitiesEvents.DOMAIN).publish(event);
   }
 }

@@ -3,7 +3,7 @@ package io.kith.activities.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
-import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityInvited;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.store.MongoErrors;
@@ -78,8 +78,8 @@ final class Invitations {
         .compose(v -> eligible(actor, list))
         .compose(eligible -> inviteEach(doc, eligible))
         .compose(invited -> invited.isEmpty() ? Future.<Void>succeededFuture()
-            : effects.emit(ActivitiesEvents.ACTIVITY_INVITED, Effects.base(doc)
-                .put("start", doc.getLong("start")).put("invited", new JsonArray(invited))));
+            : effects.emit(new ActivityInvited(doc.getLong("_id"), doc.getLong("organiser"), doc.getString("title"),
+                doc.getLong("start"), invited)));
   }
 
   private static Future<Void> openAndNotOver(JsonObject doc) {

@@ -2,7 +2,7 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
-import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityLeft;
 import io.kith.platform.error.Failures;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -56,7 +56,8 @@ final class Joining {
   private Future<JsonObject> left(long actor, JsonObject doc, Seats.Outcome out) {
     long activityId = doc.getLong("_id");
     if (out.changed()) {
-      return effects.emit(ActivitiesEvents.ACTIVITY_LEFT, Effects.base(doc).put("user", actor))
+      return effects.emit(new ActivityLeft(doc.getLong("_id"), doc.getLong("organiser"), doc.getString("title"),
+          actor, null))
           .compose(v -> membership(activityId, actor, out));
     }
     // not taking part: answer only to someone who may see the activity

@@ -3,7 +3,7 @@ package io.kith.activities.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
-import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityLeft;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
@@ -53,8 +53,9 @@ final class Participants {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "user", "user must be a participant's id");
       }
       return views.organisersOwn(actor, activityId).compose(doc -> seats.leave(doc, userId, true).compose(out ->
-          out.changed() ? effects.emit(ActivitiesEvents.ACTIVITY_LEFT, Effects.base(doc).put("user", userId)
-              .put("removed_by", actor)) : Future.succeededFuture()));
+          out.changed() ? effects.emit(new ActivityLeft(doc.getLong("_id"), doc.getLong("organiser"),
+              doc.getString("title"), userId, actor))
+              : Future.succeededFuture()));
     });
   }
 

@@ -2,10 +2,10 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityStartingSoon;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,9 +95,9 @@ final class Reminders {
       // participants in a block with the organiser are not told (relations failing: re-queued below, retried)
       return participants.joinedIds(id, settings.maxParticipants())
           .compose(joined -> Access.withoutBlocks(relations, doc.getLong("organiser"), joined))
-          .compose(users -> platform.events().append(ActivitiesEvents.DOMAIN, ActivitiesEvents.ACTIVITY_STARTING_SOON,
-              Effects.base(doc).put("start", doc.getLong("start")).put("place", doc.getJsonObject("place"))
-                  .put("participants", new JsonArray(users))))
+          .compose(users -> platform.events().publisher(ActivitiesEvents.DOMAIN).append(new ActivityStartingSoon(
+              doc.getLong("_id"), doc.getLong("organiser"), doc.getString("title"), doc.getLong("start"),
+              doc.getJsonObject("place"), users)))
           .compose(appended -> effects.activity(doc))
           .recover(e -> {
             LOG.warn("Reminder of activity {} not sent, re-queued: {}", id, e.toString());

@@ -2,7 +2,7 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
-import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.events.ActivityJoined;
 import io.kith.platform.error.Failures;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.store.MongoErrors;
@@ -208,8 +208,8 @@ final class Seats {
   private Future<Void> joined(JsonObject doc, JsonObject part, String via) {
     return effects.activity(doc)
         .compose(v -> effects.participant(part, doc))
-        .compose(v -> effects.emit(ActivitiesEvents.ACTIVITY_JOINED, Effects.base(doc)
-            .put("user", part.getLong("user")).put("via", via)));
+        .compose(v -> effects.emit(new ActivityJoined(doc.getLong("_id"), doc.getLong("organiser"),
+            doc.getString("title"), part.getLong("user"), via)));
   }
 
   /** Gives back a place ({@code -1, 0}) or a waitlist slot ({@code 0, -1}); then fills free places. */

@@ -1,7 +1,8 @@
 package io.kith.feeds.service;
 
 import io.kith.feeds.api.FeedsErrors;
-import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.events.CommentAdded;
+import io.kith.feeds.api.events.CommentDeleted;
 import io.kith.platform.error.Failures;
 import io.kith.platform.page.VisiblePages;
 import io.kith.platform.text.UserText;
@@ -78,9 +79,8 @@ final class Comments {
     return core.recount().touch(postId).compose(x -> posts.insertComment(doc))
         .compose(x -> core.inc(postId, new JsonObject().put("comments", 1)))
         .compose(x -> {
-          core.emit(FeedsEvents.COMMENT_ADDED, new JsonObject().put("comment", id).put("post", postId)
-              .put("post_author", post.getLong("author")).put("from", actor).put("reply_to", replyTo)
-              .put("reply_to_author", doc.getLong("reply_to_author")));
+          core.emit(new CommentAdded(id, postId, post.getLong("author"), actor, replyTo,
+              doc.getLong("reply_to_author")));
           return commentViews(actor, List.of(doc)).map(list -> list.get(0));
         });
   }
@@ -109,8 +109,7 @@ final class Comments {
     return core.recount().touch(postId).compose(x -> posts.removeComment(commentId))
         .compose(removed -> !removed ? Future.succeededFuture()
             : core.inc(postId, new JsonObject().put("comments", -1)).onSuccess(x ->
-                core.emit(FeedsEvents.COMMENT_DELETED, new JsonObject().put("comment", commentId).put("post", postId)
-                    .put("post_author", postAuthor).put("from", commenter).put("by", actor))));
+                core.emit(new CommentDeleted(commentId, postId, postAuthor, commenter, actor))));
   }
 
   private static <T> Future<T> commentNotFound() {

@@ -1,6 +1,11 @@
 package io.kith.feeds.service;
 
 import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.events.FeedsEvent;
+import io.kith.feeds.api.events.PostDeleted;
+import io.kith.feeds.api.events.PostEdited;
+import io.kith.feeds.api.events.PostPublished;
+import io.kith.feeds.api.events.UserMentioned;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
@@ -8,6 +13,7 @@ import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.events.RelationsEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -73,7 +79,7 @@ final class FanOut {
     var log = platform.events();
     int taken = Math.max(Math.max(1, settings.fanoutWorkers()), settings.fanoutPrefetch());
     return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, taken,
-            log.once(FEEDS_GROUP, e -> inTurn.run(e.payload().getLong("post", 0L), () -> onFeedsEvent(e))))
+            log.once(FEEDS_GROUP, e -> inTurn.run(postOf(e), () -> onFeedsEvent(e))))
         .compose(c -> {
           consumers.add(c);
           return log.consume(RelationsEvents.DOMAIN, RELATIONS_GROUP,
@@ -90,21 +96,30 @@ final class FanOut {
         .eventually(timelines::close).mapEmpty();
   }
 
+  /** The post a feeds event is about (events of one post are handled in turn); 0 for a type not known here. */
+  private static long postOf(DomainEvent e) {
+    FeedsEvent event = FeedsEvent.fromJson(e.type(), e.payload());
+    return event == null ? 0L : event.post();
+  }
+
   private Future<?> onFeedsEvent(DomainEvent e) {
     JsonObject p = e.payload();
     return switch (e.type()) {
-      case FeedsEvents.POST_PUBLISHED -> publish(p.getLong("post"));
-      case FeedsEvents.POST_DELETED -> deleted(p.getLong("post"), p.getLong("author"));
+      case FeedsEvents.POST_PUBLISHED -> publish(PostPublished.fromJson(p).post());
+      case FeedsEvents.POST_DELETED -> deleted(PostDeleted.fromJson(p));
       // a wider audience gets the post now; a narrower one is enforced by every read
-      case FeedsEvents.POST_EDITED -> spreadAgain(p.getLong("post"));
+      case FeedsEvents.POST_EDITED -> spreadAgain(PostEdited.fromJson(p).post());
       default -> Future.succeededFuture();
     };
   }
 
   private Future<?> onRelationsEvent(DomainEvent e) {
-    JsonObject p = e.payload();
-    long from = p.getLong("from", 0L);
-    long to = p.getLong("to", 0L);
+    RelationsEvent pair = RelationsEvent.fromJson(e.type(), e.payload());
+    if (pair == null) {
+      return Future.succeededFuture();
+    }
+    long from = pair.from();
+    long to = pair.to();
     if (from == 0 || to == 0) {
       return Future.succeededFuture();
     }
@@ -288,16 +303,17 @@ final class FanOut {
         continue;
       }
       each.add(service.visibleDocs(user, List.of(post), false).compose(v -> v.isEmpty() ? Future.succeededFuture()
-          : platform.events().append(FeedsEvents.DOMAIN, FeedsEvents.USER_MENTIONED, new JsonObject()
-              .put("post", post.getLong("_id")).put("from", author).put("to", user)).mapEmpty()));
+          : platform.events().publisher(FeedsEvents.DOMAIN).append(new UserMentioned(post.getLong("_id"), author, user))
+              .mapEmpty()));
     }
     return Future.all(each).mapEmpty();
   }
 
   // ---------------------------------------------------------------- delete
 
-  private Future<Void> deleted(long postId, long author) {
-    return unspread(author, postId, null).compose(v -> posts.purgeInteractions(postId));
+  private Future<Void> deleted(PostDeleted event) {
+    long postId = event.post();
+    return unspread(event.author(), postId, null).compose(v -> posts.purgeInteractions(postId));
   }
 
   private Future<Void> unspread(long author, long postId, String cursor) {

@@ -3,6 +3,7 @@ package io.kith.feeds.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsErrors;
 import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.events.FeedsEvent;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
@@ -96,9 +97,9 @@ record FeedsCore(Platform platform, FeedsSettings settings, PostStore posts, Tim
     return Future.failedFuture(Failures.of(FeedsErrors.POST_NOT_FOUND, "no such post"));
   }
 
-  void emit(String type, JsonObject payload) {
-    platform.events().append(FeedsEvents.DOMAIN, type, payload)
-        .onFailure(e -> LOG.error("Could not append {} {} to the event log: {}", type, payload, e.toString()));
+  /** Appends a feeds event after its write is committed; never fails (a lost event is logged). */
+  void emit(FeedsEvent event) {
+    platform.events().publisher(FeedsEvents.DOMAIN).publish(event);
   }
 
   /** Summaries of these users as accounts shows them to the viewer, asked in batches; missing users are left out. */

@@ -1,6 +1,7 @@
 package io.kith.feeds.service;
 
-import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.events.PostLiked;
+import io.kith.feeds.api.events.PostUnliked;
 import io.kith.platform.error.Failures;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.page.VisiblePages;
@@ -53,8 +54,7 @@ final class Likes {
         .compose(added -> !added ? Future.succeededFuture()
             : core.inc(postId, new JsonObject().put("likes", 1))
                 .compose(x -> quietly(flags.add(ViewerFlags.LIKED, actor, postId, likeId))).onSuccess(x ->
-                core.emit(FeedsEvents.POST_LIKED, new JsonObject().put("post", postId)
-                    .put("post_author", post.getLong("author")).put("from", actor))));
+                core.emit(new PostLiked(postId, post.getLong("author"), actor))));
   }
 
   Future<JsonObject> unlike(long actor, long postId) {
@@ -81,8 +81,7 @@ final class Likes {
           }
           return core.inc(postId, new JsonObject().put("likes", -1))
               .compose(x -> quietly(flags.remove(ViewerFlags.LIKED, actor, postId)))
-              .onSuccess(x -> core.emit(FeedsEvents.POST_UNLIKED, new JsonObject().put("post", postId)
-                  .put("post_author", post.getLong("author")).put("from", actor)))
+              .onSuccess(x -> core.emit(new PostUnliked(postId, post.getLong("author"), actor)))
               .compose(x -> visible ? likeState(postId, false)
                   : Future.succeededFuture(new JsonObject().put("liked", false)));
         });

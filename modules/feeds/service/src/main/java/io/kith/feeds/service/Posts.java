@@ -1,9 +1,13 @@
 package io.kith.feeds.service;
 
 import io.kith.accounts.api.AccountsService;
-import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.events.PostDeleted;
+import io.kith.feeds.api.events.PostEdited;
+import io.kith.feeds.api.events.PostPublished;
+import io.kith.feeds.api.events.PostReposted;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.error.Failures;
+import io.kith.platform.events.Event;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -105,8 +109,7 @@ final class Posts {
         .compose(x -> core.inc(rootId, new JsonObject().put("reposts", 1).put("reposts_total", 1)))
         .compose(x -> quietly(flags.add(ViewerFlags.REPOSTED, actor, rootId, id)))
         .compose(x -> {
-          core.emit(FeedsEvents.POST_REPOSTED, new JsonObject().put("post", id).put("original", rootId)
-              .put("original_author", root.getLong("author")).put("from", actor));
+          core.emit(new PostReposted(id, rootId, root.getLong("author"), actor));
           return published(doc);
         });
   }
@@ -131,9 +134,8 @@ final class Posts {
           return Future.succeededFuture();
         });
     return own.compose(v -> {
-      core.emit(FeedsEvents.POST_PUBLISHED, new JsonObject().put("post", id).put("author", author)
-          .put("visibility", doc.getString("vis")).put("repost_of", doc.getLong("repost_of"))
-          .put("mentions", doc.getJsonArray("mentions")));
+      core.emit(new PostPublished(id, author, doc.getString("vis"), doc.getLong("repost_of"),
+          Event.longs(doc.getJsonArray("mentions"))));
       return views.hydrate(author, List.of(doc), false).map(list -> list.get(0));
     });
   }
@@ -209,8 +211,7 @@ final class Posts {
         .compose(updated -> quietly(cache.changed(postId)).map(updated))
         .onSuccess(updated -> {
           if (updated != null && audienceChanged) {
-            core.emit(FeedsEvents.POST_EDITED, new JsonObject().put("post", postId).put("author", actor)
-                .put("visibility", visibility));
+            core.emit(new PostEdited(postId, actor, visibility));
           }
         })
         .compose(updated -> updated == null ? notFound() : views.hydrate(actor, List.of(updated), false)
@@ -264,8 +265,7 @@ final class Posts {
             timelines.remove(Timelines.HOME, actor, List.of(postId)),
             timelines.remove(Timelines.MOMENTS, actor, List.of(postId))))
         .<Void>mapEmpty()
-        .onSuccess(v -> core.emit(FeedsEvents.POST_DELETED, new JsonObject().put("post", postId)
-            .put("author", actor).put("repost_of", root)));
+        .onSuccess(v -> core.emit(new PostDeleted(postId, actor, root)));
   }
 
   Future<JsonObject> post(long viewer, long postId) {

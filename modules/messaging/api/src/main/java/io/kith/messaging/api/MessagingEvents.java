@@ -3,6 +3,9 @@ package io.kith.messaging.api;
 /**
  * Events the messaging domain appends to the stream {@code events:messaging}. Every payload names users by id;
  * {@code group} is the group's id, which is also its conversation id.
+ *
+ * <p>Each type has a record of the same name in {@code io.kith.messaging.api.events} whose {@code toJson()} writes the
+ * payload and whose {@code fromJson} reads it: producers publish records, consumers read them.
  */
 public final class MessagingEvents {
 

@@ -1,6 +1,5 @@
 package io.kith.messaging.service;
 
-import static io.kith.messaging.service.GroupNotices.event;
 import static io.kith.messaging.service.Groups.ADMIN;
 import static io.kith.messaging.service.Groups.OWNER;
 import static io.kith.messaging.service.Groups.isMember;
@@ -8,11 +7,14 @@ import static io.kith.messaging.service.Groups.isMember;
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
-import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.GroupInvited;
+import io.kith.messaging.api.events.InvitationDeclined;
+import io.kith.messaging.api.events.InvitationExpired;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.events.Event;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -96,7 +98,8 @@ final class GroupInvitations {
         }
       }
       if (!invited.isEmpty()) {
-        notices.append(MessagingEvents.GROUP_INVITED, event(seen.doc()).put("by", actor).put("invited", invited));
+        notices.publish(new GroupInvited(seen.doc().getLong("_id"), seen.doc().getString("name"),
+            seen.doc().getString("group_kind"), actor, Event.longs(invited)));
         for (Object u : invited) {
           long user = ((Number) u).longValue();
           platform.vertx().eventBus().publish(Addresses.user(user), new JsonObject()
@@ -150,7 +153,7 @@ final class GroupInvitations {
   Future<Void> decline(long actor, long groupId) {
     return groups.dropInvitation(groupId, actor).map(dropped -> {
       if (dropped) {
-        notices.append(MessagingEvents.INVITATION_DECLINED, new JsonObject().put("group", groupId).put("user", actor));
+        notices.publish(new InvitationDeclined(groupId, actor));
       }
       return null;
     });
@@ -190,8 +193,7 @@ final class GroupInvitations {
         return n;
       }
       long expiredAt = inv.getLong("created") + settings.invitationMillis();
-      notices.append(MessagingEvents.INVITATION_EXPIRED, new JsonObject().put("group", inv.getLong("group"))
-          .put("user", inv.getLong("user")).put("expired_at", expiredAt));
+      notices.publish(new InvitationExpired(inv.getLong("group"), inv.getLong("user"), expiredAt));
       return n + 1;
     });
   }

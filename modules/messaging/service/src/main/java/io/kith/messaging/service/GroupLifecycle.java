@@ -1,7 +1,6 @@
 package io.kith.messaging.service;
 
 import static io.kith.messaging.service.GroupNotices.changed;
-import static io.kith.messaging.service.GroupNotices.event;
 import static io.kith.messaging.service.Groups.ADMIN;
 import static io.kith.messaging.service.Groups.FRIENDS;
 import static io.kith.messaging.service.Groups.MEMBER;
@@ -11,10 +10,11 @@ import static io.kith.messaging.service.Groups.notFound;
 
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
-import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.GroupDissolved;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.events.Event;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -215,7 +215,8 @@ final class GroupLifecycle {
       notices.removedPush(id, ((Number) m).longValue(), "dissolved");
     }
     return Future.all(groups.deleteMembers(id), groups.dropInvitations(id), groups.dropBans(id)).map(v -> {
-      notices.append(MessagingEvents.GROUP_DISSOLVED, event(before).put("by", by).put("members", members.copy()));
+      notices.publish(new GroupDissolved(before.getLong("_id"), before.getString("name"),
+          before.getString("group_kind"), by, Event.longs(members)));
       dissolvedHook.accept(id);
       return null;
     });

@@ -5,12 +5,12 @@ import static io.kith.messaging.service.Groups.OWNER;
 
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.GroupJoined;
+import io.kith.messaging.api.events.MessagingEvent;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What a group change tells others: the bridges (a user who lost the room), the members' connections, the group's
@@ -18,7 +18,6 @@ import org.slf4j.LoggerFactory;
  */
 final class GroupNotices {
 
-  private static final Logger LOG = LoggerFactory.getLogger(GroupNotices.class);
 
   private final Platform platform;
   private final Groups access;
@@ -45,7 +44,7 @@ final class GroupNotices {
   void added(JsonObject doc, long user, String via) {
     platform.vertx().eventBus().publish(Addresses.user(user), new JsonObject().put("kind", Messaging.PUSH_GROUP_ADDED)
         .put("group", access.view(doc, doc.getLong("owner", 0L) == user ? OWNER : MEMBER, false)).put("via", via));
-    append(MessagingEvents.GROUP_JOINED, event(doc).put("user", user).put("via", via));
+    publish(new GroupJoined(doc.getLong("_id"), doc.getString("name"), doc.getString("group_kind"), user, via));
   }
 
   void toRoom(long groupId, JsonObject push) {
@@ -56,15 +55,8 @@ final class GroupNotices {
     return new JsonObject().put("kind", Messaging.PUSH_GROUP_CHANGED).put("group", groupId).put("change", change);
   }
 
-  /** The members every group event starts with. */
-  static JsonObject event(JsonObject doc) {
-    return new JsonObject().put("group", doc.getLong("_id")).put("name", doc.getString("name"))
-        .put("kind", doc.getString("group_kind"));
-  }
-
-  void append(String type, JsonObject payload) {
-    platform.events().append(MessagingEvents.DOMAIN, type, payload)
-        .onFailure(e -> LOG.error("{} of group {} is stored but could not be appended: {}", type,
-            payload.getLong("group"), e.getMessage()));
+  /** Appends a group event after its write is stored; never fails (a lost event is logged). */
+  void publish(MessagingEvent event) {
+    platform.events().publisher(MessagingEvents.DOMAIN).publish(event);
   }
 }

@@ -1,7 +1,6 @@
 package io.kith.messaging.service;
 
 import static io.kith.messaging.service.GroupNotices.changed;
-import static io.kith.messaging.service.GroupNotices.event;
 import static io.kith.messaging.service.Groups.ADMIN;
 import static io.kith.messaging.service.Groups.MEMBER;
 import static io.kith.messaging.service.Groups.OWNER;
@@ -9,7 +8,7 @@ import static io.kith.messaging.service.Groups.isMember;
 import static io.kith.messaging.service.Groups.roleOf;
 
 import io.kith.messaging.api.MessagingErrors;
-import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.MemberKicked;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.vertx.core.Future;
@@ -70,7 +69,8 @@ final class GroupRoles {
     notices.removedPush(groupId, userId, "kicked");
     return Future.all(groups.deleteMember(groupId, userId),
         groups.ban(groupId, userId, actor, System.currentTimeMillis())).map(v -> {
-      notices.append(MessagingEvents.MEMBER_KICKED, event(after).put("by", actor).put("user", userId));
+      notices.publish(new MemberKicked(after.getLong("_id"), after.getString("name"),
+          after.getString("group_kind"), actor, userId));
       notices.toRoom(groupId, changed(groupId, "kicked").put("user", userId).put("by", actor));
       return null;
     });

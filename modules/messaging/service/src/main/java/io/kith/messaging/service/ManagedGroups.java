@@ -1,7 +1,6 @@
 package io.kith.messaging.service;
 
 import static io.kith.messaging.service.GroupNotices.changed;
-import static io.kith.messaging.service.GroupNotices.event;
 import static io.kith.messaging.service.Groups.MANAGED;
 import static io.kith.messaging.service.Groups.MEMBER;
 import static io.kith.messaging.service.Groups.OWNER;
@@ -10,7 +9,7 @@ import static io.kith.messaging.service.Groups.roleOf;
 
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
-import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.GroupLeft;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
@@ -155,7 +154,8 @@ final class ManagedGroups {
     }
     return Future.all(cleanup).map(x -> {
       for (Object u : lost) {
-        notices.append(MessagingEvents.GROUP_LEFT, event(doc).put("user", ((Number) u).longValue()));
+        notices.publish(new GroupLeft(doc.getLong("_id"), doc.getString("name"),
+            doc.getString("group_kind"), ((Number) u).longValue()));
       }
       return null;
     });

@@ -1,7 +1,6 @@
 package io.kith.messaging.service;
 
 import static io.kith.messaging.service.GroupNotices.changed;
-import static io.kith.messaging.service.GroupNotices.event;
 import static io.kith.messaging.service.Groups.FRIENDS;
 import static io.kith.messaging.service.Groups.MEMBER;
 import static io.kith.messaging.service.Groups.OWNER;
@@ -11,7 +10,7 @@ import static io.kith.messaging.service.Groups.roleOf;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingErrors;
-import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.GroupLeft;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.vertx.core.Future;
@@ -117,7 +116,8 @@ final class Memberships {
     notices.revoke(groupId, new JsonArray().add(actor));
     notices.removedPush(groupId, actor, "left");
     return groups.deleteMember(groupId, actor).compose(v -> {
-      notices.append(MessagingEvents.GROUP_LEFT, event(after).put("user", actor));
+      notices.publish(new GroupLeft(after.getLong("_id"), after.getString("name"),
+          after.getString("group_kind"), actor));
       notices.toRoom(groupId, changed(groupId, "left").put("user", actor));
       return afterLeave(actor, seen, after);
     });

@@ -4,6 +4,7 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
 import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.ConversationRead;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
@@ -88,11 +89,8 @@ final class Receipts {
       long before = member.getLong("read_seq", 0L);
       long readSeq = Math.max(before, target);
       if (readSeq > before) {
-        platform.events().append(MessagingEvents.DOMAIN, MessagingEvents.CONVERSATION_READ, new JsonObject()
-                .put("conversation", conversationId).put("user", actor).put("seq", readSeq)
-                .put("kind", Conversations.isGroup(conv) ? "group" : "direct"))
-            .onFailure(e -> LOG.warn("Conversation {} read by {} to {}: ConversationRead not appended: {}",
-                conversationId, actor, readSeq, e.getMessage()));
+        platform.events().publisher(MessagingEvents.DOMAIN).publish(new ConversationRead(conversationId, actor,
+            readSeq, Conversations.isGroup(conv) ? "group" : "direct"));
       }
       return Future.succeededFuture(new Read(conv, conversationId, actor, readSeq));
     });

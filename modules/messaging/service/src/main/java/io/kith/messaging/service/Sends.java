@@ -4,10 +4,12 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
 import io.kith.messaging.api.MessagingEvents;
+import io.kith.messaging.api.events.MessageSent;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.events.Event;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.store.MongoErrors;
 import io.kith.relations.api.RelationsService;
@@ -17,6 +19,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -255,7 +258,7 @@ final class Sends {
     long to = view.getLong("to");
     platform.vertx().eventBus().publish(Addresses.user(to), push);
     platform.vertx().eventBus().publish(Addresses.user(sender), push);
-    appendSent(view, sentEvent(view, "direct", new JsonArray().add(to)).put("mentions", new JsonArray()));
+    sent(view, "direct", List.of(to), null, null, List.of());
   }
 
   /**
@@ -266,27 +269,23 @@ final class Sends {
     long sender = view.getLong("sender");
     platform.vertx().eventBus().publish(Addresses.room(Messaging.groupRoom(view.getLong("conversation"))),
         new JsonObject().put("kind", Messaging.PUSH_MESSAGE).put("message", view));
-    JsonArray to = new JsonArray();
+    List<Long> to = new ArrayList<>();
     conv.getJsonArray("members", new JsonArray()).forEach(m -> {
       if (((Number) m).longValue() != sender) {
-        to.add(m);
+        to.add(((Number) m).longValue());
       }
     });
-    appendSent(view, sentEvent(view, "group", to).put("group", view.getLong("conversation"))
-        .put("group_name", conv.getString("name")).put("mentions", view.getJsonArray("mentions").copy()));
+    sent(view, "group", to, view.getLong("conversation"), conv.getString("name"),
+        Event.longs(view.getJsonArray("mentions")));
   }
 
-  private static JsonObject sentEvent(JsonObject view, String kind, JsonArray to) {
+  /** Appends {@code MessageSent} for a stored message; never fails (a lost event is logged). */
+  private void sent(JsonObject view, String kind, List<Long> to, Long group, String groupName, List<Long> mentions) {
     String text = view.getString("text", "");
-    return new JsonObject().put("message", view.getLong("id")).put("conversation", view.getLong("conversation"))
-        .put("seq", view.getLong("seq")).put("kind", kind).put("from", view.getLong("sender")).put("to", to)
-        .put("preview", text.length() > PREVIEW ? text.substring(0, text.offsetByCodePoints(0,
-            Math.min(PREVIEW, text.codePointCount(0, text.length())))) : text);
-  }
-
-  private void appendSent(JsonObject view, JsonObject event) {
-    platform.events().append(MessagingEvents.DOMAIN, MessagingEvents.MESSAGE_SENT, event)
-        .onFailure(e -> LOG.error("Message {} is stored but MessageSent could not be appended: {}",
-            view.getLong("id"), e.getMessage()));
+    String preview = text.length() > PREVIEW ? text.substring(0, text.offsetByCodePoints(0,
+        Math.min(PREVIEW, text.codePointCount(0, text.length())))) : text;
+    platform.events().publisher(MessagingEvents.DOMAIN).publish(new MessageSent(view.getLong("id"),
+        view.getLong("conversation"), view.getLong("seq"), kind, view.getLong("sender"), to, preview, group, groupName,
+        mentions));
   }
 }

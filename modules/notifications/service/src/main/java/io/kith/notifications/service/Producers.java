@@ -4,6 +4,14 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.events.CommentAdded;
+import io.kith.feeds.api.events.CommentDeleted;
+import io.kith.feeds.api.events.PostDeleted;
+import io.kith.feeds.api.events.PostEdited;
+import io.kith.feeds.api.events.PostLiked;
+import io.kith.feeds.api.events.PostReposted;
+import io.kith.feeds.api.events.PostUnliked;
+import io.kith.feeds.api.events.UserMentioned;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.Platform;
@@ -11,6 +19,7 @@ import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.events.RelationsEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -72,9 +81,12 @@ final class Producers {
   // ---------------------------------------------------------------- relations
 
   private Future<?> onRelations(DomainEvent e) {
-    JsonObject p = e.payload();
-    long from = p.getLong("from", 0L);
-    long to = p.getLong("to", 0L);
+    RelationsEvent pair = RelationsEvent.fromJson(e.type(), e.payload());
+    if (pair == null) {
+      return Future.succeededFuture();
+    }
+    long from = pair.from();
+    long to = pair.to();
     if (from == 0 || to == 0) {
       return Future.succeededFuture();
     }
@@ -102,33 +114,53 @@ final class Producers {
 
   private Future<?> onFeeds(DomainEvent e) {
     JsonObject p = e.payload();
-    long from = p.getLong("from", 0L);
-    long post = p.getLong("post", 0L);
     return switch (e.type()) {
-      case FeedsEvents.COMMENT_ADDED -> commented(p, from, post);
-      case FeedsEvents.POST_LIKED -> notifier.notify(p.getLong("post_author", 0L), Notifications.LIKE,
-          "like:" + post + ":" + from, new JsonObject().put("from_user", from).put("post", post));
-      case FeedsEvents.POST_UNLIKED -> system.purge(new JsonObject().put("to", p.getLong("post_author", 0L))
-          .put("key", "like:" + post + ":" + from));
-      case FeedsEvents.POST_REPOSTED -> notifier.notify(p.getLong("original_author", 0L), Notifications.REPOST,
-          "repost:" + post, new JsonObject().put("from_user", from).put("post", p.getLong("original", 0L))
-              .put("repost", post));
-      case FeedsEvents.USER_MENTIONED -> notifier.notify(p.getLong("to", 0L), Notifications.MENTION,
-          "mention:" + post, new JsonObject().put("from_user", from).put("post", post));
-      case FeedsEvents.POST_DELETED -> Future.all(system.purge(new JsonObject().put("post", post)),
-          system.purge(new JsonObject().put("repost", post)));
-      case FeedsEvents.COMMENT_DELETED -> system.purge(new JsonObject().put("comment", p.getLong("comment", 0L)));
-      case FeedsEvents.POST_EDITED -> recheck(post);
+      case FeedsEvents.COMMENT_ADDED -> commented(CommentAdded.fromJson(p));
+      case FeedsEvents.POST_LIKED -> liked(PostLiked.fromJson(p));
+      case FeedsEvents.POST_UNLIKED -> unliked(PostUnliked.fromJson(p));
+      case FeedsEvents.POST_REPOSTED -> reposted(PostReposted.fromJson(p));
+      case FeedsEvents.USER_MENTIONED -> mentioned(UserMentioned.fromJson(p));
+      case FeedsEvents.POST_DELETED -> postDeleted(PostDeleted.fromJson(p).post());
+      case FeedsEvents.COMMENT_DELETED ->
+          system.purge(new JsonObject().put("comment", CommentDeleted.fromJson(p).comment()));
+      case FeedsEvents.POST_EDITED -> recheck(PostEdited.fromJson(p).post());
       default -> Future.succeededFuture();
     };
   }
 
+  private Future<Void> liked(PostLiked like) {
+    return notifier.notify(like.postAuthor(), Notifications.LIKE, "like:" + like.post() + ":" + like.from(),
+        new JsonObject().put("from_user", like.from()).put("post", like.post()));
+  }
+
+  private Future<Void> unliked(PostUnliked unlike) {
+    return system.purge(new JsonObject().put("to", unlike.postAuthor())
+        .put("key", "like:" + unlike.post() + ":" + unlike.from()));
+  }
+
+  private Future<Void> reposted(PostReposted repost) {
+    return notifier.notify(repost.originalAuthor(), Notifications.REPOST, "repost:" + repost.post(),
+        new JsonObject().put("from_user", repost.from()).put("post", repost.original()).put("repost", repost.post()));
+  }
+
+  private Future<Void> mentioned(UserMentioned mention) {
+    return notifier.notify(mention.to(), Notifications.MENTION, "mention:" + mention.post(),
+        new JsonObject().put("from_user", mention.from()).put("post", mention.post()));
+  }
+
+  private Future<?> postDeleted(long post) {
+    return Future.all(system.purge(new JsonObject().put("post", post)),
+        system.purge(new JsonObject().put("repost", post)));
+  }
+
   /** A reply tells the author of the answered comment; a comment tells the post's author (once: reply wins). */
-  private Future<?> commented(JsonObject p, long from, long post) {
-    long comment = p.getLong("comment", 0L);
-    long postAuthor = p.getLong("post_author", 0L);
-    long replyTo = p.getLong("reply_to", 0L);
-    long replyToAuthor = p.getLong("reply_to_author", 0L);
+  private Future<?> commented(CommentAdded added) {
+    long from = added.from();
+    long post = added.post();
+    long comment = added.comment();
+    long postAuthor = added.postAuthor();
+    long replyTo = added.replyTo();
+    long replyToAuthor = added.replyToAuthor();
     List<Future<Void>> each = new ArrayList<>();
     if (replyTo != 0 && replyToAuthor != 0) {
       each.add(notifier.notify(replyToAuthor, Notifications.REPLY, "reply:" + comment, new JsonObject()

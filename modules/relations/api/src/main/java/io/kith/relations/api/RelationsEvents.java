@@ -3,6 +3,9 @@ package io.kith.relations.api;
 /**
  * Events the relations domain appends to the stream {@code events:relations}. Every payload has {@code from} (the
  * actor) and {@code to} (the other user).
+ *
+ * <p>Each type has a record of the same name in {@code io.kith.relations.api.events} whose {@code toJson()} writes the
+ * payload and whose {@code fromJson} reads it: producers publish records, consumers read them.
  */
 public final class RelationsEvents {
 

@@ -1,8 +1,10 @@
 package io.kith.relations.service;
 
 import io.kith.platform.error.Failures;
+import io.kith.platform.events.EventPublisher;
 import io.kith.platform.limit.RateLimiter;
-import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.events.UserBlocked;
+import io.kith.relations.api.events.UserUnblocked;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -22,11 +24,11 @@ final class Blocks {
   private final Follows follows;
   private final Targets targets;
   private final UserLists lists;
-  private final Emitter events;
+  private final EventPublisher events;
   private final RelationsSettings settings;
   private final RateLimiter limiter;
 
-  Blocks(EdgeStore edges, HotSets sets, Follows follows, Targets targets, UserLists lists, Emitter events,
+  Blocks(EdgeStore edges, HotSets sets, Follows follows, Targets targets, UserLists lists, EventPublisher events,
          RelationsSettings settings, RateLimiter limiter) {
     this.edges = edges;
     this.sets = sets;
@@ -44,7 +46,7 @@ final class Blocks {
         .compose(x -> edges.insert(EdgeStore.BLOCK, actor, target))
         .compose(created -> cutTies(actor, target).map(x -> {
           if (created) {
-            events.emit(RelationsEvents.USER_BLOCKED, actor, target);
+            events.publish(new UserBlocked(actor, target));
           }
           return null;
         }));
@@ -67,7 +69,7 @@ final class Blocks {
         Future.all(sets.remove(HotSets.BLOCKS, actor, target), sets.remove(HotSets.BLOCKED_BY, target, actor))
             .map(x -> {
               if (deleted) {
-                events.emit(RelationsEvents.USER_UNBLOCKED, actor, target);
+                events.publish(new UserUnblocked(actor, target));
               }
               return null;
             }));

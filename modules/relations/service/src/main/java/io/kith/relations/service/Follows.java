@@ -1,9 +1,14 @@
 package io.kith.relations.service;
 
 import io.kith.platform.error.Failures;
+import io.kith.platform.events.EventPublisher;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.relations.api.RelationsErrors;
-import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.events.FollowRequested;
+import io.kith.relations.api.events.FriendshipEnded;
+import io.kith.relations.api.events.FriendshipFormed;
+import io.kith.relations.api.events.UserFollowed;
+import io.kith.relations.api.events.UserUnfollowed;
 import io.vertx.core.CompositeFuture;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -25,11 +30,11 @@ final class Follows {
   private final GroupStore groups;
   private final Targets targets;
   private final UserLists lists;
-  private final Emitter events;
+  private final EventPublisher events;
   private final RelationsSettings settings;
   private final RateLimiter limiter;
 
-  Follows(EdgeStore edges, HotSets sets, GroupStore groups, Targets targets, UserLists lists, Emitter events,
+  Follows(EdgeStore edges, HotSets sets, GroupStore groups, Targets targets, UserLists lists, EventPublisher events,
           RelationsSettings settings, RateLimiter limiter) {
     this.edges = edges;
     this.sets = sets;
@@ -74,7 +79,7 @@ final class Follows {
   private Future<JsonObject> request(long actor, long target) {
     return edges.insert(EdgeStore.REQUEST, actor, target).map(created -> {
       if (created) {
-        events.emit(RelationsEvents.FOLLOW_REQUESTED, actor, target);
+        events.publish(new FollowRequested(actor, target));
       }
       return state("requested");
     });
@@ -93,7 +98,7 @@ final class Follows {
       return Future.all(edges.inc(a, "following", 1), edges.incFollowers(b, 1),
               sets.add(HotSets.FOLLOWING, a, b), edges.delete(EdgeStore.REQUEST, a, b))
           .compose(x -> {
-            events.emit(RelationsEvents.USER_FOLLOWED, a, b);
+            events.publish(new UserFollowed(a, b));
             return formFriendshipIfMutual(a, b);
           })
           // a block committed while this follow was being made wins: undo the follow
@@ -113,7 +118,7 @@ final class Follows {
     long low = Math.min(a, b);
     boolean canonicalNew = low == a ? added.<Boolean>resultAt(0) : added.<Boolean>resultAt(1);
     if (canonicalNew) {
-      events.emit(RelationsEvents.FRIENDSHIP_FORMED, a, b);
+      events.publish(new FriendshipFormed(a, b));
     }
     // a concurrent unfollow may have removed a follow edge meanwhile: re-check so no stale friendship stays
     return Future.all(edges.exists(EdgeStore.FOLLOW, a, b), edges.exists(EdgeStore.FOLLOW, b, a))
@@ -137,7 +142,7 @@ final class Follows {
       long low = Math.min(a, b);
       boolean canonicalGone = low == a ? removed.<Boolean>resultAt(0) : removed.<Boolean>resultAt(1);
       if (canonicalGone) {
-        events.emit(RelationsEvents.FRIENDSHIP_ENDED, a, b);
+        events.publish(new FriendshipEnded(a, b));
       }
       return null;
     });
@@ -167,7 +172,7 @@ final class Follows {
           return Future.all(edges.inc(a, "following", -1), edges.incFollowers(b, -1),
                   sets.remove(HotSets.FOLLOWING, a, b))
               .compose(x -> {
-                events.emit(RelationsEvents.USER_UNFOLLOWED, a, b);
+                events.publish(new UserUnfollowed(a, b));
                 return endFriendship(a, b);
               });
         });

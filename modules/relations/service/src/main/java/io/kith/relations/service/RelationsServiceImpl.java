@@ -1,9 +1,11 @@
 package io.kith.relations.service;
 
 import io.kith.platform.Platform;
+import io.kith.platform.events.EventPublisher;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
+import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
@@ -28,7 +30,7 @@ final class RelationsServiceImpl implements RelationsService {
                        TagStore tags, UserDirectory accounts) {
     RelationsSettings settings = RelationsSettings.from(platform.config().section("relations"));
     RateLimiter limiter = new RateLimiter(platform.redis());
-    Emitter events = new Emitter(platform);
+    EventPublisher events = platform.events().publisher(RelationsEvents.DOMAIN);
     Targets targets = new Targets(edges, sets, accounts);
     UserLists lists = new UserLists(sets, accounts);
     this.follows = new Follows(edges, sets, groups, targets, lists, events, settings, limiter);

@@ -1,8 +1,9 @@
 package io.kith.relations.service;
 
 import io.kith.platform.error.Failures;
+import io.kith.platform.events.EventPublisher;
 import io.kith.relations.api.RelationsErrors;
-import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.events.FollowRequestAccepted;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -20,9 +21,9 @@ final class Requests {
   private final HotSets sets;
   private final Follows follows;
   private final UserLists lists;
-  private final Emitter events;
+  private final EventPublisher events;
 
-  Requests(EdgeStore edges, HotSets sets, Follows follows, UserLists lists, Emitter events) {
+  Requests(EdgeStore edges, HotSets sets, Follows follows, UserLists lists, EventPublisher events) {
     this.edges = edges;
     this.sets = sets;
     this.follows = follows;
@@ -62,7 +63,7 @@ final class Requests {
         return Failures.fail(RelationsErrors.REQUEST_NOT_FOUND, "no pending request from this user");
       }
       return follows.doFollow(requester, actor).map(v -> {
-        events.emit(RelationsEvents.FOLLOW_REQUEST_ACCEPTED, actor, requester);
+        events.publish(new FollowRequestAccepted(actor, requester));
         return null;
       });
     });

@@ -1,0 +1,12 @@
+package io.kith.relations.api.events;
+
+import io.kith.relations.api.RelationsEvents;
+
+/** {@code from} and {@code to} follow each other. Its payload is {@code {from, to}} ({@link RelationsEvent}). */
+public record FriendshipFormed(long from, long to) implements RelationsEvent {
+
+  @Override
+  public String eventType() {
+    return RelationsEvents.FRIENDSHIP_FORMED;
+  }
+}

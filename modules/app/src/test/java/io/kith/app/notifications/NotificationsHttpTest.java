@@ -51,6 +51,9 @@ class NotificationsHttpTest {
     User carol = kith.register();
     long post = kith.publish(alice, "hello");
     kith.follow(bob, alice);
+    // the follow's notification comes from the relations stream, the others from the feeds stream: wait for it, so
+    // that the comment is the newest whichever stream's consumer runs first
+    kith.awaitPage("/notifications", alice, "the follow's notification", p -> p.getJsonArray("items").size() == 1);
     kith.put("/posts/" + post + "/like", bob).expect(200);
     kith.put("/posts/" + post + "/like", carol).expect(200);
     kith.post("/posts/" + post + "/comments", bob, new JsonObject().put("text", "hi")).expect(201);

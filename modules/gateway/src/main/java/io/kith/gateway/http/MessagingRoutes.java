@@ -1,6 +1,8 @@
 package io.kith.gateway.http;
 
 import io.kith.messaging.api.MessagingService;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -31,23 +33,20 @@ public final class MessagingRoutes implements ApiRoutes {
   public void mount(RouterBuilder builder) {
     builder.getRoute("sendDirectMessage").addHandler(rc ->
         sent(rc, messaging.send(me(rc), pathId(rc, "userId"), Http.body(rc))));
-    builder.getRoute("listConversations").addHandler(rc -> {
-      JsonObject query = page(rc, "before", false);
-      Http.reply(rc, messaging.conversations(me(rc), query), json -> json);
-    });
+    builder.getRoute("listConversations").addHandler(rc ->
+        Http.reply(rc, messaging.conversations(me(rc), page(rc, "before", false)), Page::toJson));
     builder.getRoute("getDirectConversation").addHandler(rc ->
         Http.reply(rc, messaging.directConversation(me(rc), pathId(rc, "userId")), json -> json));
     builder.getRoute("getConversation").addHandler(rc ->
         Http.reply(rc, messaging.conversation(me(rc), pathId(rc, "conversationId")), json -> json));
     builder.getRoute("listMessages").addHandler(rc -> {
       JsonObject query = new JsonObject();
-      for (String name : List.of("before_seq", "after_seq", "limit")) {
-        RequestParameter p = param(rc, name);
-        if (p != null) {
-          query.put(name, p.getLong());
-        }
+      RequestParameter before = param(rc, "before_seq");
+      if (before != null) {
+        query.put("before_seq", before.getLong());
       }
-      Http.reply(rc, messaging.history(me(rc), pathId(rc, "conversationId"), query), json -> json);
+      Http.reply(rc, messaging.history(me(rc), pathId(rc, "conversationId"), query, page(rc, "after_seq", true)),
+          Page::toJson);
     });
     builder.getRoute("markConversationRead").addHandler(rc ->
         Http.reply(rc, messaging.markRead(me(rc), pathId(rc, "conversationId"), Http.body(rc).getLong("seq")),
@@ -56,10 +55,9 @@ public final class MessagingRoutes implements ApiRoutes {
         Http.replyEmpty(rc, messaging.typing(me(rc), pathId(rc, "conversationId"))));
     builder.getRoute("recallMessage").addHandler(rc ->
         Http.reply(rc, messaging.recall(me(rc), pathId(rc, "messageId")), json -> json));
-    builder.getRoute("listMessageReaders").addHandler(rc -> {
-      JsonObject query = page(rc, "after", true);
-      Http.reply(rc, messaging.messageReaders(me(rc), pathId(rc, "messageId"), query), json -> json);
-    });
+    builder.getRoute("listMessageReaders").addHandler(rc ->
+        Http.reply(rc, messaging.messageReaders(me(rc), pathId(rc, "messageId"), page(rc, "after", true)),
+            Page::toJson));
     builder.getRoute("getMessagingSettings").addHandler(rc ->
         Http.reply(rc, messaging.settings(me(rc)), json -> json));
     builder.getRoute("updateMessagingSettings").addHandler(rc ->
@@ -71,8 +69,8 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("createChatGroup").addHandler(rc ->
         Http.replyCreated(rc, messaging.createGroup(me(rc), Http.body(rc))));
     builder.getRoute("searchChatGroups").addHandler(rc -> {
-      JsonObject query = page(rc, "before", true).put("q", param(rc, "q").getString());
-      Http.reply(rc, messaging.searchGroups(me(rc), query), json -> json);
+      JsonObject query = new JsonObject().put("q", param(rc, "q").getString());
+      Http.reply(rc, messaging.searchGroups(me(rc), query, page(rc, "before", true)), Page::toJson);
     });
     builder.getRoute("getChatGroup").addHandler(rc ->
         Http.reply(rc, messaging.group(me(rc), pathId(rc, "groupId")), json -> json));
@@ -89,10 +87,9 @@ public final class MessagingRoutes implements ApiRoutes {
       Http.body(rc).getJsonArray("users", new JsonArray()).forEach(id -> users.add(((Number) id).longValue()));
       Http.reply(rc, messaging.inviteToGroup(me(rc), pathId(rc, "groupId"), users), json -> json);
     });
-    builder.getRoute("listChatGroupMembers").addHandler(rc -> {
-      JsonObject query = page(rc, "after", false);
-      Http.reply(rc, messaging.groupMembers(me(rc), pathId(rc, "groupId"), query), json -> json);
-    });
+    builder.getRoute("listChatGroupMembers").addHandler(rc ->
+        Http.reply(rc, messaging.groupMembers(me(rc), pathId(rc, "groupId"), page(rc, "after", false)),
+            Page::toJson));
     builder.getRoute("kickChatGroupMember").addHandler(rc ->
         Http.replyEmpty(rc, messaging.kickMember(me(rc), pathId(rc, "groupId"), pathId(rc, "userId"))));
     builder.getRoute("setChatGroupMemberRole").addHandler(rc ->
@@ -100,10 +97,8 @@ public final class MessagingRoutes implements ApiRoutes {
             Http.body(rc).getString("role")), json -> json));
     builder.getRoute("sendGroupMessage").addHandler(rc ->
         sent(rc, messaging.sendToGroup(me(rc), pathId(rc, "groupId"), Http.body(rc))));
-    builder.getRoute("listGroupInvitations").addHandler(rc -> {
-      JsonObject query = page(rc, "before", false);
-      Http.reply(rc, messaging.groupInvitations(me(rc), query), json -> json);
-    });
+    builder.getRoute("listGroupInvitations").addHandler(rc ->
+        Http.reply(rc, messaging.groupInvitations(me(rc), page(rc, "before", false)), Page::toJson));
     builder.getRoute("declineGroupInvitation").addHandler(rc ->
         Http.replyEmpty(rc, messaging.declineInvitation(me(rc), pathId(rc, "groupId"))));
   }
@@ -119,18 +114,16 @@ public final class MessagingRoutes implements ApiRoutes {
     });
   }
 
-  /** A list's {@code limit} and page cursor {@code cursor} (a number or a string), as the service takes them. */
-  private static JsonObject page(RoutingContext rc, String cursor, boolean numeric) {
-    JsonObject query = new JsonObject();
+  /**
+   * A list's page request: its {@code limit}, and the query parameter {@code cursor} (a number or a string) as the
+   * page's string cursor, which keeps a sequence cursor of 0 apart from none.
+   */
+  static PageRequest page(RoutingContext rc, String cursor, boolean numeric) {
     RequestParameter limit = param(rc, "limit");
-    if (limit != null) {
-      query.put("limit", limit.getLong());
-    }
     RequestParameter value = param(rc, cursor);
-    if (value != null) {
-      query.put(cursor, numeric ? value.getLong() : value.getString());
-    }
-    return query;
+    return new PageRequest(limit == null ? null : (int) Math.max(Integer.MIN_VALUE,
+        Math.min(Integer.MAX_VALUE, limit.getLong())), 0, 0,
+        value == null ? null : numeric ? String.valueOf(value.getLong()) : value.getString());
   }
 
   private static RequestParameter param(RoutingContext rc, String name) {

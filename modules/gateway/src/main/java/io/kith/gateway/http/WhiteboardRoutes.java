@@ -1,6 +1,7 @@
 package io.kith.gateway.http;
 
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.platform.page.Page;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -28,13 +29,15 @@ public final class WhiteboardRoutes implements ApiRoutes {
   public void mount(RouterBuilder builder) {
     builder.getRoute("createBoard").addHandler(rc -> Http.replyCreated(rc, boards.create(me(rc), Http.body(rc))));
     builder.getRoute("listBoards").addHandler(rc ->
-        Http.reply(rc, boards.boards(me(rc), query(rc, "group", "limit", "before")), json -> json));
+        Http.reply(rc, boards.boards(me(rc), query(rc, "group"), MessagingRoutes.page(rc, "before", true)),
+            Page::toJson));
     builder.getRoute("getBoard").addHandler(rc ->
         Http.reply(rc, boards.board(me(rc), pathId(rc, "boardId")), json -> json));
     builder.getRoute("deleteBoard").addHandler(rc ->
         Http.replyEmpty(rc, boards.delete(me(rc), pathId(rc, "boardId"))));
     builder.getRoute("listBoardStrokes").addHandler(rc ->
-        Http.reply(rc, boards.strokes(me(rc), pathId(rc, "boardId"), query(rc, "after_seq", "limit")), json -> json));
+        Http.reply(rc, boards.strokes(me(rc), pathId(rc, "boardId"), MessagingRoutes.page(rc, "after_seq", true)),
+            Page::toJson));
     builder.getRoute("drawStroke").addHandler(rc ->
         Http.replyCreated(rc, boards.draw(me(rc), pathId(rc, "boardId"), Http.body(rc))));
     builder.getRoute("clearBoard").addHandler(rc ->

@@ -1,6 +1,8 @@
 package io.kith.messaging.api;
 
 import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
@@ -59,10 +61,10 @@ public interface MessagingService {
   Future<JsonObject> send(long actor, long to, JsonObject message);
 
   /**
-   * The actor's conversations, most recent activity first: {@code {items: [<conversation view>], next}}.
-   * {@code query}: {@code {limit (1..100, default 20), before (the previous page's next)}}.
+   * The actor's conversations, most recent activity first: a page {@code {items: [<conversation view>], next}}.
+   * {@code page}: its limit (1..100, default 20) and cursor ({@code before}: the previous page's next).
    */
-  Future<JsonObject> conversations(long actor, JsonObject query);
+  Future<Page> conversations(long actor, PageRequest page);
 
   /**
    * The actor's direct conversation with {@code userId} (to open a chat screen before anything is sent), or
@@ -74,12 +76,13 @@ public interface MessagingService {
   Future<JsonObject> conversation(long actor, long conversationId);
 
   /**
-   * Messages of a conversation of the actor, ascending by {@code seq}: {@code {items, last_seq}}. {@code query}:
-   * {@code {before_seq?, after_seq?, limit (1..100, default 50)}}; with neither cursor, the newest page. With
-   * {@code after_seq} the page starts right after it: a reconnecting client passes the last {@code seq} it holds and
-   * repeats until {@code items} is empty; a sequence still being written is never skipped over.
+   * Messages of a conversation of the actor, ascending by {@code seq}: a page {@code {items, last_seq}}.
+   * {@code query}: {@code {before_seq?}} (the page older than it); {@code page}: its limit (1..100, default 50) and
+   * cursor ({@code after_seq}: a sequence number as a string, 0 a real position); with neither cursor, the newest
+   * page. With {@code after_seq} the page starts right after it: a reconnecting client passes the last {@code seq}
+   * it holds and repeats until {@code items} is empty; a sequence still being written is never skipped over.
    */
-  Future<JsonObject> history(long actor, long conversationId, JsonObject query);
+  Future<Page> history(long actor, long conversationId, JsonObject query, PageRequest page);
 
   /**
    * Moves the actor's read marker of a conversation forward to {@code seq} (never back; clamped to the last
@@ -98,11 +101,11 @@ public interface MessagingService {
   /**
    * Who read the actor's own message (direct or group): the other current members of its conversation whose read
    * marker reached its sequence, except those who turned their read receipts off (neither listed nor counted).
-   * {@code {read_count, items: [{user: <accounts summary>}], next}} by user id; {@code query = {limit (1..100, default
-   * 50), after (the previous page's next)}}. Someone else's message: {@code not_your_message}; a message the actor
-   * cannot see: {@code message_not_found}.
+   * a page {@code {items: [{user: <accounts summary>}], read_count, next}} by user id; {@code page}: its limit
+   * (1..100, default 50) and cursor ({@code after}: the previous page's next). Someone else's message:
+   * {@code not_your_message}; a message the actor cannot see: {@code message_not_found}.
    */
-  Future<JsonObject> messageReaders(long actor, long messageId, JsonObject query);
+  Future<Page> messageReaders(long actor, long messageId, PageRequest page);
 
   /**
    * Tells the other party of a conversation that the actor is typing (ephemeral; nothing is stored). One indicator
@@ -130,10 +133,10 @@ public interface MessagingService {
 
   /**
    * Topic groups matching {@code query = {q (1..50 characters: every word must start a word of the group's name or
-   * topic, ignoring case), limit (1..50, default 20), before (the previous page's next)}}, newest first:
-   * {@code {items: [<group view>], next}}. Dissolved groups are not found.
+   * topic, ignoring case)}} and {@code page} (its limit, 1..50, default 20, and cursor {@code before}: the previous
+   * page's next), newest first: a page {@code {items: [<group view>], next}}. Dissolved groups are not found.
    */
-  Future<JsonObject> searchGroups(long actor, JsonObject query);
+  Future<Page> searchGroups(long actor, JsonObject query, PageRequest page);
 
   /**
    * One group: its view. A topic group is visible to anyone; a friend group to its members and the users invited to
@@ -179,10 +182,11 @@ public interface MessagingService {
   Future<JsonObject> inviteToGroup(long actor, long groupId, List<Long> users);
 
   /**
-   * Members of a group the actor is a member of, oldest first: {@code {items: [{user: <summary>, role, joined}],
-   * next}}; {@code query = {limit (1..100, default 50), after (the previous page's next)}}.
+   * Members of a group the actor is a member of, oldest first: a page {@code {items: [{user: <summary>, role,
+   * joined}], next}}; {@code page}: its limit (1..100, default 50) and cursor ({@code after}: the previous page's
+   * next).
    */
-  Future<JsonObject> groupMembers(long actor, long groupId, JsonObject query);
+  Future<Page> groupMembers(long actor, long groupId, PageRequest page);
 
   /**
    * Removes a member: the owner may remove anyone, an admin only members. The member loses the group's messages
@@ -206,9 +210,10 @@ public interface MessagingService {
 
   /**
    * The actor's pending group invitations, newest first: {@code {items: [{group: <group view>, by: <user summary>,
-   * created}], next}}; {@code query = {limit (1..100, default 20), before (the previous page's next)}}.
+   * created}], next}} as a page; {@code page}: its limit (1..100, default 20) and cursor ({@code before}: the previous
+   * page's next).
    */
-  Future<JsonObject> groupInvitations(long actor, JsonObject query);
+  Future<Page> groupInvitations(long actor, PageRequest page);
 
   /** Declines (drops) the actor's pending invitation to a group; nothing happens when there is none. */
   Future<Void> declineInvitation(long actor, long groupId);

@@ -1,6 +1,8 @@
 package io.kith.messaging.api;
 
 import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
@@ -50,24 +52,25 @@ public interface WhiteboardService {
   Future<JsonObject> create(long actor, JsonObject spec);
 
   /**
-   * Boards of the actor, newest first: {@code {items: [<board view>], next}}. {@code query}: {@code {group? (the
-   * boards of that group, for a member), limit (1..100, default 20), before (the previous page's next)}}; without
-   * {@code group}, the ad-hoc boards the actor is a member of.
+   * Boards of the actor, newest first: a page {@code {items: [<board view>], next}}. {@code query}: {@code {group?
+   * (the boards of that group, for a member)}}; without {@code group}, the ad-hoc boards the actor is a member of.
+   * {@code page}: its limit (1..100, default 20) and cursor ({@code before}: the previous page's next).
    */
-  Future<JsonObject> boards(long actor, JsonObject query);
+  Future<Page> boards(long actor, JsonObject query, PageRequest page);
 
   /** One board of the actor: its view. */
   Future<JsonObject> board(long actor, long boardId);
 
   /**
-   * The kept entries of a board, ascending by {@code seq}: {@code {board, items, last_seq, reset}}. {@code query}:
-   * {@code {after_seq?, limit (1..200, default 100)}}. With {@code after_seq} (the last {@code seq} the client holds)
+   * The kept entries of a board, ascending by {@code seq}: a page {@code {items, board, last_seq, reset}}.
+   * {@code page}: its limit (1..200, default 100) and cursor ({@code after_seq}: a sequence number as a string, 0 a
+   * real position). With {@code after_seq} (the last {@code seq} the client holds)
    * the page continues right after it; when that cannot be done (those entries are no longer kept, or the board's
    * strokes expired since), and without {@code after_seq} (a late joiner), the page starts at the oldest kept entry
    * and {@code reset} is true: the client drops what it holds of the board first. Page on with the last item's
    * {@code seq} until {@code items} is empty.
    */
-  Future<JsonObject> strokes(long actor, long boardId, JsonObject query);
+  Future<Page> strokes(long actor, long boardId, PageRequest page);
 
   /**
    * Draws a stroke on a board of the actor (see {@link Whiteboards} for the format). Answered once stored:

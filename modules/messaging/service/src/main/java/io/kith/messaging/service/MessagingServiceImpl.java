@@ -4,6 +4,8 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingService;
 import io.kith.platform.Platform;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -81,8 +83,8 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   @Override
-  public Future<JsonObject> history(long actor, long conversationId, JsonObject query) {
-    return history.history(actor, conversationId, query);
+  public Future<Page> history(long actor, long conversationId, JsonObject query, PageRequest page) {
+    return PageQuery.items(history.history(actor, conversationId, PageQuery.paged(query, page, "after_seq", true)));
   }
 
   @Override
@@ -96,8 +98,8 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   @Override
-  public Future<JsonObject> messageReaders(long actor, long messageId, JsonObject query) {
-    return receipts.messageReaders(actor, messageId, query);
+  public Future<Page> messageReaders(long actor, long messageId, PageRequest page) {
+    return PageQuery.items(receipts.messageReaders(actor, messageId, PageQuery.paged(null, page, "after", true)));
   }
 
   @Override
@@ -108,8 +110,8 @@ final class MessagingServiceImpl implements MessagingService {
   // ------------------------------------------------------------------ conversations and settings
 
   @Override
-  public Future<JsonObject> conversations(long actor, JsonObject query) {
-    return conversationList.conversations(actor, query);
+  public Future<Page> conversations(long actor, PageRequest page) {
+    return PageQuery.items(conversationList.conversations(actor, PageQuery.paged(null, page, "before", false)));
   }
 
   @Override
@@ -140,8 +142,8 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   @Override
-  public Future<JsonObject> searchGroups(long actor, JsonObject query) {
-    return search.search(actor, query);
+  public Future<Page> searchGroups(long actor, JsonObject query, PageRequest page) {
+    return PageQuery.items(search.search(actor, PageQuery.paged(query, page, "before", true)));
   }
 
   @Override
@@ -175,8 +177,8 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   @Override
-  public Future<JsonObject> groupMembers(long actor, long groupId, JsonObject query) {
-    return memberships.members(actor, groupId, query);
+  public Future<Page> groupMembers(long actor, long groupId, PageRequest page) {
+    return PageQuery.items(memberships.members(actor, groupId, PageQuery.paged(null, page, "after", false)));
   }
 
   @Override
@@ -190,8 +192,8 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   @Override
-  public Future<JsonObject> groupInvitations(long actor, JsonObject query) {
-    return invitations.invitations(actor, query);
+  public Future<Page> groupInvitations(long actor, PageRequest page) {
+    return PageQuery.items(invitations.invitations(actor, PageQuery.paged(null, page, "before", false)));
   }
 
   /** Removes expired group invitations (see {@link GroupInvitations#sweepInvitations}); answers how many. */

@@ -9,6 +9,8 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -154,7 +156,11 @@ final class WhiteboardServiceImpl implements WhiteboardService {
   }
 
   @Override
-  public Future<JsonObject> boards(long actor, JsonObject query) {
+  public Future<Page> boards(long actor, JsonObject query, PageRequest page) {
+    return PageQuery.items(boards(actor, PageQuery.paged(query, page, "before", true)));
+  }
+
+  private Future<JsonObject> boards(long actor, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
       int limit = GroupInput.limit(q, "limit", 20, 100);
@@ -184,7 +190,11 @@ final class WhiteboardServiceImpl implements WhiteboardService {
   // ------------------------------------------------------------------ strokes
 
   @Override
-  public Future<JsonObject> strokes(long actor, long boardId, JsonObject query) {
+  public Future<Page> strokes(long actor, long boardId, PageRequest page) {
+    return PageQuery.items(strokes(actor, boardId, PageQuery.paged(null, page, "after_seq", true)));
+  }
+
+  private Future<JsonObject> strokes(long actor, long boardId, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
       int limit = GroupInput.limit(q, "limit", 100, 200);

@@ -3,6 +3,8 @@ package io.kith.messaging.service;
 import io.kith.messaging.api.Whiteboards;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -96,7 +98,8 @@ class BoardQuotaTest extends BoardTestBase {
     failsWith("board_limit_reached", null, boards.create(u.get(0), new JsonObject().put("title", "x")));
     // not a member of the group: the board itself is not visible, but it is listed among the owner's boards
     failsWith("board_not_found", null, boards.board(u.get(0), a));
-    JsonArray mine = await(boards.boards(u.get(0), new JsonObject())).getJsonArray("items");
+    JsonArray mine = await(boards.boards(u.get(0), new JsonObject(), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items");
     assertEquals(3, mine.size());
     assertTrue(mine.stream().anyMatch(b -> ((JsonObject) b).getLong("id") == a));
     // someone else still gets 404
@@ -132,7 +135,8 @@ class BoardQuotaTest extends BoardTestBase {
     }
     JsonObject big = new JsonObject().put("tool", "pen").put("color", "#000000").put("width", 50).put("points", pts);
     failsWith("validation_failed", "points", boards.draw(owner, board, big));
-    assertEquals(0, await(boards.strokes(owner, board, new JsonObject())).getJsonArray("items").size());
+    assertEquals(0, await(boards.strokes(owner, board, TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items").size());
   }
 
   @Test
@@ -147,7 +151,7 @@ class BoardQuotaTest extends BoardTestBase {
       drawn.add(s.getString("client_id"));
       await(boards.draw(owner, board, s));
     }
-    JsonObject page = await(boards.strokes(owner, board, new JsonObject().put("limit", 200)));
+    JsonObject page = await(boards.strokes(owner, board, PageRequest.first(200)).map(Page::toJson));
     List<String> kept = tags(page);
     int total = 0;
     for (Object item : page.getJsonArray("items")) {
@@ -160,7 +164,7 @@ class BoardQuotaTest extends BoardTestBase {
     assertEquals(total, tracked, "the tracked total is the kept entries' size");
     assertTrue(await(platform.redisApi().ttl(WhiteboardStrokes.bytesKey(board))).toLong() > 0);
     await(boards.clear(owner, board));
-    JsonObject after = await(boards.strokes(owner, board, new JsonObject()));
+    JsonObject after = await(boards.strokes(owner, board, TestPages.FIRST).map(Page::toJson));
     assertEquals(List.of("clear"), tags(after));
     assertEquals(after.getJsonArray("items").getJsonObject(0).toBuffer().length(),
         Long.parseLong(await(platform.redisApi().get(WhiteboardStrokes.bytesKey(board))).toString()));

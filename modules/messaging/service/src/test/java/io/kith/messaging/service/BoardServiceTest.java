@@ -4,6 +4,8 @@ import io.kith.messaging.api.Whiteboards;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
@@ -48,7 +50,7 @@ class BoardServiceTest extends BoardTestBase {
     if (limit != null) {
       q.put("limit", limit);
     }
-    return await(boards.strokes(user, board, q));
+    return await(boards.strokes(user, board, TestPages.page(q, "after_seq")).map(Page::toJson));
   }
 
   @Test
@@ -78,7 +80,8 @@ class BoardServiceTest extends BoardTestBase {
     failsWith("validation_failed", "colour", boards.create(owner, new JsonObject().put("title", "t")
         .put("colour", "red")));
     // the creator's list shows the board; a member's too
-    assertEquals(board.getLong("id"), await(boards.boards(u.get(1), new JsonObject())).getJsonArray("items")
+    assertEquals(board.getLong("id"), await(boards.boards(u.get(1), new JsonObject(), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items")
         .getJsonObject(0).getLong("id"));
   }
 
@@ -195,21 +198,22 @@ class BoardServiceTest extends BoardTestBase {
     long stranger = u.get(2);
     for (long id : new long[] {board, board + 987_654_321L, -1}) {
       failsWith("board_not_found", null, boards.board(stranger, id));
-      failsWith("board_not_found", null, boards.strokes(stranger, id, new JsonObject()));
+      failsWith("board_not_found", null, boards.strokes(stranger, id, TestPages.FIRST));
       failsWith("board_not_found", null, boards.draw(stranger, id, stroke(2)));
       failsWith("board_not_found", null, boards.clear(stranger, id));
       failsWith("board_not_found", null, boards.addMembers(stranger, id, List.of(stranger)));
       failsWith("board_not_found", null, boards.removeMember(stranger, id, u.get(1)));
       failsWith("board_not_found", null, boards.delete(stranger, id));
     }
-    assertEquals(List.of(), await(boards.boards(stranger, new JsonObject())).getJsonArray("items").getList());
+    assertEquals(List.of(), await(boards.boards(stranger, new JsonObject(), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items").getList());
     assertFalse(await(boards.mayListen(stranger, Whiteboards.room(board))));
     assertTrue(await(boards.mayListen(u.get(1), Whiteboards.room(board))));
     for (String room : List.of("b", "b0", "bx", "b" + board + "0000000000000000000", "g" + board, "B" + board)) {
       assertFalse(await(boards.mayListen(u.get(0), room)), room);
     }
     // nothing was drawn by the refused calls
-    assertEquals(0L, await(boards.strokes(u.get(0), board, new JsonObject())).getLong("last_seq"));
+    assertEquals(0L, await(boards.strokes(u.get(0), board, TestPages.FIRST).map(Page::toJson)).getLong("last_seq"));
   }
 
   @Test
@@ -243,10 +247,11 @@ class BoardServiceTest extends BoardTestBase {
           revocations.revoked(room, u.get(1)))));
     }
     failsWith("board_not_found", null, boards.draw(u.get(1), board, stroke(2)));
-    failsWith("board_not_found", null, boards.strokes(u.get(1), board, new JsonObject()));
+    failsWith("board_not_found", null, boards.strokes(u.get(1), board, TestPages.FIRST));
     failsWith("board_not_found", null, boards.board(u.get(1), board));
     assertFalse(await(boards.mayListen(u.get(1), room)));
-    assertEquals(List.of(), await(boards.boards(u.get(1), new JsonObject())).getJsonArray("items").getList());
+    assertEquals(List.of(), await(boards.boards(u.get(1), new JsonObject(), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items").getList());
     // removing a non-member changes nothing; a member leaves on its own
     await(boards.removeMember(owner, board, u.get(1)));
     try (Revocations revocations = new Revocations()) {
@@ -319,9 +324,10 @@ class BoardServiceTest extends BoardTestBase {
     failsWith("validation_failed", "fill", boards.draw(me, board, stroke(1).put("fill", true)));
     failsWith("validation_failed", "client_id", boards.draw(me, board, stroke(1).put("client_id", "x".repeat(65))));
     failsWith("validation_failed", "stroke", boards.draw(me, board, null));
-    assertEquals(0L, await(boards.strokes(me, board, new JsonObject())).getLong("last_seq"), "nothing was stored");
-    failsWith("validation_failed", "limit", boards.strokes(me, board, new JsonObject().put("limit", 201)));
-    failsWith("validation_failed", "after_seq", boards.strokes(me, board, new JsonObject().put("after_seq", -1)));
+    assertEquals(0L, await(boards.strokes(me, board, TestPages.FIRST).map(Page::toJson)).getLong("last_seq"),
+        "nothing was stored");
+    failsWith("validation_failed", "limit", boards.strokes(me, board, PageRequest.first(201)));
+    failsWith("validation_failed", "after_seq", boards.strokes(me, board, new PageRequest(null, 0, 0, "-1")));
 
     // an eraser needs no colour; the most points pass (as long as the stroke stays within 16 KB: 1,000 points of
     // ±100,000 would be 17 KB, see BoardQuotaTest); numbers are rounded to 2 decimals
@@ -332,7 +338,7 @@ class BoardServiceTest extends BoardTestBase {
     draw(me, board, new JsonObject().put("tool", "eraser").put("width", 50).put("points", most));
     draw(me, board, new JsonObject().put("tool", "pen").put("color", "#ABCDEF").put("width", 1.23456)
         .put("points", new JsonArray().add(new JsonArray().add(0.125).add(-3.14159))));
-    JsonArray items = await(boards.strokes(me, board, new JsonObject())).getJsonArray("items");
+    JsonArray items = await(boards.strokes(me, board, TestPages.FIRST).map(Page::toJson)).getJsonArray("items");
     assertEquals(1000, items.getJsonObject(0).getJsonObject("stroke").getJsonArray("points").size());
     JsonObject rounded = items.getJsonObject(1).getJsonObject("stroke");
     assertEquals(new JsonObject().put("tool", "pen").put("color", "#abcdef").put("width", 1.23)
@@ -348,7 +354,8 @@ class BoardServiceTest extends BoardTestBase {
     for (long group : new long[] {notMyGroup, 123_456_789L}) {
       failsWith("group_not_found", "group", boards.create(u.get(0), new JsonObject().put("title", "g")
           .put("group", group)));
-      failsWith("group_not_found", "group", boards.boards(u.get(0), new JsonObject().put("group", group)));
+      failsWith("group_not_found", "group", boards.boards(u.get(0), new JsonObject().put("group", group),
+          TestPages.FIRST));
     }
     failsWith("group_board_members", "members", boards.create(u.get(0), new JsonObject().put("title", "g")
         .put("group", notMyGroup).put("members", new JsonArray())));
@@ -383,11 +390,13 @@ class BoardServiceTest extends BoardTestBase {
     draw(u.get(1), id, s);
     assertEquals(s.getString("client_id"), tags(page(u.get(0), id, null, null)).get(1));
     assertTrue(await(boards.mayListen(u.get(0), Whiteboards.room(id))));
-    assertEquals(id, await(boards.boards(u.get(0), new JsonObject().put("group", groupId))).getJsonArray("items")
+    assertEquals(id, await(boards.boards(u.get(0), new JsonObject().put("group", groupId), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items")
         .getJsonObject(0).getLong("id"));
     failsWith("board_not_found", null, boards.draw(u.get(2), id, stroke(2)));
-    failsWith("board_not_found", null, boards.strokes(u.get(2), id, new JsonObject()));
-    failsWith("group_not_found", "group", boards.boards(u.get(2), new JsonObject().put("group", groupId)));
+    failsWith("board_not_found", null, boards.strokes(u.get(2), id, TestPages.FIRST));
+    failsWith("group_not_found", "group", boards.boards(u.get(2), new JsonObject().put("group", groupId),
+        TestPages.FIRST));
     failsWith("group_board_members", null, boards.addMembers(u.get(1), id, List.of(u.get(2))));
     try (Revocations revocations = new Revocations()) {
       await(messaging.setManagedMembers(u.get(0), groupId, List.of(), List.of(u.get(1))));
@@ -426,7 +435,7 @@ class BoardServiceTest extends BoardTestBase {
     try {
       await(messaging.dissolveGroup(owner, groupId));
       await(Poll.until(vertx, WAIT, "the dissolved group's board deleted", () -> boards.boards(member,
-          new JsonObject()).map(page -> page.getJsonArray("items").stream()
+          new JsonObject(), TestPages.FIRST).map(Page::toJson).map(page -> page.getJsonArray("items").stream()
           .noneMatch(b -> ((JsonObject) b).getLong("id") == id))));
       failsWith("board_not_found", null, boards.delete(member, id));
       assertEquals(0L, await(platform.redisApi().exists(List.of(WhiteboardStrokes.strokesKey(id),
@@ -434,7 +443,8 @@ class BoardServiceTest extends BoardTestBase {
       await(Poll.until(vertx, WAIT, "the deletion announced on the board's room", () -> Future.succeededFuture(
           announced.stream().anyMatch(n -> Whiteboards.PUSH_DELETED.equals(n.getString("kind"))))));
       // the other group's board is untouched
-      assertFalse(await(boards.strokes(member, kept, new JsonObject())).getJsonArray("items").isEmpty());
+      assertFalse(await(boards.strokes(member, kept, TestPages.FIRST)
+          .map(Page::toJson)).getJsonArray("items").isEmpty());
       assertEquals(1L, await(platform.redisApi().exists(List.of(WhiteboardStrokes.strokesKey(kept)))).toLong());
     } finally {
       await(room.unregister());

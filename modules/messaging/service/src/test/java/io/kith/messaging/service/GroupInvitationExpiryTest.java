@@ -2,6 +2,7 @@ package io.kith.messaging.service;
 
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.page.Page;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -43,7 +44,7 @@ class GroupInvitationExpiryTest extends GroupTestBase {
   }
 
   private JsonArray pending(long user) throws Exception {
-    return await(messaging.groupInvitations(user, new JsonObject())).getJsonArray("items");
+    return await(messaging.groupInvitations(user, TestPages.FIRST).map(Page::toJson)).getJsonArray("items");
   }
 
   @Test

@@ -1,6 +1,8 @@
 package io.kith.messaging.service;
 
 import io.kith.messaging.api.Messaging;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -51,7 +53,7 @@ class GroupLimitsTest extends GroupTestBase {
     assertEquals(CAP - 1, in.size());
     assertEquals(30 - (CAP - 1), full);
     assertEquals((long) CAP, await(messaging.group(owner, id)).getLong("member_count"));
-    List<Long> members = memberIds(await(messaging.groupMembers(owner, id, new JsonObject().put("limit", 100))));
+    List<Long> members = memberIds(await(messaging.groupMembers(owner, id, PageRequest.first(100)).map(Page::toJson)));
     assertEquals(CAP, members.size());
     assertTrue(members.containsAll(in));
     for (long user : in) {

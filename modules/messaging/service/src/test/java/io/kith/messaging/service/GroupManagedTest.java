@@ -92,7 +92,7 @@ class GroupManagedTest extends GroupTestBase {
     revoked.await("the room revoked for the removed member", revoked(id, a));
     assertFalse(revoked.any(n -> n.getJsonArray("users").contains(outsider)), "a non-member is not revoked");
     assertFalse(await(messaging.mayListen(a, "g" + id)));
-    failsWith("conversation_not_found", null, messaging.history(a, id, new JsonObject()));
+    failsWith("conversation_not_found", null, messaging.history(a, id, new JsonObject(), TestPages.FIRST));
     failsWith("group_not_found", null, messaging.sendToGroup(a, id, text("still here?")));
 
     events.await("GroupLeft of the removed member", e -> MessagingEvents.GROUP_LEFT.equals(e.getString("type"))

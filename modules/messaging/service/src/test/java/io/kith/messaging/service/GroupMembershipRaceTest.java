@@ -1,5 +1,7 @@
 package io.kith.messaging.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
@@ -28,7 +30,7 @@ class GroupMembershipRaceTest extends GroupTestBase {
   }
 
   private boolean listed(long user, long group) throws Exception {
-    for (Object item : await(messaging.conversations(user, new JsonObject().put("limit", 100)))
+    for (Object item : await(messaging.conversations(user, PageRequest.first(100)).map(Page::toJson))
         .getJsonArray("items")) {
       if (((JsonObject) item).getLong("id") == group) {
         return true;
@@ -57,8 +59,9 @@ class GroupMembershipRaceTest extends GroupTestBase {
 
     assertFalse(listed(ghost, id), "the conversations list drops a group the user is not in");
     failsWith("conversation_not_found", null, messaging.conversation(ghost, id));
-    assertFalse(memberIds(await(messaging.groupMembers(owner, id, new JsonObject()))).contains(ghost));
-    JsonArray found = await(messaging.searchGroups(ghost, new JsonObject().put("q", tag))).getJsonArray("items");
+    assertFalse(memberIds(await(messaging.groupMembers(owner, id, TestPages.FIRST).map(Page::toJson))).contains(ghost));
+    JsonArray found = await(messaging.searchGroups(ghost, new JsonObject().put("q", tag), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items");
     assertEquals(1, found.size());
     assertNull(found.getJsonObject(0).getString("role"), "search shows no role for a non-member");
     failsWith("member_not_found", null, messaging.setMemberRole(owner, id, ghost, "owner"));

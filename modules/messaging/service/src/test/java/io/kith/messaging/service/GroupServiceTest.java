@@ -3,6 +3,8 @@ package io.kith.messaging.service;
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
@@ -25,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GroupServiceTest extends GroupTestBase {
 
   private JsonObject conversationOf(long user, long conversation) throws Exception {
-    for (Object item : await(messaging.conversations(user, new JsonObject().put("limit", 100))).getJsonArray("items")) {
+    for (Object item : await(messaging.conversations(user, PageRequest.first(100))
+        .map(Page::toJson)).getJsonArray("items")) {
       if (((JsonObject) item).getLong("id") == conversation) {
         return (JsonObject) item;
       }
@@ -52,15 +55,18 @@ class GroupServiceTest extends GroupTestBase {
     JsonObject seen = await(messaging.group(u.get(1), id));
     assertNull(seen.getString("role"));
     for (String q : List.of(tag.toUpperCase(), "sund " + tag.substring(0, 6), "hiking " + tag)) {
-      JsonArray found = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", q))).getJsonArray("items");
+      JsonArray found = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", q), TestPages.FIRST)
+          .map(Page::toJson)).getJsonArray("items");
       assertEquals(1, found.size(), q + ": " + found.encode());
       assertEquals(id, found.getJsonObject(0).getLong("id"));
     }
-    assertEquals(0, await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag + " nothing")))
+    assertEquals(0, await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag + " nothing"),
+        TestPages.FIRST).map(Page::toJson))
         .getJsonArray("items").size());
-    failsWith("validation_failed", "q", messaging.searchGroups(u.get(1), new JsonObject().put("q", " ")));
-    failsWith("validation_failed", "limit", messaging.searchGroups(u.get(1), new JsonObject().put("q", tag)
-        .put("limit", 51)));
+    failsWith("validation_failed", "q", messaging.searchGroups(u.get(1), new JsonObject().put("q", " "),
+        TestPages.FIRST));
+    failsWith("validation_failed", "limit", messaging.searchGroups(u.get(1), new JsonObject().put("q", tag),
+        PageRequest.first(51)));
 
     JsonObject joined = await(messaging.joinGroup(u.get(1), id));
     assertEquals("member", joined.getString("role"));
@@ -76,8 +82,10 @@ class GroupServiceTest extends GroupTestBase {
     assertEquals(id, m1.getLong("conversation"));
     assertEquals(id, m1.getLong("group"));
     assertFalse(m1.containsKey("to"));
-    assertEquals(List.of(1L, 2L, 3L), seqs(await(messaging.history(u.get(2), id, new JsonObject()))));
-    assertEquals(List.of(3L), seqs(await(messaging.history(u.get(2), id, new JsonObject().put("after_seq", 2)))));
+    assertEquals(List.of(1L, 2L, 3L), seqs(await(messaging.history(u.get(2), id, new JsonObject(), TestPages.FIRST)
+        .map(Page::toJson))));
+    assertEquals(List.of(3L), seqs(await(messaging.history(u.get(2), id, new JsonObject(), new PageRequest(null, 0, 0,
+        "2")).map(Page::toJson))));
 
     JsonObject conv = conversationOf(u.get(1), id);
     assertEquals("group", conv.getString("kind"));
@@ -91,12 +99,12 @@ class GroupServiceTest extends GroupTestBase {
     assertEquals("group", await(messaging.conversation(owner, id)).getString("kind"));
 
     // the members list: oldest first, with roles, paged
-    JsonObject first = await(messaging.groupMembers(u.get(2), id, new JsonObject().put("limit", 2)));
+    JsonObject first = await(messaging.groupMembers(u.get(2), id, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(owner, u.get(1)), memberIds(first));
     assertEquals("owner", first.getJsonArray("items").getJsonObject(0).getString("role"));
     assertTrue(first.getJsonArray("items").getJsonObject(0).getJsonObject("user").containsKey("username"));
-    JsonObject rest = await(messaging.groupMembers(u.get(2), id, new JsonObject().put("limit", 2)
-        .put("after", first.getString("next"))));
+    JsonObject rest = await(messaging.groupMembers(u.get(2), id, new PageRequest(2, 0, 0, first.getString("next")))
+        .map(Page::toJson));
     assertEquals(List.of(u.get(2)), memberIds(rest));
     assertNull(rest.getString("next"));
   }
@@ -110,16 +118,18 @@ class GroupServiceTest extends GroupTestBase {
     for (int i = 0; i < 3; i++) {
       ids.add(topicGroup(u.get(0), "Group " + i, tag).getLong("id"));
     }
-    JsonObject page = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag).put("limit", 2)));
+    JsonObject page = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag), PageRequest.first(2))
+        .map(Page::toJson));
     assertEquals(List.of(ids.get(2), ids.get(1)), List.of(page.getJsonArray("items").getJsonObject(0).getLong("id"),
         page.getJsonArray("items").getJsonObject(1).getLong("id")));
-    JsonObject next = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag).put("limit", 2)
-        .put("before", page.getLong("next"))));
+    JsonObject next = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag), new PageRequest(2, 0, 0,
+        String.valueOf(page.getLong("next")))).map(Page::toJson));
     assertEquals(1, next.getJsonArray("items").size());
     assertEquals(ids.get(0), next.getJsonArray("items").getJsonObject(0).getLong("id"));
     assertNull(next.getValue("next"));
     await(messaging.dissolveGroup(u.get(0), ids.get(1)));
-    JsonArray left = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag))).getJsonArray("items");
+    JsonArray left = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items");
     assertEquals(2, left.size());
     assertTrue(left.stream().noneMatch(g -> ((JsonObject) g).getLong("id").equals(ids.get(1))));
   }
@@ -190,7 +200,8 @@ class GroupServiceTest extends GroupTestBase {
     JsonObject asInvitee = await(messaging.group(later, id));
     assertTrue(asInvitee.getBoolean("invited"));
     assertNull(asInvitee.getString("role"));
-    JsonArray pending = await(messaging.groupInvitations(later, new JsonObject())).getJsonArray("items");
+    JsonArray pending = await(messaging.groupInvitations(later, TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items");
     assertEquals(1, pending.size());
     assertEquals(id, pending.getJsonObject(0).getJsonObject("group").getLong("id"));
     assertEquals(owner, pending.getJsonObject(0).getJsonObject("by").getLong("id"));
@@ -199,7 +210,8 @@ class GroupServiceTest extends GroupTestBase {
     JsonObject joined = await(messaging.joinGroup(later, id));
     assertEquals("member", joined.getString("role"));
     assertEquals(3L, joined.getLong("member_count"));
-    assertEquals(0, await(messaging.groupInvitations(later, new JsonObject())).getJsonArray("items").size());
+    assertEquals(0, await(messaging.groupInvitations(later, TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items").size());
 
     // a member invites their own friend, who declines: the group disappears for them again
     assertEquals(new JsonArray().add(friendOfFriend), await(messaging.inviteToGroup(friend, id,
@@ -252,13 +264,15 @@ class GroupServiceTest extends GroupTestBase {
         .put("about", "we test roles")));
     assertEquals("Renamed roles", renamed.getString("name"));
     assertEquals("we test roles", renamed.getString("about"));
-    assertEquals(1, await(messaging.searchGroups(member, new JsonObject().put("q", "renamed roles")))
+    assertEquals(1, await(messaging.searchGroups(member, new JsonObject().put("q", "renamed roles"), TestPages.FIRST)
+        .map(Page::toJson))
         .getJsonArray("items").stream().filter(g -> ((JsonObject) g).getLong("id") == id).count());
 
     await(messaging.kickMember(admin, id, member2));
     await(messaging.kickMember(owner, id, admin2));
     failsWith("member_not_found", null, messaging.kickMember(owner, id, admin2));
-    assertEquals(List.of(owner, admin, member), memberIds(await(messaging.groupMembers(owner, id, new JsonObject()))));
+    assertEquals(List.of(owner, admin, member), memberIds(await(messaging.groupMembers(owner, id, TestPages.FIRST)
+        .map(Page::toJson))));
 
     // the owner hands the group over and becomes an admin
     assertEquals("owner", await(messaging.setMemberRole(owner, id, member, "owner")).getString("role"));
@@ -288,12 +302,12 @@ class GroupServiceTest extends GroupTestBase {
     assertFalse(await(messaging.mayListen(kicked, "g" + id)));
     assertTrue(await(messaging.mayListen(stays, "g" + id)));
     failsWith("not_group_member", null, messaging.sendToGroup(kicked, id, text("after the kick")));
-    failsWith("conversation_not_found", null, messaging.history(kicked, id, new JsonObject()));
+    failsWith("conversation_not_found", null, messaging.history(kicked, id, new JsonObject(), TestPages.FIRST));
     failsWith("conversation_not_found", null, messaging.markRead(kicked, id, 1));
     failsWith("conversation_not_found", null, messaging.typing(kicked, id));
     failsWith("conversation_not_found", null, messaging.conversation(kicked, id));
     failsWith("message_not_found", null, messaging.recall(kicked, before.getLong("id")));
-    failsWith("not_group_member", null, messaging.groupMembers(kicked, id, new JsonObject()));
+    failsWith("not_group_member", null, messaging.groupMembers(kicked, id, TestPages.FIRST));
     assertNull(conversationOf(kicked, id), "the group left the kicked member's conversations");
     // others go on
     assertEquals(2L, groupSend(stays, id, "still here").getLong("seq"));
@@ -309,7 +323,7 @@ class GroupServiceTest extends GroupTestBase {
     long friends = friendGroup(owner, "Friends kick", List.of(kicked)).getLong("id");
     await(messaging.kickMember(owner, friends, kicked));
     failsWith("group_not_found", null, messaging.sendToGroup(kicked, friends, text("hello?")));
-    failsWith("conversation_not_found", null, messaging.history(kicked, friends, new JsonObject()));
+    failsWith("conversation_not_found", null, messaging.history(kicked, friends, new JsonObject(), TestPages.FIRST));
   }
 
   @Test
@@ -358,12 +372,13 @@ class GroupServiceTest extends GroupTestBase {
         && p.getLong("group") == id && "dissolved".equals(p.getString("reason")));
     for (long user : List.of(owner, u.get(1))) {
       assertFalse(await(messaging.mayListen(user, "g" + id)));
-      failsWith("conversation_not_found", null, messaging.history(user, id, new JsonObject()));
+      failsWith("conversation_not_found", null, messaging.history(user, id, new JsonObject(), TestPages.FIRST));
       failsWith("group_not_found", null, messaging.group(user, id));
       assertNull(conversationOf(user, id));
     }
     // the pending invitation went with it
-    assertEquals(0, await(messaging.groupInvitations(u.get(2), new JsonObject())).getJsonArray("items").size());
+    assertEquals(0, await(messaging.groupInvitations(u.get(2), TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items").size());
     failsWith("group_not_found", null, messaging.joinGroup(u.get(2), id));
   }
 

@@ -1,5 +1,7 @@
 package io.kith.messaging.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -14,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class MessageReadersTest extends GroupTestBase {
 
   private JsonObject readers(long actor, long message, JsonObject query) throws Exception {
-    return await(messaging.messageReaders(actor, message, query));
+    return await(messaging.messageReaders(actor, message, TestPages.page(query, "after")).map(Page::toJson));
   }
 
   private static List<Long> ids(JsonObject page) {
@@ -51,7 +53,8 @@ class MessageReadersTest extends GroupTestBase {
     assertEquals(0L, peerReadSeq(alice, conversation), "bob has read nothing yet");
     await(messaging.markRead(bob, conversation, first.getLong("seq")));
     assertEquals(first.getLong("seq"), peerReadSeq(alice, conversation), "the conversation shows bob's marker");
-    assertEquals(first.getLong("seq"), await(messaging.conversations(alice, new JsonObject())).getJsonArray("items")
+    assertEquals(first.getLong("seq"), await(messaging.conversations(alice, TestPages.FIRST)
+        .map(Page::toJson)).getJsonArray("items")
         .getJsonObject(0).getLong("peer_read_seq"), "so does the conversations list");
     JsonObject read = readers(alice, first.getLong("id"), new JsonObject());
     assertEquals(1L, read.getLong("read_count"));
@@ -79,17 +82,16 @@ class MessageReadersTest extends GroupTestBase {
     assertEquals(1L, readers(alice, first.getLong("id"), new JsonObject()).getLong("read_count"));
 
     // only the sender asks; others do not see the message at all
-    failsWith("not_your_message", null, messaging.messageReaders(bob, first.getLong("id"), new JsonObject()));
-    failsWith("message_not_found", null, messaging.messageReaders(carol, first.getLong("id"), new JsonObject()));
-    failsWith("message_not_found", null, messaging.messageReaders(alice, 424242L, new JsonObject()));
+    failsWith("not_your_message", null, messaging.messageReaders(bob, first.getLong("id"), TestPages.FIRST));
+    failsWith("message_not_found", null, messaging.messageReaders(carol, first.getLong("id"), TestPages.FIRST));
+    failsWith("message_not_found", null, messaging.messageReaders(alice, 424242L, TestPages.FIRST));
+    failsWith("validation_failed", "limit", messaging.messageReaders(alice, first.getLong("id"), PageRequest.first(0)));
     failsWith("validation_failed", "limit", messaging.messageReaders(alice, first.getLong("id"),
-        new JsonObject().put("limit", 0)));
-    failsWith("validation_failed", "limit", messaging.messageReaders(alice, first.getLong("id"),
-        new JsonObject().put("limit", 101)));
-    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"),
-        new JsonObject().put("after", -1)));
-    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"),
-        new JsonObject().put("after", "x")));
+        PageRequest.first(101)));
+    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"), new PageRequest(null,
+        0, 0, "-1")));
+    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"), new PageRequest(null,
+        0, 0, "x")));
   }
 
   @Test
@@ -139,10 +141,9 @@ class MessageReadersTest extends GroupTestBase {
     assertEquals(stayed, ids(after));
 
     failsWith("not_your_message", null, messaging.messageReaders(members.get(0), message.getLong("id"),
-        new JsonObject()));
-    failsWith("message_not_found", null, messaging.messageReaders(outsider, message.getLong("id"),
-        new JsonObject()));
+        TestPages.FIRST));
+    failsWith("message_not_found", null, messaging.messageReaders(outsider, message.getLong("id"), TestPages.FIRST));
     failsWith("message_not_found", null, messaging.messageReaders(members.get(3), message.getLong("id"),
-        new JsonObject()));
+        TestPages.FIRST));
   }
 }

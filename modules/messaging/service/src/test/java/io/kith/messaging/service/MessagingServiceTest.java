@@ -5,6 +5,8 @@ import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
@@ -33,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MessagingServiceTest extends MessagingTestBase {
 
   private JsonObject conversationOf(long user, long conversation) throws Exception {
-    for (Object item : await(messaging.conversations(user, new JsonObject().put("limit", 100))).getJsonArray("items")) {
+    for (Object item : await(messaging.conversations(user, PageRequest.first(100))
+        .map(Page::toJson)).getJsonArray("items")) {
       if (((JsonObject) item).getLong("id") == conversation) {
         return (JsonObject) item;
       }
@@ -62,7 +65,8 @@ class MessagingServiceTest extends MessagingTestBase {
     }
     await(Future.all(tries));
     assertEquals(1, tries.stream().map(f -> f.result().getJsonObject("message").getLong("id")).distinct().count());
-    JsonObject page = await(messaging.history(u.get(1), m.getLong("conversation"), new JsonObject()));
+    JsonObject page = await(messaging.history(u.get(1), m.getLong("conversation"), new JsonObject(), TestPages.FIRST)
+        .map(Page::toJson));
     assertEquals(List.of(1L, 2L), seqs(page), page.encode());
     // the retries queued behind the first attempt gave their sequences back: the next message leaves no hole
     assertEquals(3L, send(u.get(1), u.get(0), "next").getLong("seq"));
@@ -120,8 +124,8 @@ class MessagingServiceTest extends MessagingTestBase {
     List<Long> all = new ArrayList<>();
     long after = 0;
     while (true) {
-      JsonObject page = await(messaging.history(u.get(0), conversation, new JsonObject().put("after_seq", after)
-          .put("limit", 7)));
+      JsonObject page = await(messaging.history(u.get(0), conversation, new JsonObject(), new PageRequest(7, 0, 0,
+          String.valueOf(after))).map(Page::toJson));
       if (page.getJsonArray("items").isEmpty()) {
         break;
       }
@@ -141,27 +145,28 @@ class MessagingServiceTest extends MessagingTestBase {
       conversation = send(u.get(i % 2), u.get((i + 1) % 2), "m" + i).getLong("conversation");
     }
     for (int round = 0; round < 2; round++) {
-      JsonObject newest = await(messaging.history(u.get(0), conversation, new JsonObject().put("limit", 5)));
+      JsonObject newest = await(messaging.history(u.get(0), conversation, new JsonObject(), PageRequest.first(5))
+          .map(Page::toJson));
       assertEquals(range(21, 25), seqs(newest));
       assertEquals(25L, newest.getLong("last_seq"));
       assertEquals("m25", newest.getJsonArray("items").getJsonObject(4).getString("text"));
       assertEquals(range(16, 20), seqs(await(messaging.history(u.get(1), conversation,
-          new JsonObject().put("before_seq", 21).put("limit", 5)))));
+          new JsonObject().put("before_seq", 21), PageRequest.first(5)).map(Page::toJson))));
       // the window holds 10: this page is older than it
       assertEquals(range(1, 4), seqs(await(messaging.history(u.get(1), conversation,
-          new JsonObject().put("before_seq", 5).put("limit", 100)))));
-      assertEquals(range(1, 5), seqs(await(messaging.history(u.get(1), conversation,
-          new JsonObject().put("after_seq", 0).put("limit", 5)))));
-      assertEquals(range(23, 25), seqs(await(messaging.history(u.get(1), conversation,
-          new JsonObject().put("after_seq", 22).put("limit", 100)))));
-      assertEquals(List.of(), seqs(await(messaging.history(u.get(1), conversation,
-          new JsonObject().put("after_seq", 25)))));
+          new JsonObject().put("before_seq", 5), PageRequest.first(100)).map(Page::toJson))));
+      assertEquals(range(1, 5), seqs(await(messaging.history(u.get(1), conversation, new JsonObject(),
+          new PageRequest(5, 0, 0, "0")).map(Page::toJson))));
+      assertEquals(range(23, 25), seqs(await(messaging.history(u.get(1), conversation, new JsonObject(),
+          new PageRequest(100, 0, 0, "22")).map(Page::toJson))));
+      assertEquals(List.of(), seqs(await(messaging.history(u.get(1), conversation, new JsonObject(),
+          new PageRequest(null, 0, 0, "25")).map(Page::toJson))));
       await(platform.redisApi().del(List.of(RecentWindow.key(conversation))));
     }
-    failsWith("validation_failed", "limit", messaging.history(u.get(0), conversation,
-        new JsonObject().put("limit", 101)));
+    failsWith("validation_failed", "limit", messaging.history(u.get(0), conversation, new JsonObject(),
+        PageRequest.first(101)));
     failsWith("validation_failed", "after_seq", messaging.history(u.get(0), conversation,
-        new JsonObject().put("after_seq", 1).put("before_seq", 5)));
+        new JsonObject().put("before_seq", 5), new PageRequest(null, 0, 0, "1")));
   }
 
   @Test
@@ -211,11 +216,13 @@ class MessagingServiceTest extends MessagingTestBase {
     JsonObject m = send(u.get(0), u.get(1), "private words");
     long conversation = m.getLong("conversation");
     long carol = u.get(2);
-    failsWith("conversation_not_found", null, messaging.history(carol, conversation, new JsonObject()));
+    failsWith("conversation_not_found", null, messaging.history(carol, conversation, new JsonObject(),
+        TestPages.FIRST));
     failsWith("conversation_not_found", null, messaging.conversation(carol, conversation));
     failsWith("conversation_not_found", null, messaging.markRead(carol, conversation, 1));
     failsWith("conversation_not_found", null, messaging.typing(carol, conversation));
-    failsWith("conversation_not_found", null, messaging.history(carol, conversation + 1_000_000, new JsonObject()));
+    failsWith("conversation_not_found", null, messaging.history(carol, conversation + 1_000_000, new JsonObject(),
+        TestPages.FIRST));
     failsWith("message_not_found", null, messaging.recall(carol, m.getLong("id")));
   }
 
@@ -255,7 +262,8 @@ class MessagingServiceTest extends MessagingTestBase {
     assertTrue(recalled.getBoolean("recalled"));
     assertNull(recalled.getString("text"));
     for (long viewer : List.of(a, b)) {
-      JsonObject first = await(messaging.history(viewer, mine.getLong("conversation"), new JsonObject()))
+      JsonObject first = await(messaging.history(viewer, mine.getLong("conversation"), new JsonObject(),
+          TestPages.FIRST).map(Page::toJson))
           .getJsonArray("items").getJsonObject(0);
       assertEquals(mine.getLong("id"), first.getLong("id"));
       assertTrue(first.getBoolean("recalled"), first.encode());
@@ -400,17 +408,17 @@ class MessagingServiceTest extends MessagingTestBase {
       convs.add(send(u.get(i), me, "hi from " + i).getLong("conversation"));
     }
     send(me, u.get(1), "back to the first");
-    JsonObject page = await(messaging.conversations(me, new JsonObject().put("limit", 2)));
+    JsonObject page = await(messaging.conversations(me, PageRequest.first(2)).map(Page::toJson));
     JsonArray items = page.getJsonArray("items");
     assertEquals(List.of(convs.get(0), convs.get(2)), List.of(items.getJsonObject(0).getLong("id"),
         items.getJsonObject(1).getLong("id")));
     assertEquals(u.get(1), items.getJsonObject(0).getJsonObject("peer").getLong("id"));
     assertTrue(items.getJsonObject(0).getJsonObject("peer").containsKey("username"));
-    JsonObject rest = await(messaging.conversations(me, new JsonObject().put("limit", 2)
-        .put("before", page.getString("next"))));
+    JsonObject rest = await(messaging.conversations(me, new PageRequest(2, 0, 0, page.getString("next")))
+        .map(Page::toJson));
     assertEquals(1, rest.getJsonArray("items").size());
     assertEquals(convs.get(1), rest.getJsonArray("items").getJsonObject(0).getLong("id"));
     assertNull(rest.getString("next"));
-    failsWith("validation_failed", "before", messaging.conversations(me, new JsonObject().put("before", "x")));
+    failsWith("validation_failed", "before", messaging.conversations(me, new PageRequest(null, 0, 0, "x")));
   }
 }

@@ -9,6 +9,8 @@ import io.kith.platform.testkit.Poll;
 import io.kith.platform.testkit.ServiceTestBase;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.service.RelationsModule;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -83,7 +85,8 @@ class MessagingTwoNodesTest extends ServiceTestBase {
 
   private Future<List<Long>> readFrom(MessagingService node, long user, long conversation, long after,
                                       List<Long> ids) {
-    return node.history(user, conversation, new JsonObject().put("after_seq", after).put("limit", 4)).compose(page -> {
+    return node.history(user, conversation, new JsonObject(), new PageRequest(4, 0, 0, String.valueOf(after)))
+        .map(Page::toJson).compose(page -> {
       if (page.getJsonArray("items").isEmpty()) {
         return Future.succeededFuture(ids);
       }

@@ -138,6 +138,25 @@ class MessagingHttpTest {
   }
 
   @Test
+  @DisplayName("history over HTTP pages after sequence 0 from the first message (0 is a position, not \"none\"), "
+      + "without a cursor gives the newest page, and refuses a cursor that is not a sequence number with 400")
+  void historyAfterSequenceZero() {
+    User alice = kith.register();
+    User bob = kith.register();
+    long conversation = kith.message(alice, bob, "one").getLong("conversation");
+    kith.message(alice, bob, "two");
+    kith.message(alice, bob, "three");
+    String messages = "/conversations/" + conversation + "/messages?limit=1";
+
+    JsonObject first = kith.get(messages + "&after_seq=0", bob).expect(200);
+    assertEquals(1L, first.getJsonArray("items").getJsonObject(0).getLong("seq"));
+    assertEquals(3L, first.getLong("last_seq"));
+    assertEquals(3L, kith.get(messages, bob).expect(200).getJsonArray("items").getJsonObject(0).getLong("seq"));
+    kith.get(messages + "&after_seq=x", bob).problem(400, "validation_failed");
+    kith.get(messages + "&after_seq=-1", bob).problem(400, "validation_failed");
+  }
+
+  @Test
   @DisplayName("the conversations list pages over HTTP: the next of a page is accepted as before")
   void conversationsPaging() {
     User me = kith.register();

@@ -43,14 +43,8 @@ class BoardServiceTest extends BoardTestBase {
   }
 
   private JsonObject page(long user, long board, Long after, Integer limit) throws Exception {
-    JsonObject q = new JsonObject();
-    if (after != null) {
-      q.put("after_seq", after);
-    }
-    if (limit != null) {
-      q.put("limit", limit);
-    }
-    return await(boards.strokes(user, board, TestPages.page(q, "after_seq")).map(Page::toJson));
+    PageRequest request = new PageRequest(limit, 0, 0, after == null ? null : String.valueOf(after));
+    return await(boards.strokes(user, board, request).map(Page::toJson));
   }
 
   @Test

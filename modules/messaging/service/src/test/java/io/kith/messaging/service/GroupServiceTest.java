@@ -84,8 +84,8 @@ class GroupServiceTest extends GroupTestBase {
     assertFalse(m1.containsKey("to"));
     assertEquals(List.of(1L, 2L, 3L), seqs(await(messaging.history(u.get(2), id, new JsonObject(), TestPages.FIRST)
         .map(Page::toJson))));
-    assertEquals(List.of(3L), seqs(await(messaging.history(u.get(2), id, new JsonObject(), new PageRequest(null, 0, 0,
-        "2")).map(Page::toJson))));
+    assertEquals(List.of(3L), seqs(await(messaging.history(u.get(2), id, new JsonObject(),
+        new PageRequest(null, 0, 0, "2")).map(Page::toJson))));
 
     JsonObject conv = conversationOf(u.get(1), id);
     assertEquals("group", conv.getString("kind"));
@@ -122,8 +122,8 @@ class GroupServiceTest extends GroupTestBase {
         .map(Page::toJson));
     assertEquals(List.of(ids.get(2), ids.get(1)), List.of(page.getJsonArray("items").getJsonObject(0).getLong("id"),
         page.getJsonArray("items").getJsonObject(1).getLong("id")));
-    JsonObject next = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag), new PageRequest(2, 0, 0,
-        String.valueOf(page.getLong("next")))).map(Page::toJson));
+    JsonObject next = await(messaging.searchGroups(u.get(1), new JsonObject().put("q", tag),
+        PageRequest.after(String.valueOf(page.getLong("next")), 2)).map(Page::toJson));
     assertEquals(1, next.getJsonArray("items").size());
     assertEquals(ids.get(0), next.getJsonArray("items").getJsonObject(0).getLong("id"));
     assertNull(next.getValue("next"));

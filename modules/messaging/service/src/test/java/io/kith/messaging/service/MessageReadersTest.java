@@ -88,10 +88,10 @@ class MessageReadersTest extends GroupTestBase {
     failsWith("validation_failed", "limit", messaging.messageReaders(alice, first.getLong("id"), PageRequest.first(0)));
     failsWith("validation_failed", "limit", messaging.messageReaders(alice, first.getLong("id"),
         PageRequest.first(101)));
-    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"), new PageRequest(null,
-        0, 0, "-1")));
-    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"), new PageRequest(null,
-        0, 0, "x")));
+    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"),
+        new PageRequest(null, 0, 0, "-1")));
+    failsWith("validation_failed", "after", messaging.messageReaders(alice, first.getLong("id"),
+        new PageRequest(null, 0, 0, "x")));
   }
 
   @Test

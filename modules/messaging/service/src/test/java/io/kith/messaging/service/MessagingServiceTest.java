@@ -124,8 +124,8 @@ class MessagingServiceTest extends MessagingTestBase {
     List<Long> all = new ArrayList<>();
     long after = 0;
     while (true) {
-      JsonObject page = await(messaging.history(u.get(0), conversation, new JsonObject(), new PageRequest(7, 0, 0,
-          String.valueOf(after))).map(Page::toJson));
+      JsonObject page = await(messaging.history(u.get(0), conversation, new JsonObject(),
+          PageRequest.after(String.valueOf(after), 7)).map(Page::toJson));
       if (page.getJsonArray("items").isEmpty()) {
         break;
       }

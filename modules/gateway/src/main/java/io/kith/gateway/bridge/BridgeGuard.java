@@ -77,6 +77,11 @@ import java.util.regex.Pattern;
  * authenticating one would be refused as anonymous) nor be delivered out of order. At most {@value #MAX_PENDING}
  * frames of a connection wait for their decision; further frames are refused at once, so that a client flooding
  * token-bearing frames holds neither unbounded memory nor an unbounded queue of Redis round trips.
+ *
+ * <p>Why one class of some 670 lines: every rule above decides on the same per-connection state (the verified caller,
+ * its token's expiry timer, the rooms granted, the frames waiting in order, the mistakes already logged), and each
+ * rule is a security decision that has to see all of it at once; split across classes, that state would be shared
+ * mutable state with several owners. The frame formats of the two bridges live in {@link Bridges}.
  */
 public final class BridgeGuard {
 

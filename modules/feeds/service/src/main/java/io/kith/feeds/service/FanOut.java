@@ -114,15 +114,12 @@ final class FanOut {
   }
 
   private Future<?> onRelationsEvent(DomainEvent e) {
-    RelationsEvent pair = RelationsEvent.fromJson(e.type(), e.payload());
+    RelationsEvent pair = RelationsEvent.ofBoth(e.type(), e.payload());
     if (pair == null) {
       return Future.succeededFuture();
     }
     long from = pair.from();
     long to = pair.to();
-    if (from == 0 || to == 0) {
-      return Future.succeededFuture();
-    }
     return switch (e.type()) {
       case RelationsEvents.USER_FOLLOWED -> backfill(from, to, Timelines.HOME);
       // friends may see more than followers: home gets what became visible, both ways

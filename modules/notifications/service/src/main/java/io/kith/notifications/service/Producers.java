@@ -81,16 +81,13 @@ final class Producers {
   // ---------------------------------------------------------------- relations
 
   private Future<?> onRelations(DomainEvent e) {
-    RelationsEvent pair = RelationsEvent.fromJson(e.type(), e.payload());
+    RelationsEvent pair = RelationsEvent.ofBoth(e.type(), e.payload());
     if (pair == null) {
       return Future.succeededFuture();
     }
     long from = pair.from();
-    long to = pair.to();
-    if (from == 0 || to == 0) {
-      return Future.succeededFuture();
-    }
     JsonObject actor = new JsonObject().put("from_user", from);
+    long to = pair.to();
     return switch (e.type()) {
       case RelationsEvents.USER_FOLLOWED -> notifier.notify(to, Notifications.FOLLOWER, "follower:" + from, actor);
       case RelationsEvents.FOLLOW_REQUESTED ->

@@ -43,4 +43,13 @@ public sealed interface RelationsEvent extends Event
       default -> null;
     };
   }
+
+  /**
+   * {@link #fromJson}, or null also when the entry lacks either user: the entry a consumer acts on, since a pair
+   * with a missing side (an entry written by a faulty or older producer) names nobody to act for.
+   */
+  static RelationsEvent ofBoth(String type, JsonObject json) {
+    RelationsEvent event = fromJson(type, json);
+    return event == null || event.from() == 0 || event.to() == 0 ? null : event;
+  }
 }

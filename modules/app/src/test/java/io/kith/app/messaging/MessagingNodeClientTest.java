@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Runs {@code src/test/node/direct-chat.js} and {@code group-chat.js}, which drive the bridge with the official
  * Vert.x JavaScript client ({@code @vertx/eventbus-bridge-client.js}, installed by {@code npm ci} in
- * {@code src/test/node}; {@code .ci/run} does it; {@code bridge-client.js} holds their shared helpers). Where Node or the client is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes
+ * {@code src/test/node}; {@code .ci/run} does it; {@code bridge-client.js} holds their shared helpers), and
+ * {@code reconnect.js}, the reconnect recipe of {@code docs/realtime.md}. Where Node or the client is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes
  * that a failure.
  */
 @ExtendWith(KithTestKit.class)
@@ -87,6 +88,15 @@ class MessagingNodeClientTest {
   void refusals() throws Exception {
     JsonObject result = run("bridge-refusals.js");
     assertEquals(4, result.getInteger("refusals"), result.encode());
+  }
+
+  @Test
+  @DisplayName("the reconnect recipe of docs/realtime.md: the client reconnects by itself with no handler left, "
+      + "registers again in onopen, catches up by after_seq and holds every message once, then hears the next live")
+  void reconnectRecipe() throws Exception {
+    JsonObject result = run("reconnect.js");
+    assertEquals(1, result.getInteger("reconnects"), result.encode());
+    assertEquals(6, result.getInteger("held"), result.encode());
   }
 
   /** Runs a script with two fresh users; answers its result line, failing unless it exited 0 with ok. */

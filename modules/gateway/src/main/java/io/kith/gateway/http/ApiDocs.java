@@ -27,12 +27,12 @@ public final class ApiDocs {
   /** Classpath location of the AsyncAPI document of the bridges. */
   public static final String ASYNCAPI = "asyncapi.yaml";
   /**
-   * The page's Content-Security-Policy: scripts, styles, images and fetches from this origin only, no inline script,
-   * no framing. Inline styles are allowed because Swagger UI writes style attributes into its markup (a style cannot
-   * run code); {@code data:} images because its stylesheet draws icons as data URIs.
+   * The page's Content-Security-Policy: scripts, styles, images and fetches from this origin only, nothing inline, no
+   * framing. {@code data:} images because Swagger UI's stylesheet draws its icons as data URIs (checked in Chromium:
+   * the page renders, expands operations and runs "Try it out" with no violation under this policy).
    */
-  static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-      + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+      + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
   private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
   private static final String WEBJAR_POM = "META-INF/maven/org.webjars/swagger-ui/pom.properties";
   private static final String YAML = "application/yaml; charset=utf-8";

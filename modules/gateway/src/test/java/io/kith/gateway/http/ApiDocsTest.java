@@ -47,7 +47,8 @@ class ApiDocsTest {
     assertTrue(page.getHeader("Content-Type").startsWith("text/html"), page.getHeader("Content-Type"));
     String csp = page.getHeader("Content-Security-Policy");
     assertTrue(csp != null && csp.contains("default-src 'none'") && csp.contains("script-src 'self';")
-        && csp.contains("frame-ancestors 'none'"), String.valueOf(csp));
+        && csp.contains("style-src 'self';") && csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe"),
+        String.valueOf(csp));
     assertEquals("nosniff", page.getHeader("X-Content-Type-Options"));
     assertTrue(!page.bodyAsString().contains("<script>") && !page.bodyAsString().matches("(?s).*<script[^>]*>[^<]+"
         + "</script>.*"), "no inline script: the CSP would refuse it");

@@ -17,8 +17,13 @@ import java.util.Properties;
  * {@code GET /api/v1/asyncapi.yaml} (the event-bus bridge) and {@code GET /api/v1/docs}, a Swagger UI page over the
  * OpenAPI document. Swagger UI comes from its WebJar on the class path, so nothing is fetched from elsewhere at run
  * time and no Node is needed.
+ *
+ * @param asyncapi         the AsyncAPI document's text
+ * @param page             the reference page
+ * @param init             the page's script, which starts Swagger UI
+ * @param swaggerUiVersion the version of the Swagger UI WebJar on the class path (its folder)
  */
-public final class ApiDocs {
+public record ApiDocs(Buffer asyncapi, Buffer page, Buffer init, String swaggerUiVersion) {
 
   /** Path of the API reference page. */
   public static final String DOCS = "/api/v1/docs";
@@ -36,18 +41,6 @@ public final class ApiDocs {
   private static final String WEBJAR = "META-INF/resources/webjars/swagger-ui/";
   private static final String WEBJAR_POM = "META-INF/maven/org.webjars/swagger-ui/pom.properties";
   private static final String YAML = "application/yaml; charset=utf-8";
-
-  private final Buffer asyncapi;
-  private final Buffer page;
-  private final Buffer init;
-  private final String swaggerUiVersion;
-
-  private ApiDocs(Buffer asyncapi, Buffer page, Buffer init, String swaggerUiVersion) {
-    this.asyncapi = asyncapi;
-    this.page = page;
-    this.init = init;
-    this.swaggerUiVersion = swaggerUiVersion;
-  }
 
   /** Reads the AsyncAPI document, the page and the version of the Swagger UI WebJar from the class path. */
   public static Future<ApiDocs> load(Vertx vertx) {

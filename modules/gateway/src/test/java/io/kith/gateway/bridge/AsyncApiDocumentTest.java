@@ -1,7 +1,7 @@
 package io.kith.gateway.bridge;
 
 import io.kith.platform.bus.Addresses;
-import org.junit.jupiter.api.Assumptions;
+import io.kith.platform.testkit.NodeScript;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
@@ -27,7 +26,6 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Keeps {@code src/main/resources/asyncapi.yaml} valid and complete. The AsyncAPI parser ({@code @asyncapi/parser},
@@ -50,22 +48,10 @@ class AsyncApiDocumentTest {
   @Test
   @DisplayName("the AsyncAPI parser reads the document with zero errors")
   void parses() throws Exception {
-    boolean ready = Files.isDirectory(DIR.resolve("node_modules").resolve("@asyncapi")) && nodeAnswers();
-    if (!ready && "1".equals(System.getenv("KITH_REQUIRE_NODE_TESTS"))) {
-      fail("Node.js or the AsyncAPI parser is missing: run `npm ci` in modules/gateway/src/test/asyncapi");
-    }
-    Assumptions.assumeTrue(ready, "Node.js and npm ci in modules/gateway/src/test/asyncapi are needed");
-    File log = File.createTempFile("kith-asyncapi-", ".log");
-    log.deleteOnExit();
-    Process node = new ProcessBuilder("node", "check.js").directory(DIR.toFile())
-        .redirectErrorStream(true).redirectOutput(log).start();
-    boolean finished = node.waitFor(120, TimeUnit.SECONDS);
-    if (!finished) {
-      node.destroyForcibly();
-    }
-    String output = Files.readString(log.toPath());
-    assertTrue(finished, "the parser did not finish: " + output);
-    assertEquals(0, node.exitValue(), output);
+    NodeScript.requireInstalled(DIR, "@asyncapi");
+
+    String output = NodeScript.run(DIR, Map.of(), 120, "check.js");
+
     assertTrue(output.contains("\"ok\":true") && output.contains("\"errors\":[]"), output);
   }
 
@@ -188,17 +174,6 @@ class AsyncApiDocumentTest {
   private static void add(List<String> names, String path) {
     if (path.matches("io/kith/[a-z]+/api/[A-Z][A-Za-z0-9]*\\.class")) {
       names.add(path.substring(0, path.length() - ".class".length()).replace('/', '.'));
-    }
-  }
-
-  private static boolean nodeAnswers() {
-    try {
-      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-      boolean done = p.waitFor(10, TimeUnit.SECONDS);
-      p.getInputStream().readAllBytes();
-      return done && p.exitValue() == 0;
-    } catch (Exception e) {
-      return false;
     }
   }
 }

@@ -4,6 +4,7 @@ import io.kith.gateway.bridge.BridgeGuard;
 import io.kith.gateway.bridge.Bridges;
 import io.kith.gateway.bridge.ConnectionListener;
 import io.kith.gateway.bridge.RoomAccess;
+import io.kith.gateway.http.ApiDocs;
 import io.kith.gateway.http.ApiRouter;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ConnectionGuard;
@@ -99,15 +100,13 @@ public final class GatewayVerticle extends VerticleBase {
     ConnectionGuard connections = new ConnectionGuard(vertx, http.getLong(HEADER_TIMEOUT, 10L) * 1000,
         http.getLong(IDLE_TIMEOUT, 120L) * 1000);
     return contract
-        .map(loaded -> {
+        .compose(loaded -> ApiDocs.load(vertx).map(docs -> {
           Router router = ApiRouter.create(vertx, loaded.contract(), platform, routes, connections);
-          router.get("/api/v1/openapi.yaml").handler(rc -> rc.response()
-              .putHeader("Content-Type", "application/yaml; charset=utf-8")
-              .end(loaded.text()));
+          docs.mount(router, loaded.text());
           HealthRoutes.mount(router, platform);
           Bridges.mountSockJs(vertx, router, guard, bridge);
           return router;
-        })
+        }))
         .compose(router -> {
           HttpServerOptions options = new HttpServerOptions()
               .setCompressionSupported(true)

@@ -2,30 +2,26 @@ package io.kith.app.messaging;
 
 import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.NodeScript;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs {@code src/test/node/direct-chat.js} and {@code group-chat.js}, which drive the bridge with the official
  * Vert.x JavaScript client ({@code @vertx/eventbus-bridge-client.js}, installed by {@code npm ci} in
- * {@code src/test/node}; {@code .ci/run} does it; {@code bridge-client.js} holds their shared helpers). Where Node or the client is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes
+ * {@code src/test/node}; {@code .ci/run} does it; {@code bridge-client.js} holds their shared helpers), and
+ * {@code reconnect.js}, the reconnect recipe of {@code docs/realtime.md}. Where Node or the client is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes
  * that a failure.
  */
 @ExtendWith(KithTestKit.class)
@@ -39,12 +35,7 @@ class MessagingNodeClientTest {
 
   @BeforeAll
   void start() {
-    boolean ready = Files.isDirectory(DIR.resolve("node_modules").resolve("@vertx"))
-        && nodeVersion() != null;
-    if (!ready && "1".equals(System.getenv("KITH_REQUIRE_NODE_TESTS"))) {
-      fail("Node.js or the bridge client is missing: run `npm ci` in modules/app/src/test/node");
-    }
-    Assumptions.assumeTrue(ready, "Node.js and npm ci in modules/app/src/test/node are needed");
+    NodeScript.requireInstalled(DIR, "@vertx");
     kith = MessagingKith.start();
   }
 
@@ -52,16 +43,6 @@ class MessagingNodeClientTest {
   void stop() {
     if (kith != null) {
       kith.close();
-    }
-  }
-
-  private static String nodeVersion() {
-    try {
-      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0
-          ? new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim() : null;
-    } catch (Exception e) {
-      return null;
     }
   }
 
@@ -89,6 +70,16 @@ class MessagingNodeClientTest {
     assertEquals(4, result.getInteger("refusals"), result.encode());
   }
 
+  @Test
+  @DisplayName("the reconnect recipe of docs/realtime.md: the client reconnects by itself with no handler left, "
+      + "registers again in onopen, catches up by after_seq and holds every message once, then hears the next live")
+  void reconnectRecipe() throws Exception {
+    // one automatic reconnect; the first message, the four sent while away and the one after it, each once
+    JsonObject result = run("reconnect.js");
+    assertEquals("1 reconnect, 6 held", result.getInteger("reconnects") + " reconnect, " + result.getInteger("held")
+        + " held", result.encode());
+  }
+
   /** Runs a script with two fresh users; answers its result line, failing unless it exited 0 with ok. */
   private JsonObject run(String script) throws Exception {
     User alice = kith.register();
@@ -96,20 +87,8 @@ class MessagingNodeClientTest {
     JsonArray users = new JsonArray()
         .add(new JsonObject().put("id", alice.id()).put("access", alice.access()))
         .add(new JsonObject().put("id", bob.id()).put("access", bob.access()));
-    File log = File.createTempFile("kith-node-", ".log");
-    log.deleteOnExit();
-    ProcessBuilder pb = new ProcessBuilder("node", script).directory(DIR.toFile())
-        .redirectErrorStream(true).redirectOutput(log);
-    pb.environment().put("KITH_URL", "http://127.0.0.1:" + kith.port());
-    pb.environment().put("KITH_USERS", users.encode());
-    Process node = pb.start();
-    boolean finished = node.waitFor(90, TimeUnit.SECONDS);
-    if (!finished) {
-      node.destroyForcibly();
-    }
-    String output = Files.readString(log.toPath());
-    assertTrue(finished, "the Node client did not finish: " + output);
-    assertEquals(0, node.exitValue(), output);
+    String output = NodeScript.run(DIR, Map.of("KITH_URL", "http://127.0.0.1:" + kith.port(),
+        "KITH_USERS", users.encode()), 90, script);
     JsonObject result = new JsonObject(output.lines().filter(l -> l.startsWith("{")).reduce((x, y) -> y).orElse("{}"));
     assertEquals(Boolean.TRUE, result.getBoolean("ok"), output);
     return result;

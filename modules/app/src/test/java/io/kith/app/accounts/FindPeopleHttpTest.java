@@ -167,11 +167,11 @@ class FindPeopleHttpTest {
     int pages = 0;
     do {
       String path = "/people/search?prefix=" + q(stem.toUpperCase(Locale.ROOT)) + "&limit=2"
-          + (after == null ? "" : "&after=" + q(after));
+          + (after == null ? "" : "&cursor=" + q(after));
       JsonObject page = kith.get(path, viewer.access()).expect(200);
       JsonArray items = page.getJsonArray("items");
       items.forEach(i -> seen.add(((JsonObject) i).getString("nickname")));
-      after = page.getString("next");
+      after = page.getString("next_cursor");
       pages++;
       if (after != null) {
         assertEquals(2, items.size(), "a full page before the last: " + page.encode());
@@ -191,12 +191,12 @@ class FindPeopleHttpTest {
     kith.get("/people/search", viewer.access()).problem(400, "validation_failed", "prefix");
     kith.get("/people/search?prefix=abc&limit=51", viewer.access()).problem(400, "validation_failed", "limit");
     kith.get("/people/search?prefix=abc&limit=0", viewer.access()).problem(400, "validation_failed", "limit");
-    kith.get("/people/search?prefix=abc&after=not-a-cursor", viewer.access())
-        .problem(400, "validation_failed", "after");
+    kith.get("/people/search?prefix=abc&cursor=not-a-cursor", viewer.access())
+        .problem(400, "validation_failed", "cursor");
     kith.get("/people/search?prefix=abc", null).problem(401, "unauthenticated");
     JsonObject empty = kith.get("/people/search?prefix=" + unique("zz"), viewer.access()).expect(200);
     assertEquals(0, empty.getJsonArray("items").size());
-    assertNull(empty.getValue("next"));
+    assertNull(empty.getValue("next_cursor"));
     assertNotNull(empty.getJsonArray("items"));
   }
 

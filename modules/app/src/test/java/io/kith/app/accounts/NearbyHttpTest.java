@@ -117,12 +117,12 @@ class NearbyHttpTest {
     assertEquals(2, first.getJsonArray("items").size(), first.encode());
     assertEquals(others.get(2).id(), first.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
     assertEquals(others.get(1).id(), first.getJsonArray("items").getJsonObject(1).getJsonObject("user").getLong("id"));
-    assertEquals(2, first.getInteger("next_offset"), first.encode());
+    assertEquals("2", first.getValue("next_cursor"), "the offset cursor is a string: " + first.encode());
 
-    JsonObject second = search(seeker, at(p[0], p[1]) + "&radius_km=10&limit=2&offset=2");
+    JsonObject second = search(seeker, at(p[0], p[1]) + "&radius_km=10&limit=2&cursor=" + first.getString("next_cursor"));
     assertEquals(1, second.getJsonArray("items").size(), second.encode());
     assertEquals(others.get(0).id(), second.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
-    assertNull(second.getValue("next_offset"), second.encode());
+    assertNull(second.getValue("next_cursor"), second.encode());
   }
 
   @Test
@@ -188,8 +188,10 @@ class NearbyHttpTest {
     kith.get("/people/nearby?lon=0", user.access()).problem(400, "validation_failed", "lat");
     kith.get("/people/nearby?" + at(p[0], p[1]) + "&limit=101", user.access())
         .problem(400, "validation_failed", "limit");
-    kith.get("/people/nearby?" + at(p[0], p[1]) + "&offset=1001", user.access())
-        .problem(400, "validation_failed", "offset");
+    kith.get("/people/nearby?" + at(p[0], p[1]) + "&cursor=1001", user.access())
+        .problem(400, "validation_failed", "cursor");
+    kith.get("/people/nearby?" + at(p[0], p[1]) + "&cursor=2x", user.access())
+        .problem(400, "validation_failed", "cursor");
     report(user, p[0], p[1]);
     kith.get("/people/nearby?" + at(p[0], p[1]) + "&radius_km=50", user.access()).expect(200);
     kith.put("/me/position", user.access(), new JsonObject().put("lat", 86.0).put("lon", 0.0))

@@ -87,7 +87,7 @@ class ActivitiesContractHttpTest {
       String path = op.getOpenAPIPath().replace("{activityId}", Long.toString(target.getLong("id")))
           .replace("{userId}", other.path());
       if (op.getOperationId().equals("listNearbyActivities")) {
-        path += "?latitude=10&longitude=20&radius_km=5";
+        path += "?lat=10&lon=20&radius_km=5";
       }
       JsonObject body = bodies.get(op.getOperationId());
       Reply reply = kith.call(op.getHttpMethod(), path, me.access(), body);

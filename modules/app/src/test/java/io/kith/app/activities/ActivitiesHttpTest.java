@@ -75,8 +75,8 @@ class ActivitiesHttpTest {
     assertEquals(body.getLong("start"), created.getLong("start"));
     assertEquals(body.getLong("end"), created.getLong("end"));
     assertEquals("The old mill", created.getJsonObject("place").getString("name"));
-    assertEquals(48.8566, created.getJsonObject("place").getDouble("latitude"), 1e-6);
-    assertEquals(2.3522, created.getJsonObject("place").getDouble("longitude"), 1e-6);
+    assertEquals(48.8566, created.getJsonObject("place").getDouble("lat"), 1e-6);
+    assertEquals(2.3522, created.getJsonObject("place").getDouble("lon"), 1e-6);
     assertEquals(12, created.getInteger("capacity"));
     assertTrue(created.getBoolean("waitlist"));
     assertEquals("public", created.getString("visibility"));
@@ -184,7 +184,7 @@ class ActivitiesHttpTest {
     }
     long start = System.currentTimeMillis() + 3 * DAY;
     JsonObject changed = kith.patch(path(a), org, new JsonObject().put("start", start).put("end", start + HOUR)
-        .put("place", new JsonObject().put("name", "Town hall").put("latitude", 51.5).put("longitude", -0.12))
+        .put("place", new JsonObject().put("name", "Town hall").put("lat", 51.5).put("lon", -0.12))
         .put("introduction", "New place!")).expect(200);
     assertEquals(start, changed.getLong("start"));
     assertEquals("Town hall", changed.getJsonObject("place").getString("name"));
@@ -424,9 +424,9 @@ class ActivitiesHttpTest {
         .problem(400, "validation_failed", "end");
     kith.post("/activities", org, activity("Too far").put("start", now + 800 * DAY).put("end", now + 801 * DAY))
         .problem(400, "validation_failed", "start");
-    kith.post("/activities", org, activityAt("North", 90.5, 0)).problem(400, "validation_failed", "place.latitude");
-    kith.post("/activities", org, activityAt("West", 0, -181)).problem(400, "validation_failed", "place.longitude");
-    kith.post("/activities", org, activity("Half").put("place", new JsonObject().put("name", "x").put("latitude", 3)))
+    kith.post("/activities", org, activityAt("North", 90.5, 0)).problem(400, "validation_failed", "place.lat");
+    kith.post("/activities", org, activityAt("West", 0, -181)).problem(400, "validation_failed", "place.lon");
+    kith.post("/activities", org, activity("Half").put("place", new JsonObject().put("name", "x").put("lat", 3)))
         .problem(400, "validation_failed");
     kith.post("/activities", org, activity("None").put("capacity", 0)).problem(400, "validation_failed", "capacity");
     kith.post("/activities", org, activity("Crowd").put("capacity", 5001))
@@ -466,14 +466,14 @@ class ActivitiesHttpTest {
         .problem(400, "validation_failed", "end");
 
     for (String radius : List.of("0", "100.01", "-5", "1000")) {
-      kith.get("/activities/nearby?latitude=10&longitude=10&radius_km=" + radius, org)
+      kith.get("/activities/nearby?lat=10&lon=10&radius_km=" + radius, org)
           .problem(400, "validation_failed", "radius_km");
     }
-    kith.get("/activities/nearby?latitude=95&longitude=10&radius_km=5", org)
-        .problem(400, "validation_failed", "latitude");
-    kith.get("/activities/nearby?latitude=10&longitude=-190&radius_km=5", org)
-        .problem(400, "validation_failed", "longitude");
-    kith.get("/activities/nearby?latitude=10&longitude=10&radius_km=5&order=popular", org)
+    kith.get("/activities/nearby?lat=95&lon=10&radius_km=5", org)
+        .problem(400, "validation_failed", "lat");
+    kith.get("/activities/nearby?lat=10&lon=-190&radius_km=5", org)
+        .problem(400, "validation_failed", "lon");
+    kith.get("/activities/nearby?lat=10&lon=10&radius_km=5&order=popular", org)
         .problem(400, "validation_failed", "order");
   }
 
@@ -500,7 +500,7 @@ class ActivitiesHttpTest {
     kith.post(path(off) + "/cancel", org, null).expect(200);
     kith.create(org, activity("No coordinates"));
 
-    String q = "/activities/nearby?latitude=" + lat + "&longitude=" + lon;
+    String q = "/activities/nearby?lat=" + lat + "&lon=" + lon;
     assertEquals(List.of(middle.getLong("id"), far.getLong("id"), near.getLong("id")),
         ids(kith.get(q + "&radius_km=30", me).expect(200)), "by start, soonest first");
     JsonObject byDistance = kith.get(q + "&radius_km=30&order=distance", me).expect(200);
@@ -528,10 +528,10 @@ class ActivitiesHttpTest {
   void polar() {
     User org = kith.register();
     JsonObject polar = kith.create(org, activityAt("Midnight sun", 89.5, 10));
-    assertEquals(89.5, polar.getJsonObject("place").getDouble("latitude"), 1e-9);
-    kith.get("/activities/nearby?latitude=89.5&longitude=10&radius_km=50", org)
-        .problem(400, "validation_failed", "latitude");
-    assertTrue(ids(kith.get("/activities/nearby?latitude=85.05&longitude=10&radius_km=100", org).expect(200))
+    assertEquals(89.5, polar.getJsonObject("place").getDouble("lat"), 1e-9);
+    kith.get("/activities/nearby?lat=89.5&lon=10&radius_km=50", org)
+        .problem(400, "validation_failed", "lat");
+    assertTrue(ids(kith.get("/activities/nearby?lat=85.05&lon=10&radius_km=100", org).expect(200))
         .isEmpty());
   }
 

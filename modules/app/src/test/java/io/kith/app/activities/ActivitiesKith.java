@@ -58,7 +58,7 @@ final class ActivitiesKith extends TestKith {
   /** The same, at these coordinates. */
   static JsonObject activityAt(String title, double latitude, double longitude) {
     JsonObject a = activity(title);
-    a.getJsonObject("place").put("latitude", latitude).put("longitude", longitude);
+    a.getJsonObject("place").put("lat", latitude).put("lon", longitude);
     return a;
   }
 
@@ -96,7 +96,7 @@ final class ActivitiesKith extends TestKith {
     return ids;
   }
 
-  /** Every item of a list, following {@code next} with pages of {@code limit}. */
+  /** Every item of a list, following {@code next_cursor} with pages of {@code limit}. */
   List<JsonObject> all(String path, User as, int limit) {
     List<JsonObject> out = new ArrayList<>();
     String sep = path.contains("?") ? "&" : "?";
@@ -106,7 +106,7 @@ final class ActivitiesKith extends TestKith {
           + (cursor == null ? "" : "&cursor=" + java.net.URLEncoder.encode(cursor,
           java.nio.charset.StandardCharsets.UTF_8)), as).expect(200);
       page.getJsonArray("items").forEach(o -> out.add((JsonObject) o));
-      cursor = page.getString("next");
+      cursor = page.getString("next_cursor");
       if (cursor == null) {
         return out;
       }

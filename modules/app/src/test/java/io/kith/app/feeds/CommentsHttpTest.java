@@ -67,7 +67,7 @@ class CommentsHttpTest {
   }
 
   @Test
-  @DisplayName("comments list newest first and page by next_max_id, for anonymous and signed-in readers")
+  @DisplayName("comments list newest first and page by next_cursor, for anonymous and signed-in readers")
   void list() {
     User author = kith.register();
     long post = kith.publish(author, "many comments");
@@ -81,8 +81,8 @@ class CommentsHttpTest {
     assertEquals(made, kith.allIds("/posts/" + post + "/comments", author, 2));
     JsonObject page = kith.get("/posts/" + post + "/comments?limit=2", null).expect(200);
     assertEquals(made.subList(0, 2), ids(page));
-    assertEquals(made.subList(2, 4), ids(kith.get("/posts/" + post + "/comments?limit=2&max_id="
-        + page.getLong("next_max_id"), null).expect(200)));
+    assertEquals(made.subList(2, 4), ids(kith.get("/posts/" + post + "/comments?limit=2&cursor="
+        + page.getString("next_cursor"), null).expect(200)));
     assertEquals(made.subList(0, 1), ids(kith.get("/posts/" + post + "/comments?since_id=" + made.get(1), null)
         .expect(200)));
   }

@@ -129,20 +129,21 @@ class FeedsContractHttpTest {
   }
 
   @Test
-  @DisplayName("limit must be 1 to 100, max_id and since_id ids from 1 to 2^53-1, on every list (400 naming them)")
+  @DisplayName("limit must be 1 to 100, a cursor one the list returns and since_id an id from 1 to 2^53-1, on every list (400 naming them)")
   void paging() {
     User me = kith.register();
     long post = kith.publish(me, "paged");
     for (Map.Entry<String, Boolean> list : LISTS.entrySet()) {
       String path = list.getKey().replace("{user}", me.path()).replace("{post}", Long.toString(post));
       kith.get(path + "?limit=100", me).expect(200);
-      kith.get(path + "?limit=1&max_id=" + FeedsKith.MAX_ID, me).expect(200);
+      kith.get(path + "?limit=1&cursor=" + FeedsKith.MAX_ID, me).expect(200);
       kith.get(path + "?limit=0", me).problem(400, "validation_failed", "limit");
       kith.get(path + "?limit=101", me).problem(400, "validation_failed", "limit");
       kith.get(path + "?limit=ten", me).problem(400, "validation_failed", "limit");
-      kith.get(path + "?max_id=0", me).problem(400, "validation_failed", "max_id");
-      kith.get(path + "?max_id=-1", me).problem(400, "validation_failed", "max_id");
-      kith.get(path + "?max_id=9007199254740992", me).problem(400, "validation_failed", "max_id");
+      kith.get(path + "?cursor=0", me).problem(400, "validation_failed", "cursor");
+      kith.get(path + "?cursor=-1", me).problem(400, "validation_failed", "cursor");
+      kith.get(path + "?cursor=9007199254740992", me).problem(400, "validation_failed", "cursor");
+      kith.get(path + "?cursor=abc", me).problem(400, "validation_failed", "cursor");
       if (list.getValue()) {
         kith.get(path + "?since_id=" + FeedsKith.MAX_ID, me).expect(200);
         kith.get(path + "?since_id=0", me).problem(400, "validation_failed", "since_id");

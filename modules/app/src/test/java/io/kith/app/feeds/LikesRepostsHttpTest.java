@@ -77,13 +77,13 @@ class LikesRepostsHttpTest {
     assertEquals(List.of(b.id(), a.id()), userIds(kith.get("/posts/" + first + "/likes", author).expect(200)));
     JsonObject page = kith.get("/posts/" + first + "/likes?limit=1", a).expect(200);
     assertEquals(List.of(b.id()), userIds(page));
-    assertEquals(List.of(a.id()), userIds(kith.get("/posts/" + first + "/likes?limit=1&max_id="
-        + page.getLong("next_max_id"), a).expect(200)));
+    assertEquals(List.of(a.id()), userIds(kith.get("/posts/" + first + "/likes?limit=1&cursor="
+        + page.getString("next_cursor"), a).expect(200)));
 
     assertEquals(List.of(second, first), ids(kith.get("/me/likes", a).expect(200)));
     JsonObject liked = kith.get("/me/likes?limit=1", a).expect(200);
     assertEquals(List.of(second), ids(liked));
-    assertEquals(List.of(first), ids(kith.get("/me/likes?limit=1&max_id=" + liked.getLong("next_max_id"), a)
+    assertEquals(List.of(first), ids(kith.get("/me/likes?limit=1&cursor=" + liked.getString("next_cursor"), a)
         .expect(200)));
     kith.delete("/posts/" + second + "/like", a).expect(200);
     assertEquals(List.of(first), ids(kith.get("/me/likes", a).expect(200)));

@@ -94,7 +94,7 @@ class GroupHttpTest {
     assertEquals(alice.id(), members.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
     assertEquals(alice.username(), members.getJsonArray("items").getJsonObject(0).getJsonObject("user")
         .getString("username"));
-    JsonObject second = kith.get("/groups/" + id + "/members?limit=1&after=" + members.getString("next"), bob)
+    JsonObject second = kith.get("/groups/" + id + "/members?limit=1&cursor=" + members.getString("next_cursor"), bob)
         .expect(200);
     assertEquals(bob.id(), second.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
 

@@ -85,7 +85,7 @@ class MessagingHttpTest {
     assertEquals(bob.id(), readers.getJsonArray("items").getJsonObject(0).getJsonObject("user").getLong("id"));
     kith.get("/messages/" + m1.getLong("id") + "/readers", bob).problem(403, "not_your_message");
     kith.get("/messages/" + m1.getLong("id") + "/readers?limit=101", alice).problem(400, "validation_failed");
-    kith.get("/messages/" + m1.getLong("id") + "/readers?after=-1", alice).problem(400, "validation_failed");
+    kith.get("/messages/" + m1.getLong("id") + "/readers?cursor=-1", alice).problem(400, "validation_failed", "cursor");
 
     JsonObject recalled = kith.post("/messages/" + m1.getLong("id") + "/recall", alice, null).expect(200);
     assertTrue(recalled.getBoolean("recalled"));
@@ -167,9 +167,9 @@ class MessagingHttpTest {
     List<Long> seen = new java.util.ArrayList<>();
     String next = null;
     do {
-      JsonObject page = kith.get("/conversations?limit=2" + (next == null ? "" : "&before=" + next), me).expect(200);
+      JsonObject page = kith.get("/conversations?limit=2" + (next == null ? "" : "&cursor=" + next), me).expect(200);
       page.getJsonArray("items").forEach(c -> seen.add(((JsonObject) c).getLong("id")));
-      next = page.getString("next");
+      next = page.getString("next_cursor");
     } while (next != null);
     assertEquals(convs, seen);
   }

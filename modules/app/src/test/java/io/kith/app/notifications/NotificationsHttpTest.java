@@ -179,7 +179,8 @@ class NotificationsHttpTest {
     kith.get("/notifications?types=like,poke", alice).problem(400, "validation_failed", "types");
     kith.get("/notifications?limit=0", alice).problem(400, "validation_failed", "limit");
     kith.get("/notifications?limit=101", alice).problem(400, "validation_failed", "limit");
-    kith.get("/notifications?offset=1001", alice).problem(400, "validation_failed", "offset");
+    kith.get("/notifications?cursor=abc", alice).problem(400, "validation_failed", "cursor");
+    kith.get("/notifications/grouped?cursor=0", alice).problem(400, "validation_failed", "cursor");
     kith.get("/notifications?post=abc", alice).problem(400, "validation_failed", "post");
     kith.get("/notifications/grouped?types=nope", alice).problem(400, "validation_failed", "types");
     JsonObject unknownField = kith.post("/notifications/read", alice, new JsonObject()

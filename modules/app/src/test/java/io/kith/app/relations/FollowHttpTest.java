@@ -76,7 +76,7 @@ class FollowHttpTest {
     JsonObject item = followers.getJsonArray("items").getJsonObject(0);
     assertEquals(a.username(), item.getJsonObject("user").getString("username"), item.encode());
     assertNotNull(item.getLong("since"), item.encode());
-    assertTrue(followers.containsKey("next") && followers.getValue("next") == null, followers.encode());
+    assertTrue(followers.containsKey("next_cursor") && followers.getValue("next_cursor") == null, followers.encode());
     assertEquals(List.of(b.id()), ids(kith.get("/users/" + a.path() + "/following", b).expect(200)));
 
     assertEquals(new JsonObject().put("following_count", 1).put("follower_count", 0).put("friend_count", 0),
@@ -132,7 +132,7 @@ class FollowHttpTest {
 
     JsonObject first = kith.get("/users/" + star.path() + "/followers?limit=3", fans.get(0)).expect(200);
     assertEquals(newestFirst.subList(0, 3), ids(first));
-    assertNotNull(first.getString("next"), first.encode());
+    assertNotNull(first.getString("next_cursor"), first.encode());
 
     assertEquals(newestFirst, kith.allIds("/users/" + star.path() + "/followers", fans.get(0), 3));
     assertEquals(newestFirst, kith.allIds("/users/" + star.path() + "/followers", star, 100));

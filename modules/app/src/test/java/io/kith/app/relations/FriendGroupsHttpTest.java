@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @ExtendWith(KithTestKit.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DisplayName("Friend groups over HTTP: /api/v1/me/groups")
+@DisplayName("Circles (the relations service's friend groups) over HTTP: /api/v1/me/circles")
 class FriendGroupsHttpTest {
 
   private RelationsKith kith;
@@ -38,11 +38,11 @@ class FriendGroupsHttpTest {
   }
 
   private JsonObject create(User owner, String name) {
-    return kith.post("/me/groups", owner, new JsonObject().put("name", name)).expect(201);
+    return kith.post("/me/circles", owner, new JsonObject().put("name", name)).expect(201);
   }
 
   private List<JsonObject> groups(User owner) {
-    return kith.get("/me/groups", owner).expect(200).getJsonArray("items").stream().map(o -> (JsonObject) o).toList();
+    return kith.get("/me/circles", owner).expect(200).getJsonArray("items").stream().map(o -> (JsonObject) o).toList();
   }
 
   private static JsonObject ids(long... ids) {
@@ -54,7 +54,7 @@ class FriendGroupsHttpTest {
   }
 
   @Test
-  @DisplayName("a group is created (201), listed, renamed and deleted by its owner")
+  @DisplayName("a circle is created (201), listed, renamed and deleted by its owner")
   void lifecycle() {
     User owner = kith.register();
 
@@ -67,39 +67,39 @@ class FriendGroupsHttpTest {
 
     assertEquals(java.util.Set.of(family, work), java.util.Set.copyOf(groups(owner)));
 
-    JsonObject renamed = kith.patch("/me/groups/" + id, owner, new JsonObject().put("name", "relatives")).expect(200);
+    JsonObject renamed = kith.patch("/me/circles/" + id, owner, new JsonObject().put("name", "relatives")).expect(200);
     assertEquals("relatives", renamed.getString("name"), renamed.encode());
     assertEquals(id, renamed.getLong("id"));
 
-    kith.delete("/me/groups/" + id, owner).expectNoContent();
-    JsonArray left = kith.get("/me/groups", owner).expect(200).getJsonArray("items");
+    kith.delete("/me/circles/" + id, owner).expectNoContent();
+    JsonArray left = kith.get("/me/circles", owner).expect(200).getJsonArray("items");
     assertEquals(1, left.size(), left.encode());
     assertEquals(work.getLong("id"), left.getJsonObject(0).getLong("id"));
-    kith.delete("/me/groups/" + id, owner).problem(404, "group_not_found");
+    kith.delete("/me/circles/" + id, owner).problem(404, "group_not_found");
   }
 
   @Test
-  @DisplayName("group names are unique per owner whatever their case (409 group_name_taken), and 1 to 40 characters")
+  @DisplayName("circle names are unique per owner whatever their case (409 group_name_taken), and 1 to 40 characters")
   void names() {
     User owner = kith.register();
     User other = kith.register();
     JsonObject first = create(owner, "Family");
     JsonObject second = create(owner, "Friends");
 
-    kith.post("/me/groups", owner, new JsonObject().put("name", "family")).problem(409, "group_name_taken");
-    kith.patch("/me/groups/" + second.getLong("id"), owner, new JsonObject().put("name", "FAMILY"))
+    kith.post("/me/circles", owner, new JsonObject().put("name", "family")).problem(409, "group_name_taken");
+    kith.patch("/me/circles/" + second.getLong("id"), owner, new JsonObject().put("name", "FAMILY"))
         .problem(409, "group_name_taken");
     create(other, "family");
 
-    kith.post("/me/groups", owner, new JsonObject().put("name", "")).problem(400, "validation_failed", "name");
-    kith.post("/me/groups", owner, new JsonObject().put("name", "x".repeat(41)))
+    kith.post("/me/circles", owner, new JsonObject().put("name", "")).problem(400, "validation_failed", "name");
+    kith.post("/me/circles", owner, new JsonObject().put("name", "x".repeat(41)))
         .problem(400, "validation_failed", "name");
-    kith.post("/me/groups", owner, new JsonObject().put("name", "   ")).problem(400, "validation_failed", "name");
-    kith.post("/me/groups", owner, new JsonObject()).problem(400, "validation_failed", "name");
+    kith.post("/me/circles", owner, new JsonObject().put("name", "   ")).problem(400, "validation_failed", "name");
+    kith.post("/me/circles", owner, new JsonObject()).problem(400, "validation_failed", "name");
     // NUL and other controls, and an unpaired surrogate sent as a JSON escape, are refused as well
     for (String escaped : List.of("a\\u0000b", "a\\uD800b", "\\uDC00", "two\\nlines")) {
-      kith.post("/me/groups", owner, "{\"name\": \"" + escaped + "\"}").problem(400, "validation_failed", "name");
-      kith.patch("/me/groups/" + second.getLong("id"), owner, "{\"name\": \"" + escaped + "\"}")
+      kith.post("/me/circles", owner, "{\"name\": \"" + escaped + "\"}").problem(400, "validation_failed", "name");
+      kith.patch("/me/circles/" + second.getLong("id"), owner, "{\"name\": \"" + escaped + "\"}")
           .problem(400, "validation_failed", "name");
     }
     assertEquals(java.util.Set.of(first, second), java.util.Set.copyOf(groups(owner)));
@@ -116,16 +116,16 @@ class FriendGroupsHttpTest {
     kith.follow(follower, owner);
     long group = create(owner, "close").getLong("id");
 
-    JsonObject problem = kith.post("/me/groups/" + group + "/members", owner,
+    JsonObject problem = kith.post("/me/circles/" + group + "/members", owner,
         ids(friend.id(), follower.id(), stranger.id())).problem(400, "not_friends");
     assertEquals(new JsonArray().add(follower.id()).add(stranger.id()), problem.getJsonArray("not_friends"),
         problem.encode());
-    assertEquals(List.of(), RelationsKith.ids(kith.get("/me/groups/" + group + "/members", owner).expect(200)));
+    assertEquals(List.of(), RelationsKith.ids(kith.get("/me/circles/" + group + "/members", owner).expect(200)));
 
-    JsonObject after = kith.post("/me/groups/" + group + "/members", owner, ids(friend.id())).expect(200);
+    JsonObject after = kith.post("/me/circles/" + group + "/members", owner, ids(friend.id())).expect(200);
     assertEquals(1, after.getInteger("size"), after.encode());
     assertEquals(List.of(friend.id()),
-        RelationsKith.ids(kith.get("/me/groups/" + group + "/members", owner).expect(200)));
+        RelationsKith.ids(kith.get("/me/circles/" + group + "/members", owner).expect(200)));
   }
 
   @Test
@@ -135,7 +135,7 @@ class FriendGroupsHttpTest {
     List<User> friends = kith.register(3);
     friends.forEach(f -> kith.befriend(owner, f));
     long group = create(owner, "team").getLong("id");
-    String members = "/me/groups/" + group + "/members";
+    String members = "/me/circles/" + group + "/members";
 
     kith.post(members, owner, ids(friends.get(0).id())).expect(200);
     JsonObject all = kith.post(members, owner, ids(friends.get(1).id(), friends.get(2).id(), friends.get(0).id()))
@@ -152,12 +152,12 @@ class FriendGroupsHttpTest {
 
     kith.delete("/following/" + owner.path(), friends.get(2)).expectNoContent();
     assertEquals(List.of(friends.get(0).id()), RelationsKith.ids(kith.get(members, owner).expect(200)));
-    assertEquals(1, kith.get("/me/groups", owner).expect(200).getJsonArray("items").getJsonObject(0)
+    assertEquals(1, kith.get("/me/circles", owner).expect(200).getJsonArray("items").getJsonObject(0)
         .getInteger("size"));
   }
 
   @Test
-  @DisplayName("another user's group is 404 group_not_found for every operation, like a missing one")
+  @DisplayName("another user's circle is 404 group_not_found for every operation, like a missing one")
   void othersGroupsArePrivate() {
     User owner = kith.register();
     User friend = kith.register();
@@ -165,18 +165,18 @@ class FriendGroupsHttpTest {
     kith.befriend(owner, friend);
     kith.befriend(intruder, friend);
     long group = create(owner, "secret").getLong("id");
-    kith.post("/me/groups/" + group + "/members", owner, ids(friend.id())).expect(200);
-    String path = "/me/groups/" + group;
+    kith.post("/me/circles/" + group + "/members", owner, ids(friend.id())).expect(200);
+    String path = "/me/circles/" + group;
 
     kith.get(path + "/members", intruder).problem(404, "group_not_found");
     kith.patch(path, intruder, new JsonObject().put("name", "mine")).problem(404, "group_not_found");
     kith.delete(path, intruder).problem(404, "group_not_found");
     kith.post(path + "/members", intruder, ids(friend.id())).problem(404, "group_not_found");
     kith.post(path + "/members/remove", intruder, ids(friend.id())).problem(404, "group_not_found");
-    kith.get("/me/groups/" + (RelationsKith.MAX_ID - 3) + "/members", owner).problem(404, "group_not_found");
-    assertEquals(List.of(), kith.get("/me/groups", intruder).expect(200).getJsonArray("items").getList());
+    kith.get("/me/circles/" + (RelationsKith.MAX_ID - 3) + "/members", owner).problem(404, "group_not_found");
+    assertEquals(List.of(), kith.get("/me/circles", intruder).expect(200).getJsonArray("items").getList());
 
-    JsonObject mine = kith.get("/me/groups", owner).expect(200).getJsonArray("items").getJsonObject(0);
+    JsonObject mine = kith.get("/me/circles", owner).expect(200).getJsonArray("items").getJsonObject(0);
     assertEquals("secret", mine.getString("name"));
     assertEquals(1, mine.getInteger("size"));
   }
@@ -186,7 +186,7 @@ class FriendGroupsHttpTest {
   void memberLimits() {
     User owner = kith.register();
     long group = create(owner, "big").getLong("id");
-    String members = "/me/groups/" + group + "/members";
+    String members = "/me/circles/" + group + "/members";
 
     kith.post(members, owner, new JsonObject().put("ids", new JsonArray())).problem(400, "validation_failed", "ids");
     JsonArray tooMany = new JsonArray();

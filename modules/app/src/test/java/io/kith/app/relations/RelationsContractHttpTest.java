@@ -37,13 +37,13 @@ class RelationsContractHttpTest {
       new Object[] {HttpMethod.GET, "/me/follow-requests/outgoing", null},
       new Object[] {HttpMethod.POST, "/me/follow-requests/2/accept", null},
       new Object[] {HttpMethod.POST, "/me/follow-requests/2/reject", null},
-      new Object[] {HttpMethod.GET, "/me/groups", null},
-      new Object[] {HttpMethod.POST, "/me/groups", new JsonObject().put("name", "g")},
-      new Object[] {HttpMethod.PATCH, "/me/groups/2", new JsonObject().put("name", "g")},
-      new Object[] {HttpMethod.DELETE, "/me/groups/2", null},
-      new Object[] {HttpMethod.GET, "/me/groups/2/members", null},
-      new Object[] {HttpMethod.POST, "/me/groups/2/members", new JsonObject().put("ids", new JsonArray().add(3))},
-      new Object[] {HttpMethod.POST, "/me/groups/2/members/remove",
+      new Object[] {HttpMethod.GET, "/me/circles", null},
+      new Object[] {HttpMethod.POST, "/me/circles", new JsonObject().put("name", "g")},
+      new Object[] {HttpMethod.PATCH, "/me/circles/2", new JsonObject().put("name", "g")},
+      new Object[] {HttpMethod.DELETE, "/me/circles/2", null},
+      new Object[] {HttpMethod.GET, "/me/circles/2/members", null},
+      new Object[] {HttpMethod.POST, "/me/circles/2/members", new JsonObject().put("ids", new JsonArray().add(3))},
+      new Object[] {HttpMethod.POST, "/me/circles/2/members/remove",
           new JsonObject().put("ids", new JsonArray().add(3))},
       new Object[] {HttpMethod.GET, "/me/tags", null},
       new Object[] {HttpMethod.GET, "/me/tags/t/users", null},
@@ -103,8 +103,8 @@ class RelationsContractHttpTest {
       kith.post("/me/follow-requests/" + bad + "/accept", me, null).problem(400, "validation_failed", "userId");
       kith.put("/me/blocks/" + bad, me).problem(400, "validation_failed", "userId");
       kith.put("/me/tags/t/users/" + bad, me).problem(400, "validation_failed", "userId");
-      kith.get("/me/groups/" + bad + "/members", me).problem(400, "validation_failed", "groupId");
-      kith.delete("/me/groups/" + bad, me).problem(400, "validation_failed", "groupId");
+      kith.get("/me/circles/" + bad + "/members", me).problem(400, "validation_failed", "circleId");
+      kith.delete("/me/circles/" + bad, me).problem(400, "validation_failed", "circleId");
     }
   }
 
@@ -123,9 +123,9 @@ class RelationsContractHttpTest {
       kith.get(path + "?cursor=-5", me).problem(400, "validation_failed", "cursor");
       kith.get(path + "?cursor=" + "1".repeat(41), me).problem(400, "validation_failed", "cursor");
     }
-    long group = kith.post("/me/groups", me, new JsonObject().put("name", "paging")).expect(201).getLong("id");
-    kith.get("/me/groups/" + group + "/members?limit=0", me).problem(400, "validation_failed", "limit");
-    kith.get("/me/groups/" + group + "/members?cursor=x1", me).problem(400, "validation_failed", "cursor");
+    long group = kith.post("/me/circles", me, new JsonObject().put("name", "paging")).expect(201).getLong("id");
+    kith.get("/me/circles/" + group + "/members?limit=0", me).problem(400, "validation_failed", "limit");
+    kith.get("/me/circles/" + group + "/members?cursor=x1", me).problem(400, "validation_failed", "cursor");
   }
 
   @Test
@@ -135,27 +135,27 @@ class RelationsContractHttpTest {
     kith.get("/me/friends?cursor=0", me).problem(400, "validation_failed", "cursor");
     kith.get("/me/friends?cursor=" + "9".repeat(40), me).problem(400, "validation_failed", "cursor");
     JsonObject page = kith.get("/me/friends?cursor=1", me).expect(200);
-    assertEquals(new JsonObject().put("items", new JsonArray()).putNull("next"), page);
+    assertEquals(new JsonObject().put("items", new JsonArray()).putNull("next_cursor"), page);
   }
 
   @Test
   @DisplayName("bodies with unknown members, wrong types or missing members are 400 naming the field")
   void bodies() {
     User me = kith.register();
-    long group = kith.post("/me/groups", me, new JsonObject().put("name", "bodies")).expect(201).getLong("id");
+    long group = kith.post("/me/circles", me, new JsonObject().put("name", "bodies")).expect(201).getLong("id");
 
-    assertNamed(kith.post("/me/groups", me, new JsonObject().put("name", "x").put("owner", 5)), "owner");
-    assertNamed(kith.patch("/me/groups/" + group, me, new JsonObject().put("name", "x").put("size", 5)), "size");
-    assertNamed(kith.post("/me/groups/" + group + "/members", me,
+    assertNamed(kith.post("/me/circles", me, new JsonObject().put("name", "x").put("owner", 5)), "owner");
+    assertNamed(kith.patch("/me/circles/" + group, me, new JsonObject().put("name", "x").put("size", 5)), "size");
+    assertNamed(kith.post("/me/circles/" + group + "/members", me,
         new JsonObject().put("ids", new JsonArray().add(2)).put("actor", 9)), "actor");
     assertNamed(kith.post("/relationships", me,
         new JsonObject().put("ids", new JsonArray().add(2)).put("viewer", 9)), "viewer");
-    kith.post("/me/groups", me, new JsonObject().put("name", 7)).problem(400, "validation_failed", "name");
-    kith.patch("/me/groups/" + group, me, new JsonObject()).problem(400, "validation_failed", "name");
-    kith.post("/me/groups/" + group + "/members", me, new JsonObject().put("ids", 2))
+    kith.post("/me/circles", me, new JsonObject().put("name", 7)).problem(400, "validation_failed", "name");
+    kith.patch("/me/circles/" + group, me, new JsonObject()).problem(400, "validation_failed", "name");
+    kith.post("/me/circles/" + group + "/members", me, new JsonObject().put("ids", 2))
         .problem(400, "validation_failed", "ids");
-    kith.call(HttpMethod.POST, API + "/me/groups", me.access(), "{\"name\":").problem(400, "malformed_json");
-    assertEquals("bodies", kith.get("/me/groups", me).expect(200).getJsonArray("items").getJsonObject(0)
+    kith.call(HttpMethod.POST, API + "/me/circles", me.access(), "{\"name\":").problem(400, "malformed_json");
+    assertEquals("bodies", kith.get("/me/circles", me).expect(200).getJsonArray("items").getJsonObject(0)
         .getString("name"));
   }
 

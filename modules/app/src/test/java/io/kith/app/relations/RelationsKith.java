@@ -42,10 +42,10 @@ final class RelationsKith extends TestKith {
     return userIds(page);
   }
 
-  /** The ids of every user of a paged list, following {@code next} with pages of {@code limit}. */
+  /** The ids of every user of a paged list, following {@code next_cursor} with pages of {@code limit}. */
   @Override
   public List<Long> allIds(String path, User as, int limit) {
-    return allIds(path, as, limit, "cursor", "next", RelationsKith::ids);
+    return allIds(path, as, limit, "cursor", "next_cursor", RelationsKith::ids);
   }
 
   /** {@code GET /users/{id}/counts}. */

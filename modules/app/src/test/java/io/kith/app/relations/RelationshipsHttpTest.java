@@ -33,14 +33,14 @@ class RelationshipsHttpTest {
   }
 
   private static JsonObject rel(boolean following, boolean followedBy, boolean requested, boolean blocking,
-                                boolean muting, JsonArray tags, JsonArray groups) {
+                                boolean muting, JsonArray tags, JsonArray circles) {
     return new JsonObject().put("following", following).put("followed_by", followedBy)
         .put("friend", following && followedBy).put("requested", requested).put("blocking", blocking)
-        .put("muting", muting).put("tags", tags).put("groups", groups);
+        .put("muting", muting).put("tags", tags).put("circles", circles);
   }
 
   @Test
-  @DisplayName("each id maps to what that user is to the caller, with the caller's own tags and groups")
+  @DisplayName("each id maps to what that user is to the caller, with the caller's own tags and circles")
   void batch() {
     User me = kith.register();
     User friend = kith.register();
@@ -59,8 +59,8 @@ class RelationshipsHttpTest {
     kith.put("/me/mutes/" + noisy.path(), me).expectNoContent();
     kith.put("/me/hides/" + me.path(), hider).expectNoContent();
     kith.put("/me/tags/school/users/" + friend.path(), me).expectNoContent();
-    long group = kith.post("/me/groups", me, new JsonObject().put("name", "inner")).expect(201).getLong("id");
-    kith.post("/me/groups/" + group + "/members", me, new JsonObject().put("ids", new JsonArray().add(friend.id())))
+    long group = kith.post("/me/circles", me, new JsonObject().put("name", "inner")).expect(201).getLong("id");
+    kith.post("/me/circles/" + group + "/members", me, new JsonObject().put("ids", new JsonArray().add(friend.id())))
         .expect(200);
     long missing = RelationsKith.MAX_ID - 1;
 

@@ -165,9 +165,9 @@ public class TestKith extends TestNode {
     return last[0];
   }
 
-  /** Every item id of a paged list, following {@code next_max_id} with pages of {@code limit}. */
+  /** Every item id of a paged list, following {@code next_cursor} with pages of {@code limit}. */
   public List<Long> allIds(String path, User as, int limit) {
-    return allIds(path, as, limit, "max_id", "next_max_id", TestKith::ids);
+    return allIds(path, as, limit, "cursor", "next_cursor", TestKith::ids);
   }
 
   /**

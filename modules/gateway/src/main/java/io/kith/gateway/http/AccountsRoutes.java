@@ -2,7 +2,6 @@ package io.kith.gateway.http;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.page.Page;
-import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -55,10 +54,8 @@ public final class AccountsRoutes implements ApiRoutes {
     builder.getRoute("lookupContacts").addHandler(rc ->
         Http.reply(rc, accounts.findByContacts(Http.caller(rc).userId(), Http.body(rc)), json -> json));
     builder.getRoute("searchPeople").addHandler(rc -> {
-      ValidatedRequest req = Http.validated(rc);
-      Http.reply(rc, accounts.searchByNickname(Http.caller(rc).userId(), query(req, "prefix"),
-          PageRequest.after(query(req, "after"), req.getQuery().get("limit") == null
-              || req.getQuery().get("limit").isNull() ? 20 : req.getQuery().get("limit").getInteger())), Page::toJson);
+      Paging.reply(rc, accounts.searchByNickname(Http.caller(rc).userId(), query(Http.validated(rc), "prefix"),
+          Paging.byCursor(rc)), "after");
     });
     builder.getRoute("setPresenceMode").addHandler(rc ->
         Http.reply(rc, accounts.setPresenceMode(Http.caller(rc).userId(), Http.body(rc).getString("mode")), j -> j));
@@ -75,17 +72,23 @@ public final class AccountsRoutes implements ApiRoutes {
     builder.getRoute("nearbyPeople").addHandler(rc -> {
       ValidatedRequest req = Http.validated(rc);
       JsonObject query = new JsonObject();
-      for (String name : List.of("lat", "lon", "radius_km", "limit", "offset")) {
+      for (String name : List.of("lat", "lon", "radius_km", "limit")) {
         RequestParameter p = req.getQuery().get(name);
         if (p != null && !p.isNull()) {
           query.put(name, p.get());
         }
       }
+      // the list pages by offset: its cursor is the offset of the next page
+      long offset = Paging.number(rc);
+      if (offset != 0) {
+        query.put("offset", offset);
+      }
       RequestParameter interests = req.getQuery().get("interest");
       if (interests != null && !interests.isNull()) {
         query.put("interests", interests.getJsonArray());
       }
-      Http.reply(rc, accounts.nearby(Http.caller(rc).userId(), query), json -> json);
+      Paging.reply(rc, accounts.nearby(Http.caller(rc).userId(), query).map(json -> Page.of("items", json)),
+          "offset");
     });
   }
 

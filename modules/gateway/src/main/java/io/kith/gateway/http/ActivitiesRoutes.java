@@ -26,7 +26,7 @@ public final class ActivitiesRoutes implements ApiRoutes {
   /** Query parameters of each list operation, passed to the service as its {@code query} object when present. */
   static final List<String> PARTICIPANTS_QUERY = List.of("status", "limit", "cursor");
   static final List<String> OWN_QUERY = List.of("when", "limit", "cursor");
-  static final List<String> NEARBY_QUERY = List.of("latitude", "longitude", "radius_km", "order", "limit", "cursor");
+  static final List<String> NEARBY_QUERY = List.of("lat", "lon", "radius_km", "order", "limit", "cursor");
   static final List<String> FRIENDS_QUERY = List.of("limit", "cursor");
 
   private final ActivitiesService activities;
@@ -89,7 +89,7 @@ public final class ActivitiesRoutes implements ApiRoutes {
     JsonObject filters = query(rc, names);
     Integer limit = (Integer) filters.remove("limit");
     PageRequest page = new PageRequest(limit, 0, 0, (String) filters.remove("cursor"));
-    Http.reply(rc, list.apply(filters, page), p -> page(p.toJson()));
+    Http.reply(rc, list.apply(filters, page), p -> page(p.toApiJson()));
   }
 
   /**
@@ -105,7 +105,7 @@ public final class ActivitiesRoutes implements ApiRoutes {
       }
       switch (name) {
         case "limit" -> query.put(name, p.getInteger());
-        case "latitude", "longitude", "radius_km" -> query.put(name, p.getDouble());
+        case "lat", "lon", "radius_km" -> query.put(name, p.getDouble());
         case "cursor" -> query.put(name, serviceCursor(p.getString()));
         default -> query.put(name, p.getString());
       }
@@ -123,11 +123,11 @@ public final class ActivitiesRoutes implements ApiRoutes {
     return http.replace('_', '.');
   }
 
-  /** A page as the service answered it, with its {@code next} cursor in the HTTP form (see {@link #serviceCursor}). */
+  /** A page in the one shape of every list, with its {@code next_cursor} in the HTTP form (see {@link #serviceCursor}). */
   static JsonObject page(JsonObject page) {
-    Object next = page.getValue("next");
+    Object next = page.getValue(Page.NEXT_CURSOR);
     if (next instanceof String) {
-      page.put("next", ((String) next).replace('.', '_'));
+      page.put(Page.NEXT_CURSOR, ((String) next).replace('.', '_'));
     }
     return page;
   }

@@ -4,7 +4,6 @@ import io.kith.feeds.api.FeedsService;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
-import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
@@ -18,8 +17,6 @@ import io.vertx.openapi.validation.RequestParameter;
  */
 public final class FeedsRoutes implements ApiRoutes {
 
-  /** Page size when a list request names none (the contract's default). */
-  static final int DEFAULT_LIMIT = 20;
   /** The largest time a {@code latest_time} cursor can stand for: the end of the id space. */
   static final long LAST_ID_TIME = IdGenerator.EPOCH + (1L << 40) - 1;
 
@@ -42,37 +39,36 @@ public final class FeedsRoutes implements ApiRoutes {
     builder.getRoute("repostPost").addHandler(rc ->
         Http.replyCreated(rc, feeds.repost(me(rc), id(rc, "postId"), Http.body(rc))));
     builder.getRoute("listReposts").addHandler(rc ->
-        Http.reply(rc, feeds.reposts(Http.viewerId(rc), id(rc, "postId"), older(rc)), Page::toJson));
+        Paging.reply(rc, feeds.reposts(Http.viewerId(rc), id(rc, "postId"), Paging.byId(rc))));
 
     // timelines
     builder.getRoute("getHomeTimeline").addHandler(rc ->
-        Http.reply(rc, feeds.home(me(rc), page(rc)), Page::toJson));
+        Paging.reply(rc, feeds.home(me(rc), Paging.byId(rc))));
     builder.getRoute("getMomentsTimeline").addHandler(rc ->
-        Http.reply(rc, feeds.moments(me(rc), page(rc)), Page::toJson));
+        Paging.reply(rc, feeds.moments(me(rc), Paging.byId(rc))));
     builder.getRoute("listUserPosts").addHandler(rc ->
-        Http.reply(rc, feeds.userPosts(Http.viewerId(rc), id(rc, "userId"), page(rc)), Page::toJson));
+        Paging.reply(rc, feeds.userPosts(Http.viewerId(rc), id(rc, "userId"), Paging.byId(rc))));
     builder.getRoute("getLatestTimeline").addHandler(rc -> {
-      long maxId = query(rc, "max_id");
+      PageRequest page = Paging.byId(rc);
       RequestParameter latestTime = Http.validated(rc).getQuery().get("latest_time");
       if (latestTime != null && !latestTime.isNull()) {
-        if (maxId != 0) {
+        if (page.maxId() != 0) {
           rc.fail(Failures.field(KithErrors.VALIDATION_FAILED, "latest_time",
-              "give either max_id or latest_time, not both"));
+              "give either cursor or latest_time, not both"));
           return;
         }
-        maxId = maxIdBefore(latestTime.getLong());
+        page = new PageRequest(page.limit(), maxIdBefore(latestTime.getLong()), page.sinceId(), null);
       }
-      Http.reply(rc, feeds.latest(Http.viewerId(rc),
-          PageRequest.ids(maxId, query(rc, "since_id"), limit(rc))), Page::toJson);
+      Paging.reply(rc, feeds.latest(Http.viewerId(rc), page));
     });
     builder.getRoute("listLikedPosts").addHandler(rc ->
-        Http.reply(rc, feeds.likedPosts(me(rc), older(rc)), Page::toJson));
+        Paging.reply(rc, feeds.likedPosts(me(rc), Paging.byId(rc))));
 
     // comments
     builder.getRoute("addComment").addHandler(rc ->
         Http.replyCreated(rc, feeds.comment(me(rc), id(rc, "postId"), Http.body(rc))));
     builder.getRoute("listComments").addHandler(rc ->
-        Http.reply(rc, feeds.comments(Http.viewerId(rc), id(rc, "postId"), page(rc)), Page::toJson));
+        Paging.reply(rc, feeds.comments(Http.viewerId(rc), id(rc, "postId"), Paging.byId(rc))));
     builder.getRoute("deleteComment").addHandler(rc ->
         Http.replyEmpty(rc, feeds.deleteComment(me(rc), id(rc, "commentId"))));
 
@@ -80,7 +76,7 @@ public final class FeedsRoutes implements ApiRoutes {
     builder.getRoute("likePost").addHandler(rc -> Http.reply(rc, feeds.like(me(rc), id(rc, "postId")), j -> j));
     builder.getRoute("unlikePost").addHandler(rc -> Http.reply(rc, feeds.unlike(me(rc), id(rc, "postId")), j -> j));
     builder.getRoute("listLikers").addHandler(rc ->
-        Http.reply(rc, feeds.likers(Http.viewerId(rc), id(rc, "postId"), older(rc)), Page::toJson));
+        Paging.reply(rc, feeds.likers(Http.viewerId(rc), id(rc, "postId"), Paging.byId(rc))));
   }
 
   /**
@@ -101,26 +97,5 @@ public final class FeedsRoutes implements ApiRoutes {
 
   private static long id(RoutingContext rc, String name) {
     return Http.validated(rc).getPathParameters().get(name).getLong();
-  }
-
-  /** An optional integer query parameter; 0 when absent (the service's "none"). */
-  private static long query(RoutingContext rc, String name) {
-    RequestParameter p = Http.validated(rc).getQuery().get(name);
-    return p == null || p.isNull() ? 0 : p.getLong();
-  }
-
-  private static int limit(RoutingContext rc) {
-    RequestParameter p = Http.validated(rc).getQuery().get("limit");
-    return p == null || p.isNull() ? DEFAULT_LIMIT : p.getInteger();
-  }
-
-  /** The page the query asks for: {@code limit} posts older than {@code max_id} and newer than {@code since_id}. */
-  private static PageRequest page(RoutingContext rc) {
-    return PageRequest.ids(query(rc, "max_id"), query(rc, "since_id"), limit(rc));
-  }
-
-  /** The page the query asks for on a list paged by {@code max_id} alone. */
-  private static PageRequest older(RoutingContext rc) {
-    return PageRequest.ids(query(rc, "max_id"), 0, limit(rc));
   }
 }

@@ -1,7 +1,6 @@
 package io.kith.gateway.http;
 
 import io.kith.messaging.api.MessagingService;
-import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -34,7 +33,7 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("sendDirectMessage").addHandler(rc ->
         sent(rc, messaging.send(me(rc), pathId(rc, "userId"), Http.body(rc))));
     builder.getRoute("listConversations").addHandler(rc ->
-        Http.reply(rc, messaging.conversations(me(rc), page(rc, "before", false)), Page::toJson));
+        Paging.reply(rc, messaging.conversations(me(rc), Paging.byCursor(rc)), "before"));
     builder.getRoute("getDirectConversation").addHandler(rc ->
         Http.reply(rc, messaging.directConversation(me(rc), pathId(rc, "userId")), json -> json));
     builder.getRoute("getConversation").addHandler(rc ->
@@ -45,8 +44,7 @@ public final class MessagingRoutes implements ApiRoutes {
       if (before != null) {
         query.put("before_seq", before.getLong());
       }
-      Http.reply(rc, messaging.history(me(rc), pathId(rc, "conversationId"), query, page(rc, "after_seq", true)),
-          Page::toJson);
+      Paging.reply(rc, messaging.history(me(rc), pathId(rc, "conversationId"), query, afterSeq(rc)));
     });
     builder.getRoute("markConversationRead").addHandler(rc ->
         Http.reply(rc, messaging.markRead(me(rc), pathId(rc, "conversationId"), Http.body(rc).getLong("seq")),
@@ -56,8 +54,8 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("recallMessage").addHandler(rc ->
         Http.reply(rc, messaging.recall(me(rc), pathId(rc, "messageId")), json -> json));
     builder.getRoute("listMessageReaders").addHandler(rc ->
-        Http.reply(rc, messaging.messageReaders(me(rc), pathId(rc, "messageId"), page(rc, "after", true)),
-            Page::toJson));
+        Paging.reply(rc, messaging.messageReaders(me(rc), pathId(rc, "messageId"), Paging.byCursor(rc)),
+            "after"));
     builder.getRoute("getMessagingSettings").addHandler(rc ->
         Http.reply(rc, messaging.settings(me(rc)), json -> json));
     builder.getRoute("updateMessagingSettings").addHandler(rc ->
@@ -70,7 +68,7 @@ public final class MessagingRoutes implements ApiRoutes {
         Http.replyCreated(rc, messaging.createGroup(me(rc), Http.body(rc))));
     builder.getRoute("searchChatGroups").addHandler(rc -> {
       JsonObject query = new JsonObject().put("q", param(rc, "q").getString());
-      Http.reply(rc, messaging.searchGroups(me(rc), query, page(rc, "before", true)), Page::toJson);
+      Paging.reply(rc, messaging.searchGroups(me(rc), query, Paging.byCursor(rc)), "before");
     });
     builder.getRoute("getChatGroup").addHandler(rc ->
         Http.reply(rc, messaging.group(me(rc), pathId(rc, "groupId")), json -> json));
@@ -88,8 +86,7 @@ public final class MessagingRoutes implements ApiRoutes {
       Http.reply(rc, messaging.inviteToGroup(me(rc), pathId(rc, "groupId"), users), json -> json);
     });
     builder.getRoute("listChatGroupMembers").addHandler(rc ->
-        Http.reply(rc, messaging.groupMembers(me(rc), pathId(rc, "groupId"), page(rc, "after", false)),
-            Page::toJson));
+        Paging.reply(rc, messaging.groupMembers(me(rc), pathId(rc, "groupId"), Paging.byCursor(rc)), "after"));
     builder.getRoute("kickChatGroupMember").addHandler(rc ->
         Http.replyEmpty(rc, messaging.kickMember(me(rc), pathId(rc, "groupId"), pathId(rc, "userId"))));
     builder.getRoute("setChatGroupMemberRole").addHandler(rc ->
@@ -98,7 +95,7 @@ public final class MessagingRoutes implements ApiRoutes {
     builder.getRoute("sendGroupMessage").addHandler(rc ->
         sent(rc, messaging.sendToGroup(me(rc), pathId(rc, "groupId"), Http.body(rc))));
     builder.getRoute("listGroupInvitations").addHandler(rc ->
-        Http.reply(rc, messaging.groupInvitations(me(rc), page(rc, "before", false)), Page::toJson));
+        Paging.reply(rc, messaging.groupInvitations(me(rc), Paging.byCursor(rc)), "before"));
     builder.getRoute("declineGroupInvitation").addHandler(rc ->
         Http.replyEmpty(rc, messaging.declineInvitation(me(rc), pathId(rc, "groupId"))));
   }
@@ -115,15 +112,13 @@ public final class MessagingRoutes implements ApiRoutes {
   }
 
   /**
-   * A list's page request: its {@code limit}, and the query parameter {@code cursor} (a number or a string) as the
-   * page's string cursor, which keeps a sequence cursor of 0 apart from none.
+   * The page of a list paged by sequence number (a message history, a board's strokes): its {@code limit}, and
+   * {@code after_seq} as the page's string cursor, which keeps a position of 0 apart from none. A position is not a
+   * page cursor: a client holds it from a push or a message it has (see "Paging" in the gateway README).
    */
-  static PageRequest page(RoutingContext rc, String cursor, boolean numeric) {
-    RequestParameter limit = param(rc, "limit");
-    RequestParameter value = param(rc, cursor);
-    return new PageRequest(limit == null ? null : (int) Math.max(Integer.MIN_VALUE,
-        Math.min(Integer.MAX_VALUE, limit.getLong())), 0, 0,
-        value == null ? null : numeric ? String.valueOf(value.getLong()) : value.getString());
+  static PageRequest afterSeq(RoutingContext rc) {
+    RequestParameter value = param(rc, "after_seq");
+    return new PageRequest(Paging.limit(rc), 0, 0, value == null ? null : String.valueOf(value.getLong()));
   }
 
   private static RequestParameter param(RoutingContext rc, String name) {

@@ -4,8 +4,6 @@ import io.kith.notifications.api.Notifications;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
-import io.kith.platform.page.Page;
-import io.kith.platform.page.PageRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -48,16 +46,12 @@ public final class NotificationsRoutes implements ApiRoutes {
       if (!where.isEmpty()) {
         query.put("where", where);
       }
-      RequestParameter offset = param(rc, "offset");
-      if (offset != null) {
-        query.put("offset", offset.getLong());
-      }
-      Http.reply(rc, notifications.list(me(rc), query, page(rc, true)), Page::toJson);
+      Paging.reply(rc, notifications.list(me(rc), query, Paging.byId(rc)));
     });
     builder.getRoute("listGroupedNotifications").addHandler(rc -> {
       JsonObject query = new JsonObject();
       types(rc, query);
-      Http.reply(rc, notifications.grouped(me(rc), query, page(rc, false)), Page::toJson);
+      Paging.reply(rc, notifications.grouped(me(rc), query, Paging.byId(rc)));
     });
     builder.getRoute("getUnreadNotificationCounts").addHandler(rc ->
         Http.reply(rc, notifications.unreadCounts(me(rc)), json -> json));
@@ -129,19 +123,6 @@ public final class NotificationsRoutes implements ApiRoutes {
     List<Long> ids = new ArrayList<>(array.size());
     array.forEach(id -> ids.add(((Number) id).longValue()));
     return ids;
-  }
-
-  /**
-   * The page the query asks for: {@code max_id}, {@code since_id} (when the list pages by it) and {@code limit}. A
-   * limit beyond the int range stays beyond the service's bounds, which refuse it as before.
-   */
-  private static PageRequest page(RoutingContext rc, boolean sinceId) {
-    RequestParameter limit = param(rc, "limit");
-    RequestParameter max = param(rc, "max_id");
-    RequestParameter since = sinceId ? param(rc, "since_id") : null;
-    return new PageRequest(limit == null ? null : (int) Math.max(Integer.MIN_VALUE,
-        Math.min(Integer.MAX_VALUE, limit.getLong())), max == null ? 0 : max.getLong(),
-        since == null ? 0 : since.getLong(), null);
   }
 
   private static RequestParameter param(RoutingContext rc, String name) {

@@ -8,7 +8,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
-import io.vertx.openapi.validation.RequestParameter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,14 +15,12 @@ import java.util.Map;
 import java.util.function.BiFunction;
 
 /**
- * HTTP operations of the relations domain: follows and follow requests, friends, friend groups, contact tags, blocks,
- * mutes, hides, and the caller's relationship to a batch of users. The acting user is always the token's; every rule
+ * HTTP operations of the relations domain: follows and follow requests, friends, circles (the service's friend
+ * groups), contact tags, blocks, mutes, hides, and the caller's relationship to a batch of users. The acting user is always the token's; every rule
  * (privacy of tags and groups, silent blocks, limits) is decided by the relations service.
  */
 public final class RelationsRoutes implements ApiRoutes {
 
-  /** Page size when a list request names none (the contract's default). */
-  static final int DEFAULT_LIMIT = 20;
   /**
    * Members of a relationship that the HTTP API does not show: whether the other user blocked the caller or hides
    * their posts from the caller. Both are silent to the caller; the service reports them for other domains only.
@@ -45,27 +42,27 @@ public final class RelationsRoutes implements ApiRoutes {
     builder.getRoute("unfollowUser").addHandler(rc ->
         Http.replyEmpty(rc, relations.unfollow(me(rc), id(rc, "userId"))));
     builder.getRoute("listFollowers").addHandler(rc ->
-        Http.reply(rc, relations.followers(me(rc), id(rc, "userId"), page(rc)), Page::toJson));
+        Paging.reply(rc, relations.followers(me(rc), id(rc, "userId"), Paging.byCursor(rc))));
     builder.getRoute("listFollowing").addHandler(rc ->
-        Http.reply(rc, relations.following(me(rc), id(rc, "userId"), page(rc)), Page::toJson));
+        Paging.reply(rc, relations.following(me(rc), id(rc, "userId"), Paging.byCursor(rc))));
     builder.getRoute("getRelationCounts").addHandler(rc ->
         Http.reply(rc, relations.countsFor(Http.caller(rc).userId(), id(rc, "userId")), json -> json));
     builder.getRoute("listFriends").addHandler(rc ->
-        Http.reply(rc, relations.friends(me(rc), page(rc)), Page::toJson));
+        Paging.reply(rc, relations.friends(me(rc), Paging.byCursor(rc))));
 
     // follow requests
     builder.getRoute("listIncomingFollowRequests").addHandler(rc ->
-        Http.reply(rc, relations.incomingRequests(me(rc), page(rc)), Page::toJson));
+        Paging.reply(rc, relations.incomingRequests(me(rc), Paging.byCursor(rc))));
     builder.getRoute("listOutgoingFollowRequests").addHandler(rc ->
-        Http.reply(rc, relations.outgoingRequests(me(rc), page(rc)), Page::toJson));
+        Paging.reply(rc, relations.outgoingRequests(me(rc), Paging.byCursor(rc))));
     builder.getRoute("acceptFollowRequest").addHandler(rc ->
         Http.replyEmpty(rc, relations.acceptRequest(me(rc), id(rc, "userId"))));
     builder.getRoute("rejectFollowRequest").addHandler(rc ->
         Http.replyEmpty(rc, relations.rejectRequest(me(rc), id(rc, "userId"))));
 
     // friend groups
-    builder.getRoute("listGroups").addHandler(rc -> Http.reply(rc, relations.groups(me(rc)), json -> json));
-    builder.getRoute("createGroup").addHandler(rc ->
+    builder.getRoute("listCircles").addHandler(rc -> Http.reply(rc, relations.groups(me(rc)), json -> json));
+    builder.getRoute("createCircle").addHandler(rc ->
         relations.createGroup(me(rc), Http.body(rc).getString("name")).onComplete(ar -> {
           if (ar.succeeded()) {
             Http.send(rc, 201, ar.result());
@@ -73,21 +70,21 @@ public final class RelationsRoutes implements ApiRoutes {
             rc.fail(ar.cause());
           }
         }));
-    builder.getRoute("renameGroup").addHandler(rc ->
-        Http.reply(rc, relations.renameGroup(me(rc), id(rc, "groupId"), Http.body(rc).getString("name")), j -> j));
-    builder.getRoute("deleteGroup").addHandler(rc ->
-        Http.replyEmpty(rc, relations.deleteGroup(me(rc), id(rc, "groupId"))));
-    builder.getRoute("listGroupMembers").addHandler(rc ->
-        Http.reply(rc, relations.groupMembers(me(rc), id(rc, "groupId"), page(rc)), Page::toJson));
-    builder.getRoute("addGroupMembers").addHandler(rc ->
-        Http.reply(rc, relations.addGroupMembers(me(rc), id(rc, "groupId"), ids(rc)), json -> json));
-    builder.getRoute("removeGroupMembers").addHandler(rc ->
-        Http.reply(rc, relations.removeGroupMembers(me(rc), id(rc, "groupId"), ids(rc)), json -> json));
+    builder.getRoute("renameCircle").addHandler(rc ->
+        Http.reply(rc, relations.renameGroup(me(rc), id(rc, "circleId"), Http.body(rc).getString("name")), j -> j));
+    builder.getRoute("deleteCircle").addHandler(rc ->
+        Http.replyEmpty(rc, relations.deleteGroup(me(rc), id(rc, "circleId"))));
+    builder.getRoute("listCircleMembers").addHandler(rc ->
+        Paging.reply(rc, relations.groupMembers(me(rc), id(rc, "circleId"), Paging.byCursor(rc))));
+    builder.getRoute("addCircleMembers").addHandler(rc ->
+        Http.reply(rc, relations.addGroupMembers(me(rc), id(rc, "circleId"), ids(rc)), json -> json));
+    builder.getRoute("removeCircleMembers").addHandler(rc ->
+        Http.reply(rc, relations.removeGroupMembers(me(rc), id(rc, "circleId"), ids(rc)), json -> json));
 
     // contact tags
     builder.getRoute("listTags").addHandler(rc -> Http.reply(rc, relations.tags(me(rc)), json -> json));
     builder.getRoute("listTaggedUsers").addHandler(rc ->
-        Http.reply(rc, relations.taggedUsers(me(rc), Http.pathParam(rc, "tag"), page(rc)), Page::toJson));
+        Paging.reply(rc, relations.taggedUsers(me(rc), Http.pathParam(rc, "tag"), Paging.byCursor(rc))));
     builder.getRoute("tagUser").addHandler(rc ->
         Http.replyEmpty(rc, relations.tagUser(me(rc), id(rc, "userId"), Http.pathParam(rc, "tag"))));
     builder.getRoute("untagUser").addHandler(rc ->
@@ -114,18 +111,24 @@ public final class RelationsRoutes implements ApiRoutes {
   private void edgeRoutes(RouterBuilder builder, String listSuffix, String set, String clear, PageOf list,
                           BiFunction<Long, Long, Future<Void>> add, BiFunction<Long, Long, Future<Void>> remove) {
     builder.getRoute("list" + listSuffix).addHandler(rc ->
-        Http.reply(rc, list.page(me(rc), page(rc)), Page::toJson));
+        Paging.reply(rc, list.page(me(rc), Paging.byCursor(rc))));
     builder.getRoute(set).addHandler(rc -> Http.replyEmpty(rc, add.apply(me(rc), id(rc, "userId"))));
     builder.getRoute(clear).addHandler(rc -> Http.replyEmpty(rc, remove.apply(me(rc), id(rc, "userId"))));
   }
 
-  /** The relationships map without the members that would reveal another user's silent choices. */
+  /**
+   * The relationships map without the members that would reveal another user's silent choices, the service's
+   * friend groups named {@code circles} as everywhere in the HTTP API.
+   */
   static JsonObject withoutPrivateFlags(JsonObject byId) {
     JsonObject out = new JsonObject();
     for (Map.Entry<String, Object> entry : byId) {
       if (entry.getValue() instanceof JsonObject) {
         JsonObject r = ((JsonObject) entry.getValue()).copy();
         PRIVATE_FLAGS.forEach(r::remove);
+        if (r.containsKey("groups")) {
+          r.put("circles", r.remove("groups"));
+        }
         out.put(entry.getKey(), r);
       }
     }
@@ -138,21 +141,6 @@ public final class RelationsRoutes implements ApiRoutes {
 
   private static long id(RoutingContext rc, String name) {
     return Http.validated(rc).getPathParameters().get(name).getLong();
-  }
-
-  private static int limit(RoutingContext rc) {
-    RequestParameter p = Http.validated(rc).getQuery().get("limit");
-    return p == null || p.isNull() ? DEFAULT_LIMIT : p.getInteger();
-  }
-
-  /** The page the query asks for: {@code limit} (default {@link #DEFAULT_LIMIT}) after {@code cursor}. */
-  private static PageRequest page(RoutingContext rc) {
-    return PageRequest.after(cursor(rc), limit(rc));
-  }
-
-  private static String cursor(RoutingContext rc) {
-    RequestParameter p = Http.validated(rc).getQuery().get("cursor");
-    return p == null || p.isNull() ? null : p.getString();
   }
 
   /** The validated {@code ids} array of the body (the contract bounds its size and values). */

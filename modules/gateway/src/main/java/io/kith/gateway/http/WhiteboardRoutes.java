@@ -1,7 +1,6 @@
 package io.kith.gateway.http;
 
 import io.kith.messaging.api.WhiteboardService;
-import io.kith.platform.page.Page;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -29,15 +28,13 @@ public final class WhiteboardRoutes implements ApiRoutes {
   public void mount(RouterBuilder builder) {
     builder.getRoute("createBoard").addHandler(rc -> Http.replyCreated(rc, boards.create(me(rc), Http.body(rc))));
     builder.getRoute("listBoards").addHandler(rc ->
-        Http.reply(rc, boards.boards(me(rc), query(rc, "group"), MessagingRoutes.page(rc, "before", true)),
-            Page::toJson));
+        Paging.reply(rc, boards.boards(me(rc), query(rc, "group"), Paging.byCursor(rc)), "before"));
     builder.getRoute("getBoard").addHandler(rc ->
         Http.reply(rc, boards.board(me(rc), pathId(rc, "boardId")), json -> json));
     builder.getRoute("deleteBoard").addHandler(rc ->
         Http.replyEmpty(rc, boards.delete(me(rc), pathId(rc, "boardId"))));
     builder.getRoute("listBoardStrokes").addHandler(rc ->
-        Http.reply(rc, boards.strokes(me(rc), pathId(rc, "boardId"), MessagingRoutes.page(rc, "after_seq", true)),
-            Page::toJson));
+        Paging.reply(rc, boards.strokes(me(rc), pathId(rc, "boardId"), MessagingRoutes.afterSeq(rc))));
     builder.getRoute("drawStroke").addHandler(rc ->
         Http.replyCreated(rc, boards.draw(me(rc), pathId(rc, "boardId"), Http.body(rc))));
     builder.getRoute("clearBoard").addHandler(rc ->

@@ -86,26 +86,26 @@ class FeedsRoutesTest {
     assertEquals(new JsonArray().add("repost").add(u).add(5L).add(new JsonObject()), lastCall());
     assertEquals(201, send(HttpMethod.POST, "/posts/5/reposts", t, post).statusCode());
     assertEquals(new JsonArray().add("repost").add(u).add(5L).add(post), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/posts/5/reposts?max_id=9&limit=3", t, null).statusCode());
+    assertEquals(200, send(HttpMethod.GET, "/posts/5/reposts?cursor=9&limit=3", t, null).statusCode());
     assertEquals(new JsonArray().add("reposts").add(u).add(5L).add(9L).add(3), lastCall());
 
     assertEquals(200, send(HttpMethod.GET, "/timelines/home", t, null).statusCode());
     assertEquals(new JsonArray().add("home").add(u).add(0L).add(0L).add(20), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/timelines/home?max_id=7&since_id=3&limit=100", t, null).statusCode());
+    assertEquals(200, send(HttpMethod.GET, "/timelines/home?cursor=7&since_id=3&limit=100", t, null).statusCode());
     assertEquals(new JsonArray().add("home").add(u).add(7L).add(3L).add(100), lastCall());
     assertEquals(200, send(HttpMethod.GET, "/timelines/moments?since_id=4&limit=1", t, null).statusCode());
     assertEquals(new JsonArray().add("moments").add(u).add(0L).add(4L).add(1), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/users/8/posts?max_id=6", t, null).statusCode());
+    assertEquals(200, send(HttpMethod.GET, "/users/8/posts?cursor=6", t, null).statusCode());
     assertEquals(new JsonArray().add("userPosts").add(u).add(8L).add(6L).add(0L).add(20), lastCall());
     assertEquals(200, send(HttpMethod.GET, "/timelines/latest?since_id=2", t, null).statusCode());
     assertEquals(new JsonArray().add("latest").add(u).add(0L).add(2L).add(20), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/me/likes?max_id=11&limit=2", t, null).statusCode());
+    assertEquals(200, send(HttpMethod.GET, "/me/likes?cursor=11&limit=2", t, null).statusCode());
     assertEquals(new JsonArray().add("likedPosts").add(u).add(11L).add(2), lastCall());
 
     JsonObject comment = new JsonObject().put("text", "nice").put("reply_to", 12);
     assertEquals(201, send(HttpMethod.POST, "/posts/5/comments", t, comment).statusCode());
     assertEquals(new JsonArray().add("comment").add(u).add(5L).add(comment), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/posts/5/comments?max_id=30&since_id=10&limit=5", t, null)
+    assertEquals(200, send(HttpMethod.GET, "/posts/5/comments?cursor=30&since_id=10&limit=5", t, null)
         .statusCode());
     assertEquals(new JsonArray().add("comments").add(u).add(5L).add(30L).add(10L).add(5), lastCall());
     assertEquals(204, send(HttpMethod.DELETE, "/comments/12", t, null).statusCode());
@@ -115,7 +115,7 @@ class FeedsRoutesTest {
     assertEquals(new JsonArray().add("like").add(u).add(5L), lastCall());
     assertEquals(200, send(HttpMethod.DELETE, "/posts/5/like", t, null).statusCode());
     assertEquals(new JsonArray().add("unlike").add(u).add(5L), lastCall());
-    assertEquals(200, send(HttpMethod.GET, "/posts/5/likes?max_id=40", t, null).statusCode());
+    assertEquals(200, send(HttpMethod.GET, "/posts/5/likes?cursor=40", t, null).statusCode());
     assertEquals(new JsonArray().add("likers").add(u).add(5L).add(40L).add(20), lastCall());
   }
 
@@ -168,7 +168,7 @@ class FeedsRoutesTest {
   }
 
   @Test
-  @DisplayName("latest_time pages to posts strictly older than that time; with max_id it is refused")
+  @DisplayName("latest_time pages to posts strictly older than that time; with a cursor it is refused")
   void latestTime(Vertx vertx) {
     start(vertx);
     long at = IdGenerator.EPOCH + 86_400_000L;
@@ -189,7 +189,7 @@ class FeedsRoutesTest {
     assertEquals(0L, lastCall().getLong(2), "a time past the id space bounds nothing");
 
     assertEquals("latest_time", assertProblem(send(HttpMethod.GET, "/timelines/latest?latest_time=" + at
-        + "&max_id=5", null, null), 400, "validation_failed").getString("field"));
+        + "&cursor=5", null, null), 400, "validation_failed").getString("field"));
     assertEquals("latest_time", assertProblem(send(HttpMethod.GET, "/timelines/latest?latest_time=-1", null, null),
         400, "validation_failed").getString("field"));
     assertEquals("latest_time", assertProblem(send(HttpMethod.GET, "/timelines/latest?latest_time=soon", null, null),
@@ -198,14 +198,14 @@ class FeedsRoutesTest {
   }
 
   @Test
-  @DisplayName("paging parameters and ids are bounded by the contract: 400 validation_failed naming them")
+  @DisplayName("paging parameters and ids are bounded: a limit out of range or a cursor the list never returns is 400 validation_failed naming it")
   void paging(Vertx vertx) {
     start(vertx);
     String t = gateway.newSession().accessToken();
     for (String list : List.of("/timelines/home", "/timelines/moments", "/timelines/latest", "/users/8/posts",
         "/me/likes", "/posts/5/comments", "/posts/5/likes", "/posts/5/reposts")) {
-      for (String bad : List.of("limit=0", "limit=101", "limit=x", "max_id=0", "max_id=-3",
-          "max_id=9007199254740992")) {
+      for (String bad : List.of("limit=0", "limit=101", "limit=x", "cursor=0", "cursor=-3",
+          "cursor=9007199254740992", "cursor=x1", "cursor=007", "cursor=a.b", "cursor=")) {
         String name = bad.substring(0, bad.indexOf('='));
         assertEquals(name, assertProblem(send(HttpMethod.GET, list + "?" + bad, t, null), 400, "validation_failed")
             .getString("field"), list + "?" + bad);
@@ -344,32 +344,32 @@ class FeedsRoutesTest {
 
     @Override
     public Future<Page> home(long viewer, PageRequest page) {
-      return page(record("home", viewer, page.maxId(), page.sinceId(), page.limit()));
+      return page(record("home", viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
     }
 
     @Override
     public Future<Page> moments(long viewer, PageRequest page) {
-      return page(record("moments", viewer, page.maxId(), page.sinceId(), page.limit()));
+      return page(record("moments", viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
     }
 
     @Override
     public Future<Page> userPosts(long viewer, long userId, PageRequest page) {
-      return page(record("userPosts", viewer, userId, page.maxId(), page.sinceId(), page.limit()));
+      return page(record("userPosts", viewer, userId, page.maxId(), page.sinceId(), page.limitOrDefault()));
     }
 
     @Override
     public Future<Page> latest(long viewer, PageRequest page) {
-      return page(record("latest", viewer, page.maxId(), page.sinceId(), page.limit()));
+      return page(record("latest", viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
     }
 
     @Override
     public Future<Page> likedPosts(long viewer, PageRequest page) {
-      return page(record("likedPosts", viewer, page.maxId(), page.limit()));
+      return page(record("likedPosts", viewer, page.maxId(), page.limitOrDefault()));
     }
 
     @Override
     public Future<Page> reposts(long viewer, long postId, PageRequest page) {
-      return page(record("reposts", viewer, postId, page.maxId(), page.limit()));
+      return page(record("reposts", viewer, postId, page.maxId(), page.limitOrDefault()));
     }
 
     @Override
@@ -384,7 +384,7 @@ class FeedsRoutesTest {
 
     @Override
     public Future<Page> comments(long viewer, long postId, PageRequest page) {
-      return page(record("comments", viewer, postId, page.maxId(), page.sinceId(), page.limit()));
+      return page(record("comments", viewer, postId, page.maxId(), page.sinceId(), page.limitOrDefault()));
     }
 
     @Override
@@ -399,7 +399,7 @@ class FeedsRoutesTest {
 
     @Override
     public Future<Page> likers(long viewer, long postId, PageRequest page) {
-      return page(record("likers", viewer, postId, page.maxId(), page.limit()));
+      return page(record("likers", viewer, postId, page.maxId(), page.limitOrDefault()));
     }
   }
 }

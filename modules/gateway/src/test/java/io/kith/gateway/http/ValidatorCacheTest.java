@@ -28,7 +28,7 @@ class ValidatorCacheTest {
     Parameter limit = contract.operation("getHomeTimeline").getParameters().stream()
         .filter(p -> p.getName().equals("limit")).findFirst().orElseThrow();
     Parameter other = contract.operation("getMomentsTimeline").getParameters().stream()
-        .filter(p -> p.getName().equals("max_id")).findFirst().orElseThrow();
+        .filter(p -> p.getName().equals("since_id")).findFirst().orElseThrow();
 
     Validator first = contract.getSchemaRepository().validator(limit.getSchema());
     assertSame(first, contract.getSchemaRepository().validator(limit.getSchema()));

@@ -4,6 +4,7 @@ import io.vertx.codegen.annotations.DataObject;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,15 +14,26 @@ import java.util.Objects;
  * <p>A page is its items, under the member name the list has always used ({@code items}, {@code posts},
  * {@code users}...), and the members that come with them, in the order the list puts them: the cursor to the next
  * page under the list's name for it ({@code next_max_id}, {@code newest_id}, {@code next_cursor}, {@code next},
- * {@code total}...), and any extra members of that list. {@link #toJson()} is exactly the body the list's HTTP
- * operation has always sent, so the gateway renders a page with it and the HTTP contract does not depend on this
- * type.
+ * {@code total}...), and any extra members of that list. {@link #toJson()} is that body as the service built it.
+ *
+ * <p>Clients see every list in one shape, {@link #toApiJson()}: the items under {@code items} and the cursor to the
+ * next page under {@link #NEXT_CURSOR}, always an opaque string or null, whatever the list's own cursor member is
+ * (the services keep theirs: an id, an offset or a string).
  *
  * <p>In {@link #toJson()} the items come first; the {@link #Page(JsonObject) JsonObject constructor} (how a page
  * crosses the event bus) takes the first member as the items, which JSON encoding and decoding keep in place.
  */
 @DataObject
 public class Page {
+
+  /** The member of {@link #toApiJson()} that holds the cursor to the next page: a string, or null on the last page. */
+  public static final String NEXT_CURSOR = "next_cursor";
+
+  /**
+   * The members by which the services' lists give their cursor to the next page, whatever its type; one page has at
+   * most one of them.
+   */
+  static final List<String> CURSOR_MEMBERS = List.of(NEXT_CURSOR, "next", "next_max_id", "next_offset");
 
   private final String itemsKey;
   private final JsonArray items;
@@ -115,6 +127,26 @@ public class Page {
   public JsonObject toJson() {
     JsonObject json = new JsonObject().put(itemsKey, items);
     members.forEach(member -> json.put(member.getKey(), member.getValue()));
+    return json;
+  }
+
+  /**
+   * The page as every list's HTTP body: {@code items}, then {@link #NEXT_CURSOR} (the list's cursor member as a
+   * string, or null), then the list's other members in their order. A list that pages by position rather than by
+   * cursor (it has no cursor member) keeps its members as they are and gets no {@link #NEXT_CURSOR}.
+   */
+  public JsonObject toApiJson() {
+    JsonObject json = new JsonObject().put("items", items);
+    String cursorMember = CURSOR_MEMBERS.stream().filter(members::containsKey).findFirst().orElse(null);
+    if (cursorMember != null) {
+      Object next = members.getValue(cursorMember);
+      json.put(NEXT_CURSOR, next == null ? null : String.valueOf(next));
+    }
+    members.forEach(member -> {
+      if (!member.getKey().equals(cursorMember)) {
+        json.put(member.getKey(), member.getValue());
+      }
+    });
     return json;
   }
 

@@ -33,6 +33,25 @@ class PageTest {
   }
 
   @Test
+  @DisplayName("every list renders for clients with its items under items and its cursor, whatever its type, as next_cursor, a string or null")
+  void pageRendersOneApiShape() {
+    JsonObject byId = Page.of("posts", new JsonObject().put("posts", new JsonArray().add(3))
+        .put("next_max_id", 233119421106784L).put("newest_id", 3L)).toApiJson();
+    assertEquals(List.of("items", "next_cursor", "newest_id"), List.copyOf(byId.fieldNames()));
+    assertEquals("233119421106784", byId.getValue("next_cursor"));
+    assertEquals(3L, byId.getLong("newest_id"));
+    JsonObject byOffset = Page.of("items", new JsonArray()).with("next_offset", 40).toApiJson();
+    assertEquals("40", byOffset.getValue("next_cursor"));
+    JsonObject last = Page.of("items", new JsonArray()).with("read_count", 2).with("next", null).toApiJson();
+    assertEquals(List.of("items", "next_cursor", "read_count"), List.copyOf(last.fieldNames()));
+    assertNull(last.getValue("next_cursor"));
+    assertEquals("abc_1", Page.of("items", new JsonArray()).with("next", "abc_1").toApiJson().getValue("next_cursor"));
+    // a list paged by position has no cursor and gets none
+    JsonObject byPosition = Page.of("items", new JsonArray()).with("last_seq", 9L).toApiJson();
+    assertEquals(List.of("items", "last_seq"), List.copyOf(byPosition.fieldNames()));
+  }
+
+  @Test
   @DisplayName("a page read back from its JSON, also once encoded, is the same page with the same items key")
   void pageRoundTrips() {
     Page page = Page.of("users", new JsonArray().add(new JsonObject().put("id", 1))).with("next", "abc")

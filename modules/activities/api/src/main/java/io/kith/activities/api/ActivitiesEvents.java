@@ -17,7 +17,7 @@ public final class ActivitiesEvents {
   public static final String ACTIVITY_CREATED = "ActivityCreated";
   /**
    * The organiser edited an activity: {@code {activity, organiser, title, changed: [names of changed fields], start,
-   * end, place: {name, latitude?, longitude?}, participants}}. Participants are told when {@code changed} holds
+   * end, place: {name, lat?, lon?}, participants}}. Participants are told when {@code changed} holds
    * {@code start}, {@code end} or {@code place}.
    */
   public static final String ACTIVITY_UPDATED = "ActivityUpdated";

@@ -27,14 +27,14 @@ import java.util.List;
  *
  * <p><b>Activity body</b> (create; every member may be changed by {@link #update}): {@code {title (1..100 characters,
  * required), introduction? (up to 5,000), start (epoch ms, in the future, at most 2 years ahead), end (epoch ms, after
- * start, at most 30 days after it), place: {name (1..200, required), latitude? (-90..90), longitude? (-180..180), both
+ * start, at most 30 days after it), place: {name (1..200, required), lat? (-90..90), lon? (-180..180), both
  * or neither}, capacity? (1..5,000; absent or null: no limit but the 5,000 cap), waitlist? (bool, default false),
  * visibility? ("public" default, "friends", "invitation"), cover? ({media: <media id of the organiser's upload in the
  * feeds media store>} or {url: "https://..." up to 512 characters})}}. Invalid values fail with
- * {@code validation_failed} naming the field ({@code place.latitude}, {@code cover.url}...).
+ * {@code validation_failed} naming the field ({@code place.lat}, {@code cover.url}...).
  *
  * <p><b>Activity view</b>: {@code {id, organiser: <user summary or {id}>, title, introduction, start, end, place:
- * {name, latitude?, longitude?}, capacity (null when none), waitlist (bool), visibility, cover ({media} | {url} |
+ * {name, lat?, lon?}, capacity (null when none), waitlist (bool), visibility, cover ({media} | {url} |
  * null), status: "open" | "cancelled", participant_count, waitlist_count, discussion (the group chat's id, or null
  * while not made yet), created, updated, viewer: {status: "organiser" | "joined" | "waitlisted" | "invited" |
  * "removed" | "none", position? (1-based place in the waitlist)}}}. {@code start}/{@code end} tell upcoming, ongoing
@@ -161,7 +161,7 @@ public interface ActivitiesService {
 
   /**
    * Upcoming open public activities with coordinates within {@code radius_km} of a position: {@code query}
-   * {@code {latitude (-90..90), longitude (-180..180), radius_km (0 < r <= 100), order? ("start" default: soonest
+   * {@code {lat (-90..90), lon (-180..180), radius_km (0 < r <= 100), order? ("start" default: soonest
    * first, or "distance": nearest first)}},
        {@code page} its limit and cursor. Items are views with {@code distance_km}. Activities of
    * organisers in a block with the viewer are left out. At most the nearest {@code activities.nearby-candidates}

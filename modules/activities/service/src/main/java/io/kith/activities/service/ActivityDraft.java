@@ -15,7 +15,7 @@ import java.util.Set;
 
 /**
  * Validation of activity bodies (create) and changes (update) into the stored fields: {@code title, introduction,
- * start, end, place: {name, latitude?, longitude?}, capacity (null: none), waitlist, visibility, cover ({media} |
+ * start, end, place: {name, lat?, lon?}, capacity (null: none), waitlist, visibility, cover ({media} |
  * {url} | null)}. Every refusal is {@code validation_failed} naming the field and saying what would be accepted.
  */
 final class ActivityDraft {
@@ -54,7 +54,7 @@ final class ActivityDraft {
     checkTimes(start, end, now, true);
     out.put("start", start).put("end", end);
     if (body.getValue("place") == null) {
-      throw invalid("place", "place is required: {name, latitude?, longitude?}");
+      throw invalid("place", "place is required: {name, lat?, lon?}");
     }
     out.put("place", place(body.getValue("place")));
     Object capacity = body.getValue("capacity");
@@ -168,11 +168,11 @@ final class ActivityDraft {
 
   private static JsonObject place(Object value) {
     if (!(value instanceof JsonObject p)) {
-      throw invalid("place", "place must be {name, latitude?, longitude?}");
+      throw invalid("place", "place must be {name, lat?, lon?}");
     }
     for (String key : p.fieldNames()) {
-      if (!Set.of("name", "latitude", "longitude").contains(key)) {
-        throw invalid("place." + key, "unknown field place." + key + "; a place has name, latitude, longitude");
+      if (!Set.of("name", "lat", "lon").contains(key)) {
+        throw invalid("place." + key, "unknown field place." + key + "; a place has name, lat, lon");
       }
     }
     Object name = p.getValue("name");
@@ -184,14 +184,14 @@ final class ActivityDraft {
       throw invalid("place.name", "place.name must be at most " + Activities.MAX_PLACE_NAME + " characters");
     }
     JsonObject out = new JsonObject().put("name", UserText.line("place.name", n));
-    Object lat = p.getValue("latitude");
-    Object lon = p.getValue("longitude");
+    Object lat = p.getValue("lat");
+    Object lon = p.getValue("lon");
     if ((lat == null) != (lon == null)) {
-      throw invalid(lat == null ? "place.latitude" : "place.longitude", "give both latitude and longitude, or neither");
+      throw invalid(lat == null ? "place.lat" : "place.lon", "give both lat and lon, or neither");
     }
     if (lat != null) {
-      out.put("latitude", coordinate(lat, "place.latitude", 90));
-      out.put("longitude", coordinate(lon, "place.longitude", 180));
+      out.put("lat", coordinate(lat, "place.lat", 90));
+      out.put("lon", coordinate(lon, "place.lon", 180));
     }
     return out;
   }

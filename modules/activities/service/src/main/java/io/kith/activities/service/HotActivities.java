@@ -326,8 +326,8 @@ final class HotActivities {
     batch.add(Request.cmd(Command.ZADD).arg(ownList(doc.getLong("organiser"))).arg(start).arg(member));
     JsonObject place = doc.getJsonObject("place", new JsonObject());
     boolean open = Activities.OPEN.equals(doc.getString("status"));
-    Double lat = place.getDouble("latitude");
-    Double lon = place.getDouble("longitude");
+    Double lat = place.getDouble("lat");
+    Double lon = place.getDouble("lon");
     if (open && Activities.PUBLIC.equals(doc.getString("visibility")) && lat != null && lon != null
         && Math.abs(lat) <= GEO_MAX_LATITUDE && start > now) {
       batch.add(Request.cmd(Command.GEOADD).arg(GEO).arg(lon).arg(lat).arg(member));

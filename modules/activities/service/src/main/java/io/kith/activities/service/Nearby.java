@@ -37,8 +37,8 @@ final class Nearby {
   Future<JsonObject> nearby(long viewer, JsonObject query) {
     return Failures.guard(() -> {
       JsonObject q = query == null ? new JsonObject() : query;
-      double lat = Input.required(q, "latitude", 90);
-      double lon = Input.required(q, "longitude", 180);
+      double lat = Input.required(q, "lat", 90);
+      double lon = Input.required(q, "lon", 180);
       Object r = q.getValue("radius_km");
       if (!(r instanceof Number) || !Double.isFinite(((Number) r).doubleValue())
           || ((Number) r).doubleValue() <= 0 || ((Number) r).doubleValue() > Activities.MAX_RADIUS_KM) {

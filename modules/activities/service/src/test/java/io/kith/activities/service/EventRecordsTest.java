@@ -32,7 +32,7 @@ class EventRecordsTest {
   @Test
   @DisplayName("every activities event writes its payload byte for byte as the emitters wrote it and reads back equal")
   void roundTrip() {
-    JsonObject place = new JsonObject().put("name", "Park").put("latitude", 52.5).put("longitude", 13.4);
+    JsonObject place = new JsonObject().put("name", "Park").put("lat", 52.5).put("lon", 13.4);
     Map<ActivitiesEvent, JsonObject> before = new LinkedHashMap<>();
     before.put(new ActivityCreated(5, 1, "Run", 100, 200, "public"),
         base().put("start", 100L).put("end", 200L).put("visibility", "public"));

@@ -149,7 +149,7 @@ class ListsTest extends ActivitiesTestBase {
   }
 
   private static JsonObject at(JsonObject body, double lat, double lon) {
-    return body.put("place", new JsonObject().put("name", "Spot").put("latitude", lat).put("longitude", lon));
+    return body.put("place", new JsonObject().put("name", "Spot").put("lat", lat).put("lon", lon));
   }
 
   /** Degrees of latitude for {@code km} kilometres north. */
@@ -177,7 +177,7 @@ class ListsTest extends ActivitiesTestBase {
     createId(organiser, body(DAY));
     long hidden = createId(blocker, at(body(DAY), lat + north(3), lon));
     await(relations.block(blocker, viewer));
-    JsonObject q = new JsonObject().put("latitude", lat).put("longitude", lon).put("radius_km", 100);
+    JsonObject q = new JsonObject().put("lat", lat).put("lon", lon).put("radius_km", 100);
 
     JsonObject byStart = await(activities.nearby(viewer, filters(q), pageOf(q)).map(Page::toJson));
     assertEquals(List.of(b, c, a), ids(byStart));
@@ -215,10 +215,10 @@ class ListsTest extends ActivitiesTestBase {
         pageOf(q.copy().put("radius_km", 100.5))).map(Page::toJson));
     failsWith("validation_failed", "radius_km", activities.nearby(viewer, filters(q.copy().putNull("radius_km")),
         pageOf(q.copy().putNull("radius_km"))).map(Page::toJson));
-    failsWith("validation_failed", "latitude", activities.nearby(viewer, filters(q.copy().put("latitude", 91)),
-        pageOf(q.copy().put("latitude", 91))).map(Page::toJson));
-    failsWith("validation_failed", "longitude", activities.nearby(viewer, filters(q.copy().put("longitude", "east")),
-        pageOf(q.copy().put("longitude", "east"))).map(Page::toJson));
+    failsWith("validation_failed", "lat", activities.nearby(viewer, filters(q.copy().put("lat", 91)),
+        pageOf(q.copy().put("lat", 91))).map(Page::toJson));
+    failsWith("validation_failed", "lon", activities.nearby(viewer, filters(q.copy().put("lon", "east")),
+        pageOf(q.copy().put("lon", "east"))).map(Page::toJson));
     failsWith("validation_failed", "order", activities.nearby(viewer, filters(q.copy().put("order", "fun")),
         pageOf(q.copy().put("order", "fun"))).map(Page::toJson));
     failsWith("validation_failed", "limit", activities.nearby(viewer, filters(q.copy().put("limit", 101)),

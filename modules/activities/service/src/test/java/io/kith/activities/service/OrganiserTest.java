@@ -23,7 +23,7 @@ class OrganiserTest extends ActivitiesTestBase {
     long reader = newUser();
     try (EventRecorder events = recordEvents()) {
       JsonObject body = body().put("capacity", 10).put("waitlist", true)
-          .put("place", new JsonObject().put("name", "Café Nord").put("latitude", 52.52).put("longitude", 13.405))
+          .put("place", new JsonObject().put("name", "Café Nord").put("lat", 52.52).put("lon", 13.405))
           .put("cover", new JsonObject().put("url", "https://example.org/cover.jpg"));
       JsonObject view = create(organiser, body);
       long id = view.getLong("id");
@@ -34,7 +34,7 @@ class OrganiserTest extends ActivitiesTestBase {
       assertEquals("public", view.getString("visibility"));
       assertEquals("open", view.getString("status"));
       assertEquals(0, view.getInteger("participant_count"));
-      assertEquals(52.52, view.getJsonObject("place").getDouble("latitude"));
+      assertEquals(52.52, view.getJsonObject("place").getDouble("lat"));
       assertEquals("https://example.org/cover.jpg", view.getJsonObject("cover").getString("url"));
       assertEquals(organiser, view.getJsonObject("organiser").getLong("id"));
       assertTrue(view.getJsonObject("organiser").containsKey("username"), "organiser summary: " + view);
@@ -71,12 +71,12 @@ class OrganiserTest extends ActivitiesTestBase {
     failsWith("validation_failed", "start", activities.create(u, body(3 * 365 * DAY)));
     failsWith("validation_failed", "place", activities.create(u, body().putNull("place")));
     failsWith("validation_failed", "place.name", activities.create(u, body().put("place", new JsonObject())));
-    failsWith("validation_failed", "place.latitude", activities.create(u, body().put("place",
-        new JsonObject().put("name", "x").put("latitude", 90.5).put("longitude", 0))));
-    failsWith("validation_failed", "place.longitude", activities.create(u, body().put("place",
-        new JsonObject().put("name", "x").put("latitude", 10).put("longitude", -180.01))));
-    failsWith("validation_failed", "place.longitude", activities.create(u, body().put("place",
-        new JsonObject().put("name", "x").put("latitude", 10))));
+    failsWith("validation_failed", "place.lat", activities.create(u, body().put("place",
+        new JsonObject().put("name", "x").put("lat", 90.5).put("lon", 0))));
+    failsWith("validation_failed", "place.lon", activities.create(u, body().put("place",
+        new JsonObject().put("name", "x").put("lat", 10).put("lon", -180.01))));
+    failsWith("validation_failed", "place.lon", activities.create(u, body().put("place",
+        new JsonObject().put("name", "x").put("lat", 10))));
     failsWith("validation_failed", "capacity", activities.create(u, body().put("capacity", 0)));
     failsWith("validation_failed", "capacity", activities.create(u, body().put("capacity", 5001)));
     failsWith("validation_failed", "capacity", activities.create(u, body().put("capacity", 2.5)));

@@ -78,7 +78,7 @@ class WarmStartTest extends ActivitiesTestBase {
     long organiser = newUser();
     long lat = 10;
     List<Long> p = populated(organiser, body().put("place", new JsonObject().put("name", "Pier")
-        .put("latitude", lat).put("longitude", 20)));
+        .put("lat", lat).put("lon", 20)));
     long id = p.get(0);
     await(platform.redisApi().del(activityKeys(List.of(id))));
     await(platform.redisApi().del(List.of(HotActivities.ownList(organiser), HotActivities.joinedList(p.get(1)))));

@@ -291,7 +291,7 @@ public final class ActivitiesJoinScenario implements Scenario {
       for (Object o : items) {
         into.add(((JsonObject) o).getJsonObject("user").getLong("id"));
       }
-      String next = page.getString("next");
+      String next = page.getString("next_cursor");
       return next == null || items.isEmpty() ? Future.succeededFuture(into)
           : participants(http, organiser, id, next, into);
     });

@@ -180,7 +180,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
     long start = now + 2 * HOUR + (long) (random.nextDouble() * 25 * DAY);
     return new JsonObject().put("title", "Bench meetup " + i).put("start", start).put("end", start + 2 * HOUR)
         .put("visibility", "public")
-        .put("place", new JsonObject().put("name", "Spot " + i).put("latitude", p[0]).put("longitude", p[1]));
+        .put("place", new JsonObject().put("name", "Spot " + i).put("lat", p[0]).put("lon", p[1]));
   }
 
   /** The point {@code northKm} north and {@code eastKm} east of (lat, lon), on a locally flat earth. */
@@ -245,7 +245,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
         Request add = Request.cmd(Command.GEOADD).arg(geoKey);
         for (JsonObject doc : chunk) {
           JsonObject place = doc.getJsonObject("place");
-          add.arg(place.getDouble("longitude")).arg(place.getDouble("latitude")).arg(doc.getLong("_id"));
+          add.arg(place.getDouble("lon")).arg(place.getDouble("lat")).arg(doc.getLong("_id"));
         }
         return redis.send(add).mapEmpty();
       });
@@ -303,7 +303,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
     Operation bus = new Operation(NEARBY_BUS, "ActivitiesService.nearby on the event bus within " + radius
         + " km, order=start, " + LIMIT + " per page", () -> {
       double[] p = points.get((int) (busTurn.getAndIncrement() % points.size()));
-      JsonObject query = new JsonObject().put("latitude", p[0]).put("longitude", p[1]).put("radius_km", radius)
+      JsonObject query = new JsonObject().put("lat", p[0]).put("lon", p[1]).put("radius_km", radius)
           .put("order", "start");
       return ScenarioContext.onContext(ctx, service.nearby(reader.id(), query, PageRequest.first(LIMIT)).map(Page::toJson))
           .map(page -> check(page, radius, "start"));
@@ -319,7 +319,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
   }
 
   static String path(double[] p, double radius, String order) {
-    return String.format(Locale.ROOT, "%s?latitude=%.6f&longitude=%.6f&radius_km=%s&order=%s&limit=%d", NEARBY_PATH,
+    return String.format(Locale.ROOT, "%s?lat=%.6f&lon=%.6f&radius_km=%s&order=%s&limit=%d", NEARBY_PATH,
         p[0], p[1], radius, order, LIMIT);
   }
 

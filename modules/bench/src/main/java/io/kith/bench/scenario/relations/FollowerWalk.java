@@ -1,7 +1,7 @@
 package io.kith.bench.scenario.relations;
 
 /**
- * A reader paging down a long list with the {@code next} cursors the pages return, starting again at the top when
+ * A reader paging down a long list with the {@code next_cursor} cursors the pages return, starting again at the top when
  * the list is exhausted, and knowing at every step which page (depth) it asks for, so each reply can be checked.
  *
  * <p>Requests are sent at a fixed rate, so one may be due before the previous page answered: it then asks for the

@@ -137,12 +137,12 @@ public final class RelationsFollowersScenario implements Scenario {
             LongPredicate anyFollower = follower(realSet, seeded);
             String celebrityPath = BenchAccounts.USERS + celebrity.id() + "/followers?limit=" + PAGE;
             Operation pageWalk = new Operation(WALK, "GET " + BenchAccounts.USERS + "{celebrity}/followers?limit="
-                + PAGE + "&cursor=<next>, walking down " + total + " followers", () -> {
+                + PAGE + "&cursor=<next_cursor>, walking down " + total + " followers", () -> {
                   FollowerWalk.Step step = walk.next();
                   String path = step.cursor() == null ? celebrityPath : celebrityPath + "&cursor=" + step.cursor();
                   return http.getJson(path, token).map(page -> {
                     checkPage(page, expectedItems(step.depth(), total), anyFollower);
-                    walk.answered(step, page.getString("next"));
+                    walk.answered(step, page.getString("next_cursor"));
                     return page;
                   });
                 });
@@ -190,8 +190,9 @@ public final class RelationsFollowersScenario implements Scenario {
     if (!(list instanceof JsonArray array)) {
       throw new IllegalStateException("the page has no items array");
     }
-    if (!page.containsKey("next") || !(page.getValue("next") == null || page.getValue("next") instanceof String)) {
-      throw new IllegalStateException("the page has no next field");
+    if (!page.containsKey("next_cursor")
+        || !(page.getValue("next_cursor") == null || page.getValue("next_cursor") instanceof String)) {
+      throw new IllegalStateException("the page has no next_cursor field");
     }
     if (array.size() != items) {
       throw new IllegalStateException("the page has " + array.size() + " items instead of " + items);

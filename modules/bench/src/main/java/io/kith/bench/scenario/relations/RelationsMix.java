@@ -78,7 +78,7 @@ record RelationsMix(List<JsonObject> edges, List<JsonObject> tags, List<JsonObje
         blocking += flag(r, "blocking");
         muting += flag(r, "muting");
         tags += list(r, "tags");
-        groups += list(r, "groups");
+        groups += list(r, "circles");
       }
       return new Counts(reply.size(), following, followedBy, friend, requested, blocking, muting, tags, groups);
     }

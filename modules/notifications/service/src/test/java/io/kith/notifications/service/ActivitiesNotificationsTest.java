@@ -43,7 +43,7 @@ class ActivitiesNotificationsTest extends NotificationsTestBase {
   private static JsonObject updated(long activity, long organiser, JsonArray changed, long start, String place,
                                     JsonArray participants) {
     return about(activity, organiser).put("changed", changed).put("start", start).put("end", END)
-        .put("place", new JsonObject().put("name", place).put("latitude", 48.1).put("longitude", 11.5))
+        .put("place", new JsonObject().put("name", place).put("lat", 48.1).put("lon", 11.5))
         .put("participants", participants);
   }
 

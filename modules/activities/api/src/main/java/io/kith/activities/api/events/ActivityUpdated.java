@@ -18,7 +18,7 @@ import java.util.List;
  * @param changed the names of the changed fields
  * @param start its start (epoch ms)
  * @param end its end (epoch ms)
- * @param place its place {@code {name, latitude?, longitude?}}
+ * @param place its place {@code {name, lat?, lon?}}
  * @param participants the participants at the time (the organiser excluded)
  */
 public record ActivityUpdated(long activity, long organiser, String title, List<String> changed, long start, long end,

@@ -72,7 +72,7 @@ public final class GatewayModule implements KithModule {
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())));
-    // each domain's internal operations too: the bridges call some, and a node binds them with its public service
+    // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,
         NotificationsService.ADDRESS, MessagingService.ADDRESS, MessagingInternal.ADDRESS, WhiteboardService.ADDRESS,

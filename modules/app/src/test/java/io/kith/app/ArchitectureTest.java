@@ -1,5 +1,7 @@
 package io.kith.app;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -9,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -17,6 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * domain's service; the gateway sees only api packages and the platform; the platform sees nothing of Kith.
  */
 class ArchitectureTest {
+
+  /**
+   * The service interfaces whose operations trust their caller (no acting user, or a user the caller names): each
+   * domain's {@code <Domain>Internal} and the relations port {@code UserDirectory}, with their generated proxies.
+   */
+  private static final DescribedPredicate<JavaClass> INTERNAL_OPERATIONS = DescribedPredicate.describe(
+      "are internal service interfaces", c -> c.getName().matches(
+          "io\\.kith\\.[a-z]+\\.api\\.([A-Za-z]+Internal|UserDirectory)(VertxEBProxy|VertxProxyHandler)?"));
 
   private static JavaClasses classes;
 
@@ -69,6 +80,18 @@ class ArchitectureTest {
     noClasses().that().resideInAnyPackage("io.kith.gateway..", "io.kith.*.api..")
         .should().dependOnClassesThat().resideInAPackage("io.kith.*.service..")
         .allowEmptyShould(true)
+        .check(classes);
+  }
+
+  @Test
+  @DisplayName("the gateway's HTTP routes never see an internal service interface, so no route can call an operation "
+      + "that trusts its caller")
+  void routesSeeNoInternalOperations() {
+    // the rule below checks something: the six domains' internal interfaces and the relations port are imported
+    assertEquals(7, classes.stream().filter(c -> c.isInterface() && INTERNAL_OPERATIONS.test(c)).count(),
+        "internal service interfaces imported");
+    noClasses().that().resideInAPackage("io.kith.gateway.http..")
+        .should().dependOnClassesThat(INTERNAL_OPERATIONS)
         .check(classes);
   }
 

@@ -1,9 +1,11 @@
 package io.kith.gateway;
 
+import io.kith.activities.api.ActivitiesInternal;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.gateway.bridge.AccountsPresence;
 import io.kith.gateway.bridge.DomainRooms;
 import io.kith.gateway.bridge.RoomAccess;
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.gateway.http.AccountsRoutes;
 import io.kith.gateway.http.ActivitiesRoutes;
@@ -13,14 +15,18 @@ import io.kith.gateway.http.MediaRoutes;
 import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
 import io.kith.gateway.http.WhiteboardRoutes;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.gateway.http.HealthRoutes;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
 import io.kith.gateway.http.RelationsRoutes;
 import io.kith.feeds.api.MediaClient;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.gateway.http.AuthRoutes;
 import io.kith.gateway.http.SystemRoutes;
@@ -66,12 +72,14 @@ public final class GatewayModule implements KithModule {
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())));
-    HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, RelationsService.ADDRESS,
-        FeedsService.ADDRESS, NotificationsService.ADDRESS, MessagingService.ADDRESS, WhiteboardService.ADDRESS,
-        ActivitiesService.ADDRESS));
-    AccountsPresence presence = new AccountsPresence(AccountsService.proxy(platform.vertx()));
-    RoomAccess rooms = new DomainRooms(MessagingService.proxy(platform.vertx()),
-        WhiteboardService.proxy(platform.vertx()));
+    // the internal addresses too: the bridges and the services behind the routes call them
+    HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
+        RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,
+        NotificationsService.ADDRESS, MessagingService.ADDRESS, MessagingInternal.ADDRESS, WhiteboardService.ADDRESS,
+        WhiteboardInternal.ADDRESS, ActivitiesService.ADDRESS, ActivitiesInternal.ADDRESS));
+    AccountsPresence presence = new AccountsPresence(AccountsInternal.proxy(platform.vertx()));
+    RoomAccess rooms = new DomainRooms(MessagingInternal.proxy(platform.vertx()),
+        WhiteboardInternal.proxy(platform.vertx()));
     return GatewayVerticle.loadContract(platform.vertx()).compose(contract -> platform.vertx().deployVerticle(
         () -> new GatewayVerticle(platform, routes, rooms, presence, contract),
         new DeploymentOptions().setInstances(instances)));

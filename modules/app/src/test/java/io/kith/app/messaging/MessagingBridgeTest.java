@@ -1,8 +1,14 @@
 package io.kith.app.messaging;
 
+import io.kith.accounts.api.AccountsInternal;
+import io.kith.activities.api.ActivitiesInternal;
 import io.kith.app.support.BridgeSocket;
 import io.kith.app.support.User;
+import io.kith.feeds.api.FeedsInternal;
+import io.kith.messaging.api.MessagingInternal;
+import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -135,6 +141,25 @@ class MessagingBridgeTest {
       socket.register("kith.room.1", null);
       JsonObject room = socket.take("a refusal", WAIT, f -> "err".equals(f.getString("type")));
       assertEquals("access_denied", room.getString("body"), room.encode());
+    }
+  }
+
+  @Test
+  @DisplayName("no domain's internal address is reachable over the bridge: a send naming another user to each is "
+      + "refused with access_denied")
+  void internalAddressesAreNotInbound() {
+    User alice = kith.register();
+    User bob = kith.register();
+    try (BridgeSocket socket = kith.connect(alice)) {
+      for (String address : List.of(AccountsInternal.ADDRESS, RelationsInternal.ADDRESS, FeedsInternal.ADDRESS,
+          ActivitiesInternal.ADDRESS, MessagingInternal.ADDRESS, WhiteboardInternal.ADDRESS)) {
+        String reply = UUID.randomUUID().toString();
+        socket.send(address, new JsonObject().put("userId", bob.id()).put("roomId", "g1"), reply, null,
+            new JsonObject().put("action", "mayListen"));
+        JsonObject denied = socket.takeReply(reply, WAIT);
+        assertEquals("err", denied.getString("type"), address + ": " + denied.encode());
+        assertEquals("access_denied", denied.getString("message"), address + ": " + denied.encode());
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 package io.kith.gateway.bridge;
 
-import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.AccountsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,10 +25,10 @@ public final class AccountsPresence implements ConnectionListener {
   /** Users per heartbeat message, to keep event-bus messages small. */
   static final int CHUNK = 1000;
 
-  private final AccountsService accounts;
+  private final AccountsInternal accounts;
 
-  /** Creates the listener over the accounts service proxy. */
-  public AccountsPresence(AccountsService accounts) {
+  /** Creates the listener over a proxy to the accounts internal operations. */
+  public AccountsPresence(AccountsInternal accounts) {
     this.accounts = accounts;
   }
 

@@ -1,24 +1,24 @@
 package io.kith.gateway.bridge;
 
-import io.kith.messaging.api.MessagingService;
-import io.kith.messaging.api.WhiteboardService;
+import io.kith.messaging.api.MessagingInternal;
+import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.vertx.core.Future;
 
 /**
  * The room rule of the bridges: a room id names its owner by its first letter and the owner decides. {@code g<id>}:
- * a chat group, asked of the messaging service; {@code b<id>}: a whiteboard, asked of the whiteboard service. Any
+ * a chat group, asked of messaging's internal operations; {@code b<id>}: a whiteboard, asked of the whiteboards'. Any
  * other room is closed. When the owner cannot be reached (the
  * domain is not running anywhere, a timeout), the answer fails with {@code unavailable}: the bridge tells the client
  * to send the registration again, instead of refusing a room the user may well belong to.
  */
 public final class DomainRooms implements RoomAccess {
 
-  private final MessagingService messaging;
-  private final WhiteboardService whiteboards;
+  private final MessagingInternal messaging;
+  private final WhiteboardInternal whiteboards;
 
-  public DomainRooms(MessagingService messaging, WhiteboardService whiteboards) {
+  public DomainRooms(MessagingInternal messaging, WhiteboardInternal whiteboards) {
     this.messaging = messaging;
     this.whiteboards = whiteboards;
   }

@@ -1,6 +1,6 @@
 package io.kith.gateway.bridge;
 
-import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.gateway.support.BridgeClient;
 import io.kith.gateway.support.TcpClient;
 import io.kith.platform.Platform;
@@ -60,10 +60,10 @@ class HeartbeatPacingTest {
     }
   }
 
-  /** An accounts service whose connectionsAlive calls wait until the test answers them; nothing else is called. */
-  private static AccountsService accountsAnsweringOnDemand(List<JsonObject> sent, List<Promise<Void>> answers) {
-    return (AccountsService) Proxy.newProxyInstance(AccountsService.class.getClassLoader(),
-        new Class<?>[] {AccountsService.class}, (proxy, method, args) -> {
+  /** Accounts internals whose connectionsAlive calls wait until the test answers them; nothing else is called. */
+  private static AccountsInternal accountsAnsweringOnDemand(List<JsonObject> sent, List<Promise<Void>> answers) {
+    return (AccountsInternal) Proxy.newProxyInstance(AccountsInternal.class.getClassLoader(),
+        new Class<?>[] {AccountsInternal.class}, (proxy, method, args) -> {
           if (!method.getName().equals("connectionsAlive")) {
             throw new UnsupportedOperationException(method.getName());
           }

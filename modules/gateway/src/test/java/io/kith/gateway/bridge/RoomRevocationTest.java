@@ -239,8 +239,8 @@ class RoomRevocationTest {
   @DisplayName("DomainRooms: an owner that is not running answers unavailable; a room of no known owner is closed")
   void domainRoomsOwnerAbsent(Vertx vertx) {
     startGuard(vertx);
-    DomainRooms rooms = new DomainRooms(io.kith.messaging.api.MessagingService.proxy(vertx),
-        io.kith.messaging.api.WhiteboardService.proxy(vertx));
+    DomainRooms rooms = new DomainRooms(io.kith.messaging.api.MessagingInternal.proxy(vertx),
+        io.kith.messaging.api.WhiteboardInternal.proxy(vertx));
     Throwable group = assertThrows(Throwable.class, () -> Await.result(rooms.mayListen(1L, "g42")));
     assertTrue(Failures.is(group.getCause() == null ? group : group.getCause(), KithErrors.UNAVAILABLE)
         || Failures.is(group, KithErrors.UNAVAILABLE), group.toString());

@@ -369,11 +369,6 @@ class ActivitiesRoutesTest {
     }
 
     @Override
-    public Future<JsonObject> visibleActivities(long viewer, List<Long> activityIds) {
-      return record("visibleActivities", viewer, new JsonArray(new ArrayList<>(activityIds)));
-    }
-
-    @Override
     public Future<Page> organised(long actor, JsonObject query, PageRequest page) {
       return page(record("organised", actor, asked(query, page)));
     }

@@ -338,11 +338,6 @@ class FeedsRoutesTest {
     }
 
     @Override
-    public Future<JsonObject> visiblePosts(long viewer, List<Long> postIds) {
-      return record("visiblePosts", viewer, new JsonArray(new ArrayList<>(postIds)));
-    }
-
-    @Override
     public Future<Page> home(long viewer, PageRequest page) {
       return page(record("home", viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
     }

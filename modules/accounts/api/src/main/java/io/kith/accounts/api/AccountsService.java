@@ -18,7 +18,8 @@ import java.util.List;
  * <p>Every method that acts for a user takes that user's id ({@code actor} or {@code viewer}) as its first argument,
  * filled by the gateway from a verified token, never from a request body; the service decides what that user may do
  * and see. Failures are {@code ServiceException}s with the codes in {@link AccountsErrors} and
- * {@code io.kith.platform.error.KithErrors}.
+ * {@code io.kith.platform.error.KithErrors}. What only other domains and the gateway's bridge machinery call is on
+ * {@link AccountsInternal}.
  *
  * <p>Profiles travel as JSON objects with snake_case members: {@code id, username, nickname, gender, birthday,
  * zodiac, signature, photo_url, school, job, phone, email, interests, location, created, last_active, settings}
@@ -98,12 +99,6 @@ public interface AccountsService {
    */
   Future<JsonObject> summaries(long viewer, List<Long> userIds);
 
-  /**
-   * For the relations domain: which of these users exist and whether each requires approval of new followers:
-   * {@code {"<id>": {follow_approval: bool}}}; unknown ids are absent. At most 1,000 ids.
-   */
-  Future<JsonObject> followSettings(List<Long> userIds);
-
   /** Sets the actor's presence mode: {@code online}, {@code friends} or {@code invisible}. Returns the actor's presence. */
   Future<JsonObject> setPresenceMode(long actor, String mode);
 
@@ -112,27 +107,6 @@ public interface AccountsService {
    * {@code {"<id>": {online: bool, last_active: ms or null}}}.
    */
   Future<JsonObject> presence(long viewer, List<Long> userIds);
-
-  /**
-   * For other domains, not for clients (no viewer: it answers what each user would see of themselves): whether each
-   * of up to 1,000 users has a live bridge connection now, whatever their presence mode. One pipelined Redis round
-   * trip, not counted against any user's presence-query limit; used by notifications to tell only offline users of a
-   * direct message.
-   *
-   * @return {@code {"<id>": online (bool)}} for every distinct id asked
-   */
-  Future<JsonObject> onlineAmong(List<Long> userIds);
-
-  /**
-   * Called by the gateway when a bridge connection of {@code userId} is authenticated ({@code open} true) or closed.
-   * Connections are counted in Redis with a heartbeat expiry, so a crashed node leaves no ghost.
-   */
-  Future<Void> connectionChanged(long userId, String connectionId, boolean open);
-
-  /**
-   * Called by the gateway periodically with the connections it holds: {@code {"<userId>": ["<connectionId>", ...]}}.
-   */
-  Future<Void> connectionsAlive(JsonObject connections);
 
   /**
    * Reports the actor's position for "nearby" (only when the actor opted in). Stored rounded to about 100 m and kept

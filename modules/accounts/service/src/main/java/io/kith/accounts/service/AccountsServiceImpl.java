@@ -1,6 +1,7 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsEvents;
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.Platform;
 import io.kith.platform.events.EventPublisher;
@@ -92,11 +93,6 @@ final class AccountsServiceImpl implements AccountsService {
   }
 
   @Override
-  public Future<JsonObject> followSettings(List<Long> userIds) {
-    return profiles.followSettings(userIds);
-  }
-
-  @Override
   public Future<JsonObject> setPresenceMode(long actor, String mode) {
     return presence.setPresenceMode(actor, mode);
   }
@@ -107,21 +103,6 @@ final class AccountsServiceImpl implements AccountsService {
   }
 
   @Override
-  public Future<JsonObject> onlineAmong(List<Long> userIds) {
-    return presence.onlineAmong(userIds);
-  }
-
-  @Override
-  public Future<Void> connectionChanged(long userId, String connectionId, boolean open) {
-    return presence.connectionChanged(userId, connectionId, open);
-  }
-
-  @Override
-  public Future<Void> connectionsAlive(JsonObject connections) {
-    return presence.connectionsAlive(connections);
-  }
-
-  @Override
   public Future<Void> reportPosition(long actor, double latitude, double longitude) {
     return nearby.reportPosition(actor, latitude, longitude);
   }
@@ -129,5 +110,10 @@ final class AccountsServiceImpl implements AccountsService {
   @Override
   public Future<JsonObject> nearby(long actor, JsonObject query) {
     return nearby.nearby(actor, query);
+  }
+
+  /** The internal operations ({@link AccountsInternal}) over the same features, for the verticle to bind. */
+  AccountsInternal internal() {
+    return new AccountsInternalImpl(profiles, presence);
   }
 }

@@ -1,28 +1,27 @@
 package io.kith.accounts.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.kith.platform.Platform;
+import io.kith.platform.bus.ServiceBindings;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the accounts stores and service, binds the service on {@link AccountsService#ADDRESS} and the relations
- * {@link UserDirectory} port on its address.
+ * Wires the accounts stores and service, binds the service on {@link AccountsService#ADDRESS}, its internal operations
+ * on {@link AccountsInternal#ADDRESS} and the relations {@link UserDirectory} port on its address.
  */
 public final class AccountsVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(AccountsVerticle.class);
 
   private final Platform platform;
-  private MessageConsumer<JsonObject> binding;
-  private MessageConsumer<JsonObject> directory;
+  private ServiceBindings bindings;
   private Passwords passwords;
   private long sweeper = -1;
 
@@ -46,16 +45,17 @@ public final class AccountsVerticle extends VerticleBase {
           settings.argon2Iterations());
     }
     AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
-        new GraphRelationships(RelationsService.proxy(vertx)));
+        new GraphRelationships(RelationsService.proxy(vertx), RelationsInternal.proxy(vertx)));
+    AccountsInternal internal = service.internal();
     return store.ensureIndexes().compose(v -> {
-      binding = new ServiceBinder(vertx).setAddress(AccountsService.ADDRESS)
-          .register(AccountsService.class, service);
-      // the port relations declares so that it needs no accounts api (no cycle between the two domains)
-      directory = new ServiceBinder(vertx).setAddress(UserDirectory.ADDRESS)
-          .register(UserDirectory.class, new RelationsDirectory(service));
+      bindings = new ServiceBindings(vertx);
+      Future<?> bound = Future.all(bindings.bind(AccountsService.class, service, AccountsService.ADDRESS),
+          bindings.bind(AccountsInternal.class, internal, AccountsInternal.ADDRESS),
+          // the port relations declares so that it needs no accounts api (no cycle between the two domains)
+          bindings.bind(UserDirectory.class, new RelationsDirectory(service, internal), UserDirectory.ADDRESS));
       sweeper = vertx.setPeriodic(60_000, id -> nearby.sweep()
           .onFailure(e -> LOG.warn("Sweeping expired nearby positions failed: {}", e.toString())));
-      return Future.all(binding.completion(), directory.completion());
+      return bound;
     });
   }
 
@@ -67,7 +67,6 @@ public final class AccountsVerticle extends VerticleBase {
     if (passwords != null) {
       passwords.close();
     }
-    return Future.all(binding == null ? Future.succeededFuture() : binding.unregister(),
-        directory == null ? Future.succeededFuture() : directory.unregister());
+    return bindings == null ? Future.succeededFuture() : bindings.unregister();
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.accounts.service;
 
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.ReplyException;
@@ -17,7 +18,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * {@link Relationships} answered by the relations service, in batches of at most 1,000 ids.
+ * {@link Relationships} answered by the relations service (counts by its internal operations), in batches of at most
+ * 1,000 ids.
  *
  * <p>When no node of the cluster runs relations at all (the event bus has no handler for its address), the graph is
  * treated as empty, as {@link Relationships#NONE} does, and a warning is logged: a deployment without the relations
@@ -30,10 +32,12 @@ final class GraphRelationships implements Relationships {
   private static final int BATCH = 1_000;
 
   private final RelationsService relations;
+  private final RelationsInternal relationsInternal;
   private volatile boolean warned;
 
-  GraphRelationships(RelationsService relations) {
+  GraphRelationships(RelationsService relations, RelationsInternal relationsInternal) {
     this.relations = relations;
+    this.relationsInternal = relationsInternal;
   }
 
   @Override
@@ -48,7 +52,7 @@ final class GraphRelationships implements Relationships {
 
   @Override
   public Future<JsonObject> counts(long userId) {
-    return relations.counts(userId).recover(e -> absent(e) ? Future.succeededFuture(new JsonObject())
+    return relationsInternal.counts(userId).recover(e -> absent(e) ? Future.succeededFuture(new JsonObject())
         : Future.failedFuture(e));
   }
 

@@ -1,5 +1,6 @@
 package io.kith.accounts.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
@@ -29,6 +30,7 @@ import java.util.function.Supplier;
 abstract class AccountsTestBase extends ModuleTestBase {
 
   protected AccountsService accounts;
+  protected AccountsInternal accountsInternal;
 
   /** Configuration overrides for the class (e.g. tighter limits). */
   protected JsonObject overrides() {
@@ -40,6 +42,7 @@ abstract class AccountsTestBase extends ModuleTestBase {
     startPlatform(overrides());
     await(KithTestKit.deploy(platform, new AccountsModule()));
     accounts = AccountsService.proxy(vertx);
+    accountsInternal = AccountsInternal.proxy(vertx);
   }
 
   /** Asserts that {@code future} fails with {@code code} naming {@code field} (debug info {@code field}). */

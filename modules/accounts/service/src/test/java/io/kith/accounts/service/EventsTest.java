@@ -85,11 +85,11 @@ class EventsTest extends AccountsTestBase {
   void presenceChanged() throws Exception {
     long id = newUser();
     String connection = "conn-" + UUID.randomUUID();
-    await(accounts.connectionChanged(id, connection, true));
+    await(accountsInternal.connectionChanged(id, connection, true));
     awaitEvent(AccountsEvents.PRESENCE_CHANGED, id, p -> p.getBoolean("online") && "online".equals(p.getString("mode")));
     await(accounts.setPresenceMode(id, "friends"));
     awaitEvent(AccountsEvents.PRESENCE_CHANGED, id, p -> p.getBoolean("online") && "friends".equals(p.getString("mode")));
-    await(accounts.connectionChanged(id, connection, false));
+    await(accountsInternal.connectionChanged(id, connection, false));
     awaitEvent(AccountsEvents.PRESENCE_CHANGED, id, p -> !p.getBoolean("online"));
   }
 
@@ -103,10 +103,10 @@ class EventsTest extends AccountsTestBase {
     long stayed = idOf(users.get(2));
     await(accounts.setPresenceMode(friendsOnly, "friends"));
     String stayedConnection = "conn-" + UUID.randomUUID();
-    await(accounts.connectionChanged(stayed, stayedConnection, true));
+    await(accountsInternal.connectionChanged(stayed, stayedConnection, true));
     awaitEvent(AccountsEvents.PRESENCE_CHANGED, stayed, p -> p.getBoolean("online"));
 
-    await(accounts.connectionsAlive(new JsonObject()
+    await(accountsInternal.connectionsAlive(new JsonObject()
         .put(Long.toString(back), new JsonArray().add("conn-" + UUID.randomUUID()))
         .put(Long.toString(friendsOnly), new JsonArray().add("conn-" + UUID.randomUUID()))
         .put(Long.toString(stayed), new JsonArray().add(stayedConnection))));

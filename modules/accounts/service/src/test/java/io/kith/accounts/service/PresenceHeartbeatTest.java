@@ -1,6 +1,6 @@
 package io.kith.accounts.service;
 
-import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.AccountsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
@@ -78,8 +78,8 @@ class PresenceHeartbeatTest extends AccountsTestBase {
       heartbeat.put(Long.toString(users.get(i)), connections);
     }
 
-    AccountsService patient = new ServiceProxyBuilder(vertx).setAddress(AccountsService.ADDRESS)
-        .setOptions(new DeliveryOptions().setSendTimeout(SLOW_MS)).build(AccountsService.class);
+    AccountsInternal patient = new ServiceProxyBuilder(vertx).setAddress(AccountsInternal.ADDRESS)
+        .setOptions(new DeliveryOptions().setSendTimeout(SLOW_MS)).build(AccountsInternal.class);
     Future<Void> alive = patient.connectionsAlive(heartbeat);
     // other work of the node that needs Redis while the heartbeat runs
     List<Future<JsonObject>> meanwhile = new ArrayList<>();

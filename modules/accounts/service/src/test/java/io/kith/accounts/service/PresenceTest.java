@@ -61,7 +61,7 @@ class PresenceTest extends AccountsTestBase {
     assertNotNull(before.getLong("last_active"), "last_active is visible in mode online");
 
     long connectedAt = System.currentTimeMillis();
-    await(accounts.connectionChanged(user, newConnection(), true));
+    await(accountsInternal.connectionChanged(user, newConnection(), true));
 
     JsonObject after = presenceOf(viewer, user);
     assertTrue(after.getBoolean("online"));
@@ -77,7 +77,7 @@ class PresenceTest extends AccountsTestBase {
     List<JsonObject> users = registerMany(2);
     long user = idOf(users.get(0));
     long viewer = idOf(users.get(1));
-    await(accounts.connectionChanged(user, newConnection(), true));
+    await(accountsInternal.connectionChanged(user, newConnection(), true));
     assertTrue(online(viewer, user));
 
     JsonObject own = await(accounts.setPresenceMode(user, "invisible"));
@@ -93,7 +93,7 @@ class PresenceTest extends AccountsTestBase {
     assertNotNull(self.getLong("last_active"));
 
     // a second connection does not make them visible either
-    await(accounts.connectionChanged(user, newConnection(), true));
+    await(accountsInternal.connectionChanged(user, newConnection(), true));
     assertFalse(online(viewer, user));
     // back to online mode: visible again
     await(accounts.setPresenceMode(user, "online"));
@@ -105,7 +105,7 @@ class PresenceTest extends AccountsTestBase {
   void friendsOnlyLooksOfflineToNonFriends() throws Exception {
     List<JsonObject> users = registerMany(3);
     long user = idOf(users.get(0));
-    await(accounts.connectionChanged(user, newConnection(), true));
+    await(accountsInternal.connectionChanged(user, newConnection(), true));
     assertEquals("friends", await(accounts.setPresenceMode(user, "friends")).getString("mode"));
 
     for (JsonObject other : users.subList(1, 3)) {
@@ -124,16 +124,16 @@ class PresenceTest extends AccountsTestBase {
     long viewer = idOf(users.get(1));
     String phone = newConnection();
     String laptop = newConnection();
-    await(accounts.connectionChanged(user, phone, true));
-    await(accounts.connectionChanged(user, laptop, true));
+    await(accountsInternal.connectionChanged(user, phone, true));
+    await(accountsInternal.connectionChanged(user, laptop, true));
 
-    await(accounts.connectionChanged(user, phone, false));
+    await(accountsInternal.connectionChanged(user, phone, false));
     assertTrue(online(viewer, user));
-    await(accounts.connectionChanged(user, "never-opened", false));
+    await(accountsInternal.connectionChanged(user, "never-opened", false));
     assertTrue(online(viewer, user));
-    await(accounts.connectionChanged(user, laptop, false));
+    await(accountsInternal.connectionChanged(user, laptop, false));
     assertFalse(online(viewer, user));
-    failsWithField("validation_failed", "connection_id", accounts.connectionChanged(user, "", true));
+    failsWithField("validation_failed", "connection_id", accountsInternal.connectionChanged(user, "", true));
   }
 
   @Test
@@ -143,14 +143,14 @@ class PresenceTest extends AccountsTestBase {
     long user = idOf(users.get(0));
     long viewer = idOf(users.get(1));
     long opened = System.currentTimeMillis();
-    await(accounts.connectionChanged(user, newConnection(), true));
+    await(accountsInternal.connectionChanged(user, newConnection(), true));
     assertTrue(online(viewer, user));
 
     poll("the unrefreshed connection to lapse", Duration.ofSeconds(EXPIRY_SECONDS + 10),
         () -> onlineLater(viewer, user).map(on -> !on));
     assertTrue(System.currentTimeMillis() - opened >= EXPIRY_SECONDS * 1000L - 100, "lapsed before its expiry");
     // a new connection after the lapse counts again
-    await(accounts.connectionChanged(user, newConnection(), true));
+    await(accountsInternal.connectionChanged(user, newConnection(), true));
     assertTrue(online(viewer, user));
   }
 
@@ -162,12 +162,12 @@ class PresenceTest extends AccountsTestBase {
     long dropped = idOf(users.get(1));
     long viewer = idOf(users.get(2));
     String keptConnection = newConnection();
-    await(accounts.connectionChanged(kept, keptConnection, true));
+    await(accountsInternal.connectionChanged(kept, keptConnection, true));
     // opened after the kept one: once it has lapsed, the kept connection's first expiry has passed too
-    await(accounts.connectionChanged(dropped, newConnection(), true));
+    await(accountsInternal.connectionChanged(dropped, newConnection(), true));
 
     JsonObject heartbeat = new JsonObject().put(Long.toString(kept), new JsonArray().add(keptConnection));
-    long timer = vertx.setPeriodic(200, id -> accounts.connectionsAlive(heartbeat));
+    long timer = vertx.setPeriodic(200, id -> accountsInternal.connectionsAlive(heartbeat));
     try {
       poll("the connection without heartbeat to lapse", Duration.ofSeconds(EXPIRY_SECONDS + 10),
           () -> onlineLater(viewer, dropped).map(on -> !on));
@@ -176,8 +176,8 @@ class PresenceTest extends AccountsTestBase {
       vertx.cancelTimer(timer);
     }
     // a closed connection is not in its gateway's next heartbeat, so the close wins
-    await(accounts.connectionChanged(kept, keptConnection, false));
-    await(accounts.connectionsAlive(new JsonObject().put(Long.toString(dropped), new JsonArray())));
+    await(accountsInternal.connectionChanged(kept, keptConnection, false));
+    await(accountsInternal.connectionsAlive(new JsonObject().put(Long.toString(dropped), new JsonArray())));
     assertFalse(online(viewer, kept));
   }
 
@@ -190,7 +190,7 @@ class PresenceTest extends AccountsTestBase {
     long viewer = idOf(users.get(1));
     String phone = newConnection();
     String laptop = newConnection();
-    await(accounts.connectionChanged(user, phone, true));
+    await(accountsInternal.connectionChanged(user, phone, true));
     assertTrue(online(viewer, user));
     List<JsonObject> received = new CopyOnWriteArrayList<>();
     MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(Addresses.user(user), m -> received.add(m.body()));
@@ -201,16 +201,17 @@ class PresenceTest extends AccountsTestBase {
       assertFalse(online(viewer, user));
       long before = presenceOf(user, user).getLong("last_active");
 
-      await(accounts.connectionsAlive(new JsonObject().put(Long.toString(user), new JsonArray().add(phone).add(laptop))));
+      await(accountsInternal.connectionsAlive(
+          new JsonObject().put(Long.toString(user), new JsonArray().add(phone).add(laptop))));
 
       assertTrue(online(viewer, user), "the heartbeat restored the user's connections");
       poll("an online presence push", Duration.ofSeconds(10), () -> Future.succeededFuture(
           received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && m.getBoolean("online"))));
       assertTrue(presenceOf(viewer, user).getLong("last_active") >= before);
       // both count: closing one leaves the user online, closing both makes them offline
-      await(accounts.connectionChanged(user, phone, false));
+      await(accountsInternal.connectionChanged(user, phone, false));
       assertTrue(online(viewer, user));
-      await(accounts.connectionChanged(user, laptop, false));
+      await(accountsInternal.connectionChanged(user, laptop, false));
       assertFalse(online(viewer, user));
     } finally {
       await(consumer.unregister());
@@ -222,12 +223,13 @@ class PresenceTest extends AccountsTestBase {
   void heartbeatOfOnlineUserIsQuiet() throws Exception {
     long user = newUser();
     String connection = newConnection();
-    await(accounts.connectionChanged(user, connection, true));
+    await(accountsInternal.connectionChanged(user, connection, true));
     List<JsonObject> received = new CopyOnWriteArrayList<>();
     MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(Addresses.user(user), m -> received.add(m.body()));
     await(consumer.completion());
     try {
-      await(accounts.connectionsAlive(new JsonObject().put(Long.toString(user), new JsonArray().add(connection))));
+      await(accountsInternal.connectionsAlive(
+          new JsonObject().put(Long.toString(user), new JsonArray().add(connection))));
       // a marker published after the heartbeat's work arrives after anything the heartbeat published
       vertx.eventBus().publish(Addresses.user(user), new JsonObject().put("type", "marker"));
       poll("the marker", Duration.ofSeconds(10), () -> Future.succeededFuture(
@@ -247,7 +249,7 @@ class PresenceTest extends AccountsTestBase {
     await(consumer.completion());
     try {
       String connection = newConnection();
-      await(accounts.connectionChanged(user, connection, true));
+      await(accountsInternal.connectionChanged(user, connection, true));
       poll("an online presence push", Duration.ofSeconds(10), () -> Future.succeededFuture(
           received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && m.getLong("user_id") == user
               && m.getBoolean("online") && "online".equals(m.getString("mode")))));
@@ -257,7 +259,7 @@ class PresenceTest extends AccountsTestBase {
           received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && m.getBoolean("online")
               && "invisible".equals(m.getString("mode")))));
 
-      await(accounts.connectionChanged(user, connection, false));
+      await(accountsInternal.connectionChanged(user, connection, false));
       poll("an offline presence push", Duration.ofSeconds(10), () -> Future.succeededFuture(
           received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && !m.getBoolean("online"))));
     } finally {
@@ -294,28 +296,28 @@ class PresenceTest extends AccountsTestBase {
     await(accounts.setPresenceMode(invisible, "invisible"));
     await(accounts.setPresenceMode(friendsOnly, "friends"));
     for (long user : List.of(shown, invisible, friendsOnly)) {
-      await(accounts.connectionChanged(user, newConnection(), true));
+      await(accountsInternal.connectionChanged(user, newConnection(), true));
     }
     // the premise: others see the invisible and friends-only users offline
     assertFalse(online(away, invisible));
     assertFalse(online(away, friendsOnly));
 
-    JsonObject all = await(accounts.onlineAmong(List.of(shown, invisible, friendsOnly, away, unknown, shown)));
+    JsonObject all = await(accountsInternal.onlineAmong(List.of(shown, invisible, friendsOnly, away, unknown, shown)));
     assertEquals(new JsonObject().put(Long.toString(shown), true).put(Long.toString(invisible), true)
         .put(Long.toString(friendsOnly), true).put(Long.toString(away), false).put(Long.toString(unknown), false), all);
 
     String last = newConnection();
-    await(accounts.connectionChanged(away, last, true));
-    assertTrue(await(accounts.onlineAmong(List.of(away))).getBoolean(Long.toString(away)));
-    await(accounts.connectionChanged(away, last, false));
-    assertFalse(await(accounts.onlineAmong(List.of(away))).getBoolean(Long.toString(away)));
+    await(accountsInternal.connectionChanged(away, last, true));
+    assertTrue(await(accountsInternal.onlineAmong(List.of(away))).getBoolean(Long.toString(away)));
+    await(accountsInternal.connectionChanged(away, last, false));
+    assertFalse(await(accountsInternal.onlineAmong(List.of(away))).getBoolean(Long.toString(away)));
 
     List<Long> ids = new ArrayList<>();
     for (long i = 0; i < 1001; i++) {
       ids.add(shown + 1_000_000 + i);
     }
-    failsWithField("validation_failed", "ids", accounts.onlineAmong(ids));
-    assertEquals(1000, await(accounts.onlineAmong(ids.subList(0, 1000))).size());
-    assertEquals(new JsonObject(), await(accounts.onlineAmong(List.of())));
+    failsWithField("validation_failed", "ids", accountsInternal.onlineAmong(ids));
+    assertEquals(1000, await(accountsInternal.onlineAmong(ids.subList(0, 1000))).size());
+    assertEquals(new JsonObject(), await(accountsInternal.onlineAmong(List.of())));
   }
 }

@@ -27,7 +27,7 @@ public final class Activities {
   public static final int DEFAULT_LIMIT = 20;
   /** Most users invited in one call. */
   public static final int MAX_INVITES = 100;
-  /** Most ids asked of {@link ActivitiesService#visibleActivities} at once. */
+  /** Most ids asked of {@link ActivitiesInternal#visibleActivities} at once. */
   public static final int MAX_VISIBLE_BATCH = 1_000;
 
   /** Visibility: everyone (anonymous readers included) may see and join. */

@@ -19,7 +19,8 @@ import java.util.List;
  *
  * <p>Every method takes the acting user first ({@code actor} or {@code viewer}, filled by the gateway from a verified
  * token; {@code viewer} 0 is an anonymous reader who sees public activities only). The service decides. An activity
- * the actor may not see fails with {@link ActivitiesErrors#ACTIVITY_NOT_FOUND}, exactly like a missing one.
+ * the actor may not see fails with {@link ActivitiesErrors#ACTIVITY_NOT_FOUND}, exactly like a missing one. What only
+ * other domains call is on {@link ActivitiesInternal}.
  *
  * <p><b>Who sees an activity</b> (besides its organiser): nobody in a block with the organiser (either way); else
  * {@code public}: everyone; {@code friends}: the organiser's friends, and users invited or taking part;
@@ -142,9 +143,6 @@ public interface ActivitiesService {
 
   /** One activity as the viewer may see it (the view above). */
   Future<JsonObject> activity(long viewer, long activityId);
-
-  /** For other domains: which of up to 1,000 activities the viewer may see: {@code {items: [ids]}}. */
-  Future<JsonObject> visibleActivities(long viewer, List<Long> activityIds);
 
   /**
    * Activities the actor organises, ordered by start: {@code query} {@code {when: "upcoming" (default: not yet

@@ -1,7 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.activities.api.Activities;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -58,7 +58,7 @@ final class Access {
    * may remove them); it only keeps them out of these events, as it keeps the activity itself hidden from them. Asks
    * relations in batches of 1,000 and fails when relations does.
    */
-  static Future<List<Long>> withoutBlocks(RelationsService relations, long organiser, List<Long> users) {
+  static Future<List<Long>> withoutBlocks(RelationsInternal relations, long organiser, List<Long> users) {
     if (users.isEmpty()) {
       return Future.succeededFuture(List.of());
     }

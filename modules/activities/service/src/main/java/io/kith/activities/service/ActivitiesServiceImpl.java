@@ -90,11 +90,6 @@ final class ActivitiesServiceImpl implements ActivitiesService {
   }
 
   @Override
-  public Future<JsonObject> visibleActivities(long viewer, List<Long> activityIds) {
-    return views.visibleActivities(viewer, activityIds);
-  }
-
-  @Override
   public Future<Page> organised(long actor, JsonObject query, PageRequest page) {
     return items(lists.organised(actor, paged(query, page)));
   }

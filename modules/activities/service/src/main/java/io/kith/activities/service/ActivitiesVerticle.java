@@ -1,29 +1,29 @@
 package io.kith.activities.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.activities.api.ActivitiesInternal;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.api.MediaClient;
-import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.platform.Platform;
-import io.kith.relations.api.RelationsService;
+import io.kith.platform.bus.ServiceBindings;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Wires the activities stores, the service and its feature files, discussion and block consumers and sweep; loads
- * the current activities into Redis (warm start); binds the service on {@link ActivitiesService#ADDRESS}.
+ * the current activities into Redis (warm start); binds the service on {@link ActivitiesService#ADDRESS} and its
+ * internal operations on {@link ActivitiesInternal#ADDRESS}.
  */
 public final class ActivitiesVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(ActivitiesVerticle.class);
 
   private final Platform platform;
-  private MessageConsumer<JsonObject> binding;
+  private ServiceBindings bindings;
   private Discussion discussion;
   private Reminders reminders;
   private Blocks blocks;
@@ -42,7 +42,7 @@ public final class ActivitiesVerticle extends VerticleBase {
     WarmStart loader = new WarmStart(activities, participants, hot, settings.warmMillis());
     Effects effects = new Effects(platform, hot);
     Seats seats = new Seats(activities, participants, effects, platform.ids(), settings);
-    RelationsService relations = RelationsService.proxy(vertx);
+    RelationsInternal relations = RelationsInternal.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);
     Quotas quotas = new Quotas(platform);
     Covers covers = new Covers(MediaClient.create(vertx));
@@ -57,7 +57,7 @@ public final class ActivitiesVerticle extends VerticleBase {
         new OwnLists(settings, activities, participants, hot, loader, views),
         new Nearby(settings, hot, views),
         new FriendsActivities(settings, hot, views, relations, accounts));
-    discussion = new Discussion(platform, settings, activities, participants, effects, MessagingService.proxy(vertx));
+    discussion = new Discussion(platform, settings, activities, participants, effects, MessagingInternal.proxy(vertx));
     blocks = new Blocks(platform, activities, participants, seats, effects, relations);
     reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects, relations);
     return activities.ensureIndexes()
@@ -71,9 +71,9 @@ public final class ActivitiesVerticle extends VerticleBase {
         .compose(v -> blocks.start())
         .compose(v -> {
           reminders.start();
-          binding = new ServiceBinder(vertx).setAddress(ActivitiesService.ADDRESS)
-              .register(ActivitiesService.class, service);
-          return binding.completion();
+          bindings = new ServiceBindings(vertx);
+          return Future.all(bindings.bind(ActivitiesService.class, service, ActivitiesService.ADDRESS),
+              bindings.bind(ActivitiesInternal.class, new ActivitiesInternalImpl(views), ActivitiesInternal.ADDRESS));
         });
   }
 
@@ -84,6 +84,7 @@ public final class ActivitiesVerticle extends VerticleBase {
     }
     Future<Void> consumer = discussion == null ? Future.succeededFuture() : discussion.stop();
     Future<Void> blocked = blocks == null ? Future.succeededFuture() : blocks.stop();
-    return Future.all(consumer, blocked).compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    return Future.all(consumer, blocked)
+        .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

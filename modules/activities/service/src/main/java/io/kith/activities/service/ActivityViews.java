@@ -5,7 +5,7 @@ import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -30,11 +30,11 @@ final class ActivityViews {
   private final ParticipantStore participants;
   private final HotActivities hot;
   private final WarmStart loader;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private final AccountsService accounts;
 
   ActivityViews(ActivityStore activities, ParticipantStore participants, HotActivities hot, WarmStart loader,
-                RelationsService relations, AccountsService accounts) {
+                RelationsInternal relations, AccountsService accounts) {
     this.activities = activities;
     this.participants = participants;
     this.hot = hot;
@@ -48,7 +48,7 @@ final class ActivityViews {
     return visibleOne(viewer, activityId).compose(h -> viewOf(viewer, h.doc(), h));
   }
 
-  /** See {@link io.kith.activities.api.ActivitiesService#visibleActivities}. */
+  /** See {@link io.kith.activities.api.ActivitiesInternal#visibleActivities}. */
   Future<JsonObject> visibleActivities(long viewer, List<Long> activityIds) {
     return Failures.guard(() -> {
       if (activityIds == null || activityIds.size() > Activities.MAX_VISIBLE_BATCH) {

@@ -6,7 +6,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.relations.api.RelationsEvents;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.events.RelationsEvent;
 import io.vertx.core.Future;
 
@@ -35,11 +35,11 @@ final class Blocks {
   private final ParticipantStore participants;
   private final Seats seats;
   private final Effects effects;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private EventConsumer consumer;
 
   Blocks(Platform platform, ActivityStore activities, ParticipantStore participants, Seats seats, Effects effects,
-         RelationsService relations) {
+         RelationsInternal relations) {
     this.platform = platform;
     this.activities = activities;
     this.participants = participants;

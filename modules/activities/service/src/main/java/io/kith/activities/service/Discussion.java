@@ -5,7 +5,7 @@ import io.kith.activities.api.ActivitiesEvents;
 import io.kith.activities.api.events.ActivitiesEvent;
 import io.kith.activities.api.events.ActivityJoined;
 import io.kith.activities.api.events.ActivityLeft;
-import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
@@ -44,13 +44,13 @@ final class Discussion {
   private final ActivityStore activities;
   private final ParticipantStore participants;
   private final Effects effects;
-  private final MessagingService messaging;
+  private final MessagingInternal messaging;
   private EventConsumer consumer;
   private long timer = -1;
   private boolean repairing;
 
   Discussion(Platform platform, ActivitiesSettings settings, ActivityStore activities, ParticipantStore participants,
-             Effects effects, MessagingService messaging) {
+             Effects effects, MessagingInternal messaging) {
     this.platform = platform;
     this.settings = settings;
     this.activities = activities;

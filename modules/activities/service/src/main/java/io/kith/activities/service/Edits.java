@@ -6,7 +6,7 @@ import io.kith.activities.api.events.ActivityCancelled;
 import io.kith.activities.api.events.ActivityUpdated;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -32,10 +32,10 @@ final class Edits {
   private final Effects effects;
   private final Covers covers;
   private final ActivityViews views;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
 
   Edits(ActivitiesSettings settings, ActivityStore activities, ParticipantStore participants, HotActivities hot,
-        Seats seats, Effects effects, Covers covers, ActivityViews views, RelationsService relations) {
+        Seats seats, Effects effects, Covers covers, ActivityViews views, RelationsInternal relations) {
     this.settings = settings;
     this.activities = activities;
     this.participants = participants;

@@ -4,7 +4,7 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.Activities;
 import io.kith.platform.error.Failures;
 import io.kith.platform.page.PageRequest;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -32,10 +32,10 @@ final class FriendsActivities {
   private final ActivitiesSettings settings;
   private final HotActivities hot;
   private final ActivityViews views;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private final AccountsService accounts;
 
-  FriendsActivities(ActivitiesSettings settings, HotActivities hot, ActivityViews views, RelationsService relations,
+  FriendsActivities(ActivitiesSettings settings, HotActivities hot, ActivityViews views, RelationsInternal relations,
                     AccountsService accounts) {
     this.settings = settings;
     this.hot = hot;

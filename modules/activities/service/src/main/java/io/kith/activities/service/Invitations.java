@@ -7,7 +7,7 @@ import io.kith.activities.api.events.ActivityInvited;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.store.MongoErrors;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,11 +29,11 @@ final class Invitations {
   private final Effects effects;
   private final Quotas quotas;
   private final ActivityViews views;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private final AccountsService accounts;
 
   Invitations(ActivitiesSettings settings, ParticipantStore participants, Effects effects, Quotas quotas,
-              ActivityViews views, RelationsService relations, AccountsService accounts) {
+              ActivityViews views, RelationsInternal relations, AccountsService accounts) {
     this.settings = settings;
     this.participants = participants;
     this.effects = effects;

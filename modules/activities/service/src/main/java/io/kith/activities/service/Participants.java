@@ -7,7 +7,7 @@ import io.kith.activities.api.events.ActivityLeft;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -24,10 +24,10 @@ final class Participants {
   private final Seats seats;
   private final Effects effects;
   private final ActivityViews views;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private final AccountsService accounts;
 
-  Participants(HotActivities hot, Seats seats, Effects effects, ActivityViews views, RelationsService relations,
+  Participants(HotActivities hot, Seats seats, Effects effects, ActivityViews views, RelationsInternal relations,
                AccountsService accounts) {
     this.hot = hot;
     this.seats = seats;

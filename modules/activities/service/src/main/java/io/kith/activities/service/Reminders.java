@@ -4,7 +4,7 @@ import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.activities.api.events.ActivityStartingSoon;
 import io.kith.platform.Platform;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,12 +33,12 @@ final class Reminders {
   private final HotActivities hot;
   private final WarmStart loader;
   private final Effects effects;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private long timer = -1;
   private boolean sweeping;
 
   Reminders(Platform platform, ActivitiesSettings settings, ActivityStore activities, ParticipantStore participants,
-            HotActivities hot, WarmStart loader, Effects effects, RelationsService relations) {
+            HotActivities hot, WarmStart loader, Effects effects, RelationsInternal relations) {
     this.platform = platform;
     this.settings = settings;
     this.activities = activities;

@@ -3,8 +3,10 @@ package io.kith.activities.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.activities.api.ActivitiesEvents;
+import io.kith.activities.api.ActivitiesInternal;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.service.FeedsModule;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.service.MessagingModule;
 import io.kith.platform.events.DomainEvent;
@@ -14,6 +16,7 @@ import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.testkit.TestUsers;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
@@ -46,8 +49,11 @@ abstract class ActivitiesTestBase extends ModuleTestBase {
 
   protected AccountsService accounts;
   protected RelationsService relations;
+  protected RelationsInternal relationsInternal;
   protected MessagingService messaging;
+  protected MessagingInternal messagingInternal;
   protected ActivitiesService activities;
+  protected ActivitiesInternal activitiesInternal;
 
   /** Overrides of the {@code activities} configuration for this class. */
   protected JsonObject activitiesConfig() {
@@ -64,8 +70,11 @@ abstract class ActivitiesTestBase extends ModuleTestBase {
         new MessagingModule(), new ActivitiesModule()));
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
+    relationsInternal = RelationsInternal.proxy(vertx);
     messaging = MessagingService.proxy(vertx);
+    messagingInternal = MessagingInternal.proxy(vertx);
     activities = ActivitiesService.proxy(vertx);
+    activitiesInternal = ActivitiesInternal.proxy(vertx);
   }
 
   // ---------------------------------------------------------------- futures and failures

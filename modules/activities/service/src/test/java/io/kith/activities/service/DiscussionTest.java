@@ -24,7 +24,8 @@ class DiscussionTest extends ActivitiesTestBase {
   /** Whether messaging makes managed groups (true once messaging groups are merged). */
   private boolean groupsAvailable() throws Exception {
     try {
-      await(messaging.managedGroup(newUser(), "probe:" + UUID.randomUUID(), new JsonObject().put("name", "probe")));
+      await(messagingInternal.managedGroup(newUser(), "probe:" + UUID.randomUUID(),
+          new JsonObject().put("name", "probe")));
       return true;
     } catch (ExecutionException e) {
       if ("unavailable".equals(Failures.codeOf(e.getCause()))) {
@@ -42,7 +43,7 @@ class DiscussionTest extends ActivitiesTestBase {
 
   private void awaitMember(long user, long group, boolean member) throws Exception {
     pollUntil(user + (member ? " in " : " out of ") + "group " + group,
-        () -> messaging.mayListen(user, "g" + group).map(in -> in == member));
+        () -> messagingInternal.mayListen(user, "g" + group).map(in -> in == member));
   }
 
   @Test
@@ -64,7 +65,7 @@ class DiscussionTest extends ActivitiesTestBase {
     long id = createId(organiser, body().put("title", "Board games night"));
     long group = discussionOf(organiser, id);
     awaitMember(organiser, group, true);
-    JsonObject again = await(messaging.managedGroup(organiser, "activity:" + id,
+    JsonObject again = await(messagingInternal.managedGroup(organiser, "activity:" + id,
         new JsonObject().put("name", "Board games night")));
     assertEquals(group, again.getLong("id"), "one group per activity");
   }
@@ -102,7 +103,7 @@ class DiscussionTest extends ActivitiesTestBase {
     long group = discussionOf(organiser, id);
     awaitMember(u.get(1), group, true);
     awaitMember(u.get(2), group, true);
-    Future<Boolean> outsider = messaging.mayListen(newUser(), "g" + group);
+    Future<Boolean> outsider = messagingInternal.mayListen(newUser(), "g" + group);
     assertEquals(false, await(outsider));
   }
 }

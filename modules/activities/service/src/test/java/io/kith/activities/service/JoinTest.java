@@ -100,8 +100,9 @@ class JoinTest extends ActivitiesTestBase {
     failsWith("activity_not_found", null, activities.activity(0, id));
     failsWith("activity_not_found", null, activities.participants(u.get(2), id, filters(new JsonObject()),
         pageOf(new JsonObject())).map(Page::toJson));
-    assertTrue(await(activities.visibleActivities(u.get(2), List.of(id))).getJsonArray("items").isEmpty());
-    assertEquals(List.of(id), longs(await(activities.visibleActivities(u.get(1), List.of(id))).getJsonArray("items")));
+    assertTrue(await(activitiesInternal.visibleActivities(u.get(2), List.of(id))).getJsonArray("items").isEmpty());
+    assertEquals(List.of(id), longs(await(activitiesInternal.visibleActivities(u.get(1), List.of(id)))
+        .getJsonArray("items")));
     // inviting a non-friend is accepted as asked but makes no invitation
     assertEquals(List.of(u.get(3)), longs(await(activities.invite(organiser, id, List.of(u.get(3))))
         .getJsonArray("invited")));

@@ -184,7 +184,7 @@ class OrganiserTest extends ActivitiesTestBase {
     failsWith("activity_not_found", null, activities.activity(u, 42L));
     failsWith("activity_not_found", null, activities.activity(u, -1L));
     failsWith("activity_not_found", null, activities.join(u, 42L));
-    JsonObject none = await(activities.visibleActivities(u, List.of(42L)));
+    JsonObject none = await(activitiesInternal.visibleActivities(u, List.of(42L)));
     assertTrue(none.getJsonArray("items").isEmpty());
   }
 }

@@ -25,7 +25,7 @@ class RemindersTest extends ActivitiesTestBase {
     ParticipantStore parts = new ParticipantStore(platform.mongo());
     HotActivities hot = new HotActivities(platform.redis(), settings.warmMillis());
     return new Reminders(platform, settings, store, parts, hot, new WarmStart(store, parts, hot, settings.warmMillis()),
-        new Effects(platform, hot), relations);
+        new Effects(platform, hot), relationsInternal);
   }
 
   @Test
@@ -96,7 +96,7 @@ class RemindersTest extends ActivitiesTestBase {
           .payload().getJsonArray("participants")));
     }
     // the filter itself (the block consumer may also have taken them out meanwhile, see BlocksTest)
-    assertEquals(List.of(u.get(1)), await(Access.withoutBlocks(relations, organiser,
+    assertEquals(List.of(u.get(1)), await(Access.withoutBlocks(relationsInternal, organiser,
         List.of(u.get(1), u.get(2), u.get(3)))));
   }
 }

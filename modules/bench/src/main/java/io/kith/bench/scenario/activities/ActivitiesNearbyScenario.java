@@ -1,5 +1,6 @@
 package io.kith.bench.scenario.activities;
 
+import io.kith.activities.api.ActivitiesInternal;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.activities.service.ActivitiesSeeder;
 import io.kith.bench.client.BenchHttpClient;
@@ -159,7 +160,8 @@ public final class ActivitiesNearbyScenario implements Scenario {
     return accounts.registerAll(roles).compose(users -> {
       BenchAccounts.User reader = users.get(0);
       List<Long> organisers = users.subList(1, users.size()).stream().map(BenchAccounts.User::id).toList();
-      return seed(context, ctx, platform, service, geoKey, reader.id(), organisers, count, area, random)
+      return seed(context, ctx, platform, ActivitiesInternal.proxy(context.kithVertx()), geoKey, reader.id(),
+              organisers, count, area, random)
           .compose(seeded -> {
             figures.addAll(seeded);
             List<double[]> points = points(random, area, radius);
@@ -197,7 +199,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
    * through the service's own loader, the same path that serves every activity after Redis was emptied.
    */
   private static Future<List<Figure>> seed(ScenarioContext context, Context ctx, Platform platform,
-                                           ActivitiesService service, String geoKey, long reader,
+                                           ActivitiesInternal service, String geoKey, long reader,
                                            List<Long> organisers, int count, double area, Random random) {
     long now = System.currentTimeMillis();
     List<Figure> figures = new ArrayList<>();
@@ -254,7 +256,7 @@ public final class ActivitiesNearbyScenario implements Scenario {
   }
 
   /** Asks the service about the activities, a batch at a time; each must be visible to the reader. */
-  private static Future<Integer> load(Context ctx, ActivitiesService service, long reader, List<JsonObject> docs,
+  private static Future<Integer> load(Context ctx, ActivitiesInternal service, long reader, List<JsonObject> docs,
                                       int from) {
     if (from >= docs.size()) {
       return Future.succeededFuture(docs.size());

@@ -17,7 +17,7 @@ import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -511,7 +511,7 @@ public final class FeedsFanoutScenario implements Scenario {
   /** The worker's two steps, timed alone. */
   private static Future<Void> breakdown(ScenarioContext context, Platform platform, Author author,
                                         List<Figure> figures) {
-    RelationsService relations = RelationsService.proxy(context.kithVertx());
+    RelationsInternal relations = RelationsInternal.proxy(context.kithVertx());
     Context ctx = Vertx.currentContext();
     List<Long> pageNanos = new ArrayList<>();
     List<Long> listNanos = new ArrayList<>();
@@ -528,7 +528,7 @@ public final class FeedsFanoutScenario implements Scenario {
               + "the edges collection on the embedded store) and copied to Redis, %d page(s)", coldNanos.size())));
       long total = pageNanos.stream().mapToLong(Long::longValue).sum();
       figures.add(Figure.of("eligible page (ms)", total / 1e6 / pageNanos.size(), "ms",
-          String.format(Locale.ROOT, "mean of %d pages of RelationsService.eligibleFollowers(large author, %d), "
+          String.format(Locale.ROOT, "mean of %d pages of RelationsInternal.eligibleFollowers(large author, %d), "
               + "walked in turn over the event bus: a read of 1,000 followers (from the Redis copy of the list)",
               pageNanos.size(), BATCH)));
       long list = listNanos.stream().mapToLong(Long::longValue).sum();
@@ -574,7 +574,7 @@ public final class FeedsFanoutScenario implements Scenario {
     };
   }
 
-  private static Future<Void> walk(Context ctx, RelationsService relations, long author, int limit, String cursor,
+  private static Future<Void> walk(Context ctx, RelationsInternal relations, long author, int limit, String cursor,
                                    List<Long> pageNanos) {
     long start = System.nanoTime();
     return ScenarioContext.onContext(ctx, relations.eligibleFollowers(author, PageRequest.after(cursor, limit))

@@ -8,6 +8,7 @@ import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Future;
@@ -50,6 +51,7 @@ class SeededGraphTest {
   private Vertx vertx;
   private Platform platform;
   private RelationsService relations;
+  private RelationsInternal relationsInternal;
   private AccountsService accounts;
 
   @BeforeAll
@@ -63,6 +65,7 @@ class SeededGraphTest {
     assertEquals(2, modules.length, "the accounts and relations modules are on the class path");
     Await.result(KithTestKit.deploy(platform, modules));
     relations = RelationsService.proxy(vertx);
+    relationsInternal = RelationsInternal.proxy(vertx);
     accounts = AccountsService.proxy(vertx);
   }
 
@@ -188,7 +191,7 @@ class SeededGraphTest {
 
     long total = seeded + real.size();
     onContext(() -> RelationsFollowersScenario.setCount(platform.mongo(), celebrity, total));
-    assertEquals(total, Await.result(relations.counts(celebrity)).getLong("follower_count"),
+    assertEquals(total, Await.result(relationsInternal.counts(celebrity)).getLong("follower_count"),
         "the service reads the count where the scenario writes it");
     FollowerWalk walk = new FollowerWalk(RelationsFollowersScenario.pages(total));
     Set<Long> realSet = new HashSet<>(real);

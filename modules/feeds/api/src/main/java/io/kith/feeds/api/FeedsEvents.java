@@ -2,7 +2,7 @@ package io.kith.feeds.api;
 
 /**
  * Events the feeds domain appends to the stream {@code events:feeds}. Consumers must check that the recipient may
- * still see the post ({@link FeedsService#visiblePosts}) before showing anything about it.
+ * still see the post ({@link FeedsInternal#visiblePosts}) before showing anything about it.
  *
  * <p>Each type has a record of the same name in {@code io.kith.feeds.api.events} whose {@code toJson()} writes the
  * payload and whose {@code fromJson} reads it: producers publish records, consumers read them.

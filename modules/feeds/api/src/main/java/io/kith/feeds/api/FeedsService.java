@@ -10,15 +10,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-import java.util.List;
-
 /**
  * Posts with text, media and place; who may see each post; home, moments, profile, public and liked timelines;
  * comments, reposts and likes.
  *
  * <p>Methods that act for a user take that user's id ({@code actor} or {@code viewer}) first; {@code viewer} 0 is an
  * anonymous reader, who sees public posts only. One rule decides whether a viewer may see a post, on every path; a post
- * the viewer may not see fails with {@code post_not_found}, exactly like a missing one.
+ * the viewer may not see fails with {@code post_not_found}, exactly like a missing one. What only other domains call
+ * is on {@link FeedsInternal}.
  *
  * <p><b>Post body</b> (publish, repost): {@code {text, media: [ids], place: {name, lat, lon}, mentions: [user ids],
  * visibility, audience: {users: [ids], groups: [ids], tags: [names]}}}; {@code visibility} is one of {@code public}
@@ -68,9 +67,6 @@ public interface FeedsService {
 
   /** One post as {@code viewer} may see it. */
   Future<JsonObject> post(long viewer, long postId);
-
-  /** For other domains: which of up to 1,000 posts {@code viewer} may see: {@code {items: [ids]}}. */
-  Future<JsonObject> visiblePosts(long viewer, List<Long> postIds);
 
   // ---------------------------------------------------------------- timelines
 

@@ -12,6 +12,7 @@ import io.kith.platform.events.EventConsumer;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.events.RelationsEvent;
 import io.vertx.core.Future;
@@ -50,19 +51,19 @@ final class FanOut {
   private final PostStore posts;
   private final Timelines timelines;
   private final Ties ties;
-  private final RelationsService relations;
+  private final RelationsInternal relationsInternal;
   private final FeedsServiceImpl service;
   private final List<EventConsumer> consumers = new ArrayList<>();
   private final InTurn inTurn;
 
   FanOut(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines,
-         RelationsService relations, FeedsServiceImpl service) {
+         RelationsService relations, RelationsInternal relationsInternal, FeedsServiceImpl service) {
     this.platform = platform;
     this.settings = settings;
     this.posts = posts;
     this.timelines = timelines;
-    this.ties = new Ties(relations);
-    this.relations = relations;
+    this.ties = new Ties(relations, relationsInternal);
+    this.relationsInternal = relationsInternal;
     this.service = service;
     this.inTurn = new InTurn(settings.fanoutWorkers());
   }
@@ -178,7 +179,7 @@ final class FanOut {
   }
 
   private Future<Boolean> isCelebrity(long author) {
-    return relations.counts(author)
+    return relationsInternal.counts(author)
         .map(counts -> counts.getLong("follower_count", 0L) > settings.celebrityThreshold());
   }
 
@@ -192,7 +193,7 @@ final class FanOut {
   }
 
   private Future<JsonObject> followers(long author, String cursor) {
-    return relations.eligibleFollowers(author, PageRequest.after(cursor, page())).map(Page::toJson);
+    return relationsInternal.eligibleFollowers(author, PageRequest.after(cursor, page())).map(Page::toJson);
   }
 
   /**

@@ -9,6 +9,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -37,10 +38,11 @@ record FeedsCore(Platform platform, FeedsSettings settings, PostStore posts, Tim
 
   /** Builds the shared parts on the stores and clients the verticle made. */
   static FeedsCore of(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines,
-                      MediaStore media, RelationsService relations, AccountsService accounts) {
+                      MediaStore media, RelationsService relations, RelationsInternal relationsInternal,
+                      AccountsService accounts) {
     PostCache cache = new PostCache(platform.redis(), posts);
-    return new FeedsCore(platform, settings, posts, timelines, media, new Ties(relations), relations, accounts,
-        new RateLimiter(platform.redis()), new ViewerFlags(platform.redis()), cache,
+    return new FeedsCore(platform, settings, posts, timelines, media, new Ties(relations, relationsInternal), relations,
+        accounts, new RateLimiter(platform.redis()), new ViewerFlags(platform.redis()), cache,
         new CounterRecount(platform.redisApi(), posts, cache, settings.recountSettleSeconds() * 1_000L));
   }
 

@@ -1,11 +1,13 @@
 package io.kith.feeds.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -27,8 +29,8 @@ final class FeedsServiceImpl implements FeedsService {
   private final Likes likes;
 
   FeedsServiceImpl(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines, MediaStore media,
-                   RelationsService relations, AccountsService accounts) {
-    this.core = FeedsCore.of(platform, settings, posts, timelines, media, relations, accounts);
+                   RelationsService relations, RelationsInternal relationsInternal, AccountsService accounts) {
+    this.core = FeedsCore.of(platform, settings, posts, timelines, media, relations, relationsInternal, accounts);
     this.access = new PostAccess(core);
     PostViews views = new PostViews(core);
     this.posts = new Posts(core, access, views);
@@ -50,6 +52,11 @@ final class FeedsServiceImpl implements FeedsService {
   /** The live documents the viewer may see (and on timelines does not mute), in the given order. */
   Future<List<JsonObject>> visibleDocs(long viewer, List<JsonObject> docs, boolean timeline) {
     return access.visibleDocs(viewer, docs, timeline);
+  }
+
+  /** The internal operations ({@link FeedsInternal}) over the same features, for the verticle to bind. */
+  FeedsInternal internal() {
+    return new FeedsInternalImpl(posts);
   }
 
   // ---------------------------------------------------------------- posts
@@ -77,11 +84,6 @@ final class FeedsServiceImpl implements FeedsService {
   @Override
   public Future<JsonObject> post(long viewer, long postId) {
     return posts.post(viewer, postId);
-  }
-
-  @Override
-  public Future<JsonObject> visiblePosts(long viewer, List<Long> postIds) {
-    return posts.visiblePosts(viewer, postIds);
   }
 
   // ---------------------------------------------------------------- timelines

@@ -1,28 +1,29 @@
 package io.kith.feeds.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
+import io.kith.platform.bus.ServiceBindings;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the feeds stores, service and fan-out worker, binds the service on {@link FeedsService#ADDRESS}, and runs the
- * counter recount's rounds ({@link CounterRecount}) every {@code feeds.recount-every-seconds}.
+ * Wires the feeds stores, service and fan-out worker, binds the service on {@link FeedsService#ADDRESS} and its
+ * internal operations on {@link FeedsInternal#ADDRESS}, and runs the counter recount's rounds ({@link CounterRecount})
+ * every {@code feeds.recount-every-seconds}.
  */
 public final class FeedsVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(FeedsVerticle.class);
 
   private final Platform platform;
-  private MessageConsumer<JsonObject> binding;
+  private ServiceBindings bindings;
   private FanOut fanOut;
   private long celebrityTimer = -1;
   private long recountTimer = -1;
@@ -40,9 +41,10 @@ public final class FeedsVerticle extends VerticleBase {
     MediaStore media = new MediaStore(platform.mongo(), platform.ids());
     Timelines timelines = new Timelines(platform.redis(), settings);
     RelationsService relations = RelationsService.proxy(vertx);
+    RelationsInternal relationsInternal = RelationsInternal.proxy(vertx);
     FeedsServiceImpl service = new FeedsServiceImpl(platform, settings, posts, timelines, media, relations,
-        AccountsService.proxy(vertx));
-    fanOut = new FanOut(platform, settings, posts, timelines, relations, service);
+        relationsInternal, AccountsService.proxy(vertx));
+    fanOut = new FanOut(platform, settings, posts, timelines, relations, relationsInternal, service);
     // timeline reads then find the celebrity set on the node instead of asking Redis first
     celebrityTimer = vertx.setPeriodic(Timelines.CELEBRITY_REFRESH_MILLIS,
         id -> timelines.refreshCelebrities().onFailure(e -> { /* the next read asks Redis itself */ }));
@@ -50,8 +52,9 @@ public final class FeedsVerticle extends VerticleBase {
         .compose(v -> media.ensureIndexes())
         .compose(v -> fanOut.start())
         .compose(v -> {
-          binding = new ServiceBinder(vertx).setAddress(FeedsService.ADDRESS).register(FeedsService.class, service);
-          return binding.completion();
+          bindings = new ServiceBindings(vertx);
+          return Future.all(bindings.bind(FeedsService.class, service, FeedsService.ADDRESS),
+              bindings.bind(FeedsInternal.class, service.internal(), FeedsInternal.ADDRESS));
         })
         .onSuccess(v -> {
           long every = settings.recountEverySeconds() * 1_000L;
@@ -80,6 +83,6 @@ public final class FeedsVerticle extends VerticleBase {
       vertx.cancelTimer(recountTimer);
     }
     Future<Void> worker = fanOut == null ? Future.succeededFuture() : fanOut.stop();
-    return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    return worker.compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

@@ -2,6 +2,7 @@ package io.kith.feeds.service;
 
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -27,9 +28,11 @@ final class Ties {
   static final int MAX_PAGES = 10;
 
   private final RelationsService relations;
+  private final RelationsInternal relationsInternal;
 
-  Ties(RelationsService relations) {
+  Ties(RelationsService relations, RelationsInternal relationsInternal) {
     this.relations = relations;
+    this.relationsInternal = relationsInternal;
   }
 
   /**
@@ -81,7 +84,7 @@ final class Ties {
 
   /** Which of these owners' contact tags and friend groups hold the viewer, complete, in chunks of {@link #BATCH}. */
   Future<JsonObject> placementsBy(long viewer, Collection<Long> owners) {
-    return batched(owners, part -> relations.placementsBy(viewer, part)).map(all -> {
+    return batched(owners, part -> relationsInternal.placementsBy(viewer, part)).map(all -> {
       JsonObject out = new JsonObject();
       all.forEach((owner, p) -> out.put(Long.toString(owner), p));
       return out;
@@ -95,7 +98,7 @@ final class Ties {
 
   /** The hot flags (following, friend, blocks, muting, hidden_from) for any number of ids, from Redis. */
   Future<Map<Long, JsonObject>> flags(long viewer, Collection<Long> ids) {
-    return batched(ids, part -> relations.ties(viewer, part));
+    return batched(ids, part -> relationsInternal.ties(viewer, part));
   }
 
   private static Future<Map<Long, JsonObject>> batched(Collection<Long> ids,
@@ -131,10 +134,10 @@ final class Ties {
   }
 
   Future<List<Long>> following(long user) {
-    return all(user, (u, c) -> relations.followingIds(u, PageRequest.after(c, BATCH)).map(Page::toJson));
+    return all(user, (u, c) -> relationsInternal.followingIds(u, PageRequest.after(c, BATCH)).map(Page::toJson));
   }
 
   Future<List<Long>> friends(long user) {
-    return all(user, (u, c) -> relations.friendIds(u, PageRequest.after(c, BATCH)).map(Page::toJson));
+    return all(user, (u, c) -> relationsInternal.friendIds(u, PageRequest.after(c, BATCH)).map(Page::toJson));
   }
 }

@@ -3,6 +3,7 @@ package io.kith.feeds.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.page.Page;
@@ -48,6 +49,7 @@ abstract class FeedsTestBase extends ModuleTestBase {
   protected AccountsService accounts;
   protected RelationsService relations;
   protected FeedsService feeds;
+  protected FeedsInternal feedsInternal;
 
   /**
    * The {@code feeds} configuration of this class, merged over the test defaults (which raise the rate limits). Keys:
@@ -72,6 +74,7 @@ abstract class FeedsTestBase extends ModuleTestBase {
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     feeds = FeedsService.proxy(vertx);
+    feedsInternal = FeedsInternal.proxy(vertx);
   }
 
   // ---------------------------------------------------------------- futures and failures

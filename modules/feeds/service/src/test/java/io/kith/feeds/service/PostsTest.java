@@ -191,7 +191,7 @@ class PostsTest extends FeedsTestBase {
       assertTrue(userPosts(viewer, author).contains(kept));
       assertFalse(userPosts(viewer, author).contains(id), "userPosts seen by " + viewer);
       assertFalse(latest(viewer).contains(id), "latest of " + viewer);
-      assertEquals(List.of(kept), visibleIds(await(feeds.visiblePosts(viewer, List.of(id, kept)))));
+      assertEquals(List.of(kept), visibleIds(await(feedsInternal.visiblePosts(viewer, List.of(id, kept)))));
       failsWith("post_not_found", feeds.comments(viewer, id, PageRequest.ids(0, 0, 100)).map(Page::toJson));
       failsWith("post_not_found", feeds.likers(viewer, id, PageRequest.ids(0, 0, 100)).map(Page::toJson));
       failsWith("post_not_found", feeds.reposts(viewer, id, PageRequest.ids(0, 0, 100)).map(Page::toJson));
@@ -237,9 +237,9 @@ class PostsTest extends FeedsTestBase {
       many.add(i); // ids that no post has
     }
     many.add(post);
-    assertEquals(List.of(post), visibleIds(await(feeds.visiblePosts(author, many))));
+    assertEquals(List.of(post), visibleIds(await(feedsInternal.visiblePosts(author, many))));
     many.add(post + 1);
-    failsWith("validation_failed", feeds.visiblePosts(author, many));
+    failsWith("validation_failed", feedsInternal.visiblePosts(author, many));
   }
 
   @Test

@@ -276,7 +276,7 @@ class TimelinesTest extends FeedsTestBase {
     assertEquals(List.of(open), userPosts(0, author));
     awaitListed("anonymous latest", () -> feeds.latest(0, PageRequest.ids(0, 0, 100)).map(Page::toJson), open);
     assertFalse(latest(0).contains(followers));
-    assertEquals(List.of(open), visibleIds(await(feeds.visiblePosts(0, List.of(open, followers)))));
+    assertEquals(List.of(open), visibleIds(await(feedsInternal.visiblePosts(0, List.of(open, followers)))));
   }
 
   @Test

@@ -355,7 +355,7 @@ class VisibilityTableTest extends FeedsTestBase {
       }
       case COUNTS -> checkCounts(v, vis, sees);
       case VISIBLE_POSTS -> assertEquals(sees ? List.of(post) : List.of(),
-          visibleIds(await(feeds.visiblePosts(v, List.of(post)))));
+          visibleIds(await(feedsInternal.visiblePosts(v, List.of(post)))));
       case LIKE -> {
         if (sees) {
           boolean fixtureLiker = likers.get(vis).contains(v);

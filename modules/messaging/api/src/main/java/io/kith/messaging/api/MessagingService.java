@@ -18,7 +18,8 @@ import java.util.List;
  *
  * <p>Every method takes the acting user first (filled by the gateway or the bridge from a verified token) and decides
  * what that user may do. A conversation the actor is not part of answers exactly like one that does not exist
- * ({@link MessagingErrors#CONVERSATION_NOT_FOUND}).
+ * ({@link MessagingErrors#CONVERSATION_NOT_FOUND}). Room access for the bridges and managed groups are on
+ * {@link MessagingInternal}.
  *
  * <p><b>Message view</b>: {@code {id, conversation, seq, sender, to (direct), group (group messages), mentions
  * (group messages), client_id, created, text?, media?, recalled?}}; a recalled message keeps its place ({@code seq})
@@ -217,30 +218,4 @@ public interface MessagingService {
 
   /** Declines (drops) the actor's pending invitation to a group; nothing happens when there is none. */
   Future<Void> declineInvitation(long actor, long groupId);
-
-  // ------------------------------------------------------------------ rooms and managed groups
-
-  /**
-   * Whether {@code userId} may listen on room {@code roomId} ({@code kith.room.<roomId>}): for a group room
-   * {@code "g<groupId>"}, whether the user is a member now. Unknown or malformed rooms answer false. Called by the
-   * gateway when a bridge client registers on a room address.
-   */
-  Future<Boolean> mayListen(long userId, String roomId);
-
-  /**
-   * A group managed by another domain (an activity's discussion): made on the first call for {@code ref} (e.g.
-   * {@code "activity:<id>"}, 1..100 characters) with {@code owner} as its owner and only member, and answered again
-   * (the same group) on later calls with the same {@code ref}. {@code spec}: {@code {name (1..50 characters)}}.
-   * Answers the group view. Users cannot join, be invited to, or be kicked from a managed group: its members change
-   * only through {@link #setManagedMembers}; they may leave it (muting the chat) and are put back by the next
-   * {@code setManagedMembers} that adds them.
-   */
-  Future<JsonObject> managedGroup(long owner, String ref, JsonObject spec);
-
-  /**
-   * Adds and removes members of a managed group (at most 500 ids in all per call); only the group's owner may.
-   * Idempotent: adding a member or removing a non-member changes nothing. Removed members lose the room at once.
-   * The member cap does not apply (the managing domain has its own capacity).
-   */
-  Future<Void> setManagedMembers(long owner, long groupId, List<Long> add, List<Long> remove);
 }

@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * Shared whiteboards: a board belongs to a chat group (its members are the group's members, asked of
- * {@link MessagingService#mayListen} on every call) or to an ad-hoc set of the creator's friends. Strokes and clears
- * are stored (the last N per board, in Redis) and relayed live on the board's room ({@link Whiteboards#room}).
+ * {@link MessagingInternal#mayListen} on every call) or to an ad-hoc set of the creator's friends. Strokes and clears
+ * are stored (the last N per board, in Redis) and relayed live on the board's room ({@link Whiteboards#room}). Room
+ * access for the bridges is on {@link WhiteboardInternal}.
  *
  * <p>Every method takes the acting user first (filled by the gateway or the bridge from a verified token). A board
  * the actor is not a member of answers exactly like one that does not exist
@@ -96,11 +97,4 @@ public interface WhiteboardService {
 
   /** Deletes the actor's board (owner only) and its strokes; its members lose the room. */
   Future<Void> delete(long actor, long boardId);
-
-  /**
-   * Whether {@code userId} may listen on room {@code roomId}: for a board room {@code "b<boardId>"}, whether the user
-   * is a member of the board now. Unknown or malformed rooms answer false. Called by the gateway when a bridge client
-   * registers on a room address.
-   */
-  Future<Boolean> mayListen(long userId, String roomId);
 }

@@ -4,7 +4,7 @@ import io.kith.messaging.api.MessagingErrors;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.limit.RateLimiter;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -37,10 +37,10 @@ final class Groups {
   private final MessagingSettings settings;
   private final ConversationStore conversations;
   private final GroupStore groups;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private final RateLimiter limiter;
 
-  Groups(MessagingSettings settings, ConversationStore conversations, GroupStore groups, RelationsService relations,
+  Groups(MessagingSettings settings, ConversationStore conversations, GroupStore groups, RelationsInternal relations,
          RateLimiter limiter) {
     this.settings = settings;
     this.conversations = conversations;

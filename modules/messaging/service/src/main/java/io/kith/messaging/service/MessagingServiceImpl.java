@@ -1,12 +1,13 @@
 package io.kith.messaging.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.platform.Platform;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -38,7 +39,7 @@ final class MessagingServiceImpl implements MessagingService {
 
   MessagingServiceImpl(Platform platform, MessagingSettings settings, ConversationStore conversations,
                        GroupStore groupStore, MessageStore messages, RecentWindow window, AccountsService accounts,
-                       RelationsService relations) {
+                       RelationsInternal relations) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Conversations access = new Conversations(conversations);
     this.preferences = new Preferences(platform, conversations);
@@ -206,20 +207,8 @@ final class MessagingServiceImpl implements MessagingService {
     return invitations.decline(actor, groupId);
   }
 
-  // ------------------------------------------------------------------ rooms and managed groups
-
-  @Override
-  public Future<Boolean> mayListen(long userId, String roomId) {
-    return groups.mayListen(userId, roomId);
-  }
-
-  @Override
-  public Future<JsonObject> managedGroup(long owner, String ref, JsonObject spec) {
-    return managed.managed(owner, ref, spec);
-  }
-
-  @Override
-  public Future<Void> setManagedMembers(long owner, long groupId, List<Long> add, List<Long> remove) {
-    return managed.setManaged(owner, groupId, add, remove);
+  /** The internal operations ({@link MessagingInternal}) over the same features, for the verticle to bind. */
+  MessagingInternal internal() {
+    return new MessagingInternalImpl(groups, managed);
   }
 }

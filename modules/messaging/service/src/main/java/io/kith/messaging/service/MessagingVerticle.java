@@ -1,23 +1,27 @@
 package io.kith.messaging.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.platform.Platform;
-import io.kith.relations.api.RelationsService;
+import io.kith.platform.bus.ServiceBindings;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceBinder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Wires the messaging stores and service, binds the service on {@link MessagingService#ADDRESS} and the bridge
- * inbound addresses, and the whiteboards (their service on {@link WhiteboardService#ADDRESS}, their bridge addresses).
+ * Wires the messaging stores and service, binds the service on {@link MessagingService#ADDRESS}, its internal
+ * operations on {@link MessagingInternal#ADDRESS} and the bridge inbound addresses, and the whiteboards (their service
+ * on {@link WhiteboardService#ADDRESS}, their internal operations on {@link WhiteboardInternal#ADDRESS}, their bridge
+ * addresses).
  * Sweeps expired group invitations every {@code messaging.group-invitation-sweep-seconds}.
  */
 public final class MessagingVerticle extends VerticleBase {
@@ -27,9 +31,8 @@ public final class MessagingVerticle extends VerticleBase {
   private static final Logger LOG = LoggerFactory.getLogger(MessagingVerticle.class);
 
   private final Platform platform;
-  private MessageConsumer<JsonObject> binding;
+  private ServiceBindings bindings;
   private BridgeInbound inbound;
-  private MessageConsumer<JsonObject> boardBinding;
   private WhiteboardInbound boardInbound;
   private MessageConsumer<JsonObject> settingsChanges;
   private long sweepTimer = -1;
@@ -48,7 +51,8 @@ public final class MessagingVerticle extends VerticleBase {
     MessageStore messages = new MessageStore(platform.mongo());
     RecentWindow window = new RecentWindow(platform.redisApi(), settings.windowSize(), settings.windowTtlSeconds());
     MessagingServiceImpl service = new MessagingServiceImpl(platform, settings, conversations, groups, messages, window,
-        AccountsService.proxy(vertx), RelationsService.proxy(vertx));
+        AccountsService.proxy(vertx), RelationsInternal.proxy(vertx));
+    MessagingInternal internal = service.internal();
     inbound = new BridgeInbound(vertx, service);
     settingsChanges = vertx.eventBus().consumer(SettingsCache.CHANGED, m -> {
       Object user = m.body() == null ? null : m.body().getValue("user");
@@ -60,7 +64,7 @@ public final class MessagingVerticle extends VerticleBase {
     WhiteboardStore boards = new WhiteboardStore(platform.mongo());
     WhiteboardServiceImpl whiteboards = new WhiteboardServiceImpl(platform, boardSettings, boards,
         new WhiteboardStrokes(platform.redisApi(), boardSettings.strokes(), boardSettings.strokesTtlSeconds()),
-        service, RelationsService.proxy(vertx));
+        internal, RelationsInternal.proxy(vertx));
     boardInbound = new WhiteboardInbound(vertx, whiteboards);
     service.onGroupDissolved(whiteboards::groupDissolved);
     return settingsChanges.completion()
@@ -71,14 +75,11 @@ public final class MessagingVerticle extends VerticleBase {
         .compose(v -> inbound.start())
         .compose(v -> boardInbound.start())
         .compose(v -> {
-          boardBinding = new ServiceBinder(vertx).setAddress(WhiteboardService.ADDRESS)
-              .register(WhiteboardService.class, whiteboards);
-          return boardBinding.completion();
-        })
-        .compose(v -> {
-          binding = new ServiceBinder(vertx).setAddress(MessagingService.ADDRESS)
-              .register(MessagingService.class, service);
-          return binding.completion();
+          bindings = new ServiceBindings(vertx);
+          return Future.all(bindings.bind(WhiteboardService.class, whiteboards, WhiteboardService.ADDRESS),
+              bindings.bind(WhiteboardInternal.class, whiteboards.internal(), WhiteboardInternal.ADDRESS),
+              bindings.bind(MessagingService.class, service, MessagingService.ADDRESS),
+              bindings.bind(MessagingInternal.class, internal, MessagingInternal.ADDRESS));
         })
         .onSuccess(v -> {
           // every node sweeps (a removal is conditional, so two sweepers never both remove one); the first sweep comes
@@ -113,7 +114,6 @@ public final class MessagingVerticle extends VerticleBase {
     Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
     Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();
     return Future.all(bridge, boardBridge, changes)
-        .compose(v -> boardBinding == null ? Future.succeededFuture() : boardBinding.unregister())
-        .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+        .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

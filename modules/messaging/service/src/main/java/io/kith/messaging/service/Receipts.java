@@ -10,7 +10,7 @@ import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -38,13 +38,13 @@ final class Receipts {
   private final ConversationStore conversations;
   private final MessageStore messages;
   private final AccountsService accounts;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private final RateLimiter limiter;
   private final Conversations access;
   private final Preferences preferences;
 
   Receipts(Platform platform, MessagingSettings settings, ConversationStore conversations, MessageStore messages,
-           AccountsService accounts, RelationsService relations, RateLimiter limiter, Conversations access,
+           AccountsService accounts, RelationsInternal relations, RateLimiter limiter, Conversations access,
            Preferences preferences) {
     this.platform = platform;
     this.settings = settings;

@@ -12,7 +12,7 @@ import io.kith.platform.error.KithErrors;
 import io.kith.platform.events.Event;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.store.MongoErrors;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -52,7 +52,7 @@ final class Sends {
   private final MessageStore messages;
   private final RecentWindow window;
   private final AccountsService accounts;
-  private final RelationsService relations;
+  private final RelationsInternal relations;
   private final RateLimiter limiter;
   private final Groups groups;
   private final Preferences preferences;
@@ -67,7 +67,7 @@ final class Sends {
   };
 
   Sends(Platform platform, MessagingSettings settings, ConversationStore conversations, MessageStore messages,
-        RecentWindow window, AccountsService accounts, RelationsService relations, RateLimiter limiter, Groups groups,
+        RecentWindow window, AccountsService accounts, RelationsInternal relations, RateLimiter limiter, Groups groups,
         Preferences preferences) {
     this.platform = platform;
     this.settings = settings;

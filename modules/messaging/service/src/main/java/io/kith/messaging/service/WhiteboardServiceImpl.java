@@ -1,7 +1,8 @@
 package io.kith.messaging.service;
 
-import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.WhiteboardErrors;
+import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.messaging.api.Whiteboards;
 import io.kith.platform.Platform;
@@ -11,7 +12,7 @@ import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -26,7 +27,7 @@ import java.util.regex.Pattern;
 
 /**
  * Whiteboards. Who is a member is decided on every call, from the board document for an ad-hoc board and by
- * {@link MessagingService#mayListen} on the group's room ({@code g<group>}) for a group board, so a group board
+ * {@link MessagingInternal#mayListen} on the group's room ({@code g<group>}) for a group board, so a group board
  * follows the group's membership with no copy of it. A stroke is validated, stored in Redis with the next sequence
  * of its board (one script: sequence, entry, trim, expiry), then relayed on the board's room and answered.
  *
@@ -59,12 +60,12 @@ final class WhiteboardServiceImpl implements WhiteboardService {
   private final WhiteboardSettings settings;
   private final WhiteboardStore boards;
   private final WhiteboardStrokes strokes;
-  private final MessagingService messaging;
-  private final RelationsService relations;
+  private final MessagingInternal messaging;
+  private final RelationsInternal relations;
   private final RateLimiter limiter;
 
   WhiteboardServiceImpl(Platform platform, WhiteboardSettings settings, WhiteboardStore boards,
-                        WhiteboardStrokes strokes, MessagingService messaging, RelationsService relations) {
+                        WhiteboardStrokes strokes, MessagingInternal messaging, RelationsInternal relations) {
     this.platform = platform;
     this.settings = settings;
     this.boards = boards;
@@ -393,8 +394,13 @@ final class WhiteboardServiceImpl implements WhiteboardService {
 
   // ------------------------------------------------------------------ rooms
 
-  @Override
-  public Future<Boolean> mayListen(long userId, String roomId) {
+  /** The internal operations ({@link WhiteboardInternal}) over this service, for the verticle to bind. */
+  WhiteboardInternal internal() {
+    return new WhiteboardInternalImpl(this);
+  }
+
+  /** See {@link WhiteboardInternal#mayListen}. */
+  Future<Boolean> mayListen(long userId, String roomId) {
     if (roomId == null || !BOARD_ROOM.matcher(roomId).matches()) {
       return Future.succeededFuture(false);
     }

@@ -46,9 +46,9 @@ class BoardQuotaTest extends BoardTestBase {
       + "non-member is still told group_not_found")
   void boardsPerGroup() throws Exception {
     List<Long> u = newUsers(4);
-    long group = await(messaging.managedGroup(u.get(0), "board-quota:" + UUID.randomUUID(),
+    long group = await(messagingInternal.managedGroup(u.get(0), "board-quota:" + UUID.randomUUID(),
         new JsonObject().put("name", "Quota"))).getLong("id");
-    await(messaging.setManagedMembers(u.get(0), group, List.of(u.get(1), u.get(2)), List.of()));
+    await(messagingInternal.setManagedMembers(u.get(0), group, List.of(u.get(1), u.get(2)), List.of()));
     JsonObject spec = new JsonObject().put("title", "g").put("group", group);
     long first = await(boards.create(u.get(1), spec.copy())).getLong("id");
     await(boards.create(u.get(2), spec.copy()));

@@ -201,10 +201,10 @@ class BoardServiceTest extends BoardTestBase {
     }
     assertEquals(List.of(), await(boards.boards(stranger, new JsonObject(), TestPages.FIRST)
         .map(Page::toJson)).getJsonArray("items").getList());
-    assertFalse(await(boards.mayListen(stranger, Whiteboards.room(board))));
-    assertTrue(await(boards.mayListen(u.get(1), Whiteboards.room(board))));
+    assertFalse(await(boardsInternal.mayListen(stranger, Whiteboards.room(board))));
+    assertTrue(await(boardsInternal.mayListen(u.get(1), Whiteboards.room(board))));
     for (String room : List.of("b", "b0", "bx", "b" + board + "0000000000000000000", "g" + board, "B" + board)) {
-      assertFalse(await(boards.mayListen(u.get(0), room)), room);
+      assertFalse(await(boardsInternal.mayListen(u.get(0), room)), room);
     }
     // nothing was drawn by the refused calls
     assertEquals(0L, await(boards.strokes(u.get(0), board, TestPages.FIRST).map(Page::toJson)).getLong("last_seq"));
@@ -243,7 +243,7 @@ class BoardServiceTest extends BoardTestBase {
     failsWith("board_not_found", null, boards.draw(u.get(1), board, stroke(2)));
     failsWith("board_not_found", null, boards.strokes(u.get(1), board, TestPages.FIRST));
     failsWith("board_not_found", null, boards.board(u.get(1), board));
-    assertFalse(await(boards.mayListen(u.get(1), room)));
+    assertFalse(await(boardsInternal.mayListen(u.get(1), room)));
     assertEquals(List.of(), await(boards.boards(u.get(1), new JsonObject(), TestPages.FIRST)
         .map(Page::toJson)).getJsonArray("items").getList());
     // removing a non-member changes nothing; a member leaves on its own
@@ -341,7 +341,7 @@ class BoardServiceTest extends BoardTestBase {
 
   @Test
   @DisplayName("a group board needs a group the creator belongs to: otherwise 404 group_not_found, for creating "
-      + "and listing (group membership is asked of MessagingService.mayListen)")
+      + "and listing (group membership is asked of MessagingInternal.mayListen)")
   void groupBoardRefused() throws Exception {
     List<Long> u = newUsers(2);
     long notMyGroup = send(u.get(0), u.get(1), "a direct conversation is not a group").getLong("conversation");
@@ -364,15 +364,15 @@ class BoardServiceTest extends BoardTestBase {
     List<Long> u = newUsers(3);
     JsonObject group;
     try {
-      group = await(messaging.managedGroup(u.get(0), "board-test:" + UUID.randomUUID(),
+      group = await(messagingInternal.managedGroup(u.get(0), "board-test:" + UUID.randomUUID(),
           new JsonObject().put("name", "Board test")));
     } catch (ExecutionException e) {
       assumeFalse("unavailable".equals(Failures.codeOf(e.getCause())),
-          "groups are not built on this branch: MessagingService.managedGroup answers unavailable");
+          "groups are not built on this branch: MessagingInternal.managedGroup answers unavailable");
       throw e;
     }
     long groupId = group.getLong("id");
-    await(messaging.setManagedMembers(u.get(0), groupId, List.of(u.get(1)), List.of()));
+    await(messagingInternal.setManagedMembers(u.get(0), groupId, List.of(u.get(1)), List.of()));
     JsonObject board = await(boards.create(u.get(1), new JsonObject().put("title", "group plans")
         .put("group", groupId)));
     long id = board.getLong("id");
@@ -383,7 +383,7 @@ class BoardServiceTest extends BoardTestBase {
     draw(u.get(0), id, stroke(2));
     draw(u.get(1), id, s);
     assertEquals(s.getString("client_id"), tags(page(u.get(0), id, null, null)).get(1));
-    assertTrue(await(boards.mayListen(u.get(0), Whiteboards.room(id))));
+    assertTrue(await(boardsInternal.mayListen(u.get(0), Whiteboards.room(id))));
     assertEquals(id, await(boards.boards(u.get(0), new JsonObject().put("group", groupId), TestPages.FIRST)
         .map(Page::toJson)).getJsonArray("items")
         .getJsonObject(0).getLong("id"));
@@ -393,10 +393,10 @@ class BoardServiceTest extends BoardTestBase {
         TestPages.FIRST));
     failsWith("group_board_members", null, boards.addMembers(u.get(1), id, List.of(u.get(2))));
     try (Revocations revocations = new Revocations()) {
-      await(messaging.setManagedMembers(u.get(0), groupId, List.of(), List.of(u.get(1))));
+      await(messagingInternal.setManagedMembers(u.get(0), groupId, List.of(), List.of(u.get(1))));
       failsWith("board_not_found", null, boards.draw(u.get(1), id, stroke(2)));
       failsWith("board_not_found", null, boards.board(u.get(1), id));
-      assertFalse(await(boards.mayListen(u.get(1), Whiteboards.room(id))));
+      assertFalse(await(boardsInternal.mayListen(u.get(1), Whiteboards.room(id))));
       await(Poll.until(vertx, WAIT, "the board room revoked with the group's", () -> Future.succeededFuture(
           revocations.revoked(Whiteboards.room(id), u.get(1)))));
     }

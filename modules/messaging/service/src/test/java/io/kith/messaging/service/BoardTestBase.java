@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.platform.bus.Addresses;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -15,10 +16,12 @@ import java.util.UUID;
 abstract class BoardTestBase extends MessagingTestBase {
 
   protected WhiteboardService boards;
+  protected WhiteboardInternal boardsInternal;
 
   @BeforeAll
   void boardProxy() {
     boards = WhiteboardService.proxy(vertx);
+    boardsInternal = WhiteboardInternal.proxy(vertx);
   }
 
   /** Makes {@code a} and {@code b} friends (mutual follows). */

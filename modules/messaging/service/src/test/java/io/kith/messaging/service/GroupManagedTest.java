@@ -28,7 +28,7 @@ class GroupManagedTest extends GroupTestBase {
     String ref = ref();
     List<Future<JsonObject>> calls = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      calls.add(messaging.managedGroup(owner, ref, new JsonObject().put("name", "Picnic")));
+      calls.add(messagingInternal.managedGroup(owner, ref, new JsonObject().put("name", "Picnic")));
     }
     await(Future.all(calls));
     assertEquals(1, calls.stream().map(f -> f.result().getLong("id")).distinct().count());
@@ -36,12 +36,13 @@ class GroupManagedTest extends GroupTestBase {
     assertEquals("managed", g.getString("kind"));
     assertEquals("owner", g.getString("role"));
     assertEquals(1L, g.getLong("member_count"));
-    assertEquals(g.getLong("id"), await(messaging.managedGroup(owner, ref, new JsonObject().put("name", "Other")))
+    assertEquals(g.getLong("id"), await(messagingInternal.managedGroup(owner, ref,
+        new JsonObject().put("name", "Other")))
         .getLong("id"));
-    failsWith("validation_failed", "ref", messaging.managedGroup(owner, "", new JsonObject().put("name", "x")));
-    failsWith("validation_failed", "ref", messaging.managedGroup(owner, "r".repeat(101),
+    failsWith("validation_failed", "ref", messagingInternal.managedGroup(owner, "", new JsonObject().put("name", "x")));
+    failsWith("validation_failed", "ref", messagingInternal.managedGroup(owner, "r".repeat(101),
         new JsonObject().put("name", "x")));
-    failsWith("validation_failed", "name", messaging.managedGroup(owner, ref(), new JsonObject()));
+    failsWith("validation_failed", "name", messagingInternal.managedGroup(owner, ref(), new JsonObject()));
   }
 
   @Test
@@ -54,17 +55,18 @@ class GroupManagedTest extends GroupTestBase {
     long b = u.get(2);
     long outsider = u.get(3);
     befriend(a, outsider);
-    long id = await(messaging.managedGroup(owner, ref(), new JsonObject().put("name", "Run club"))).getLong("id");
+    long id = await(messagingInternal.managedGroup(owner, ref(), new JsonObject().put("name", "Run club")))
+        .getLong("id");
     Inbox events = events();
 
-    failsWith("group_permission_denied", null, messaging.setManagedMembers(a, id, List.of(a), List.of()));
+    failsWith("group_permission_denied", null, messagingInternal.setManagedMembers(a, id, List.of(a), List.of()));
     long plain = topicGroup(owner, "Plain", "plain").getLong("id");
-    failsWith("group_not_found", null, messaging.setManagedMembers(owner, plain, List.of(a), List.of()));
-    failsWith("validation_failed", "remove", messaging.setManagedMembers(owner, id, List.of(a), List.of(a)));
+    failsWith("group_not_found", null, messagingInternal.setManagedMembers(owner, plain, List.of(a), List.of()));
+    failsWith("validation_failed", "remove", messagingInternal.setManagedMembers(owner, id, List.of(a), List.of(a)));
 
-    await(messaging.setManagedMembers(owner, id, List.of(a, b), List.of()));
+    await(messagingInternal.setManagedMembers(owner, id, List.of(a, b), List.of()));
     // adding members again changes nothing
-    await(messaging.setManagedMembers(owner, id, List.of(a, b), List.of()));
+    await(messagingInternal.setManagedMembers(owner, id, List.of(a, b), List.of()));
     assertEquals(3L, await(messaging.group(owner, id)).getLong("member_count"));
     assertEquals("group", await(messaging.conversation(a, id)).getString("kind"));
     groupSend(a, id, "see you at the start");
@@ -79,19 +81,19 @@ class GroupManagedTest extends GroupTestBase {
 
     // a member mutes the chat by leaving; the owner leaving does not hand the group over
     await(messaging.leaveGroup(b, id));
-    assertFalse(await(messaging.mayListen(b, "g" + id)));
+    assertFalse(await(messagingInternal.mayListen(b, "g" + id)));
     await(messaging.leaveGroup(owner, id));
     assertEquals(owner, await(messaging.group(a, id)).getLong("owner"));
-    await(messaging.setManagedMembers(owner, id, List.of(b, owner), List.of()));
-    assertTrue(await(messaging.mayListen(b, "g" + id)));
+    await(messagingInternal.setManagedMembers(owner, id, List.of(b, owner), List.of()));
+    assertTrue(await(messagingInternal.mayListen(b, "g" + id)));
     assertEquals("owner", await(messaging.group(owner, id)).getString("role"));
 
     // removal: the room is revoked at once and the member no longer reads
     Inbox revoked = revocations();
-    await(messaging.setManagedMembers(owner, id, List.of(), List.of(a, outsider)));
+    await(messagingInternal.setManagedMembers(owner, id, List.of(), List.of(a, outsider)));
     revoked.await("the room revoked for the removed member", revoked(id, a));
     assertFalse(revoked.any(n -> n.getJsonArray("users").contains(outsider)), "a non-member is not revoked");
-    assertFalse(await(messaging.mayListen(a, "g" + id)));
+    assertFalse(await(messagingInternal.mayListen(a, "g" + id)));
     failsWith("conversation_not_found", null, messaging.history(a, id, new JsonObject(), TestPages.FIRST));
     failsWith("group_not_found", null, messaging.sendToGroup(a, id, text("still here?")));
 

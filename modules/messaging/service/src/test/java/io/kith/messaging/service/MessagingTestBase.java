@@ -2,6 +2,7 @@ package io.kith.messaging.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
@@ -33,6 +34,7 @@ abstract class MessagingTestBase extends ModuleTestBase {
   protected AccountsService accounts;
   protected RelationsService relations;
   protected MessagingService messaging;
+  protected MessagingInternal messagingInternal;
 
   /** Overrides of the {@code messaging} configuration for this class. */
   protected JsonObject messagingConfig() {
@@ -49,6 +51,7 @@ abstract class MessagingTestBase extends ModuleTestBase {
     accounts = AccountsService.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     messaging = MessagingService.proxy(vertx);
+    messagingInternal = MessagingInternal.proxy(vertx);
   }
 
   protected List<Long> newUsers(int n) throws Exception {

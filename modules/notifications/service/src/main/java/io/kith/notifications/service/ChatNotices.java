@@ -1,6 +1,6 @@
 package io.kith.notifications.service;
 
-import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.notifications.api.Notifications;
 import io.kith.notifications.service.Notifier.Notice;
 import io.kith.platform.events.DomainEvent;
@@ -25,15 +25,15 @@ final class ChatNotices {
 
   /** Longest message preview kept, in code points (messaging sends at most 100). */
   static final int MAX_PREVIEW = 100;
-  /** Most users one presence call asks about ({@code AccountsService.onlineAmong} takes at most 1,000). */
+  /** Most users one presence call asks about ({@code AccountsInternal.onlineAmong} takes at most 1,000). */
   static final int PRESENCE_BATCH = 1_000;
   private static final Logger LOG = LoggerFactory.getLogger(ChatNotices.class);
 
   private final SystemChanges system;
   private final Notifier notifier;
-  private final AccountsService accounts;
+  private final AccountsInternal accounts;
 
-  ChatNotices(SystemChanges system, Notifier notifier, AccountsService accounts) {
+  ChatNotices(SystemChanges system, Notifier notifier, AccountsInternal accounts) {
     this.system = system;
     this.notifier = notifier;
     this.accounts = accounts;
@@ -111,7 +111,7 @@ final class ChatNotices {
   /**
    * The offline ones among {@code users}, as each would see themselves: a user who is connected counts as online
    * whatever their presence mode (an invisible user gets no notification for what reaches their open connections).
-   * Asked with {@code AccountsService.onlineAmong}, one call per {@value #PRESENCE_BATCH} users, not counted against
+   * Asked with {@code AccountsInternal.onlineAmong}, one call per {@value #PRESENCE_BATCH} users, not counted against
    * the users' own presence-query limits. When presence cannot be told (accounts unreachable), the users of that
    * call are offline: a redundant notification is better than a lost one.
    */

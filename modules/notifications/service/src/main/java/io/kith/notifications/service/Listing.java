@@ -1,6 +1,6 @@
 package io.kith.notifications.service;
 
-import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -47,11 +47,11 @@ final class Listing {
   }
 
   private final HotStore hot;
-  private final FeedsService feeds;
+  private final FeedsInternal feeds;
   private final Views views;
   private final Changes changes;
 
-  Listing(HotStore hot, FeedsService feeds, Views views, Changes changes) {
+  Listing(HotStore hot, FeedsInternal feeds, Views views, Changes changes) {
     this.hot = hot;
     this.feeds = feeds;
     this.views = views;

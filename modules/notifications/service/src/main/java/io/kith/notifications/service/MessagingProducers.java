@@ -1,6 +1,6 @@
 package io.kith.notifications.service;
 
-import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.events.DomainEvent;
@@ -33,7 +33,7 @@ final class MessagingProducers {
   private final ChatNotices chat;
   private final GroupNotices groups;
 
-  MessagingProducers(SystemChanges system, Notifier notifier, AccountsService accounts) {
+  MessagingProducers(SystemChanges system, Notifier notifier, AccountsInternal accounts) {
     this.chat = new ChatNotices(system, notifier, accounts);
     this.groups = new GroupNotices(system, notifier);
   }

@@ -1,10 +1,11 @@
 package io.kith.notifications.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
-import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.Platform;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -32,7 +33,7 @@ public final class NotificationsVerticle extends VerticleBase {
     NotificationRecords records = new NotificationRecords(platform.mongo());
     HotStore hot = new HotStore(platform.redis(), user -> records.recent(user, settings.maxPerUser()),
         settings.maxPerUser());
-    FeedsService feeds = FeedsService.proxy(vertx);
+    FeedsInternal feeds = FeedsInternal.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);
     Views views = new Views(accounts);
     Pushes pushes = new Pushes(platform);
@@ -41,7 +42,8 @@ public final class NotificationsVerticle extends VerticleBase {
     Delivery delivery = new Delivery(platform, records, hot, views, pushes, system);
     NotificationsServiceImpl service = new NotificationsServiceImpl(new Listing(hot, feeds, views, changes), hot,
         changes, new Preferences(records));
-    producers = new Producers(platform, delivery, system, records, RelationsService.proxy(vertx), feeds, accounts);
+    producers = new Producers(platform, delivery, system, records, RelationsInternal.proxy(vertx), feeds,
+        AccountsInternal.proxy(vertx));
     return records.ensureIndexes()
         .compose(v -> producers.start())
         .compose(v -> {

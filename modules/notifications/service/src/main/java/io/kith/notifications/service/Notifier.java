@@ -1,7 +1,7 @@
 package io.kith.notifications.service;
 
-import io.kith.feeds.api.FeedsService;
-import io.kith.relations.api.RelationsService;
+import io.kith.feeds.api.FeedsInternal;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -34,10 +34,10 @@ final class Notifier {
 
   private final Delivery delivery;
   private final NotificationRecords records;
-  private final RelationsService relations;
-  private final FeedsService feeds;
+  private final RelationsInternal relations;
+  private final FeedsInternal feeds;
 
-  Notifier(Delivery delivery, NotificationRecords records, RelationsService relations, FeedsService feeds) {
+  Notifier(Delivery delivery, NotificationRecords records, RelationsInternal relations, FeedsInternal feeds) {
     this.delivery = delivery;
     this.records = records;
     this.relations = relations;

@@ -1,9 +1,9 @@
 package io.kith.notifications.service;
 
-import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.feeds.api.FeedsEvents;
-import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.events.CommentAdded;
 import io.kith.feeds.api.events.CommentDeleted;
 import io.kith.feeds.api.events.PostDeleted;
@@ -18,7 +18,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.relations.api.RelationsEvents;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.events.RelationsEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -43,14 +43,14 @@ final class Producers {
 
   private final Platform platform;
   private final SystemChanges system;
-  private final FeedsService feeds;
+  private final FeedsInternal feeds;
   private final Notifier notifier;
   private final MessagingProducers messaging;
   private final ActivitiesProducers activities;
   private final List<EventConsumer> consumers = new ArrayList<>();
 
   Producers(Platform platform, Delivery delivery, SystemChanges system, NotificationRecords records,
-            RelationsService relations, FeedsService feeds, AccountsService accounts) {
+            RelationsInternal relations, FeedsInternal feeds, AccountsInternal accounts) {
     this.platform = platform;
     this.system = system;
     this.feeds = feeds;

@@ -58,9 +58,9 @@ class MessagingNotificationsTest extends NotificationsTestBase {
     long carol = u.get(2);
     long dave = u.get(3);
     String carolsConnection = "conn-" + UUID.randomUUID();
-    await(accounts.connectionChanged(carol, carolsConnection, true));
+    await(accountsInternal.connectionChanged(carol, carolsConnection, true));
     await(accounts.setPresenceMode(dave, "invisible"));
-    await(accounts.connectionChanged(dave, "conn-" + UUID.randomUUID(), true));
+    await(accountsInternal.connectionChanged(dave, "conn-" + UUID.randomUUID(), true));
     // the premise: others see dave offline, dave sees himself online
     assertFalse(await(accounts.presence(alice, List.of(dave))).getJsonObject(Long.toString(dave)).getBoolean("online"));
     assertTrue(await(accounts.presence(dave, List.of(dave))).getJsonObject(Long.toString(dave)).getBoolean("online"));
@@ -89,7 +89,7 @@ class MessagingNotificationsTest extends NotificationsTestBase {
     assertEquals(List.of(), all(dave), "dave is invisible but connected");
 
     // carol closes her connection: the next message finds her offline
-    await(accounts.connectionChanged(carol, carolsConnection, false));
+    await(accountsInternal.connectionChanged(carol, carolsConnection, false));
     sent(direct(fresh(), fresh(), alice, carol, "gone?"));
     List<JsonObject> carols = awaitNotifications(carol, "carol's message once offline", items -> items.size() == 1);
     assertEquals("gone?", carols.get(0).getString("preview"));

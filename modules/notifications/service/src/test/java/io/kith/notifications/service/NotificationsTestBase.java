@@ -1,5 +1,6 @@
 package io.kith.notifications.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.activities.api.ActivitiesEvents;
@@ -71,6 +72,7 @@ abstract class NotificationsTestBase extends ModuleTestBase {
   protected static final Duration WAIT = Duration.ofSeconds(60);
 
   protected AccountsService accounts;
+  protected AccountsInternal accountsInternal;
   protected RelationsService relations;
   protected FeedsService feeds;
   protected NotificationsService notifications;
@@ -101,6 +103,7 @@ abstract class NotificationsTestBase extends ModuleTestBase {
     modules.add(new NotificationsModule());
     await(KithTestKit.deploy(platform, modules.toArray(KithModule[]::new)));
     accounts = AccountsService.proxy(vertx);
+    accountsInternal = AccountsInternal.proxy(vertx);
     relations = RelationsService.proxy(vertx);
     feeds = FeedsService.proxy(vertx);
     notifications = NotificationsService.proxy(vertx);

@@ -52,8 +52,8 @@ class OfflineFirstTest extends NotificationsTestBase {
     long bob = KithTestKit.newUserId();
     long carol = KithTestKit.newUserId();
     long dave = KithTestKit.newUserId();
-    await(accounts.connectionChanged(bob, "conn-" + UUID.randomUUID(), true));
-    await(accounts.connectionChanged(carol, "conn-" + UUID.randomUUID(), true));
+    await(accountsInternal.connectionChanged(bob, "conn-" + UUID.randomUUID(), true));
+    await(accountsInternal.connectionChanged(carol, "conn-" + UUID.randomUUID(), true));
 
     // one consumer handles the stream's entries in order: the offline one is delivered after the online one is done
     String toOnline = rawEntry(DOMAIN, KithTestKit.newUserId(), MessagingEvents.MESSAGE_SENT,

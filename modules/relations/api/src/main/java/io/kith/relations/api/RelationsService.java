@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * Every edge between two users: follows, follow requests, friendships (mutual follows), friend groups, contact tags,
  * blocks, mutes ("don't see his posts") and hides ("don't let him see mine"); and the answer to "what is A to B?"
- * for other domains, in batches.
+ * for other domains, in batches. The queries that trust their caller are on {@link RelationsInternal}.
  *
  * <p>Methods that act for a user take that user's id ({@code actor} or {@code viewer}) first; the service decides.
  * Lists page newest first by cursor: pass the {@code next} of the previous page as {@code cursor} (null for the
@@ -55,9 +55,6 @@ public interface RelationsService {
 
   /** The actor's friends (mutual follows), newest friendship first: items {@code {user: <summary>, since}}. */
   Future<Page> friends(long actor, PageRequest page);
-
-  /** Exact {@code {following_count, follower_count, friend_count}} of {@code userId}, for other domains. */
-  Future<JsonObject> counts(long userId);
 
   /**
    * The counts of {@code userId} as {@code viewer} may see them: not found when the user does not exist or a block
@@ -156,7 +153,7 @@ public interface RelationsService {
   /** Users the actor hides from, newest first. */
   Future<Page> hides(long actor, PageRequest page);
 
-  // ---------------------------------------------------------------- queries for other domains
+  // ---------------------------------------------------------------- what users are to the viewer
 
   /**
    * What each of up to 1,000 users is to {@code viewer}: {@code {"<id>": {following, followed_by, friend, requested,
@@ -164,37 +161,4 @@ public interface RelationsService {
    * pending request to them; {@code hidden_from}: they hide their posts from the viewer).
    */
   Future<JsonObject> relationships(long viewer, List<Long> userIds);
-
-  /**
-   * The flags other domains check on every read, for up to 1,000 users, answered from Redis hot sets without touching
-   * MongoDB: {@code {"<id>": {following, friend, blocking, blocked_by, muting, hidden_from}}} as in
-   * {@link #relationships} (no tags, groups or requests).
-   */
-  Future<JsonObject> ties(long viewer, List<Long> userIds);
-
-  /**
-   * A page of {@code author}'s followers who may receive the author's posts: not hidden from by the author and not
-   * blocked either way. {@code {items: [ids], friends: [ids], next}}, up to 10,000 per page, newest follower first;
-   * {@code friends} are those of the items who are the author's friends (in the same order); {@code next} is null on
-   * the last page.
-   */
-  Future<Page> eligibleFollowers(long author, PageRequest page);
-
-  /** A page of the ids {@code userId} follows, newest first: {@code {items: [ids], next}}, up to 1,000 per page. */
-  Future<Page> followingIds(long userId, PageRequest page);
-
-  /** A page of {@code userId}'s friends' ids, newest first: {@code {items: [ids], next}}, up to 1,000 per page. */
-  Future<Page> friendIds(long userId, PageRequest page);
-
-  /**
-   * Who placed {@code viewer} in a contact tag or friend group: {@code {"<ownerId>": {tags: [...], groups: [ids]}}},
-   * at most 5,000 owners.
-   */
-  Future<JsonObject> placements(long viewer);
-
-  /**
-   * The same for up to 1,000 given owners only, complete whatever the viewer's other placements: what a visibility
-   * check of these authors' posts needs.
-   */
-  Future<JsonObject> placementsBy(long viewer, List<Long> owners);
 }

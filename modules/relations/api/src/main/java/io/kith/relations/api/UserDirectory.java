@@ -1,13 +1,12 @@
 package io.kith.relations.api;
 
+import io.kith.platform.bus.ServiceProxies;
 import io.vertx.codegen.annotations.GenIgnore;
 import io.vertx.codegen.annotations.ProxyGen;
 import io.vertx.codegen.annotations.VertxGen;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceProxyBuilder;
 
 import java.util.List;
 
@@ -28,8 +27,7 @@ public interface UserDirectory {
   /** A proxy to the directory (on any node of the cluster that runs accounts). */
   @GenIgnore
   static UserDirectory proxy(Vertx vertx) {
-    return new ServiceProxyBuilder(vertx).setAddress(ADDRESS)
-        .setOptions(new DeliveryOptions().setSendTimeout(15_000)).build(UserDirectory.class);
+    return ServiceProxies.proxy(vertx, UserDirectory.class, ADDRESS);
   }
 
   /**

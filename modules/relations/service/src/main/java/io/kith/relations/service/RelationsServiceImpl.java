@@ -6,6 +6,7 @@ import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
@@ -64,11 +65,6 @@ final class RelationsServiceImpl implements RelationsService {
   @Override
   public Future<Page> friends(long actor, PageRequest page) {
     return items(follows.friends(actor, page.limitOrDefault(), page.cursor()));
-  }
-
-  @Override
-  public Future<JsonObject> counts(long userId) {
-    return follows.counts(userId);
   }
 
   @Override
@@ -206,38 +202,13 @@ final class RelationsServiceImpl implements RelationsService {
     return queries.relationships(viewer, userIds);
   }
 
-  @Override
-  public Future<JsonObject> ties(long viewer, List<Long> userIds) {
-    return queries.ties(viewer, userIds);
-  }
-
-  @Override
-  public Future<Page> eligibleFollowers(long author, PageRequest page) {
-    return items(queries.eligibleFollowers(author, page.limitOrDefault(), page.cursor()));
-  }
-
-  @Override
-  public Future<Page> followingIds(long userId, PageRequest page) {
-    return items(queries.followingIds(userId, page.limitOrDefault(), page.cursor()));
-  }
-
-  @Override
-  public Future<Page> friendIds(long userId, PageRequest page) {
-    return items(queries.friendIds(userId, page.limitOrDefault(), page.cursor()));
-  }
-
-  @Override
-  public Future<JsonObject> placements(long viewer) {
-    return queries.placements(viewer);
-  }
-
-  @Override
-  public Future<JsonObject> placementsBy(long viewer, List<Long> owners) {
-    return queries.placementsBy(viewer, owners);
+  /** The internal operations ({@link RelationsInternal}) over the same features, for the verticle to bind. */
+  RelationsInternal internal() {
+    return new RelationsInternalImpl(follows, queries);
   }
 
   /** A list's body as a page: every relations list holds its users (or ids) under {@code items}. */
-  private static Future<Page> items(Future<JsonObject> body) {
+  static Future<Page> items(Future<JsonObject> body) {
     return body.map(json -> Page.of("items", json));
   }
 }

@@ -1,24 +1,26 @@
 package io.kith.relations.service;
 
 import io.kith.platform.Platform;
+import io.kith.platform.bus.ServiceBindings;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
-import io.vertx.serviceproxy.ServiceBinder;
 
 import java.util.List;
 
-/** Wires the relations stores and service and binds the service on {@link RelationsService#ADDRESS}. */
+/**
+ * Wires the relations stores and service and binds the service on {@link RelationsService#ADDRESS}, its internal
+ * operations on {@link RelationsInternal#ADDRESS}.
+ */
 public final class RelationsVerticle extends VerticleBase {
 
   /** Most members loaded into one hot set (inbound sets such as blocked-by can be larger than outgoing limits). */
   static final int HOT_SET_MAX = 100_000;
 
   private final Platform platform;
-  private MessageConsumer<JsonObject> binding;
+  private ServiceBindings bindings;
 
   /** Creates the verticle on a node's platform. */
   public RelationsVerticle(Platform platform) {
@@ -37,9 +39,9 @@ public final class RelationsVerticle extends VerticleBase {
         .compose(v -> groups.ensureIndexes())
         .compose(v -> tags.ensureIndexes())
         .compose(v -> {
-          binding = new ServiceBinder(vertx).setAddress(RelationsService.ADDRESS)
-              .register(RelationsService.class, service);
-          return binding.completion();
+          bindings = new ServiceBindings(vertx);
+          return Future.all(bindings.bind(RelationsService.class, service, RelationsService.ADDRESS),
+              bindings.bind(RelationsInternal.class, service.internal(), RelationsInternal.ADDRESS));
         });
   }
 
@@ -59,6 +61,6 @@ public final class RelationsVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return binding == null ? Future.succeededFuture() : binding.unregister();
+    return bindings == null ? Future.succeededFuture() : bindings.unregister();
   }
 }

@@ -178,12 +178,12 @@ class AccountsIntegrationTest extends RelationsTestBase {
     long stranger = newUser();
     befriend(user, friend);
     await(accounts.setPresenceMode(user, "friends"));
-    await(accounts.connectionChanged(user, "conn-" + user, true));
+    await(accountsInternal.connectionChanged(user, "conn-" + user, true));
     assertTrue(await(accounts.presence(friend, List.of(user))).getJsonObject(Long.toString(user))
         .getBoolean("online"));
     assertFalse(await(accounts.presence(stranger, List.of(user))).getJsonObject(Long.toString(user))
         .getBoolean("online"));
-    await(accounts.connectionChanged(user, "conn-" + user, false));
+    await(accountsInternal.connectionChanged(user, "conn-" + user, false));
   }
 
   @Test
@@ -191,13 +191,13 @@ class AccountsIntegrationTest extends RelationsTestBase {
   void blockedPresence() throws Exception {
     long blocker = newUser();
     long blocked = newUser();
-    await(accounts.connectionChanged(blocker, "conn-" + blocker, true));
+    await(accountsInternal.connectionChanged(blocker, "conn-" + blocker, true));
     assertTrue(await(accounts.presence(blocked, List.of(blocker))).getJsonObject(Long.toString(blocker))
         .getBoolean("online"));
     await(relations.block(blocker, blocked));
     assertFalse(await(accounts.presence(blocked, List.of(blocker))).getJsonObject(Long.toString(blocker))
         .getBoolean("online"));
-    await(accounts.connectionChanged(blocker, "conn-" + blocker, false));
+    await(accountsInternal.connectionChanged(blocker, "conn-" + blocker, false));
   }
 
   @Test

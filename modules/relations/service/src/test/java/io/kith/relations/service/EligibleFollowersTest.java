@@ -3,7 +3,7 @@ package io.kith.relations.service;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.CountingRedis;
-import io.kith.relations.api.RelationsService;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -37,13 +37,14 @@ class EligibleFollowersTest extends RelationsTestBase {
   }
 
   /** A service on its own stores, whose Redis round trips are counted; {@code loader} stands in for MongoDB. */
-  private RelationsServiceImpl counted(CountingRedis redis, HotSets.Loader loader) {
+  private RelationsInternal counted(CountingRedis redis, HotSets.Loader loader) {
     EdgeStore edges = edges();
     return new RelationsServiceImpl(platform, edges, new HotSets(redis, loader), new FollowerLists(redis, edges),
-        new GroupStore(platform.mongo(), platform.ids()), new TagStore(platform.mongo(), platform.ids()), UserDirectory.proxy(vertx));
+        new GroupStore(platform.mongo(), platform.ids()), new TagStore(platform.mongo(), platform.ids()),
+        UserDirectory.proxy(vertx)).internal();
   }
 
-  private RelationsServiceImpl counted(CountingRedis redis) {
+  private RelationsInternal counted(CountingRedis redis) {
     EdgeStore edges = edges();
     return counted(redis, (set, user) -> RelationsVerticle.load(edges, set, user));
   }
@@ -59,7 +60,7 @@ class EligibleFollowersTest extends RelationsTestBase {
   }
 
   /** Every page of the author's eligible followers, {@code limit} a page, running {@code before} before each. */
-  private List<JsonObject> pages(RelationsService service, long author, int limit, Step before) throws Exception {
+  private List<JsonObject> pages(RelationsInternal service, long author, int limit, Step before) throws Exception {
     List<JsonObject> pages = new ArrayList<>();
     String cursor = null;
     do {
@@ -130,21 +131,23 @@ class EligibleFollowersTest extends RelationsTestBase {
         expected.add(f.get(i));
       }
     }
-    JsonObject whole = await(relations.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson));
+    JsonObject whole = await(relationsInternal.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson));
     assertEquals(expected, longs(whole.getJsonArray("items")));
     assertEquals(List.of(f.get(11), f.get(4), f.get(1)), longs(whole.getJsonArray("friends")));
     assertNull(whole.getString("next"));
     assertTrue(exists(FollowerLists.key(author)), "the list is copied");
-    assertEquals(whole, await(relations.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson)), "warm");
+    assertEquals(whole, await(relationsInternal.eligibleFollowers(author, PageRequest.first(100)).map(Page::toJson)),
+        "warm");
 
     for (int limit : new int[] {1, 2, 5, 12, 16}) {
-      List<JsonObject> warm = pages(relations, author, limit, () -> { });
-      assertEquals(warm, pages(relations, author, limit, () -> {
+      List<JsonObject> warm = pages(relationsInternal, author, limit, () -> { });
+      assertEquals(warm, pages(relationsInternal, author, limit, () -> {
         dropCopy(author);
         dropSets(author);
       }), "list from MongoDB, sets rebuilt, pages of " + limit);
-      assertEquals(warm, pages(relations, author, limit, () -> dropCopy(author)), "list from MongoDB, " + limit);
-      assertEquals(warm, pages(relations, author, limit, () -> dropSets(author)), "sets rebuilt, " + limit);
+      assertEquals(warm, pages(relationsInternal, author, limit, () -> dropCopy(author)),
+          "list from MongoDB, " + limit);
+      assertEquals(warm, pages(relationsInternal, author, limit, () -> dropSets(author)), "sets rebuilt, " + limit);
       List<Long> items = new ArrayList<>();
       List<Long> friends = new ArrayList<>();
       warm.forEach(p -> {
@@ -166,7 +169,7 @@ class EligibleFollowersTest extends RelationsTestBase {
     }
     befriend(author, users.get(2));
     CountingRedis redis = new CountingRedis(platform.redis());
-    RelationsServiceImpl service = counted(redis);
+    RelationsInternal service = counted(redis);
     JsonObject expected = new JsonObject().put("items", new JsonArray(List.of(users.get(3), users.get(2),
         users.get(1)))).put("friends", new JsonArray(List.of(users.get(2)))).putNull("next");
     assertEquals(expected, await(service.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)));
@@ -206,19 +209,19 @@ class EligibleFollowersTest extends RelationsTestBase {
     await(relations.follow(users.get(1), author));
     await(relations.follow(users.get(2), author));
     List<Long> expected = List.of(users.get(2), users.get(1));
-    assertEquals(expected, longs(await(relations.eligibleFollowers(author, PageRequest.first(10))
+    assertEquals(expected, longs(await(relationsInternal.eligibleFollowers(author, PageRequest.first(10))
         .map(Page::toJson)).getJsonArray("items")));
     String key = FollowerLists.key(author);
     double score = await(platform.redisApi().zscore(key, "v")).toDouble();
     // a stranger in the copy shows whether the copy was served
     String stranger = Long.toString(platform.ids().next());
     await(platform.redisApi().zadd(List.of(key, Long.toString(platform.ids().next()), stranger)));
-    assertEquals(3, longs(await(relations.eligibleFollowers(author, PageRequest.first(10))
+    assertEquals(3, longs(await(relationsInternal.eligibleFollowers(author, PageRequest.first(10))
         .map(Page::toJson)).getJsonArray("items")).size(),
         "at its version, the copy is served as it is");
 
     await(platform.redisApi().zadd(List.of(key, Double.toString(score + 1), "v")));
-    assertEquals(expected, longs(await(relations.eligibleFollowers(author, PageRequest.first(10))
+    assertEquals(expected, longs(await(relationsInternal.eligibleFollowers(author, PageRequest.first(10))
         .map(Page::toJson)).getJsonArray("items")),
         "an older copy is not served");
     assertEquals(score, await(platform.redisApi().zscore(key, "v")).toDouble(), "and is replaced");
@@ -227,9 +230,9 @@ class EligibleFollowersTest extends RelationsTestBase {
     await(platform.redisApi().zadd(List.of(key, Double.toString(score - 5), "v", Long.toString(platform.ids().next()),
         stranger)));
     for (int i = 0; i < 2; i++) {
-      JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(1)).map(Page::toJson));
+      JsonObject page = await(relationsInternal.eligibleFollowers(author, PageRequest.first(1)).map(Page::toJson));
       assertEquals(List.of(users.get(2)), longs(page.getJsonArray("items")), "a newer copy is not served either");
-      JsonObject rest = await(relations.eligibleFollowers(author, PageRequest.after(page.getString("next"), 1))
+      JsonObject rest = await(relationsInternal.eligibleFollowers(author, PageRequest.after(page.getString("next"), 1))
           .map(Page::toJson));
       assertEquals(List.of(users.get(1)), longs(rest.getJsonArray("items")));
       assertNull(rest.getString("next"));
@@ -246,7 +249,7 @@ class EligibleFollowersTest extends RelationsTestBase {
       await(relations.follow(follower, author));
     }
     befriend(author, f.get(1));
-    JsonObject first = await(relations.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
+    JsonObject first = await(relationsInternal.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
     assertEquals(List.of(f.get(3), f.get(2), f.get(1), f.get(0)), longs(first.getJsonArray("items")));
     assertEquals(List.of(f.get(1)), longs(first.getJsonArray("friends")));
 
@@ -254,12 +257,12 @@ class EligibleFollowersTest extends RelationsTestBase {
     // the author ends the friendship (the follower still follows: the copy stays current) and hides from another
     await(relations.unfollow(author, f.get(1)));
     await(relations.hide(author, f.get(2)));
-    JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
+    JsonObject page = await(relationsInternal.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
     assertEquals(List.of(f.get(3), f.get(1), f.get(0)), longs(page.getJsonArray("items")));
     assertEquals(List.of(), longs(page.getJsonArray("friends")));
     assertTrue(exists(HotSets.key(HotSets.FRIENDS, author)) && exists(HotSets.key(HotSets.HIDES, author)),
         "rebuilt");
-    assertEquals(page, await(relations.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)),
+    assertEquals(page, await(relationsInternal.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson)),
         "warm again");
 
     // a friendship written between the rebuild's read of MongoDB and its store: answered from what was read, then
@@ -269,7 +272,7 @@ class EligibleFollowersTest extends RelationsTestBase {
     HotSets[] sets = new HotSets[1];
     CountingRedis redis = new CountingRedis(platform.redis());
     EdgeStore edges = edges();
-    RelationsServiceImpl service = counted(redis, (set, user) -> {
+    RelationsInternal service = counted(redis, (set, user) -> {
       if (set.equals(HotSets.FRIENDS) && loads.incrementAndGet() == 1) {
         return sets[0].add(set, user, f.get(3)).map(v -> List.of());
       }
@@ -315,7 +318,7 @@ class EligibleFollowersTest extends RelationsTestBase {
     await(platform.redisApi().zadd(List.of(key, "-2", "v", Long.toString(platform.ids().next()),
         Long.toString(newestFirst.get(0)))));
 
-    JsonObject first = await(relations.eligibleFollowers(author, PageRequest.first(20_000)).map(Page::toJson));
+    JsonObject first = await(relationsInternal.eligibleFollowers(author, PageRequest.first(20_000)).map(Page::toJson));
     List<Long> items = longs(first.getJsonArray("items"));
     assertEquals(FollowerLists.MAX - 1, items.size(), "a page of 10,000 without the hidden follower");
     assertFalse(items.contains(hidden));
@@ -323,7 +326,8 @@ class EligibleFollowersTest extends RelationsTestBase {
     assertEquals(List.of(friend), longs(first.getJsonArray("friends")));
     assertNotNull(first.getString("next"));
     assertFalse(exists(key), "the copy is dropped");
-    JsonObject second = await(relations.eligibleFollowers(author, PageRequest.after(first.getString("next"), 20_000))
+    JsonObject second = await(relationsInternal.eligibleFollowers(author,
+        PageRequest.after(first.getString("next"), 20_000))
         .map(Page::toJson));
     assertEquals(List.of(newestFirst.get(total - 1)), longs(second.getJsonArray("items")));
     assertNull(second.getString("next"));
@@ -339,25 +343,27 @@ class EligibleFollowersTest extends RelationsTestBase {
       await(relations.follow(follower, author));
     }
     for (int limit : new int[] {0, -5}) {
-      JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(limit)).map(Page::toJson));
+      JsonObject page = await(relationsInternal.eligibleFollowers(author, PageRequest.first(limit)).map(Page::toJson));
       assertEquals(List.of(users.get(3)), longs(page.getJsonArray("items")), "limit " + limit + " reads one");
       assertNotNull(page.getString("next"));
     }
-    assertEquals(3, await(relations.eligibleFollowers(author, PageRequest.after("", Integer.MAX_VALUE))
+    assertEquals(3, await(relationsInternal.eligibleFollowers(author, PageRequest.after("", Integer.MAX_VALUE))
         .map(Page::toJson)).getJsonArray("items").size());
     for (String cursor : new String[] {"0", "-3", "x", "1.5", " ", "99999999999999999999"}) {
-      failsWith("validation_failed", relations.eligibleFollowers(author, PageRequest.after(cursor, 10))
+      failsWith("validation_failed", relationsInternal.eligibleFollowers(author, PageRequest.after(cursor, 10))
           .map(Page::toJson));
     }
     for (int i = 0; i < 2; i++) {
-      JsonObject past = await(relations.eligibleFollowers(author, PageRequest.after("1", 10)).map(Page::toJson));
+      JsonObject past = await(relationsInternal.eligibleFollowers(author, PageRequest.after("1", 10))
+          .map(Page::toJson));
       assertEquals(new JsonObject().put("items", new JsonArray()).put("friends", new JsonArray()).putNull("next"),
           past);
     }
 
     long lonely = newUser();
     for (int i = 0; i < 2; i++) {
-      JsonObject empty = await(relations.eligibleFollowers(lonely, PageRequest.first(10_000)).map(Page::toJson));
+      JsonObject empty = await(relationsInternal.eligibleFollowers(lonely, PageRequest.first(10_000))
+          .map(Page::toJson));
       assertEquals(new JsonObject().put("items", new JsonArray()).put("friends", new JsonArray()).putNull("next"),
           empty, i == 0 ? "from MongoDB" : "from the empty copy");
     }

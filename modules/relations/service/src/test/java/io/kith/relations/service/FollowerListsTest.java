@@ -33,7 +33,8 @@ class FollowerListsTest extends RelationsTestBase {
     String cursor = null;
     int pages = 0;
     do {
-      JsonObject page = await(relations.eligibleFollowers(author, PageRequest.after(cursor, limit)).map(Page::toJson));
+      JsonObject page = await(relationsInternal.eligibleFollowers(author, PageRequest.after(cursor, limit))
+          .map(Page::toJson));
       assertTrue(page.getJsonArray("items").size() <= limit, page.encode());
       all.addAll(items(page));
       cursor = page.getString("next");
@@ -82,7 +83,7 @@ class FollowerListsTest extends RelationsTestBase {
     newestFirst.remove(followers.get(0));
     newestFirst.add(0, followers.get(0));
     assertEquals(newestFirst, walk(author, 1));
-    assertEquals(newestFirst, items(await(relations.eligibleFollowers(author, PageRequest.first(100))
+    assertEquals(newestFirst, items(await(relationsInternal.eligibleFollowers(author, PageRequest.first(100))
         .map(Page::toJson))));
   }
 
@@ -129,25 +130,26 @@ class FollowerListsTest extends RelationsTestBase {
   void rebuiltAndEmpty() throws Exception {
     List<Long> users = newUsers(4);
     long author = users.get(0);
-    JsonObject empty = await(relations.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
+    JsonObject empty = await(relationsInternal.eligibleFollowers(author, PageRequest.first(10)).map(Page::toJson));
     assertEquals(List.of(), items(empty));
     assertNull(empty.getString("next"));
 
     for (long f : users.subList(1, 4)) {
       await(relations.follow(f, author));
     }
-    JsonObject first = await(relations.eligibleFollowers(author, PageRequest.first(2)).map(Page::toJson));
+    JsonObject first = await(relationsInternal.eligibleFollowers(author, PageRequest.first(2)).map(Page::toJson));
     assertEquals(List.of(users.get(3), users.get(2)), items(first));
     String cursor = first.getString("next");
     // the copy vanishes between two pages (expired, or Redis emptied): the cursor still continues the walk
     await(platform.redisApi().del(List.of(FollowerLists.key(author))));
-    JsonObject second = await(relations.eligibleFollowers(author, PageRequest.after(cursor, 2)).map(Page::toJson));
+    JsonObject second = await(relationsInternal.eligibleFollowers(author, PageRequest.after(cursor, 2))
+        .map(Page::toJson));
     assertEquals(List.of(users.get(1)), items(second));
     assertNull(second.getString("next"), "the last page names no further page");
     assertTrue(copied(author));
 
     // a page exactly as long as the list is the last one
-    JsonObject whole = await(relations.eligibleFollowers(author, PageRequest.first(3)).map(Page::toJson));
+    JsonObject whole = await(relationsInternal.eligibleFollowers(author, PageRequest.first(3)).map(Page::toJson));
     assertEquals(3, items(whole).size());
     assertNull(whole.getString("next"));
     assertFalse(items(whole).contains(author));
@@ -168,7 +170,7 @@ class FollowerListsTest extends RelationsTestBase {
     for (int i = 0; i < 6; i++) {
       changes.add(relations.unfollow(followers.get(i), author));
       changes.add(relations.follow(followers.get(6 + i), author));
-      changes.add(relations.eligibleFollowers(author, PageRequest.first(4)).map(Page::toJson));
+      changes.add(relationsInternal.eligibleFollowers(author, PageRequest.first(4)).map(Page::toJson));
     }
     await(Future.all(changes));
     List<Long> seen = walk(author, 5);

@@ -125,7 +125,8 @@ class GraphQueriesTest extends RelationsTestBase {
     String cursor = null;
     int pages = 0;
     do {
-      JsonObject page = await(relations.eligibleFollowers(author, PageRequest.after(cursor, 7)).map(Page::toJson));
+      JsonObject page = await(relationsInternal.eligibleFollowers(author, PageRequest.after(cursor, 7))
+          .map(Page::toJson));
       JsonArray items = page.getJsonArray("items");
       assertTrue(items.size() <= 7, "page of at most 7: " + page);
       for (int i = 0; i < items.size(); i++) {
@@ -143,7 +144,8 @@ class GraphQueriesTest extends RelationsTestBase {
         .map(Page::toJson), 100).stream()
         .filter(expected::contains).toList();
     assertEquals(newestFirst, seen);
-    failsWith("validation_failed", relations.eligibleFollowers(author, PageRequest.after("nope", 7)).map(Page::toJson));
+    failsWith("validation_failed", relationsInternal.eligibleFollowers(author, PageRequest.after("nope", 7))
+        .map(Page::toJson));
   }
 
   @Test
@@ -166,7 +168,7 @@ class GraphQueriesTest extends RelationsTestBase {
     long followedOnly = newUser();
     await(relations.follow(author, followedOnly));
 
-    JsonObject page = await(relations.eligibleFollowers(author, PageRequest.first(5_000)).map(Page::toJson));
+    JsonObject page = await(relationsInternal.eligibleFollowers(author, PageRequest.first(5_000)).map(Page::toJson));
     assertNull(page.getString("next"));
     List<Long> items = page.getJsonArray("items").stream().map(x -> ((Number) x).longValue()).toList();
     List<Long> friends = page.getJsonArray("friends").stream().map(x -> ((Number) x).longValue()).toList();
@@ -177,7 +179,7 @@ class GraphQueriesTest extends RelationsTestBase {
     List<Long> pagedFriends = new ArrayList<>();
     String cursor = null;
     do {
-      JsonObject p = await(relations.eligibleFollowers(author, PageRequest.after(cursor, 1)).map(Page::toJson));
+      JsonObject p = await(relationsInternal.eligibleFollowers(author, PageRequest.after(cursor, 1)).map(Page::toJson));
       List<Long> pi = p.getJsonArray("items").stream().map(x -> ((Number) x).longValue()).toList();
       p.getJsonArray("friends").forEach(x -> {
         assertTrue(pi.contains(((Number) x).longValue()), "a flagged friend outside the page: " + p);
@@ -212,7 +214,7 @@ class GraphQueriesTest extends RelationsTestBase {
     await(relations.tagUser(unrelated, tagger, "close"));
     await(relations.tagUser(viewer, tagger, "friendly"));
 
-    JsonObject placed = await(relations.placements(viewer));
+    JsonObject placed = await(relationsInternal.placements(viewer));
 
     assertEquals(Set.of(Long.toString(tagger), Long.toString(grouper), Long.toString(both)), placed.fieldNames());
     assertEquals(Set.of("close", "gym"), strings(placed.getJsonObject(Long.toString(tagger)).getJsonArray("tags")));
@@ -228,11 +230,11 @@ class GraphQueriesTest extends RelationsTestBase {
     await(relations.removeGroupMembers(grouper, g1, List.of(viewer)));
     await(relations.deleteGroup(grouper, g2));
     await(relations.unfollow(viewer, both));
-    JsonObject after = await(relations.placements(viewer));
+    JsonObject after = await(relationsInternal.placements(viewer));
     assertEquals(Set.of(Long.toString(both)), after.fieldNames());
     assertEquals(Set.of("cousin"), strings(after.getJsonObject(Long.toString(both)).getJsonArray("tags")));
     assertTrue(after.getJsonObject(Long.toString(both)).getJsonArray("groups").isEmpty());
-    assertTrue(await(relations.placements(unrelated)).isEmpty());
+    assertTrue(await(relationsInternal.placements(unrelated)).isEmpty());
   }
 
   @Test
@@ -257,7 +259,7 @@ class GraphQueriesTest extends RelationsTestBase {
     await(relations.hide(viewer, muted));
     await(relations.mute(hider, viewer));
     List<Long> ids = List.of(followed, friend, blocked, blocker, muted, hider, plain);
-    JsonObject ties = await(relations.ties(viewer, ids));
+    JsonObject ties = await(relationsInternal.ties(viewer, ids));
     JsonObject full = await(relations.relationships(viewer, ids));
     List<String> flags = List.of("following", "friend", "blocking", "blocked_by", "muting", "hidden_from");
     for (long id : ids) {
@@ -270,12 +272,12 @@ class GraphQueriesTest extends RelationsTestBase {
     assertTrue(ties.getJsonObject(Long.toString(friend)).getBoolean("friend"));
     // the hidden-by set follows writes, also when it was built before them
     await(relations.unhide(hider, viewer));
-    assertEquals(false, await(relations.ties(viewer, List.of(hider))).getJsonObject(Long.toString(hider))
+    assertEquals(false, await(relationsInternal.ties(viewer, List.of(hider))).getJsonObject(Long.toString(hider))
         .getBoolean("hidden_from"));
     await(relations.hide(plain, viewer));
-    assertTrue(await(relations.ties(viewer, List.of(plain))).getJsonObject(Long.toString(plain))
+    assertTrue(await(relationsInternal.ties(viewer, List.of(plain))).getJsonObject(Long.toString(plain))
         .getBoolean("hidden_from"));
-    failsWith("validation_failed", relations.ties(viewer, LongStream.rangeClosed(1, 1_001).boxed().toList()));
+    failsWith("validation_failed", relationsInternal.ties(viewer, LongStream.rangeClosed(1, 1_001).boxed().toList()));
   }
 
   @Test
@@ -291,7 +293,7 @@ class GraphQueriesTest extends RelationsTestBase {
     List<Long> following = new ArrayList<>();
     String cursor = null;
     do {
-      JsonObject page = await(relations.followingIds(me, PageRequest.after(cursor, 2)).map(Page::toJson));
+      JsonObject page = await(relationsInternal.followingIds(me, PageRequest.after(cursor, 2)).map(Page::toJson));
       assertTrue(page.getJsonArray("items").size() <= 2);
       page.getJsonArray("items").forEach(id -> following.add(((Number) id).longValue()));
       cursor = page.getString("next");
@@ -299,10 +301,11 @@ class GraphQueriesTest extends RelationsTestBase {
     List<Long> newestFirst = new ArrayList<>(users.subList(1, 6));
     java.util.Collections.reverse(newestFirst);
     assertEquals(newestFirst, following);
-    JsonArray friends = await(relations.friendIds(me, PageRequest.first(1000)).map(Page::toJson)).getJsonArray("items");
+    JsonArray friends = await(relationsInternal.friendIds(me, PageRequest.first(1000)).map(Page::toJson))
+        .getJsonArray("items");
     assertEquals(Set.of(users.get(1), users.get(2)), new HashSet<>(friends.getList().stream()
         .map(n -> ((Number) n).longValue()).toList()));
-    assertEquals(0, await(relations.friendIds(users.get(5), PageRequest.first(10))
+    assertEquals(0, await(relationsInternal.friendIds(users.get(5), PageRequest.first(10))
         .map(Page::toJson)).getJsonArray("items").size());
   }
 
@@ -319,11 +322,12 @@ class GraphQueriesTest extends RelationsTestBase {
     long group = await(relations.createGroup(owner, "Inner")).getLong("id");
     await(relations.addGroupMembers(owner, group, List.of(viewer)));
     await(relations.tagUser(other, viewer, "Far"));
-    JsonObject placed = await(relations.placementsBy(viewer, List.of(owner, nobody)));
+    JsonObject placed = await(relationsInternal.placementsBy(viewer, List.of(owner, nobody)));
     assertEquals(new JsonObject().put(Long.toString(owner), new JsonObject()
         .put("tags", new JsonArray().add("close")).put("groups", new JsonArray().add(group))), placed);
-    failsWith("validation_failed", relations.placementsBy(viewer, List.of()));
-    failsWith("validation_failed", relations.placementsBy(viewer, LongStream.rangeClosed(1, 1_001).boxed().toList()));
+    failsWith("validation_failed", relationsInternal.placementsBy(viewer, List.of()));
+    failsWith("validation_failed",
+        relationsInternal.placementsBy(viewer, LongStream.rangeClosed(1, 1_001).boxed().toList()));
   }
 
   private static void expect(JsonObject all, long id, Set<String> on, List<String> tags, List<Long> groups) {

@@ -1,5 +1,6 @@
 package io.kith.relations.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.platform.events.DomainEvent;
@@ -8,6 +9,7 @@ import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsEvents;
+import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -34,7 +36,9 @@ abstract class RelationsTestBase extends ModuleTestBase {
   private static final int REGISTRATION_WAVE = 16;
 
   protected AccountsService accounts;
+  protected AccountsInternal accountsInternal;
   protected RelationsService relations;
+  protected RelationsInternal relationsInternal;
 
   @BeforeAll
   void deploy() throws Exception {
@@ -44,7 +48,9 @@ abstract class RelationsTestBase extends ModuleTestBase {
         .put("relations", new JsonObject().put("follows-per-minute", 100_000).put("blocks-per-minute", 100_000)));
     await(KithTestKit.deploy(platform, new AccountsModule(), new RelationsModule()));
     accounts = AccountsService.proxy(vertx);
+    accountsInternal = AccountsInternal.proxy(vertx);
     relations = RelationsService.proxy(vertx);
+    relationsInternal = RelationsInternal.proxy(vertx);
   }
 
   /** Registers a fresh user and returns their id. */

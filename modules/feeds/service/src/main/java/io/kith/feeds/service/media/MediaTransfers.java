@@ -1,7 +1,7 @@
 package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.FeedsErrors;
-import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
@@ -40,11 +40,11 @@ final class MediaTransfers {
   }
 
   private final MediaStore store;
-  private final FeedsService feeds;
+  private final FeedsInternal feeds;
   private final RateLimiter limiter;
   private final Limits limits;
 
-  MediaTransfers(MediaStore store, FeedsService feeds, RateLimiter limiter, Limits limits) {
+  MediaTransfers(MediaStore store, FeedsInternal feeds, RateLimiter limiter, Limits limits) {
     this.store = store;
     this.feeds = feeds;
     this.limiter = limiter;

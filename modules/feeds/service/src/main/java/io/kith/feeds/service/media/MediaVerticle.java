@@ -1,6 +1,6 @@
 package io.kith.feeds.service.media;
 
-import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.Platform;
 import io.kith.platform.config.Bounds;
@@ -59,7 +59,7 @@ public final class MediaVerticle extends VerticleBase {
     long ttl = config.longValue(UNATTACHED_TTL_SECONDS) * 1000;
     long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
-    MediaTransfers transfers = new MediaTransfers(store, FeedsService.proxy(vertx),
+    MediaTransfers transfers = new MediaTransfers(store, FeedsInternal.proxy(vertx),
         new RateLimiter(platform.redis()), limits);
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {

@@ -1,6 +1,6 @@
 package io.kith.feeds.service.media;
 
-import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
@@ -59,8 +59,8 @@ abstract class MediaTestBase extends ModuleTestBase {
   void deploy() throws Exception {
     startPlatform(new JsonObject().put("feeds", new JsonObject().put("media",
         mediaConfig())));
-    FeedsService feeds = (FeedsService) Proxy.newProxyInstance(FeedsService.class.getClassLoader(),
-        new Class<?>[] {FeedsService.class}, (proxy, method, args) -> {
+    FeedsInternal feeds = (FeedsInternal) Proxy.newProxyInstance(FeedsInternal.class.getClassLoader(),
+        new Class<?>[] {FeedsInternal.class}, (proxy, method, args) -> {
           if (method.getName().equals("visiblePosts")) {
             long viewer = (Long) args[0];
             @SuppressWarnings("unchecked") List<Long> posts = (List<Long>) args[1];
@@ -70,7 +70,7 @@ abstract class MediaTestBase extends ModuleTestBase {
           }
           return Future.failedFuture("not part of the media tests");
         });
-    new ServiceBinder(vertx).setAddress(FeedsService.ADDRESS).register(FeedsService.class, feeds);
+    new ServiceBinder(vertx).setAddress(FeedsInternal.ADDRESS).register(FeedsInternal.class, feeds);
     await(vertx.deployVerticle(new MediaVerticle(platform)));
     media = MediaClient.create(vertx);
     store = new MediaStore(platform.mongo(), platform.ids());

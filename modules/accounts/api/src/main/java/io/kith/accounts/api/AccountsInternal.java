@@ -1,0 +1,57 @@
+package io.kith.accounts.api;
+
+import io.kith.platform.bus.ServiceProxies;
+import io.vertx.codegen.annotations.GenIgnore;
+import io.vertx.codegen.annotations.ProxyGen;
+import io.vertx.codegen.annotations.VertxGen;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+
+/**
+ * The accounts operations that only other domains and the gateway's bridge machinery call, apart from
+ * {@link AccountsService}: they take no acting user and trust their caller's word (who is connected, whose settings
+ * to read). Bound by the accounts module at {@link #ADDRESS}, which no bridge lets a client send to; the gateway's
+ * HTTP routes never see this interface (an architecture test keeps it so).
+ */
+@ProxyGen
+@VertxGen
+public interface AccountsInternal {
+
+  /** Event-bus address of the internal operations. */
+  String ADDRESS = "kith.accounts.internal";
+
+  /** A proxy to the internal operations (on any node of the cluster that runs accounts). */
+  @GenIgnore
+  static AccountsInternal proxy(Vertx vertx) {
+    return ServiceProxies.proxy(vertx, AccountsInternal.class, ADDRESS);
+  }
+
+  /**
+   * Which of these users exist and whether each requires approval of new followers:
+   * {@code {"<id>": {follow_approval: bool}}}; unknown ids are absent. At most 1,000 ids.
+   */
+  Future<JsonObject> followSettings(List<Long> userIds);
+
+  /**
+   * Whether each of up to 1,000 users has a live bridge connection now, whatever their presence mode (no viewer: it
+   * answers what each user would see of themselves). One pipelined Redis round trip, not counted against any user's
+   * presence-query limit; used by notifications to tell only offline users of a direct message.
+   *
+   * @return {@code {"<id>": online (bool)}} for every distinct id asked
+   */
+  Future<JsonObject> onlineAmong(List<Long> userIds);
+
+  /**
+   * Called by the gateway when a bridge connection of {@code userId} is authenticated ({@code open} true) or closed.
+   * Connections are counted in Redis with a heartbeat expiry, so a crashed node leaves no ghost.
+   */
+  Future<Void> connectionChanged(long userId, String connectionId, boolean open);
+
+  /**
+   * Called by the gateway periodically with the connections it holds: {@code {"<userId>": ["<connectionId>", ...]}}.
+   */
+  Future<Void> connectionsAlive(JsonObject connections);
+}

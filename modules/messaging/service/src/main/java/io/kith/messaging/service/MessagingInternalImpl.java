@@ -1,0 +1,37 @@
+package io.kith.messaging.service;
+
+import io.kith.messaging.api.MessagingInternal;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+
+/**
+ * The messaging operations other domains and the gateway call on trust; like {@link MessagingServiceImpl}, it only
+ * delegates.
+ */
+final class MessagingInternalImpl implements MessagingInternal {
+
+  private final Groups groups;
+  private final ManagedGroups managed;
+
+  MessagingInternalImpl(Groups groups, ManagedGroups managed) {
+    this.groups = groups;
+    this.managed = managed;
+  }
+
+  @Override
+  public Future<Boolean> mayListen(long userId, String roomId) {
+    return groups.mayListen(userId, roomId);
+  }
+
+  @Override
+  public Future<JsonObject> managedGroup(long owner, String ref, JsonObject spec) {
+    return managed.managed(owner, ref, spec);
+  }
+
+  @Override
+  public Future<Void> setManagedMembers(long owner, long groupId, List<Long> add, List<Long> remove) {
+    return managed.setManaged(owner, groupId, add, remove);
+  }
+}

@@ -62,6 +62,13 @@ public final class ActivitiesVerticle extends VerticleBase {
     reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects, relations);
     return activities.ensureIndexes()
         .compose(v -> participants.ensureIndexes())
+        .compose(v -> activities.renameOldCoordinates())
+        .onSuccess(n -> {
+          if (n > 0) {
+            LOG.info("Renamed the coordinates of {} activities stored with their old names to place.lat and "
+                + "place.lon", n);
+          }
+        })
         .compose(v -> loader.loadAll().<Void>mapEmpty().recover(e -> {
           // reads load what they miss one by one, and the sweep retries the whole load
           LOG.warn("Warm start of activities failed: {}", e.toString());

@@ -38,6 +38,23 @@ final class ActivityStore {
             new IndexOptions().name("start")));
   }
 
+  /**
+   * Moves coordinates stored under the names used before the lat/lon rename (CHANGELOG, Unreleased) ({@code place.latitude}, {@code place.longitude}) to
+   * {@code place.lat} and {@code place.lon}; answers how many activities were rewritten. Each rewritten activity gets
+   * a new version, so the warm load that follows replaces its Redis copy (and puts it back in the GEO index) instead
+   * of keeping the copy with the old names. Idempotent: a second run finds nothing.
+   */
+  Future<Long> renameOldCoordinates() {
+    JsonObject old = new JsonObject().put("$or", new JsonArray()
+        .add(new JsonObject().put("place.latitude", new JsonObject().put("$exists", true)))
+        .add(new JsonObject().put("place.longitude", new JsonObject().put("$exists", true))));
+    JsonObject rename = new JsonObject()
+        .put("$rename", new JsonObject().put("place.latitude", "place.lat").put("place.longitude", "place.lon"))
+        .put("$inc", new JsonObject().put("v", 1));
+    return mongo.updateCollectionWithOptions(COLLECTION, old, rename, new UpdateOptions().setMulti(true))
+        .map(result -> result == null ? 0L : result.getDocModified());
+  }
+
   Future<Void> insert(JsonObject doc) {
     return mongo.insert(COLLECTION, doc).mapEmpty();
   }

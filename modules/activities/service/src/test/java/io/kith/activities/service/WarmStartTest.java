@@ -105,6 +105,38 @@ class WarmStartTest extends ActivitiesTestBase {
   }
 
   @Test
+  @DisplayName("an activity stored with latitude/longitude before the rename is shown and found nearby with lat/lon "
+      + "once a node starts")
+  void oldCoordinateNames() throws Exception {
+    long organiser = newUser();
+    long id = createId(organiser, body().put("place", new JsonObject().put("name", "Quay").put("lat", 31.2)
+        .put("lon", 121.5)));
+    // the document as an older version stored it, and no Redis copy (as after a restart on an emptied Redis)
+    await(platform.mongo().updateCollection(ActivityStore.COLLECTION, new JsonObject().put("_id", id),
+        new JsonObject().put("$rename", new JsonObject().put("place.lat", "place.latitude")
+            .put("place.lon", "place.longitude"))));
+    await(platform.redisApi().del(activityKeys(List.of(id))));
+    await(platform.redisApi().zrem(List.of(HotActivities.GEO, Long.toString(id))));
+    Vertx other = Vertx.vertx();
+    Platform node = await(KithTestKit.platform(other, new JsonObject()
+        .put("activities", new JsonObject().put("sweep-interval-ms", 60_000))));
+    try {
+      await(KithTestKit.deploy(node, new ActivitiesModule()));
+    } finally {
+      await(node.close());
+      await(other.close());
+    }
+    JsonObject stored = await(platform.mongo().findOne(ActivityStore.COLLECTION, new JsonObject().put("_id", id),
+        null)).getJsonObject("place");
+    assertEquals(new JsonObject().put("name", "Quay").put("lat", 31.2).put("lon", 121.5), stored);
+    JsonObject place = await(activities.activity(organiser, id)).getJsonObject("place");
+    assertEquals(31.2, place.getDouble("lat"));
+    assertEquals(121.5, place.getDouble("lon"));
+    JsonObject q = new JsonObject().put("lat", 31.21).put("lon", 121.5).put("radius_km", 10);
+    assertEquals(List.of(id), ids(await(activities.nearby(organiser, filters(q), pageOf(q)).map(Page::toJson))));
+  }
+
+  @Test
   @DisplayName("when Redis was emptied (the warm marker is gone) the sweep reloads every current activity")
   void emptiedWhileRunning() throws Exception {
     long organiser = newUser();

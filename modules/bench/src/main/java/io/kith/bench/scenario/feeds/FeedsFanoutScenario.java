@@ -9,7 +9,7 @@ import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
 import io.kith.bench.scenario.EdgeSeeder;
 import io.kith.bench.scenario.RedisWork;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
@@ -42,7 +42,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Fan-out of posts into followers' home timelines, against the speed of plain pipelined {@code LPUSH} on the same
@@ -77,7 +76,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * and timelines against the same Redis in one run, and their figures are only comparable as ratios within it; the
  * seeding itself lives in the feeds and relations test-jars.
  */
-public final class FeedsFanoutScenario implements Scenario {
+public final class FeedsFanoutScenario extends DescribedScenario {
 
   static final String FOLLOWERS = "followers";
   static final String SMALL_FOLLOWERS = "small-followers";
@@ -127,20 +126,12 @@ public final class FeedsFanoutScenario implements Scenario {
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "feeds-fanout";
-  }
-
-  @Override
-  public String description() {
-    return "publish to 10,000 / 100 active followers' home timelines: timeline inserts/s vs pipelined Redis LPUSH, "
-        + "publish-to-last-follower latency";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its authors and seeds the stores of the in-process Kith
+  public FeedsFanoutScenario() {
+    // it registers its authors and seeds the stores of the in-process Kith
+    super("feeds-fanout",
+        "publish to 10,000 / 100 active followers' home timelines: timeline inserts/s vs pipelined Redis LPUSH, "
+            + "publish-to-last-follower latency",
+        Users.OWN);
   }
 
   @Override
@@ -183,11 +174,8 @@ public final class FeedsFanoutScenario implements Scenario {
       return Future.failedFuture(new IllegalStateException(name() + " publishes at --publish-rate; run it with a "
           + "rate, not --rate max"));
     }
-    AtomicReference<Platform> opened = new AtomicReference<>();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return FeedsSeed.feeds(context, name()).compose(feeds -> measure(context, platform, feeds));
-    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+    return stores.using(context, platform -> FeedsSeed.feeds(context, name())
+        .compose(feeds -> measure(context, platform, feeds)));
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, FeedsService feeds) {

@@ -9,7 +9,7 @@ import io.kith.bench.report.Figure;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * A small round of each kind is opened and closed first, so that one-time costs (classes, caches, pools) are not
  * spread over the connections. The client JVM's own heap growth is reported too: the bench client's cost, not Kith's.
  */
-public final class BridgeIdleHeapScenario implements Scenario {
+public final class BridgeIdleHeapScenario extends DescribedScenario {
 
   static final String IDLE = "idle";
   static final String CLASSES = "classes";
@@ -63,20 +63,12 @@ public final class BridgeIdleHeapScenario implements Scenario {
 
   private final BenchStores stores = BenchStores.signingTokens(name());
 
-  @Override
-  public String name() {
-    return "bridge-idle-heap";
-  }
-
-  @Override
-  public String description() {
-    return "heap of the in-process Kith per idle SockJS bridge connection (authenticated, registered on its user "
-        + "address) vs per raw WebSocket to an echo server, connections held by a client JVM of their own";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it opens its own sessions
+  public BridgeIdleHeapScenario() {
+    // it opens its own sessions
+    super("bridge-idle-heap",
+        "heap of the in-process Kith per idle SockJS bridge connection (authenticated, registered on its user "
+            + "address) vs per raw WebSocket to an echo server, connections held by a client JVM of their own",
+        Users.OWN);
   }
 
   @Override

@@ -138,7 +138,7 @@ public final class FeedsHomeScenario extends DescribedScenario {
           .compose(v -> publishAll(ctx, feeds, authors, perAuthor, authorOf, visible, hidden))
           .compose(v -> {
             visible.sort(null);
-            return FeedsFanoutScenario.holdAll(context.vertx(), platform.redis(), List.of(reader.id()), visible,
+            return FeedsSeed.holdAll(context.vertx(), platform.redis(), List.of(reader.id()), visible,
                 System.currentTimeMillis() + DELIVERY_DEADLINE_MILLIS);
           })
           .compose(v -> FeedsSeed.present(platform.redis(), FeedsSeeder.HOME, reader.id(), hidden))

@@ -20,12 +20,12 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * How the feeds scenarios write straight into the in-process Kith's stores, bypassing the services, and how they
- * reach the feeds service. The documents and keys are the feeds and relations domains' own, from their test-jars'
- * {@link FeedsSeeder} and {@code RelationsSeeder}: timelines exist only when they hold their marker, their last (the
- * fan-out worker adds only to existing timelines, so a user "is active" when the marker is there). The bench tests
- * run the real service on what these write, so a change of the domain's documents fails a test rather than
- * silently measuring something else.
+ * How the feeds scenarios write straight into the in-process Kith's stores, bypassing the services, how they reach
+ * the feeds service, and how they wait for timelines to hold posts ({@link #holdAll}). The documents and keys are
+ * the feeds and relations domains' own, from their test-jars' {@link FeedsSeeder} and {@code RelationsSeeder}:
+ * timelines exist only when they hold their marker, their last (the fan-out worker adds only to existing timelines,
+ * so a user "is active" when the marker is there). The bench tests run the real service on what these write, so a
+ * change of the domain's documents fails a test rather than silently measuring something else.
  */
 final class FeedsSeed {
 

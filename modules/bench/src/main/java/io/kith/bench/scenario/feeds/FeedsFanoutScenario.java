@@ -77,6 +77,7 @@ public final class FeedsFanoutScenario extends DescribedScenario {
   static final int SAMPLE = 6;
   /** How long a burst, or waiting for the worker to be idle, may take. */
   static final long BURST_DEADLINE_MILLIS = 600_000;
+
   private final BenchStores stores = new BenchStores(name());
 
   public FeedsFanoutScenario() {

@@ -1,5 +1,6 @@
 package io.kith.bench;
 
+import io.kith.bench.client.ClientContext;
 import io.kith.bench.load.LoadRunner;
 import io.kith.bench.load.LoadSettings;
 import io.kith.bench.load.ProgressListener;
@@ -11,7 +12,6 @@ import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.Scenarios;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * The {@code kith-bench} command: parses the command line, starts Kith in-process unless a target is given, runs the
@@ -129,7 +128,7 @@ public final class Bench {
       LoadRunner runner = new LoadRunner(vertx, context, args.settings(), progress);
       ScenarioContext scenarioContext = new ScenarioContext(vertx, env.target(), env.token(), env.userId(), runner,
           args.options(), env.kithVertx());
-      ScenarioResult result = onContext(context,
+      ScenarioResult result = ClientContext.run(context,
           () -> scenario.run(scenarioContext).eventually(scenarioContext::close)).await();
       Report report = new Report(runInfo(args, env, startedAt), result);
       out.print(report.toTable());
@@ -169,19 +168,6 @@ public final class Bench {
     return new RunInfo(args.scenario().name(), args.scenario().description(), env.target().baseUrl(),
         env.inProcess(), s.closedLoop(), s.rate(), s.warmup(), s.duration(), s.connections(), s.timeout(), startedAt,
         args.options());
-  }
-
-  /** Runs {@code work} on {@code context} (where the scenario's clients must live) and hands back its outcome. */
-  private static <T> Future<T> onContext(Context context, Supplier<Future<T>> work) {
-    Promise<T> promise = Promise.promise();
-    context.runOnContext(v -> {
-      try {
-        work.get().onComplete(promise);
-      } catch (RuntimeException e) {
-        promise.fail(e);
-      }
-    });
-    return promise.future();
   }
 
   private void stop(BenchEnvironment env) {

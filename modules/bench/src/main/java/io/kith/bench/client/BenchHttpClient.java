@@ -5,7 +5,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
@@ -44,26 +43,7 @@ public final class BenchHttpClient {
    * followed by the problem code when the body is a Kith problem ({@code HTTP 429 rate_limited}).
    */
   public Future<JsonObject> getJson(String path, String bearerToken) {
-    RequestOptions options = new RequestOptions()
-        .setMethod(HttpMethod.GET)
-        .setHost(target.host())
-        .setPort(target.port())
-        .setSsl(target.ssl())
-        .setURI(path)
-        .setConnectTimeout(timeoutMillis)
-        .setIdleTimeout(timeoutMillis)
-        .putHeader(HttpHeaders.ACCEPT, "application/json");
-    if (bearerToken != null) {
-      options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + bearerToken);
-    }
-    return client.request(options)
-        .compose(HttpClientRequest::send)
-        .compose(response -> response.body().map(body -> {
-          if (response.statusCode() != 200) {
-            throw new IllegalStateException("HTTP " + response.statusCode() + problemCode(body));
-          }
-          return body.toJsonObject();
-        }));
+    return requestJson(HttpMethod.GET, path, null, bearerToken, 200);
   }
 
   /**
@@ -73,27 +53,7 @@ public final class BenchHttpClient {
    * body is a Kith problem ({@code HTTP 429 login_throttled}).
    */
   public Future<JsonObject> postJson(String path, JsonObject body, String bearerToken, int expectedStatus) {
-    RequestOptions options = new RequestOptions()
-        .setMethod(HttpMethod.POST)
-        .setHost(target.host())
-        .setPort(target.port())
-        .setSsl(target.ssl())
-        .setURI(path)
-        .setConnectTimeout(timeoutMillis)
-        .setIdleTimeout(timeoutMillis)
-        .putHeader(HttpHeaders.ACCEPT, "application/json")
-        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-    if (bearerToken != null) {
-      options.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + bearerToken);
-    }
-    return client.request(options)
-        .compose(request -> request.send(body.toBuffer()))
-        .compose(response -> response.body().map(reply -> {
-          if (response.statusCode() != expectedStatus) {
-            throw new IllegalStateException("HTTP " + response.statusCode() + problemCode(reply));
-          }
-          return reply.toJsonObject();
-        }));
+    return requestJson(HttpMethod.POST, path, body, bearerToken, expectedStatus);
   }
 
   /**

@@ -3,7 +3,6 @@ package io.kith.bench.client;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
@@ -26,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -57,8 +55,6 @@ public final class BridgeClient {
   public static final String WEBSOCKET_PATH = "/eventbus/websocket";
   private static final Logger LOG = LoggerFactory.getLogger(BridgeClient.class);
   private static final long PING_MILLIS = 5_000;
-  /** Connections being opened at once: thousands of simultaneous handshakes would overflow the listen backlog. */
-  static final int OPEN_CONCURRENCY = 200;
 
   private final Vertx vertx;
   private final Target target;
@@ -69,8 +65,7 @@ public final class BridgeClient {
   // reachable, even in the middle of a handshake.
   private final WebSocketClient webSocketClient;
   private final NetClient netClient;
-  private List<Connection> connections = List.of();
-  private int next;
+  private final ConnectionSet<Connection> connections = new ConnectionSet<>("the bridge client");
 
   private BridgeClient(Vertx vertx, Target target, Transport transport, List<String> tokens, long timeoutMillis) {
     if (tokens.isEmpty()) {
@@ -113,57 +108,31 @@ public final class BridgeClient {
   }
 
   /**
-   * Opens the connections, at most {@value #OPEN_CONCURRENCY} handshakes at a time. Fails if any cannot be opened
-   * within the timeout (the ones that were are closed), or when the TCP bridge port of the target is unknown.
+   * Opens the connections, at most {@value ConnectionSet#OPEN_CONCURRENCY} handshakes at a time. Fails if any cannot
+   * be opened within the timeout (the ones that were are closed), or when the TCP bridge port of the target is unknown.
    */
   public Future<BridgeClient> open() {
     if (transport == Transport.TCP && target.tcpBridgePort() <= 0) {
       return Future.failedFuture(new IllegalArgumentException("the TCP bridge port of the target is not known"));
     }
-    int count = tokens.size();
-    Connection[] opened = new Connection[count];
-    AtomicInteger nextToOpen = new AtomicInteger();
-    List<Future<Void>> lanes = new ArrayList<>();
-    for (int lane = 0; lane < Math.min(OPEN_CONCURRENCY, count); lane++) {
-      lanes.add(openNext(opened, nextToOpen));
-    }
-    return Future.join(lanes)
-        .map(done -> {
-          connections = List.of(opened);
-          return this;
-        })
-        .recover(failure -> {
-          for (Connection c : opened) {
-            if (c != null) {
-              c.close();
-            }
-          }
-          return Future.failedFuture(new IllegalStateException("cannot open " + transport.name().toLowerCase()
-              + " bridge connections to " + target.baseUrl() + ": " + failure.getMessage(), failure));
-        });
+    return connections.open(tokens.size(), this::connect, Connection::close)
+        .map(this)
+        .recover(failure -> Future.failedFuture(new IllegalStateException("cannot open "
+            + transport.name().toLowerCase() + " bridge connections to " + target.baseUrl() + ": "
+            + failure.getMessage(), failure)));
   }
 
-  /** Opens connections one after the other until none is left to open (one of several lanes opening at once). */
-  private Future<Void> openNext(Connection[] opened, AtomicInteger nextToOpen) {
-    int i = nextToOpen.getAndIncrement();
-    if (i >= opened.length) {
-      return Future.succeededFuture();
-    }
+  /** Opens connection {@code i}, which carries token {@code i}. */
+  private Future<Connection> connect(int i) {
     String token = tokens.get(i);
-    Future<Connection> connecting;
     if (transport == Transport.WEBSOCKET) {
       WebSocketConnectOptions options = new WebSocketConnectOptions()
           .setHost(target.host()).setPort(target.port()).setSsl(target.ssl()).setURI(WEBSOCKET_PATH)
           .setTimeout(timeoutMillis);
-      connecting = webSocketClient.connect(options).map(ws -> new WebSocketConnection(vertx, ws, token));
-    } else {
-      connecting = netClient.connect(target.tcpBridgePort(), target.host())
-          .map(socket -> new TcpConnection(vertx, socket, token));
+      return webSocketClient.connect(options).map(ws -> new WebSocketConnection(vertx, ws, token));
     }
-    return connecting.compose(c -> {
-      opened[i] = c;
-      return openNext(opened, nextToOpen);
-    });
+    return netClient.connect(target.tcpBridgePort(), target.host())
+        .map(socket -> new TcpConnection(vertx, socket, token));
   }
 
   /** How many connections the client has (once open). */
@@ -173,31 +142,17 @@ public final class BridgeClient {
 
   /** How many of the connections are still open (not closed by the server, a failure or {@link #close()}). */
   public int openConnections() {
-    int open = 0;
-    for (Connection c : connections) {
-      if (c.closedReason == null) {
-        open++;
-      }
-    }
-    return open;
+    return connections.count(c -> c.closedReason == null);
   }
 
   /** Sends {@code body} to {@code address} on the next connection in turn and completes with the reply's body. */
   public Future<JsonObject> request(String address, JsonObject body) {
-    if (connections.isEmpty()) {
-      return Future.failedFuture("the bridge client is not open");
-    }
-    Connection connection = connections.get(next);
-    next = (next + 1) % connections.size();
-    return connection.request(address, body);
+    return connections.next().compose(c -> c.request(address, body));
   }
 
   /** Sends {@code body} to {@code address} on connection {@code index} and completes with the reply's body. */
   public Future<JsonObject> request(int index, String address, JsonObject body) {
-    if (connections.isEmpty()) {
-      return Future.failedFuture("the bridge client is not open");
-    }
-    return connections.get(index).request(address, body);
+    return connections.get(index).compose(c -> c.request(address, body));
   }
 
   /**
@@ -207,15 +162,12 @@ public final class BridgeClient {
    * oldest outstanding request of the connection).
    */
   public Future<Void> register(int index, String address, Handler<JsonObject> onMessage) {
-    if (connections.isEmpty()) {
-      return Future.failedFuture("the bridge client is not open");
-    }
-    return connections.get(index).register(address, onMessage);
+    return connections.get(index).compose(c -> c.register(address, onMessage));
   }
 
   /** Closes every connection. */
   public Future<Void> close() {
-    connections.forEach(Connection::close);
+    connections.closeAll(Connection::close);
     return webSocketClient != null ? webSocketClient.close() : netClient.close();
   }
 

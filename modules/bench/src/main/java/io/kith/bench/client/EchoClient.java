@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The client side of the WebSocket echo baseline: JSON frames written as text messages on a fixed set of
@@ -29,8 +28,7 @@ public final class EchoClient {
   private final long timeoutMillis;
   // Held for the client's whole life: Vert.x 5 shuts a WebSocket client down once it is no longer reachable.
   private final WebSocketClient client;
-  private List<Connection> connections = List.of();
-  private int next;
+  private final ConnectionSet<Connection> connections = new ConnectionSet<>("the echo client");
 
   private EchoClient(Vertx vertx, String host, int port, int count, long timeoutMillis) {
     if (count < 1) {
@@ -49,43 +47,15 @@ public final class EchoClient {
   }
 
   /**
-   * Opens the connections, at most {@link BridgeClient#OPEN_CONCURRENCY} handshakes at a time; fails if any cannot
+   * Opens the connections, at most {@value ConnectionSet#OPEN_CONCURRENCY} handshakes at a time; fails if any cannot
    * be opened (the ones that were are closed).
    */
   public Future<EchoClient> open() {
-    Connection[] opened = new Connection[count];
-    AtomicInteger nextToOpen = new AtomicInteger();
-    List<Future<Void>> lanes = new ArrayList<>();
-    for (int lane = 0; lane < Math.min(BridgeClient.OPEN_CONCURRENCY, count); lane++) {
-      lanes.add(openNext(opened, nextToOpen));
-    }
-    return Future.join(lanes)
-        .map(done -> {
-          connections = List.of(opened);
-          return this;
-        })
-        .recover(failure -> {
-          for (Connection c : opened) {
-            if (c != null) {
-              c.close();
-            }
-          }
-          return Future.failedFuture(new IllegalStateException("cannot open WebSocket connections to the echo "
-              + "server at " + host + ":" + port + ": " + failure.getMessage(), failure));
-        });
-  }
-
-  private Future<Void> openNext(Connection[] opened, AtomicInteger nextToOpen) {
-    int i = nextToOpen.getAndIncrement();
-    if (i >= opened.length) {
-      return Future.succeededFuture();
-    }
-    WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(host).setPort(port).setURI("/echo")
-        .setTimeout(timeoutMillis);
-    return client.connect(options).compose(ws -> {
-      opened[i] = new Connection(ws);
-      return openNext(opened, nextToOpen);
-    });
+    return connections.open(count, i -> client.connect(new WebSocketConnectOptions().setHost(host).setPort(port)
+            .setURI("/echo").setTimeout(timeoutMillis)).map(Connection::new), Connection::close)
+        .map(this)
+        .recover(failure -> Future.failedFuture(new IllegalStateException("cannot open WebSocket connections to the "
+            + "echo server at " + host + ":" + port + ": " + failure.getMessage(), failure)));
   }
 
   /** How many connections the client has (once open). */
@@ -95,36 +65,22 @@ public final class EchoClient {
 
   /** How many of the connections are still open. */
   public int openConnections() {
-    int open = 0;
-    for (Connection c : connections) {
-      if (c.closedReason == null) {
-        open++;
-      }
-    }
-    return open;
+    return connections.count(c -> c.closedReason == null);
   }
 
   /** Writes {@code frame} on the next connection in turn and completes with the message that comes back. */
   public Future<JsonObject> request(JsonObject frame) {
-    if (connections.isEmpty()) {
-      return Future.failedFuture("the echo client is not open");
-    }
-    Connection connection = connections.get(next);
-    next = (next + 1) % connections.size();
-    return connection.request(frame);
+    return connections.next().compose(c -> c.request(frame));
   }
 
   /** Writes {@code frame} on connection {@code index} and completes with the message that comes back. */
   public Future<JsonObject> request(int index, JsonObject frame) {
-    if (connections.isEmpty()) {
-      return Future.failedFuture("the echo client is not open");
-    }
-    return connections.get(index).request(frame);
+    return connections.get(index).compose(c -> c.request(frame));
   }
 
   /** Closes every connection. */
   public Future<Void> close() {
-    connections.forEach(Connection::close);
+    connections.closeAll(Connection::close);
     return client.close();
   }
 

@@ -1,12 +1,12 @@
 package io.kith.bench.jvm;
 
 import io.kith.bench.client.BridgeClient;
+import io.kith.bench.client.ClientContext;
 import io.kith.bench.client.EchoClient;
 import io.kith.bench.client.Target;
 import io.kith.platform.bus.Addresses;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
@@ -200,16 +200,8 @@ public final class IdleClients {
 
   /** Runs {@code work} on the clients' context and waits for its outcome. */
   private <T> T onContext(Supplier<Future<T>> work) throws Exception {
-    Promise<T> promise = Promise.promise();
-    context.runOnContext(v -> {
-      try {
-        work.get().onComplete(promise);
-      } catch (RuntimeException e) {
-        promise.fail(e);
-      }
-    });
     // generous: thousands of handshakes on a loaded machine
-    return promise.future().await(Math.max(60_000, 10 * timeoutMillis), TimeUnit.MILLISECONDS);
+    return ClientContext.run(context, work).await(Math.max(60_000, 10 * timeoutMillis), TimeUnit.MILLISECONDS);
   }
 
   private static String oneLine(Throwable e) {

@@ -97,6 +97,23 @@ public final class BenchAccounts {
     return chain.map(v -> users);
   }
 
+  /**
+   * The roles {@code named}, then {@code count} more named {@code prefix} and their number: {@code roles(List.of(
+   * "reader"), "a", 3)} is reader, a0, a1, a2.
+   */
+  public static List<String> roles(List<String> named, String prefix, int count) {
+    List<String> roles = new ArrayList<>(named);
+    for (int i = 0; i < count; i++) {
+      roles.add(prefix + i);
+    }
+    return roles;
+  }
+
+  /** The ids of {@code users}, in order. */
+  public static List<Long> ids(List<User> users) {
+    return users.stream().map(User::id).toList();
+  }
+
   /** Logs {@code user} in ({@code POST /api/v1/auth/login}, 200) and completes with the new access token. */
   public Future<String> login(User user) {
     JsonObject body = new JsonObject().put("login", user.username()).put("password", user.password())

@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.function.Function;
 
 /**
  * Direct access to the stores of the in-process Kith, for scenarios that seed more data than the public API could
@@ -91,6 +92,14 @@ public final class BenchStores {
     }
     return open(context.vertx(), "redis://127.0.0.1:" + redisPort, "mongodb://127.0.0.1:" + mongoPort,
         tokenSecret == null ? randomSecret() : tokenSecret);
+  }
+
+  /**
+   * Opens a platform on the in-process Kith's stores ({@link #open(ScenarioContext)}), runs {@code work} with it and
+   * closes it, whatever the outcome.
+   */
+  public <T> Future<T> using(ScenarioContext context, Function<Platform, Future<T>> work) {
+    return open(context).compose(platform -> work.apply(platform).eventually(platform::close));
   }
 
   /** Opens a platform on the stores at these URLs (the in-process ones, or a test kit's). */

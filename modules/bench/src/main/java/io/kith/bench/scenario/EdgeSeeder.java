@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
@@ -80,6 +81,37 @@ public final class EdgeSeeder {
    */
   public static Source follows(long celebrity, long count, FollowerIds followers, LongSupplier ids,
                               LongSupplier clock) {
+    return counted(count, clock, (i, at) -> {
+      long id;
+      try {
+        id = ids.getAsLong();
+      } catch (IllegalStateException aheadOfClock) {
+        return null;
+      }
+      return RelationsSeeder.edge(id, RelationsSeeder.FOLLOW, followers.at(i), celebrity, at);
+    });
+  }
+
+  /** The documents of {@code docs}, in order. */
+  public static Source of(List<JsonObject> docs) {
+    return each(docs.size(), i -> docs.get((int) i));
+  }
+
+  /** The documents {@code doc.apply(i)} for {@code i} in {@code [0, count)}, made as they are written. */
+  public static Source each(long count, LongFunction<JsonObject> doc) {
+    return counted(count, () -> 0L, (i, at) -> Objects.requireNonNull(doc.apply(i), "no document " + i));
+  }
+
+  /** Makes document {@code index} of a {@link #counted} source, or null when it cannot yet (ids ran out). */
+  private interface Maker {
+    JsonObject make(long index, long batchTime);
+  }
+
+  /**
+   * Documents {@code 0 .. count-1} in order, each made by {@code maker} with the time {@code clock} gave when its
+   * batch began; a batch ends early at the first document {@code maker} cannot make yet.
+   */
+  private static Source counted(long count, LongSupplier clock, Maker maker) {
     return new Source() {
       private long produced;
 
@@ -94,56 +126,12 @@ public final class EdgeSeeder {
         List<JsonObject> batch = new ArrayList<>(n);
         long at = clock.getAsLong();
         for (int i = 0; i < n; i++) {
-          long id;
-          try {
-            id = ids.getAsLong();
-          } catch (IllegalStateException aheadOfClock) {
+          JsonObject doc = maker.make(produced, at);
+          if (doc == null) {
             break;
           }
-          batch.add(RelationsSeeder.edge(id, RelationsSeeder.FOLLOW, followers.at(produced), celebrity, at));
+          batch.add(doc);
           produced++;
-        }
-        return batch;
-      }
-    };
-  }
-
-  /** The documents of {@code docs}, in order. */
-  public static Source of(List<JsonObject> docs) {
-    return new Source() {
-      private int produced;
-
-      @Override
-      public long remaining() {
-        return docs.size() - produced;
-      }
-
-      @Override
-      public List<JsonObject> next(int max) {
-        int n = Math.min(max, docs.size() - produced);
-        List<JsonObject> batch = new ArrayList<>(docs.subList(produced, produced + n));
-        produced += n;
-        return batch;
-      }
-    };
-  }
-
-  /** The documents {@code doc.apply(i)} for {@code i} in {@code [0, count)}, made as they are written. */
-  public static Source each(long count, LongFunction<JsonObject> doc) {
-    return new Source() {
-      private long produced;
-
-      @Override
-      public long remaining() {
-        return count - produced;
-      }
-
-      @Override
-      public List<JsonObject> next(int max) {
-        int n = (int) Math.min(max, count - produced);
-        List<JsonObject> batch = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          batch.add(doc.apply(produced++));
         }
         return batch;
       }

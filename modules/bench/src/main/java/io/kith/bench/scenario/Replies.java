@@ -1,5 +1,8 @@
 package io.kith.bench.scenario;
 
+import io.kith.bench.client.BenchHttpClient;
+import io.kith.bench.load.Operation;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
 /** Checks on response bodies, so that a fast wrong answer never counts as a success. */
@@ -50,5 +53,19 @@ public final class Replies {
       throw new IllegalStateException("whoami answered user " + id + " instead of " + expected);
     }
     return body;
+  }
+
+  /** {@code GET /api/v1/whoami} with {@code token}; the body must be user {@code expected}'s (when not 0). */
+  public static Future<JsonObject> whoami(BenchHttpClient http, String token, long expected) {
+    return http.getJson(WHOAMI, token).map(body -> whoami(body, expected));
+  }
+
+  /**
+   * The baseline most scenarios measure against: {@link #whoami(BenchHttpClient, String, long)} as operation
+   * {@code name}, described as {@code GET /api/v1/whoami with <whose>}.
+   */
+  public static Operation whoamiOperation(String name, String whose, BenchHttpClient http, String token,
+                                          long expected) {
+    return new Operation(name, "GET " + WHOAMI + " with " + whose, () -> whoami(http, token, expected));
   }
 }

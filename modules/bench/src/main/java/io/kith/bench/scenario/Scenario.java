@@ -7,8 +7,8 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * A benchmark the {@code kith-bench} command can run. A new scenario is a class implementing this interface plus one
- * line in {@link Scenarios#builtIn()}.
+ * A benchmark the {@code kith-bench} command can run. A new scenario is a class implementing this interface (most
+ * extend {@link DescribedScenario}) plus one line in {@link Scenarios#builtIn()}.
  *
  * <p>A scenario measures one or more operations with the context's load runner and names the ratios to report, each
  * against a baseline measured in the same run: speed targets in Kith are ratios, never absolute timings.

@@ -6,7 +6,7 @@ import io.kith.bench.report.OperationStats;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.vertx.core.Future;
@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * accounts hashing pool. The report gives the login throughput and latencies, and the profile-read percentiles of
  * both phases with the ratios B/A at p50 and p99: if hashing starved the event loops, the B/A p99 would show it.
  */
-public final class AccountsLoginScenario implements Scenario {
+public final class AccountsLoginScenario extends DescribedScenario {
 
   static final String LOGIN_RATE = "login-rate";
   static final String USERS = "users";
@@ -47,20 +47,12 @@ public final class AccountsLoginScenario implements Scenario {
 
   private static final double SUSTAINED_SHARE = 0.9;
 
-  @Override
-  public String name() {
-    return "accounts-login";
-  }
-
-  @Override
-  public String description() {
-    return "profile reads at --rate alone, then beside logins (Argon2id) at --login-rate; login throughput and "
-        + "profile p50/p99 with/without";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its own users
+  public AccountsLoginScenario() {
+    // it registers its own users
+    super("accounts-login",
+        "profile reads at --rate alone, then beside logins (Argon2id) at --login-rate; login throughput and "
+            + "profile p50/p99 with/without",
+        Users.OWN);
   }
 
   @Override
@@ -87,10 +79,7 @@ public final class AccountsLoginScenario implements Scenario {
     int userCount = (int) context.option(USERS);
     BenchHttpClient http = context.http();
     BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
-    List<String> roles = new ArrayList<>(List.of("reader", "target"));
-    for (int i = 0; i < userCount; i++) {
-      roles.add("login" + i);
-    }
+    List<String> roles = BenchAccounts.roles(List.of("reader", "target"), "login", userCount);
     return accounts.registerAll(roles).compose(users -> {
       BenchAccounts.User reader = users.get(0);
       BenchAccounts.User target = users.get(1);

@@ -6,7 +6,7 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -21,24 +21,16 @@ import java.util.List;
  * cache hit, relations queries, privacy filtering of the public view) on top of an authenticated request. The run's
  * own token is not used.
  */
-public final class AccountsProfileScenario implements Scenario {
+public final class AccountsProfileScenario extends DescribedScenario {
 
   /** Registrations this scenario makes on the target. */
   static final int REGISTRATIONS = 2;
 
-  @Override
-  public String name() {
-    return "accounts-profile";
-  }
-
-  @Override
-  public String description() {
-    return "GET /api/v1/users/{id} of another user (cache hit) vs GET /api/v1/whoami, same token, same rate";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its own users
+  public AccountsProfileScenario() {
+    // it registers its own users
+    super("accounts-profile",
+        "GET /api/v1/users/{id} of another user (cache hit) vs GET /api/v1/whoami, same token, same rate",
+        Users.OWN);
   }
 
   @Override
@@ -53,9 +45,8 @@ public final class AccountsProfileScenario implements Scenario {
     return accounts.registerAll(List.of("reader", "target")).compose(users -> {
       BenchAccounts.User reader = users.get(0);
       BenchAccounts.User target = users.get(1);
-      Operation whoami = new Operation("whoami", "GET " + Replies.WHOAMI + " with the reader's token",
-          () -> http.getJson(Replies.WHOAMI, reader.accessToken())
-              .map(body -> Replies.whoami(body, reader.id())));
+      Operation whoami = Replies.whoamiOperation("whoami", "the reader's token", http, reader.accessToken(),
+          reader.id());
       Operation profile = new Operation("profile", "GET " + BenchAccounts.USERS + "{target} with the reader's token",
           () -> accounts.profile(target.id(), reader.accessToken()));
       List<Operation> operations = List.of(whoami, profile);

@@ -9,7 +9,7 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.error.Failures;
@@ -45,7 +45,7 @@ import java.util.Set;
  * registration limit is lifted, a remote target must allow them). Every burst gets its own HTTP client with one
  * connection per joiner, so the requests really are in flight together.
  */
-public final class ActivitiesJoinScenario implements Scenario {
+public final class ActivitiesJoinScenario extends DescribedScenario {
 
   static final String JOINERS = "joiners";
   static final String CAPACITY = "capacity";
@@ -65,20 +65,12 @@ public final class ActivitiesJoinScenario implements Scenario {
   private static final int REGISTER_AT_ONCE = 4;
   private static final long HOUR = 3_600_000L;
 
-  @Override
-  public String name() {
-    return "activities-join";
-  }
-
-  @Override
-  public String description() {
-    return "200 users join a 50-place activity at once (exactly 50 must get in): join latency over HTTP and the "
-        + "service proxy vs the same users' whoami at once";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its users
+  public ActivitiesJoinScenario() {
+    // it registers its users
+    super("activities-join",
+        "200 users join a 50-place activity at once (exactly 50 must get in): join latency over HTTP and the "
+            + "service proxy vs the same users' whoami at once",
+        Users.OWN);
   }
 
   @Override
@@ -174,11 +166,7 @@ public final class ActivitiesJoinScenario implements Scenario {
 
   /** The organiser and the joiners, a few registrations at a time. */
   private static Future<List<BenchAccounts.User>> registerAll(BenchAccounts accounts, int joiners) {
-    List<String> roles = new ArrayList<>();
-    roles.add("org");
-    for (int i = 0; i < joiners; i++) {
-      roles.add("j" + i);
-    }
+    List<String> roles = BenchAccounts.roles(List.of("org"), "j", joiners);
     BenchAccounts.User[] users = new BenchAccounts.User[roles.size()];
     Future<Void> chain = Future.succeededFuture();
     for (int i = 0; i < roles.size(); i += REGISTER_AT_ONCE) {
@@ -219,8 +207,7 @@ public final class ActivitiesJoinScenario implements Scenario {
 
   private static Future<Void> whoamiBurst(BenchHttpClient client, Burst burst, List<BenchAccounts.User> users) {
     return burst.<JsonObject>fire(users.size(),
-        i -> client.getJson(Replies.WHOAMI, users.get(i).accessToken())
-            .map(body -> Replies.whoami(body, users.get(i).id())),
+        i -> Replies.whoami(client, users.get(i).accessToken(), users.get(i).id()),
         f -> f.succeeded() ? "ok" : null).mapEmpty();
   }
 

@@ -11,7 +11,7 @@ import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
 import io.kith.bench.scenario.EdgeSeeder;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
@@ -31,9 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The nearby search for upcoming activities with {@code --activities} (100,000) upcoming public activities seeded in a
@@ -55,7 +53,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * discussion group chats and no notifications), nothing left running in the background while measuring. It runs only
  * in-process.
  */
-public final class ActivitiesNearbyScenario implements Scenario {
+public final class ActivitiesNearbyScenario extends DescribedScenario {
 
   static final String ACTIVITIES_OPTION = "activities";
   static final String AREA_KM = "area-km";
@@ -83,20 +81,12 @@ public final class ActivitiesNearbyScenario implements Scenario {
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "activities-nearby";
-  }
-
-  @Override
-  public String description() {
-    return "nearby upcoming activities (100,000 seeded) over HTTP and the service proxy vs one raw GEOSEARCH on the "
-        + "same Redis";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its users and seeds through the in-process Kith
+  public ActivitiesNearbyScenario() {
+    // it registers its users and seeds through the in-process Kith
+    super("activities-nearby",
+        "nearby upcoming activities (100,000 seeded) over HTTP and the service proxy vs one raw GEOSEARCH on the "
+            + "same Redis",
+        Users.OWN);
   }
 
   @Override
@@ -131,18 +121,9 @@ public final class ActivitiesNearbyScenario implements Scenario {
           + "in-process Kith's event bus, so it runs only without --target"));
     }
     Context ctx = Vertx.currentContext();
-    AtomicReference<Platform> opened = new AtomicReference<>();
     String geoKey = "bench:" + name() + ":{geo}:" + BenchAccounts.newTag();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return measure(context, ctx, platform, geoKey, count, area, radius);
-    }).eventually(() -> {
-      Platform platform = opened.get();
-      if (platform == null) {
-        return Future.succeededFuture();
-      }
-      return platform.redis().send(Request.cmd(Command.DEL).arg(geoKey)).transform(x -> platform.close());
-    });
+    return stores.using(context, platform -> measure(context, ctx, platform, geoKey, count, area, radius)
+        .eventually(() -> platform.redis().send(Request.cmd(Command.DEL).arg(geoKey))));
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Context ctx, Platform platform, String geoKey,
@@ -151,15 +132,11 @@ public final class ActivitiesNearbyScenario implements Scenario {
     BenchHttpClient http = context.http();
     BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
     ActivitiesService service = ActivitiesService.proxy(context.kithVertx());
-    List<String> roles = new ArrayList<>(List.of("reader"));
-    for (int i = 0; i < ORGANISERS; i++) {
-      roles.add("org" + i);
-    }
     List<Figure> figures = new ArrayList<>();
     Random random = new Random(42);
-    return accounts.registerAll(roles).compose(users -> {
+    return accounts.registerAll(BenchAccounts.roles(List.of("reader"), "org", ORGANISERS)).compose(users -> {
       BenchAccounts.User reader = users.get(0);
-      List<Long> organisers = users.subList(1, users.size()).stream().map(BenchAccounts.User::id).toList();
+      List<Long> organisers = BenchAccounts.ids(users.subList(1, users.size()));
       return seed(context, ctx, platform, ActivitiesInternal.proxy(context.kithVertx()), geoKey, reader.id(),
               organisers, count, area, random)
           .compose(seeded -> {

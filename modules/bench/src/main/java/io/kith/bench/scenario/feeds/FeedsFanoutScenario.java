@@ -9,40 +9,23 @@ import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
 import io.kith.bench.scenario.EdgeSeeder;
 import io.kith.bench.scenario.RedisWork;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
-import io.kith.platform.page.Page;
-import io.kith.platform.page.PageRequest;
-import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.Request;
-import io.vertx.redis.client.Response;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Fan-out of posts into followers' home timelines, against the speed of plain pipelined {@code LPUSH} on the same
@@ -61,23 +44,23 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>Latency (open loop, {@code --publish-rate} posts per second from each author, interleaved): each operation
  *   publishes a public post and completes when the post is in the home timeline of a sample of the author's
  *   followers, among them the oldest, which is on the last page of the worker's eligible-follower stream (polled
- *   with pipelined {@code LPOS} every {@value #POLL_MILLIS} ms). Its latency is publish to last follower.</li>
+ *   with pipelined {@code LPOS} every {@value FeedsSeed#POLL_MILLIS} ms). Its latency is publish to last follower.</li>
  *   <li>Throughput (burst): with the worker idle, {@code --burst} posts from the large author (and
  *   {@code --small-burst} from the small one, separately) are published at once; the time until the oldest and the
  *   newest follower hold all of them gives timeline inserts per second, (followers reached × posts) / time. Every
  *   follower's timeline is then checked for the first and the last post of the burst.</li>
- *   <li>Baseline: {@code redis-benchmark -P 16 -t lpush} against the same Redis when it is on PATH, and always an
- *   in-JVM loop of pipelined {@code LPUSH} batches of 1,000 through the Vert.x Redis client.</li>
+ *   <li>Baseline ({@link LpushBaseline}): {@code redis-benchmark -P 16 -t lpush} against the same Redis when it is on
+ *   PATH, and always an in-JVM loop of pipelined {@code LPUSH} batches of 1,000 through the Vert.x Redis client.</li>
  * </ol>
- * A short breakdown follows: the worker's two steps timed alone (the relations service's eligible-follower stream
- * over the event bus, in pages of 1,000 and in the worker's pages; the worker's insert into 1,000 existing timelines,
- * against the sorted-set insert of run 3 and plain {@code LPUSHX}).
+ * A short breakdown follows ({@link FanoutBreakdown}): the worker's two steps timed alone (the relations service's
+ * eligible-follower stream over the event bus, in pages of 1,000 and in the worker's pages; the worker's insert into
+ * 1,000 existing timelines, against the sorted-set insert of run 3 and plain {@code LPUSHX}).
  *
- * <p>Why one class of some 670 lines: the three parts and the breakdown measure the same seeded authors, followers
- * and timelines against the same Redis in one run, and their figures are only comparable as ratios within it; the
- * seeding itself lives in the feeds and relations test-jars.
+ * <p>This class holds the set-up, the latency and burst parts and the report; all parts measure the same seeded
+ * authors, followers and timelines against the same Redis in one run, since their figures are only comparable as
+ * ratios within it.
  */
-public final class FeedsFanoutScenario implements Scenario {
+public final class FeedsFanoutScenario extends DescribedScenario {
 
   static final String FOLLOWERS = "followers";
   static final String SMALL_FOLLOWERS = "small-followers";
@@ -90,57 +73,19 @@ public final class FeedsFanoutScenario implements Scenario {
 
   /** The in-process Kith's celebrity threshold: above every --followers value, so the large author is fanned out. */
   static final int CELEBRITY_THRESHOLD = 1_000_001;
-  static final long POLL_MILLIS = 5;
   /** Followers whose timelines the latency operations poll, besides the oldest and the newest. */
   static final int SAMPLE = 6;
   /** How long a burst, or waiting for the worker to be idle, may take. */
   static final long BURST_DEADLINE_MILLIS = 600_000;
-  /** Commands per pipelined batch in the baselines, and timelines per insert round in the breakdown. */
-  static final int BATCH = 1_000;
-  static final int LPUSH_IN_JVM = 200_000;
-  static final int LPUSH_IN_FLIGHT = 4;
-  static final int REDIS_BENCHMARK_REQUESTS = 1_000_000;
-  /** Runs of each LPUSH baseline; the fastest is the baseline. */
-  static final int BASELINE_RUNS = 3;
-  static final int BREAKDOWN_ROUNDS = 10;
-  /**
-   * The fan-out worker's insert: the feeds service's own script file (one call adds the post to many list timelines,
-   * KEYS, each only if it exists, at the head when newer than the head, else in place, cut back to the cap once
-   * {@link #TRIM_SLACK} over it).
-   */
-  static final String FAN_OUT = FeedsSeeder.FAN_OUT;
-  /** The feeds service's {@code Timelines.TRIM_SLACK}. */
-  static final int TRIM_SLACK = FeedsSeeder.TRIM_SLACK;
-  /** The worker's timelines per script call ({@code feeds.fanout-timelines-per-call}). */
-  static final int TIMELINES_PER_CALL = 200;
-  /** The worker's follower page ({@code feeds.fanout-page}). */
-  static final int WORKER_PAGE = 10_000;
-  /** The insert of run 3, into sorted-set timelines scored by id (marker {@code m} scored 2^53). */
-  static final String SORTED_SET_FAN_OUT = "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
-      + "for i = 1, #KEYS do "
-      + "local n = redis.call('zcard', KEYS[i]) "
-      + "if n > 0 then "
-      + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
-      + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
-      + "end end return added";
-  static final int TIMELINE_CAP = 800;
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "feeds-fanout";
-  }
-
-  @Override
-  public String description() {
-    return "publish to 10,000 / 100 active followers' home timelines: timeline inserts/s vs pipelined Redis LPUSH, "
-        + "publish-to-last-follower latency";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its authors and seeds the stores of the in-process Kith
+  public FeedsFanoutScenario() {
+    // it registers its authors and seeds the stores of the in-process Kith
+    super("feeds-fanout",
+        "publish to 10,000 / 100 active followers' home timelines: timeline inserts/s vs pipelined Redis LPUSH, "
+            + "publish-to-last-follower latency",
+        Users.OWN);
   }
 
   @Override
@@ -183,11 +128,8 @@ public final class FeedsFanoutScenario implements Scenario {
       return Future.failedFuture(new IllegalStateException(name() + " publishes at --publish-rate; run it with a "
           + "rate, not --rate max"));
     }
-    AtomicReference<Platform> opened = new AtomicReference<>();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return FeedsSeed.feeds(context, name()).compose(feeds -> measure(context, platform, feeds));
-    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+    return stores.using(context, platform -> FeedsSeed.feeds(context, name())
+        .compose(feeds -> measure(context, platform, feeds)));
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, FeedsService feeds) {
@@ -239,8 +181,9 @@ public final class FeedsFanoutScenario implements Scenario {
                       return stats;
                     });
               }))
-          .compose(stats -> baselines(context, platform, figures, notes).map(v -> stats))
-          .compose(stats -> breakdown(context, platform, big, figures).map(v -> stats))
+          .compose(stats -> LpushBaseline.measure(context, platform, stores.redisPort(), figures, notes)
+              .map(v -> stats))
+          .compose(stats -> FanoutBreakdown.measure(context, platform, big.id(), figures).map(v -> stats))
           .map(stats -> result(stats, figures, notes, large, small));
     });
   }
@@ -293,44 +236,10 @@ public final class FeedsFanoutScenario implements Scenario {
           return ScenarioContext.onContext(ctx, feeds.publish(author.id(), postBody(author.op()))).compose(view -> {
             long id = view.getLong("id");
             author.lastPost().accumulateAndGet(id, Math::max);
-            return holdAll(context.vertx(), platform.redis(), author.sample(), List.of(id),
+            return FeedsSeed.holdAll(context.vertx(), platform.redis(), author.sample(), List.of(id),
                 System.currentTimeMillis() + timeout);
           });
         });
-  }
-
-  /** Completes when every one of {@code users}' home timelines holds every one of {@code posts}. */
-  static Future<Void> holdAll(Vertx vertx, Redis redis, List<Long> users, List<Long> posts, long deadlineMillis) {
-    Promise<Void> done = Promise.promise();
-    poll(vertx, redis, users, posts, deadlineMillis, done);
-    return done.future();
-  }
-
-  private static void poll(Vertx vertx, Redis redis, List<Long> users, List<Long> posts, long deadline,
-                           Promise<Void> done) {
-    List<Request> batch = new ArrayList<>(users.size() * posts.size());
-    for (long user : users) {
-      for (long post : posts) {
-        batch.add(Request.cmd(Command.LPOS).arg(FeedsSeeder.timelineKey(FeedsSeeder.HOME, user)).arg(post));
-      }
-    }
-    redis.batch(batch).onComplete(ar -> {
-      if (ar.failed()) {
-        done.fail(ar.cause());
-        return;
-      }
-      int missing = 0;
-      for (Response r : ar.result()) {
-        missing += r == null ? 1 : 0;
-      }
-      if (missing == 0) {
-        done.complete();
-      } else if (System.currentTimeMillis() > deadline) {
-        done.fail(new IllegalStateException(missing + " of " + batch.size() + " sampled timeline entries missing"));
-      } else {
-        vertx.setTimer(POLL_MILLIS, t -> poll(vertx, redis, users, posts, deadline, done));
-      }
-    });
   }
 
   /** Waits until each author's last post reached its oldest follower: the worker handles posts in order. */
@@ -339,7 +248,7 @@ public final class FeedsFanoutScenario implements Scenario {
     for (Author a : authors) {
       long last = a.lastPost().get();
       if (last != 0) {
-        chain = chain.compose(v -> holdAll(context.vertx(), redis, List.of(a.oldest()), List.of(last),
+        chain = chain.compose(v -> FeedsSeed.holdAll(context.vertx(), redis, List.of(a.oldest()), List.of(last),
             System.currentTimeMillis() + BURST_DEADLINE_MILLIS));
       }
     }
@@ -364,7 +273,7 @@ public final class FeedsFanoutScenario implements Scenario {
       }
       ids.sort(null);
       author.lastPost().accumulateAndGet(ids.get(ids.size() - 1), Math::max);
-      return holdAll(context.vertx(), redis, List.of(author.oldest(), author.newest()), ids,
+      return FeedsSeed.holdAll(context.vertx(), redis, List.of(author.oldest(), author.newest()), ids,
           System.currentTimeMillis() + BURST_DEADLINE_MILLIS).compose(done -> {
             long nanos = System.nanoTime() - start;
             return Future.all(FeedsSeed.holding(redis, FeedsSeeder.HOME, author.followers(), ids.get(0)),
@@ -381,253 +290,6 @@ public final class FeedsFanoutScenario implements Scenario {
                       publishedNanos.get() / 1e9, first, last, n));
                 });
           });
-    });
-  }
-
-  /**
-   * The LPUSH baselines: redis-benchmark when on PATH, and the in-JVM pipelined loop, each run
-   * {@value #BASELINE_RUNS} times and the fastest kept (a baseline slowed by a moment of load would flatter the
-   * ratio).
-   */
-  private Future<Void> baselines(ScenarioContext context, Platform platform, List<Figure> figures,
-                                 List<String> notes) {
-    int port = stores.redisPort();
-    Optional<Path> tool = redisBenchmark();
-    List<Double> runs = new ArrayList<>();
-    Future<Void> external = Future.succeededFuture();
-    for (int i = 0; i < BASELINE_RUNS && tool.isPresent(); i++) {
-      external = external.compose(v -> context.vertx().executeBlocking(() -> runRedisBenchmark(tool.get(), port))
-          .compose(rps -> platform.redis().send(Request.cmd(Command.DEL).arg("mylist")).map(x -> {
-            runs.add(rps);
-            return null;
-          })));
-    }
-    return external.compose(v -> {
-      if (tool.isPresent()) {
-        figures.add(Figure.of("lpush/s redis-benchmark", runs.stream().mapToDouble(d -> d).max().orElseThrow(),
-            "LPUSH/s", "the fastest of " + BASELINE_RUNS + " runs (" + rates(runs) + ") of redis-benchmark -h "
-                + "127.0.0.1 -p " + port + " -P 16 -t lpush -n " + REDIS_BENCHMARK_REQUESTS + " (50 clients, "
-                + "pipelines of 16) from " + tool.get() + ", on the in-process Kith's Redis"));
-      } else {
-        notes.add("redis-benchmark is not on PATH: the LPUSH baseline is the in-JVM loop only");
-      }
-      List<Double> loops = new ArrayList<>();
-      Future<Void> inJvmRuns = Future.succeededFuture();
-      for (int i = 0; i < BASELINE_RUNS; i++) {
-        inJvmRuns = inJvmRuns.compose(x -> lpushInJvm(platform.redis()).map(rps -> {
-          loops.add(rps);
-          return null;
-        }));
-      }
-      return inJvmRuns.map(x -> {
-        figures.add(Figure.of("lpush/s in-JVM", loops.stream().mapToDouble(d -> d).max().orElseThrow(), "LPUSH/s",
-            String.format(Locale.ROOT, "the fastest of %d runs (%s) of %,d LPUSH in pipelined batches of %,d "
-                + "through the Vert.x Redis client, %d batches in flight", BASELINE_RUNS, rates(loops),
-                LPUSH_IN_JVM, BATCH, LPUSH_IN_FLIGHT)));
-        return null;
-      });
-    });
-  }
-
-  /** {@code redis-benchmark} on PATH, if any. */
-  static Optional<Path> redisBenchmark() {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String dir : path.split(File.pathSeparator)) {
-      if (dir.isEmpty()) {
-        continue;
-      }
-      Path candidate = Path.of(dir, "redis-benchmark");
-      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-        return Optional.of(candidate);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static double runRedisBenchmark(Path tool, int port) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(tool.toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-P", "16",
-        "-t", "lpush", "-n", Integer.toString(REDIS_BENCHMARK_REQUESTS), "-q", "--csv")
-        .redirectErrorStream(true).start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null) {
-        lines.add(line);
-      }
-    }
-    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new IllegalStateException("redis-benchmark did not finish in 120 s");
-    }
-    return parseRedisBenchmark(lines);
-  }
-
-  /** Rates as "123,456, 234,567 LPUSH/s". */
-  static String rates(List<Double> rates) {
-    return rates.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r))
-        .collect(java.util.stream.Collectors.joining(", ")) + " LPUSH/s";
-  }
-
-  /** The requests per second of the {@code LPUSH} line of {@code redis-benchmark --csv} output. */
-  static double parseRedisBenchmark(List<String> lines) {
-    for (String line : lines) {
-      String[] cells = line.split(",");
-      if (cells.length >= 2 && cells[0].replace("\"", "").startsWith("LPUSH")) {
-        return Double.parseDouble(cells[1].replace("\"", ""));
-      }
-    }
-    throw new IllegalStateException("redis-benchmark printed no LPUSH line: " + String.join(" | ", lines));
-  }
-
-  /** {@link #LPUSH_IN_JVM} LPUSH in pipelined batches of {@link #BATCH}, a few in flight; LPUSH per second. */
-  static Future<Double> lpushInJvm(Redis redis) {
-    String key = "bench:lpush:{" + System.nanoTime() + "}";
-    List<Request> batch = new ArrayList<>(BATCH);
-    for (int i = 0; i < BATCH; i++) {
-      batch.add(Request.cmd(Command.LPUSH).arg(key).arg("xxx"));
-    }
-    int batches = LPUSH_IN_JVM / BATCH;
-    AtomicLong next = new AtomicLong();
-    long start = System.nanoTime();
-    List<Future<Void>> lanes = new ArrayList<>();
-    for (int i = 0; i < LPUSH_IN_FLIGHT; i++) {
-      lanes.add(lane(redis, batch, next, batches));
-    }
-    return Future.all(lanes).map(v -> (double) batches * BATCH * 1e9 / (System.nanoTime() - start))
-        .compose(rps -> redis.send(Request.cmd(Command.DEL).arg(key)).map(rps));
-  }
-
-  private static Future<Void> lane(Redis redis, List<Request> batch, AtomicLong next, int batches) {
-    if (next.getAndIncrement() >= batches) {
-      return Future.succeededFuture();
-    }
-    return redis.batch(batch).compose(r -> lane(redis, batch, next, batches));
-  }
-
-  /** The worker's two steps, timed alone. */
-  private static Future<Void> breakdown(ScenarioContext context, Platform platform, Author author,
-                                        List<Figure> figures) {
-    RelationsInternal relations = RelationsInternal.proxy(context.kithVertx());
-    Context ctx = Vertx.currentContext();
-    List<Long> pageNanos = new ArrayList<>();
-    List<Long> listNanos = new ArrayList<>();
-    List<Long> coldNanos = new ArrayList<>();
-    // relations' Redis copy of the follower list dropped first: one walk that loads it from MongoDB
-    return platform.redis().send(Request.cmd(Command.DEL).arg(RelationsSeeder.followerListKey(author.id())))
-        .compose(v -> walk(ctx, relations, author.id(), WORKER_PAGE, null, coldNanos))
-        .compose(v -> walk(ctx, relations, author.id(), BATCH, null, pageNanos))
-        .compose(v -> walk(ctx, relations, author.id(), WORKER_PAGE, null, listNanos))
-        .compose(v -> {
-      figures.add(Figure.of("eligible pages of the worker, cold (ms)",
-          coldNanos.stream().mapToLong(Long::longValue).sum() / 1e6, "ms", String.format(Locale.ROOT, "the same "
-              + "list with the relations service's Redis copy of it deleted first: loaded from MongoDB (a scan of "
-              + "the edges collection on the embedded store) and copied to Redis, %d page(s)", coldNanos.size())));
-      long total = pageNanos.stream().mapToLong(Long::longValue).sum();
-      figures.add(Figure.of("eligible page (ms)", total / 1e6 / pageNanos.size(), "ms",
-          String.format(Locale.ROOT, "mean of %d pages of RelationsInternal.eligibleFollowers(large author, %d), "
-              + "walked in turn over the event bus: a read of 1,000 followers (from the Redis copy of the list)",
-              pageNanos.size(), BATCH)));
-      long list = listNanos.stream().mapToLong(Long::longValue).sum();
-      figures.add(Figure.of("eligible pages of the worker (ms)", list / 1e6, "ms",
-          String.format(Locale.ROOT, "the whole eligible-follower list of the large author in the worker's pages of "
-              + "%,d (%d page(s)), from the Redis copy: the worker's read per post", WORKER_PAGE, listNanos.size())));
-      Redis redis = platform.redis();
-      return redis.batch(List.of(Request.cmd(Command.SCRIPT).arg("LOAD").arg(FAN_OUT),
-          Request.cmd(Command.SCRIPT).arg("LOAD").arg(SORTED_SET_FAN_OUT))).compose(shas -> {
-        String lists = shas.get(0).toString();
-        String sortedSets = shas.get(1).toString();
-        return pushProbe(redis, false, manyPerCall(lists))
-            .compose(worker -> pushProbe(redis, true, manyPerCall(sortedSets)).map(zset -> new double[] {worker, zset}))
-            .compose(two -> pushProbe(redis, false, each((key, post) -> Request.cmd(Command.LPUSHX).arg(key)
-                .arg(post))).map(lpushx -> new double[] {two[0], two[1], lpushx}));
-      }).map(ms -> {
-        figures.add(Figure.of("insert batch (ms)", ms[0], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
-            + "rounds of the worker's insert into %,d existing list timelines: the multi-timeline script (LINDEX, "
-            + "LPUSH; a cut back to the cap every 32 posts), %d timelines per EVALSHA", BREAKDOWN_ROUNDS, BATCH,
-            TIMELINES_PER_CALL)));
-        figures.add(Figure.of("insert batch, sorted sets (ms)", ms[1], "ms", String.format(Locale.ROOT,
-            "the insert of run 3 into %,d sorted-set timelines (ZCARD, ZADD, ZREMRANGEBYRANK only over the cap), "
-                + "%d timelines per EVALSHA", BATCH, TIMELINES_PER_CALL)));
-        figures.add(Figure.of("LPUSHX batch (ms)", ms[2], "ms", String.format(Locale.ROOT, "mean of %d pipelined "
-            + "batches of %,d plain LPUSHX on the same list timelines (no order kept, no trim): the floor of a list "
-            + "insert sent one command per timeline", BREAKDOWN_ROUNDS, BATCH)));
-        return null;
-      });
-    });
-  }
-
-  /** The multi-timeline script {@code sha}, {@link #TIMELINES_PER_CALL} timelines per call. */
-  private static Inserts manyPerCall(String sha) {
-    return (keys, post) -> {
-      List<Request> calls = new ArrayList<>();
-      for (int i = 0; i < keys.size(); i += TIMELINES_PER_CALL) {
-        List<String> part = keys.subList(i, Math.min(keys.size(), i + TIMELINES_PER_CALL));
-        Request call = Request.cmd(Command.EVALSHA).arg(sha).arg(part.size());
-        part.forEach(call::arg);
-        calls.add(call.arg(post).arg(TIMELINE_CAP).arg(TRIM_SLACK));
-      }
-      return calls;
-    };
-  }
-
-  private static Future<Void> walk(Context ctx, RelationsInternal relations, long author, int limit, String cursor,
-                                   List<Long> pageNanos) {
-    long start = System.nanoTime();
-    return ScenarioContext.onContext(ctx, relations.eligibleFollowers(author, PageRequest.after(cursor, limit))
-        .map(Page::toJson)).compose(page -> {
-      pageNanos.add(System.nanoTime() - start);
-      String next = page.getString("next");
-      return next == null ? Future.succeededFuture() : walk(ctx, relations, author, limit, next, pageNanos);
-    });
-  }
-
-  /** One request per timeline. */
-  private interface Insert {
-    Request of(String key, long post);
-  }
-
-  private static Inserts each(Insert insert) {
-    return (keys, post) -> keys.stream().map(k -> insert.of(k, post)).toList();
-  }
-
-  /** The requests adding {@code post} to the timelines at {@code keys}. */
-  private interface Inserts {
-    List<Request> of(List<String> keys, long post);
-  }
-
-  /** Timed rounds of {@code insert} into {@link #BATCH} fresh timelines, lists or sorted sets, each with its marker. */
-  private static Future<Double> pushProbe(Redis redis, boolean sortedSets, Inserts insert) {
-    List<String> keys = new ArrayList<>();
-    String prefix = "bench:probe:" + System.nanoTime();
-    List<Request> create = new ArrayList<>();
-    List<Request> drop = new ArrayList<>();
-    for (long u = 0; u < BATCH; u++) {
-      String key = prefix + ":{u:" + u + "}";
-      keys.add(key);
-      create.add(sortedSets ? Request.cmd(Command.ZADD).arg(key).arg("9007199254740992").arg(FeedsSeeder.MARKER)
-          : Request.cmd(Command.RPUSH).arg(key).arg(FeedsSeeder.MARKER));
-      drop.add(Request.cmd(Command.DEL).arg(key));
-    }
-    List<Long> nanos = new ArrayList<>();
-    return redis.batch(create).compose(v -> probeRound(redis, insert, keys, 0, nanos))
-        .compose(v -> redis.batch(drop))
-        .map(v -> nanos.stream().mapToLong(Long::longValue).sum() / 1e6 / nanos.size());
-  }
-
-  private static Future<Void> probeRound(Redis redis, Inserts insert, List<String> keys, int round,
-                                         List<Long> nanos) {
-    if (round == BREAKDOWN_ROUNDS) {
-      return Future.succeededFuture();
-    }
-    List<Request> batch = insert.of(keys, round + 1);
-    long start = System.nanoTime();
-    return redis.batch(batch).compose(r -> {
-      nanos.add(System.nanoTime() - start);
-      return probeRound(redis, insert, keys, round + 1, nanos);
     });
   }
 
@@ -660,13 +322,12 @@ public final class FeedsFanoutScenario implements Scenario {
         + "author with more followers is a celebrity, not fanned out, merged at read time; raised so that any "
         + "--followers value is fanned out) and feeds.posts-per-hour raised");
     all.add("a timeline insert is one follower's part of the worker's script (LINDEX, LPUSH, and a cut back to the "
-        + "cap every 32 posts), " + TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; LPUSH is the cheapest "
-        + "pipelined write, so the ratio is the fan-out's efficiency "
-        + "against the store's raw write speed on the same Redis (the embedded redis-server 6.2, append-only file "
+        + "cap every 32 posts), " + FanoutBreakdown.TIMELINES_PER_CALL + " followers per EVALSHA, pipelined per page; "
+        + "LPUSH is the cheapest pipelined write, so the ratio is the fan-out's efficiency against the store's raw write speed on the same Redis (the embedded redis-server 6.2, append-only file "
         + "on, fsync every second)");
     all.add("latency is measured with the load runner (from the intended publish time, polling LPOS every "
-        + POLL_MILLIS + " ms on the oldest, the newest and " + SAMPLE + " other followers); throughput from bursts "
-        + "after the worker went idle; the MongoDB parts of the worker (the post, the follower pages) run on the "
+        + FeedsSeed.POLL_MILLIS + " ms on the oldest, the newest and " + SAMPLE + " other followers); throughput "
+        + "from bursts after the worker went idle; the MongoDB parts of the worker (the post, the follower pages) run on the "
         + "embedded MongoDB-wire server, which ignores non-unique secondary indexes: each eligible-follower page scans "
         + "and sorts the whole edges collection");
     return new ScenarioResult(stats, List.of(new RatioSpec(LARGE, SMALL, 50), new RatioSpec(LARGE, SMALL, 99)),

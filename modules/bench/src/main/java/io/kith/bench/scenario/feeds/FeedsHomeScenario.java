@@ -14,7 +14,7 @@ import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
@@ -58,7 +58,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * alone in closed loop ({@code --connections} in flight), in alternating slices for the same duration in all; the
  * ratio of the home read's throughput to whoami's is the issue's figure.
  */
-public final class FeedsHomeScenario implements Scenario {
+public final class FeedsHomeScenario extends DescribedScenario {
 
   static final String AUTHORS = "authors";
   static final String POSTS_PER_AUTHOR = "posts-per-author";
@@ -73,20 +73,12 @@ public final class FeedsHomeScenario implements Scenario {
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "feeds-home";
-  }
-
-  @Override
-  public String description() {
-    return "home timeline read (20 posts, hydrated) of a reader following 50 authors vs GET /api/v1/whoami: "
-        + "latency at one rate, then throughput of each alone";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its users and seeds the stores of the in-process Kith
+  public FeedsHomeScenario() {
+    // it registers its users and seeds the stores of the in-process Kith
+    super("feeds-home",
+        "home timeline read (20 posts, hydrated) of a reader following 50 authors vs GET /api/v1/whoami: "
+            + "latency at one rate, then throughput of each alone",
+        Users.OWN);
   }
 
   @Override
@@ -110,15 +102,10 @@ public final class FeedsHomeScenario implements Scenario {
           + "throughput in closed loop by itself; run it with --rate N, not --rate max"));
     }
     Context ctx = Vertx.currentContext();
-    AtomicReference<Platform> opened = new AtomicReference<>();
     AtomicReference<Floor> pages = new AtomicReference<>();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return FeedsSeed.feeds(context, name()).compose(feeds -> measure(context, ctx, platform, feeds, pages));
-    }).eventually(() -> {
-      Future<Void> stop = pages.get() == null ? Future.succeededFuture() : pages.get().close();
-      return stop.eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
-    });
+    return stores.using(context, platform -> FeedsSeed.feeds(context, name())
+        .compose(feeds -> measure(context, ctx, platform, feeds, pages))
+        .eventually(() -> pages.get() == null ? Future.succeededFuture() : pages.get().close()));
   }
 
   /** Visibility of the {@code k}-th post of the seeding: every fourth friends-only, the others public or followers. */
@@ -136,15 +123,11 @@ public final class FeedsHomeScenario implements Scenario {
     int perAuthor = (int) context.option(POSTS_PER_AUTHOR);
     BenchHttpClient http = context.http();
     BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
-    List<String> roles = new ArrayList<>(List.of("reader"));
-    for (int i = 0; i < authorCount; i++) {
-      roles.add("a" + i);
-    }
     List<String> notes = new ArrayList<>();
     List<Figure> figures = new ArrayList<>();
-    return accounts.registerAll(roles).compose(users -> {
+    return accounts.registerAll(BenchAccounts.roles(List.of("reader"), "a", authorCount)).compose(users -> {
       BenchAccounts.User reader = users.get(0);
-      List<Long> authors = users.subList(1, users.size()).stream().map(BenchAccounts.User::id).toList();
+      List<Long> authors = BenchAccounts.ids(users.subList(1, users.size()));
       Map<Long, Long> authorOf = new HashMap<>();
       List<Long> visible = new ArrayList<>();
       List<Long> hidden = new ArrayList<>();
@@ -155,7 +138,7 @@ public final class FeedsHomeScenario implements Scenario {
           .compose(v -> publishAll(ctx, feeds, authors, perAuthor, authorOf, visible, hidden))
           .compose(v -> {
             visible.sort(null);
-            return FeedsFanoutScenario.holdAll(context.vertx(), platform.redis(), List.of(reader.id()), visible,
+            return FeedsSeed.holdAll(context.vertx(), platform.redis(), List.of(reader.id()), visible,
                 System.currentTimeMillis() + DELIVERY_DEADLINE_MILLIS);
           })
           .compose(v -> FeedsSeed.present(platform.redis(), FeedsSeeder.HOME, reader.id(), hidden))
@@ -258,9 +241,7 @@ public final class FeedsHomeScenario implements Scenario {
   private Future<List<Operation>> operations(ScenarioContext context, BenchHttpClient http, BenchAccounts.User reader,
                                              List<Long> expected, Map<Long, Long> authorOf,
                                              AtomicReference<Floor> pages) {
-    Operation whoami = new Operation(WHOAMI, "GET " + Replies.WHOAMI + " with the reader's token",
-        () -> http.getJson(Replies.WHOAMI, reader.accessToken())
-            .map(body -> Replies.whoami(body, reader.id())));
+    Operation whoami = Replies.whoamiOperation(WHOAMI, "the reader's token", http, reader.accessToken(), reader.id());
     Operation home = new Operation(HOME, "GET " + HOME_PATH + LIMIT + " with the reader's token",
         () -> http.getJson(HOME_PATH + LIMIT, reader.accessToken())
             .map(page -> FeedsSeed.checkPage(page, expected, authorOf)));

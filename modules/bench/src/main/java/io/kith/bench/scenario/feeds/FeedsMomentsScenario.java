@@ -8,7 +8,7 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.feeds.api.FeedsService;
@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The moments timeline of a user with many friends against the pull query it replaces.
@@ -50,7 +49,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * sort _id desc limit 20}. Both are checked against the expected 20 ids; the moments page must also be hydrated.
  * The ratio pull-query/moments is the issue's figure.
  */
-public final class FeedsMomentsScenario implements Scenario {
+public final class FeedsMomentsScenario extends DescribedScenario {
 
   static final String FRIENDS = "friends";
   static final String REAL_FRIENDS = "real-friends";
@@ -66,19 +65,11 @@ public final class FeedsMomentsScenario implements Scenario {
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "feeds-moments";
-  }
-
-  @Override
-  public String description() {
-    return "moments page (20 posts) of a user with 2,000 friends vs the pull query over friends' posts in MongoDB";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its users and seeds the stores of the in-process Kith
+  public FeedsMomentsScenario() {
+    // it registers its users and seeds the stores of the in-process Kith
+    super("feeds-moments",
+        "moments page (20 posts) of a user with 2,000 friends vs the pull query over friends' posts in MongoDB",
+        Users.OWN);
   }
 
   @Override
@@ -126,11 +117,8 @@ public final class FeedsMomentsScenario implements Scenario {
           + "--rate N, not --rate max"));
     }
     Context ctx = Vertx.currentContext();
-    AtomicReference<Platform> opened = new AtomicReference<>();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return FeedsSeed.feeds(context, name()).compose(feeds -> measure(context, ctx, platform, feeds));
-    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+    return stores.using(context, platform -> FeedsSeed.feeds(context, name())
+        .compose(feeds -> measure(context, ctx, platform, feeds)));
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Context ctx, Platform platform,
@@ -140,15 +128,11 @@ public final class FeedsMomentsScenario implements Scenario {
     int perFriend = (int) context.option(POSTS_PER_FRIEND);
     BenchHttpClient http = context.http();
     BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
-    List<String> roles = new ArrayList<>(List.of("viewer"));
-    for (int i = 0; i < real; i++) {
-      roles.add("f" + i);
-    }
     List<String> notes = new ArrayList<>();
     List<Figure> figures = new ArrayList<>();
-    return accounts.registerAll(roles).compose(users -> {
+    return accounts.registerAll(BenchAccounts.roles(List.of("viewer"), "f", real)).compose(users -> {
       BenchAccounts.User viewer = users.get(0);
-      List<Long> realIds = users.subList(1, users.size()).stream().map(BenchAccounts.User::id).toList();
+      List<Long> realIds = BenchAccounts.ids(users.subList(1, users.size()));
       List<Long> friends = new ArrayList<>();
       for (long i = 1; i <= friendCount - real; i++) {
         friends.add(i);

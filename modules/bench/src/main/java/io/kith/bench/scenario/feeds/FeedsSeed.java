@@ -5,7 +5,6 @@ import io.kith.bench.scenario.ScenarioContext;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -21,17 +20,19 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * How the feeds scenarios write straight into the in-process Kith's stores, bypassing the services, and how they
- * reach the feeds service. The documents and keys are the feeds and relations domains' own, from their test-jars'
- * {@link FeedsSeeder} and {@code RelationsSeeder}: timelines exist only when they hold their marker, their last (the
- * fan-out worker adds only to existing timelines, so a user "is active" when the marker is there). The bench tests
- * run the real service on what these write, so a change of the domain's documents fails a test rather than
- * silently measuring something else.
+ * How the feeds scenarios write straight into the in-process Kith's stores, bypassing the services, how they reach
+ * the feeds service, and how they wait for timelines to hold posts ({@link #holdAll}). The documents and keys are
+ * the feeds and relations domains' own, from their test-jars' {@link FeedsSeeder} and {@code RelationsSeeder}:
+ * timelines exist only when they hold their marker, their last (the fan-out worker adds only to existing timelines,
+ * so a user "is active" when the marker is there). The bench tests run the real service on what these write, so a
+ * change of the domain's documents fails a test rather than silently measuring something else.
  */
 final class FeedsSeed {
 
   /** Expiry of the markers the scenarios create (the service renews it on reads). */
   static final long MARKER_TTL_SECONDS = 3_600;
+  /** How often {@link #holdAll} polls the timelines. */
+  static final long POLL_MILLIS = 5;
   /** Users per pipelined batch of marker writes. */
   private static final int MARKER_BATCH = 1_000;
 
@@ -149,5 +150,39 @@ final class FeedsSeed {
           + " expected (first " + (ids.isEmpty() ? "none" : ids.get(0)) + ", expected " + expected.get(0) + ")");
     }
     return page;
+  }
+
+  /** Completes when every one of {@code users}' home timelines holds every one of {@code posts}. */
+  static Future<Void> holdAll(Vertx vertx, Redis redis, List<Long> users, List<Long> posts, long deadlineMillis) {
+    Promise<Void> done = Promise.promise();
+    poll(vertx, redis, users, posts, deadlineMillis, done);
+    return done.future();
+  }
+
+  private static void poll(Vertx vertx, Redis redis, List<Long> users, List<Long> posts, long deadline,
+                           Promise<Void> done) {
+    List<Request> batch = new ArrayList<>(users.size() * posts.size());
+    for (long user : users) {
+      for (long post : posts) {
+        batch.add(Request.cmd(Command.LPOS).arg(FeedsSeeder.timelineKey(FeedsSeeder.HOME, user)).arg(post));
+      }
+    }
+    redis.batch(batch).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
+      }
+      int missing = 0;
+      for (Response r : ar.result()) {
+        missing += r == null ? 1 : 0;
+      }
+      if (missing == 0) {
+        done.complete();
+      } else if (System.currentTimeMillis() > deadline) {
+        done.fail(new IllegalStateException(missing + " of " + batch.size() + " sampled timeline entries missing"));
+      } else {
+        vertx.setTimer(POLL_MILLIS, t -> poll(vertx, redis, users, posts, deadline, done));
+      }
+    });
   }
 }

@@ -5,7 +5,7 @@ import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.vertx.core.Future;
 
@@ -16,29 +16,23 @@ import java.util.List;
  * {@code GET /api/v1/ping} without one, both trivial JSON routes, interleaved on one schedule at the same rate so that
  * both see the same machine, JIT state and background load. The ratios whoami/ping at p50 and p99 are what to track.
  */
-public final class AuthOverheadScenario implements Scenario {
+public final class AuthOverheadScenario extends DescribedScenario {
 
   static final String PING = "/api/v1/ping";
 
-  @Override
-  public String name() {
-    return "auth-overhead";
-  }
-
-  @Override
-  public String description() {
-    return "GET /api/v1/whoami with a bearer token vs GET /api/v1/ping without auth, same rate, interleaved";
+  public AuthOverheadScenario() {
+    super("auth-overhead",
+        "GET /api/v1/whoami with a bearer token vs GET /api/v1/ping without auth, same rate, interleaved",
+        Users.TOKEN);
   }
 
   @Override
   public Future<ScenarioResult> run(ScenarioContext context) {
     BenchHttpClient http = context.http();
-    String token = context.token();
-    long user = context.userId();
     Operation ping = new Operation("ping", "GET " + PING + ", no Authorization header",
         () -> http.getJson(PING, null).map(Replies::pong));
-    Operation whoami = new Operation("whoami", "GET " + Replies.WHOAMI + " with Authorization: Bearer",
-        () -> http.getJson(Replies.WHOAMI, token).map(body -> Replies.whoami(body, user)));
+    Operation whoami = Replies.whoamiOperation("whoami", "Authorization: Bearer", http, context.token(),
+        context.userId());
     List<Operation> operations = List.of(ping, whoami);
     return context.preflight(operations)
         .compose(v -> context.runner().run(name(), operations))

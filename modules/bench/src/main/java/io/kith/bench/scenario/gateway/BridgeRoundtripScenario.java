@@ -6,7 +6,7 @@ import io.kith.bench.load.Operation;
 import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -19,19 +19,15 @@ import java.util.List;
  * {@code kith.bridge.whoami} on the SockJS WebSocket (and on the TCP bridge when its port is known) versus
  * {@code GET /api/v1/whoami}, all authenticated, interleaved at the same rate.
  */
-public final class BridgeRoundtripScenario implements Scenario {
+public final class BridgeRoundtripScenario extends DescribedScenario {
 
   /** The bridge address answering with the connection's user. */
   public static final String WHOAMI_ADDRESS = "kith.bridge.whoami";
 
-  @Override
-  public String name() {
-    return "bridge-roundtrip";
-  }
-
-  @Override
-  public String description() {
-    return "send to kith.bridge.whoami over the WebSocket (and TCP) bridge vs GET /api/v1/whoami, same rate";
+  public BridgeRoundtripScenario() {
+    super("bridge-roundtrip",
+        "send to kith.bridge.whoami over the WebSocket (and TCP) bridge vs GET /api/v1/whoami, same rate",
+        Users.TOKEN);
   }
 
   @Override
@@ -44,8 +40,7 @@ public final class BridgeRoundtripScenario implements Scenario {
     return context.bridge(BridgeClient.Transport.WEBSOCKET)
         .compose(ws -> tcp.map(tcpClient -> {
           List<Operation> ops = new ArrayList<>();
-          ops.add(new Operation("http-whoami", "GET /api/v1/whoami with Authorization: Bearer",
-              () -> http.getJson(Replies.WHOAMI, token).map(body -> Replies.whoami(body, user))));
+          ops.add(Replies.whoamiOperation("http-whoami", "Authorization: Bearer", http, token, user));
           ops.add(bridgeOperation("ws-whoami", "SockJS WebSocket", ws, user));
           if (tcpClient != null) {
             ops.add(bridgeOperation("tcp-whoami", "TCP bridge", tcpClient, user));

@@ -9,7 +9,7 @@ import io.kith.bench.report.Figure;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * A small round of each kind is opened and closed first, so that one-time costs (classes, caches, pools) are not
  * spread over the connections. The client JVM's own heap growth is reported too: the bench client's cost, not Kith's.
  */
-public final class BridgeIdleHeapScenario implements Scenario {
+public final class BridgeIdleHeapScenario extends DescribedScenario {
 
   static final String IDLE = "idle";
   static final String CLASSES = "classes";
@@ -63,20 +63,12 @@ public final class BridgeIdleHeapScenario implements Scenario {
 
   private final BenchStores stores = BenchStores.signingTokens(name());
 
-  @Override
-  public String name() {
-    return "bridge-idle-heap";
-  }
-
-  @Override
-  public String description() {
-    return "heap of the in-process Kith per idle SockJS bridge connection (authenticated, registered on its user "
-        + "address) vs per raw WebSocket to an echo server, connections held by a client JVM of their own";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it opens its own sessions
+  public BridgeIdleHeapScenario() {
+    // it opens its own sessions
+    super("bridge-idle-heap",
+        "heap of the in-process Kith per idle SockJS bridge connection (authenticated, registered on its user "
+            + "address) vs per raw WebSocket to an echo server, connections held by a client JVM of their own",
+        Users.OWN);
   }
 
   @Override
@@ -206,35 +198,25 @@ public final class BridgeIdleHeapScenario implements Scenario {
         .compose(v -> probe(kith, warmUsers, client, vertx))
         .compose(v -> blocking(vertx, () -> {
           client.call("close", COMMAND_MILLIS);
-          Thread.sleep(SETTLE_MILLIS);
-          r[0] = Heap.usedAfterGc();
-          histogram(classes, dir, 0);
-          r[2] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
+          r[0] = settledHeap(classes, dir, 0);
+          r[2] = clientHeap(client);
           client.call("open-echo " + echoPort + " " + idle, COMMAND_MILLIS);
-          Thread.sleep(SETTLE_MILLIS);
-          r[1] = Heap.usedAfterGc();
-          histogram(classes, dir, 1);
-          r[3] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
+          r[1] = settledHeap(classes, dir, 1);
+          r[3] = clientHeap(client);
           requireOpen(client, idle, "raw WebSocket");
           client.call("close", COMMAND_MILLIS);
-          Thread.sleep(SETTLE_MILLIS);
-          r[4] = Heap.usedAfterGc();
-          histogram(classes, dir, 2);
-          r[6] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
+          r[4] = settledHeap(classes, dir, 2);
+          r[6] = clientHeap(client);
           client.call("open-bridge " + dir.resolve("idle.txt"), COMMAND_MILLIS);
           return null;
         }))
         .compose(v -> probe(kith, idleUsers, client, vertx))
         .compose(v -> blocking(vertx, () -> {
-          Thread.sleep(SETTLE_MILLIS);
-          r[5] = Heap.usedAfterGc();
-          histogram(classes, dir, 3);
-          r[7] = IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
+          r[5] = settledHeap(classes, dir, 3);
+          r[7] = clientHeap(client);
           requireOpen(client, idle, "bridge");
           client.call("close", COMMAND_MILLIS);
-          Thread.sleep(SETTLE_MILLIS);
-          r[8] = Heap.usedAfterGc();
-          histogram(classes, dir, 4);
+          r[8] = settledHeap(classes, dir, 4);
           return new Readings(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]);
         }))
         .map(readings -> {
@@ -249,6 +231,22 @@ public final class BridgeIdleHeapScenario implements Scenario {
               growth(dir, 2, 4, idle, classes)));
           return new ScenarioResult(result.operations(), result.ratios(), notes, result.figures());
         });
+  }
+
+  /**
+   * After {@link #SETTLE_MILLIS}, the measured JVM's used heap after GC, with class histogram {@code n} written beside
+   * it (when asked for).
+   */
+  private static long settledHeap(int classes, Path dir, int n) throws InterruptedException, IOException {
+    Thread.sleep(SETTLE_MILLIS);
+    long used = Heap.usedAfterGc();
+    histogram(classes, dir, n);
+    return used;
+  }
+
+  /** The client JVM's own used heap. */
+  private static long clientHeap(IdleClientsProcess client) {
+    return IdleClientsProcess.number(client.call("heap", COMMAND_MILLIS), "heap");
   }
 
   /**

@@ -14,7 +14,7 @@ import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.bench.scenario.gateway.BridgeRoundtripScenario;
@@ -57,7 +57,7 @@ import java.util.function.LongSupplier;
  * ({@code direct-half-max}), whose p99 is held to at most 50 ms. In-process, each phase after one that sent messages
  * waits until Kith is idle again ({@link #settle}), so it does not run beside the event-log consumers' backlog.
  */
-public final class MessagingDirectScenario implements Scenario {
+public final class MessagingDirectScenario extends DescribedScenario {
 
   static final String PAIRS = "pairs";
   static final String TEXT_LENGTH = "text-length";
@@ -82,20 +82,12 @@ public final class MessagingDirectScenario implements Scenario {
   private static final int SETTLE_QUIET_STEPS = 2;
   private static final long SETTLE_MAX_MILLIS = 300_000;
 
-  @Override
-  public String name() {
-    return "messaging-direct";
-  }
-
-  @Override
-  public String description() {
-    return "direct message over the SockJS bridge (kith.messaging.send until the recipient's push) vs a raw "
-        + "WebSocket echo of the same frame: latency at --rate, max throughput of each, p99 at half the max";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its own users
+  public MessagingDirectScenario() {
+    // it registers its own users
+    super("messaging-direct",
+        "direct message over the SockJS bridge (kith.messaging.send until the recipient's push) vs a raw "
+            + "WebSocket echo of the same frame: latency at --rate, max throughput of each, p99 at half the max",
+        Users.OWN);
   }
 
   @Override
@@ -117,13 +109,8 @@ public final class MessagingDirectScenario implements Scenario {
     int pairCount = (int) context.option(PAIRS);
     String text = DirectMessages.text((int) context.option(TEXT_LENGTH));
     BenchAccounts accounts = new BenchAccounts(context.http(), BenchAccounts.newTag());
-    List<String> roles = new ArrayList<>();
-    for (int i = 0; i < pairCount; i++) {
-      roles.add("s" + i);
-    }
-    for (int i = 0; i < pairCount; i++) {
-      roles.add("r" + i);
-    }
+    List<String> roles = BenchAccounts.roles(List.of(), "s", pairCount);
+    roles.addAll(BenchAccounts.roles(List.of(), "r", pairCount));
     return accounts.registerAll(roles).compose(users -> {
       List<String> tokens = users.stream().map(BenchAccounts.User::accessToken).toList();
       return context.bridgePerUser(BridgeClient.Transport.WEBSOCKET, tokens)

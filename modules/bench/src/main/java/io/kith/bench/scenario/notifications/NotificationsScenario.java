@@ -9,7 +9,7 @@ import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.notifications.service.NotificationsSeeder;
@@ -27,7 +27,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Unread counts and a filtered list of notifications, at three list sizes, against the classic Lua scans of the
@@ -53,7 +52,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Figures: Redis's own time per call of each script (INFO commandstats, no network), memory per stored
  * notification ({@code MEMORY USAGE} of every key of the user, over the count), and the issue's goals.
  */
-public final class NotificationsScenario implements Scenario {
+public final class NotificationsScenario extends DescribedScenario {
 
   static final String SMALL = "small";
   static final String MEDIUM = "medium";
@@ -69,20 +68,12 @@ public final class NotificationsScenario implements Scenario {
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "notifications";
-  }
-
-  @Override
-  public String description() {
-    return "unread counts and a filtered list (comment,like + post, 20) at 50/500/5,000 notifications per user vs "
-        + "Lua scans of the list; Redis memory per notification";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its users and writes into the in-process Kith's Redis
+  public NotificationsScenario() {
+    // it registers its users and writes into the in-process Kith's Redis
+    super("notifications",
+        "unread counts and a filtered list (comment,like + post, 20) at 50/500/5,000 notifications per user vs "
+            + "Lua scans of the list; Redis memory per notification",
+        Users.OWN);
   }
 
   @Override
@@ -128,11 +119,7 @@ public final class NotificationsScenario implements Scenario {
     if (!(sizes[0] < sizes[1] && sizes[1] < sizes[2])) {
       return Future.failedFuture(new IllegalStateException("give --small < --medium < --large"));
     }
-    AtomicReference<Platform> opened = new AtomicReference<>();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return measure(context, platform, sizes);
-    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+    return stores.using(context, platform -> measure(context, platform, sizes));
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, int[] sizes) {
@@ -140,17 +127,15 @@ public final class NotificationsScenario implements Scenario {
     Redis redis = platform.redis();
     Scripts scripts = Scripts.load();
     BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
-    List<String> roles = new ArrayList<>();
+    List<String> recipientRoles = new ArrayList<>();
     for (int size : sizes) {
-      roles.add("n" + size);
+      recipientRoles.add("n" + size);
     }
-    for (int i = 0; i < ACTORS; i++) {
-      roles.add("a" + i);
-    }
+    List<String> roles = BenchAccounts.roles(recipientRoles, "a", ACTORS);
     List<String> notes = new ArrayList<>();
     List<Figure> figures = new ArrayList<>();
     return accounts.registerAll(roles).compose(users -> {
-      List<Long> actors = users.subList(sizes.length, users.size()).stream().map(BenchAccounts.User::id).toList();
+      List<Long> actors = BenchAccounts.ids(users.subList(sizes.length, users.size()));
       List<Recipient> recipients = new ArrayList<>();
       Future<Void> chain = Future.succeededFuture();
       for (int i = 0; i < sizes.length; i++) {
@@ -352,9 +337,7 @@ public final class NotificationsScenario implements Scenario {
           + "of each hash until 20 match, HGETALL of those",
           () -> redis.send(scanList).map(reply -> NotificationsSeed.checkScanList(reply, e))));
     }
-    ops.add(new Operation(WHOAMI, "GET " + Replies.WHOAMI + " with a recipient's token",
-        () -> http.getJson(Replies.WHOAMI, anyone.accessToken())
-            .map(body -> Replies.whoami(body, anyone.id()))));
+    ops.add(Replies.whoamiOperation(WHOAMI, "a recipient's token", http, anyone.accessToken(), anyone.id()));
     return ops;
   }
 

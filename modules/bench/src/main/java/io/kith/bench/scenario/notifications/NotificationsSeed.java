@@ -388,7 +388,7 @@ final class NotificationsSeed {
   static Future<Memory> memory(Redis redis, long user) {
     List<String> keys = new ArrayList<>();
     List<Long> sizes = new ArrayList<>();
-    return scan(redis, NotificationsSeeder.prefix(user) + ":*", "0", keys).compose(v -> {
+    return scan(redis, NotificationsSeeder.sidePattern(user), "0", keys).compose(v -> {
       Future<Void> chain = Future.succeededFuture();
       // in batches: the client queues at most redis.max-waiting-handlers replies
       for (int i = 0; i < keys.size(); i += INSERT_BATCH) {
@@ -410,7 +410,7 @@ final class NotificationsSeed {
       for (int i = 0; i < keys.size(); i++) {
         long b = sizes.get(i);
         bytes += b;
-        if (keys.get(i).contains(":n:")) {
+        if (NotificationsSeeder.isNotificationKey(keys.get(i))) {
           hashes++;
           hashBytes += b;
         }

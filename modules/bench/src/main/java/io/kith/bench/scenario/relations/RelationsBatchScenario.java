@@ -8,7 +8,7 @@ import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
 import io.kith.bench.scenario.EdgeSeeder;
 import io.kith.bench.scenario.Replies;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
@@ -26,7 +26,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The relations domain's batch relationship query against its floor: {@code POST /api/v1/relationships} for a viewer
@@ -39,7 +38,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * in-process Kith's MongoDB, bypassing the relations service; the 1,000 users need not be accounts (the query does
  * not look them up). Every reply is counted against the seeded mix, so a wrong answer fails the request.
  */
-public final class RelationsBatchScenario implements Scenario {
+public final class RelationsBatchScenario extends DescribedScenario {
 
   static final String OTHER_EDGES = "other-edges";
   static final int IDS = 1_000;
@@ -57,19 +56,11 @@ public final class RelationsBatchScenario implements Scenario {
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "relations-batch";
-  }
-
-  @Override
-  public String description() {
-    return "POST /api/v1/relationships for 1,000 ids vs one pipelined batch of 1,000 Redis SISMEMBER, same rate";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its viewer and seeds the stores of the in-process Kith
+  public RelationsBatchScenario() {
+    // it registers its viewer and seeds the stores of the in-process Kith
+    super("relations-batch",
+        "POST /api/v1/relationships for 1,000 ids vs one pipelined batch of 1,000 Redis SISMEMBER, same rate",
+        Users.OWN);
   }
 
   @Override
@@ -86,11 +77,7 @@ public final class RelationsBatchScenario implements Scenario {
   @Override
   public Future<ScenarioResult> run(ScenarioContext context) {
     int otherEdges = (int) context.option(OTHER_EDGES);
-    AtomicReference<Platform> opened = new AtomicReference<>();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return measure(context, platform, otherEdges);
-    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+    return stores.using(context, platform -> measure(context, platform, otherEdges));
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, int otherEdges) {
@@ -117,9 +104,8 @@ public final class RelationsBatchScenario implements Scenario {
             others.forEach(id -> sismembers.add(Request.cmd(Command.SISMEMBER).arg(setKey).arg(id)));
             Operation floor = new Operation(FLOOR, "one pipelined Redis batch of " + IDS + " SISMEMBER on a "
                 + IDS + "-member set", () -> platform.redis().batch(sismembers).map(RelationsBatchScenario::hits));
-            Operation whoami = new Operation(WHOAMI, "GET " + Replies.WHOAMI + " with the viewer's token",
-                () -> http.getJson(Replies.WHOAMI, viewer.accessToken())
-                    .map(reply -> Replies.whoami(reply, viewer.id())));
+            Operation whoami = Replies.whoamiOperation(WHOAMI, "the viewer's token", http, viewer.accessToken(),
+                viewer.id());
             List<Operation> operations = List.of(query, floor, whoami);
             return context.preflight(operations).compose(x -> context.runner().run(name(), operations));
           })

@@ -7,7 +7,7 @@ import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
 import io.kith.bench.scenario.EdgeSeeder;
-import io.kith.bench.scenario.Scenario;
+import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.accounts.service.AccountsSeeder;
@@ -24,7 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongPredicate;
 
 /**
@@ -45,7 +44,7 @@ import java.util.function.LongPredicate;
  * ({@code page-small}, the same 100 followers, a list of 100), the baseline: page-top/page-small is what the size of
  * the list costs, page-walk/page-small what paging deep into it costs (full pages of other followers).
  */
-public final class RelationsFollowersScenario implements Scenario {
+public final class RelationsFollowersScenario extends DescribedScenario {
 
   static final String FOLLOWERS = "followers";
   static final String REAL_FOLLOWERS = "real-followers";
@@ -65,20 +64,12 @@ public final class RelationsFollowersScenario implements Scenario {
 
   private final BenchStores stores = new BenchStores(name());
 
-  @Override
-  public String name() {
-    return "relations-followers";
-  }
-
-  @Override
-  public String description() {
-    return "GET /api/v1/users/{id}/followers?limit=100 walking down --followers seeded followers (1,000,000) vs "
-        + "a 100-follower list";
-  }
-
-  @Override
-  public boolean needsToken() {
-    return false; // it registers its users and seeds the stores of the in-process Kith
+  public RelationsFollowersScenario() {
+    // it registers its users and seeds the stores of the in-process Kith
+    super("relations-followers",
+        "GET /api/v1/users/{id}/followers?limit=100 walking down --followers seeded followers (1,000,000) vs "
+            + "a 100-follower list",
+        Users.OWN);
   }
 
   @Override
@@ -103,27 +94,20 @@ public final class RelationsFollowersScenario implements Scenario {
     }
     long seeded = (long) context.option(FOLLOWERS);
     int real = (int) context.option(REAL_FOLLOWERS);
-    AtomicReference<Platform> opened = new AtomicReference<>();
-    return stores.open(context).compose(platform -> {
-      opened.set(platform);
-      return measure(context, platform, seeded, real);
-    }).eventually(() -> opened.get() == null ? Future.succeededFuture() : opened.get().close());
+    return stores.using(context, platform -> measure(context, platform, seeded, real));
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, long seeded, int real) {
     BenchHttpClient http = context.http();
     String tag = BenchAccounts.newTag();
     BenchAccounts accounts = new BenchAccounts(http, tag);
-    List<String> roles = new ArrayList<>(List.of("celebrity", "small", "reader"));
-    for (int i = 0; i < real; i++) {
-      roles.add("f" + i);
-    }
+    List<String> roles = BenchAccounts.roles(List.of("celebrity", "small", "reader"), "f", real);
     List<String> notes = new ArrayList<>();
     return accounts.registerAll(roles).compose(users -> {
       BenchAccounts.User celebrity = users.get(0);
       BenchAccounts.User small = users.get(1);
       BenchAccounts.User reader = users.get(2);
-      List<Long> realIds = users.subList(3, users.size()).stream().map(BenchAccounts.User::id).toList();
+      List<Long> realIds = BenchAccounts.ids(users.subList(3, users.size()));
       long total = seeded + real;
       return seedFollowers(context, platform, celebrity.id(), seeded, tag, notes)
           .compose(v -> seedReal(context, platform, celebrity.id(), small.id(), realIds))

@@ -52,11 +52,11 @@ class FeedsScenarioPartsTest {
   @Test
   @DisplayName("redis-benchmark's CSV output gives the LPUSH requests per second")
   void redisBenchmarkCsv() {
-    assertEquals(467289.72, FeedsFanoutScenario.parseRedisBenchmark(List.of(
+    assertEquals(467289.72, LpushBaseline.parseRedisBenchmark(List.of(
         "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\"",
         "\"LPUSH\",\"467289.72\",\"1.519\",\"0.192\",\"1.287\"")), 1e-6);
-    assertThrows(IllegalStateException.class, () -> FeedsFanoutScenario.parseRedisBenchmark(List.of("error")));
-    assertEquals("467,290, 1,000 LPUSH/s", FeedsFanoutScenario.rates(List.of(467289.72, 1000.0)));
+    assertThrows(IllegalStateException.class, () -> LpushBaseline.parseRedisBenchmark(List.of("error")));
+    assertEquals("467,290, 1,000 LPUSH/s", LpushBaseline.rates(List.of(467289.72, 1000.0)));
   }
 
   @Test

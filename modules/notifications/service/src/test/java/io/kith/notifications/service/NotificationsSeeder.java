@@ -61,6 +61,16 @@ public final class NotificationsSeeder {
     return HotStore.prefix(user);
   }
 
+  /** A {@code SCAN MATCH} pattern for every key of the user's side. */
+  public static String sidePattern(long user) {
+    return prefix(user) + ":*";
+  }
+
+  /** Whether {@code key} (one of a user's side) is the hash of one notification, {@code <prefix>:n:<id>}. */
+  public static boolean isNotificationKey(String key) {
+    return key.contains(":n:");
+  }
+
   /** The user's index of notification ids (what a scan of the whole list walks). */
   public static String indexKey(long user) {
     return prefix(user) + ":idx";

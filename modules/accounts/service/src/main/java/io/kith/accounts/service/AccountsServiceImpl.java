@@ -87,6 +87,11 @@ final class AccountsServiceImpl implements AccountsService {
   }
 
   @Override
+  public Future<JsonObject> users(long actor, List<Long> userIds) {
+    return people.users(actor, userIds);
+  }
+
+  @Override
   public Future<JsonObject> summaries(long viewer, List<Long> userIds) {
     return profiles.summaries(viewer, userIds);
   }

@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.UserSummaries;
 import static io.kith.messaging.service.Groups.ADMIN;
 import static io.kith.messaging.service.Groups.OWNER;
 import static io.kith.messaging.service.Groups.isMember;
@@ -140,7 +141,7 @@ final class GroupInvitations {
         if (doc != null) {
           long by = inv.getLong("by");
           items.add(new JsonObject().put("group", access.view(doc, null, true))
-              .put("by", people.result().getJsonObject(Long.toString(by), new JsonObject().put("id", by)))
+              .put("by", UserSummaries.of(people.result(), by))
               .put("created", inv.getLong("created")));
         }
       }

@@ -52,7 +52,7 @@ final class MessagingServiceImpl implements MessagingService {
     this.managed = new ManagedGroups(platform, conversations, groupStore, groups, notices);
     this.sends = new Sends(platform, settings, conversations, messages, window, accounts, relations, limiter, groups,
         preferences);
-    this.history = new History(settings, messages, window, access);
+    this.history = new History(settings, messages, window, access, accounts);
     this.receipts = new Receipts(platform, settings, conversations, messages, accounts, relations, limiter, access,
         preferences);
     this.conversationList = new ConversationList(conversations, messages, accounts, access, receipts);

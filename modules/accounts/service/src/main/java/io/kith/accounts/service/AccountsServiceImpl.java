@@ -35,7 +35,7 @@ final class AccountsServiceImpl implements AccountsService {
     Throttles throttles = new Throttles(limiter);
     EventPublisher events = platform.events().publisher(AccountsEvents.DOMAIN);
     LastActive lastActive = new LastActive(store, cache);
-    PresencePush push = new PresencePush(platform, presence, events);
+    PresencePush push = new PresencePush(platform, presence, events, relationships);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events);
     this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive);
     this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events);

@@ -100,7 +100,7 @@ final class ProfileAccess {
     }
     events.publish(new ProfileUpdated(actor, Event.strings(change.getJsonArray("fields"))));
     if (modeSet && !now.getString("presence").equals(modeBefore)) {
-      after.add(push.presenceChanged(actor, now.getString("presence")));
+      after.add(push.presenceChanged(actor, now.getString("presence"), true));
     }
     return Future.join(after).transform(x -> Future.succeededFuture(Profiles.ownView(updated)));
   }

@@ -23,6 +23,7 @@ final class MessagingServiceImpl implements MessagingService {
 
   private final Preferences preferences;
   private final Sends sends;
+  private final Conversations access;
   private final History history;
   private final ConversationList conversationList;
   private final Receipts receipts;
@@ -41,6 +42,7 @@ final class MessagingServiceImpl implements MessagingService {
                        RelationsService relations) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Conversations access = new Conversations(conversations);
+    this.access = access;
     this.preferences = new Preferences(platform, conversations);
     this.groups = new Groups(settings, conversations, groupStore, relations, limiter);
     GroupNotices notices = new GroupNotices(platform, groups);
@@ -66,6 +68,12 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   /** A user's settings changed on some node: this node's copy goes. */
+  /** Whether {@code viewer} may read media attached to {@code conversation}: whether they are one of its members. */
+  Future<Boolean> mayReadMedia(long viewer, long conversation) {
+    return viewer <= 0 ? Future.succeededFuture(false)
+        : access.mine(viewer, conversation).map(conv -> true).otherwise(false);
+  }
+
   void settingsChanged(long user) {
     preferences.settingsChanged(user);
   }

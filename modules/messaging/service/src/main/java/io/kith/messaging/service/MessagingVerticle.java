@@ -3,6 +3,7 @@ package io.kith.messaging.service;
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
@@ -32,6 +33,7 @@ public final class MessagingVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> boardBinding;
   private WhiteboardInbound boardInbound;
   private MessageConsumer<JsonObject> settingsChanges;
+  private MessageConsumer<JsonObject> mediaAccess;
   private long sweepTimer = -1;
   private boolean sweeping;
 
@@ -63,7 +65,10 @@ public final class MessagingVerticle extends VerticleBase {
         service, RelationsService.proxy(vertx));
     boardInbound = new WhiteboardInbound(vertx, whiteboards);
     service.onGroupDissolved(whiteboards::groupDissolved);
+    MediaAttachments.registerCodec(vertx);
     return settingsChanges.completion()
+        .compose(v -> MediaAttachments.serveAccess(vertx, MediaAttachments.CONVERSATION, service::mayReadMedia))
+        .map(consumer -> mediaAccess = consumer)
         .compose(v -> conversations.ensureIndexes())
         .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
@@ -112,7 +117,8 @@ public final class MessagingVerticle extends VerticleBase {
     Future<Void> bridge = inbound == null ? Future.succeededFuture() : inbound.stop();
     Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
     Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();
-    return Future.all(bridge, boardBridge, changes)
+    Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
+    return Future.all(bridge, boardBridge, changes, media)
         .compose(v -> boardBinding == null ? Future.succeededFuture() : boardBinding.unregister())
         .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }

@@ -30,18 +30,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @DisplayName("Presence pushed to friends over the bridge")
 class PresenceFriendsBridgeTest {
 
-  private Node kith;
-
-  /** One node with accounts, relations (friends) and the gateway. */
-  static final class Node extends TestKith {
-    Node() {
-      super(config("accounts", "relations", "gateway"), "pf");
-    }
-  }
+  private TestKith kith;
 
   @BeforeAll
   void start() {
-    kith = new Node();
+    // one node with accounts, relations (friends) and the gateway.
+    kith = TestKith.node("pf", "accounts", "relations", "gateway");
   }
 
   @AfterAll

@@ -25,18 +25,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @DisplayName("Chat images over HTTP")
 class ChatMediaHttpTest {
 
-  private Node kith;
-
-  /** One node with what a chat image needs: media from feeds, conversations from messaging. */
-  static final class Node extends TestKith {
-    Node() {
-      super(config("accounts", "relations", "feeds", "messaging", "gateway"), "cm");
-    }
-  }
+  private TestKith kith;
 
   @BeforeAll
   void start() {
-    kith = new Node();
+    // one node with what a chat image needs: media from feeds, conversations from messaging.
+    kith = TestKith.node("cm", "accounts", "relations", "feeds", "messaging", "gateway");
   }
 
   @AfterAll

@@ -35,6 +35,11 @@ public class TestKith extends TestNode {
     this.userPrefix = userPrefix;
   }
 
+  /** A node running these modules with their default configuration; registered usernames start with {@code prefix}. */
+  public static TestKith node(String userPrefix, String... modules) {
+    return new TestKith(config(modules), userPrefix);
+  }
+
   // ------------------------------------------------------------------ HTTP as a user
 
   private static String token(User as) {

@@ -1,9 +1,13 @@
 package io.kith.platform.media;
 
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
 import io.vertx.serviceproxy.ServiceExceptionMessageCodec;
@@ -61,14 +65,19 @@ public final class MediaAttachments {
 
   /**
    * Attaches media {@code mediaId} of {@code owner} to {@code object} of {@code domain}; completes with the media's
-   * descriptor, or fails with {@code invalid_media} (a {@link ServiceException}) when the owner cannot use it.
+   * descriptor, or fails with {@code invalid_media} (a {@link ServiceException}) when the owner cannot use it, and
+   * with {@code unavailable} (503) when no media store answers (a deployment without the feeds module).
    */
   public static Future<JsonObject> attach(Vertx vertx, long owner, long mediaId, String domain, long object) {
     registerCodec(vertx);
     JsonObject request = new JsonObject().put("owner", owner).put("media", mediaId).put("domain", domain)
         .put("object", object);
     return vertx.eventBus().<JsonObject>request(ATTACH_ADDRESS, request,
-        new DeliveryOptions().setSendTimeout(TIMEOUT_MS)).map(reply -> reply.body());
+            new DeliveryOptions().setSendTimeout(TIMEOUT_MS)).map(reply -> reply.body())
+        .recover(e -> e instanceof ReplyException re && (re.failureType() == ReplyFailure.NO_HANDLERS
+            || re.failureType() == ReplyFailure.TIMEOUT)
+            ? Failures.fail(KithErrors.UNAVAILABLE, "the media store did not answer; try again later")
+            : Future.failedFuture(e));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.kith.platform.Platform;
+import io.kith.platform.media.MediaAttachments;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -23,6 +24,7 @@ public final class AccountsVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
   private MessageConsumer<JsonObject> directory;
+  private MessageConsumer<JsonObject> photoAccess;
   private Passwords passwords;
   private long sweeper = -1;
 
@@ -55,7 +57,9 @@ public final class AccountsVerticle extends VerticleBase {
           .register(UserDirectory.class, new RelationsDirectory(service));
       sweeper = vertx.setPeriodic(60_000, id -> nearby.sweep()
           .onFailure(e -> LOG.warn("Sweeping expired nearby positions failed: {}", e.toString())));
-      return Future.all(binding.completion(), directory.completion());
+      return Future.all(binding.completion(), directory.completion())
+          .compose(all -> MediaAttachments.serveAccess(vertx, MediaAttachments.PROFILE, service::mayReadPhoto))
+          .map(consumer -> photoAccess = consumer);
     });
   }
 
@@ -68,6 +72,7 @@ public final class AccountsVerticle extends VerticleBase {
       passwords.close();
     }
     return Future.all(binding == null ? Future.succeededFuture() : binding.unregister(),
-        directory == null ? Future.succeededFuture() : directory.unregister());
+        directory == null ? Future.succeededFuture() : directory.unregister(),
+        photoAccess == null ? Future.succeededFuture() : photoAccess.unregister());
   }
 }

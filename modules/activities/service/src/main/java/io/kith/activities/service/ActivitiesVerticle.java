@@ -4,6 +4,7 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.api.MediaClient;
 import io.kith.messaging.api.MessagingService;
+import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
@@ -24,6 +25,7 @@ public final class ActivitiesVerticle extends VerticleBase {
 
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
+  private MessageConsumer<JsonObject> mediaAccess;
   private Discussion discussion;
   private Reminders reminders;
   private Blocks blocks;
@@ -45,7 +47,7 @@ public final class ActivitiesVerticle extends VerticleBase {
     RelationsService relations = RelationsService.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);
     Quotas quotas = new Quotas(platform);
-    Covers covers = new Covers(MediaClient.create(vertx));
+    Covers covers = new Covers(vertx, MediaClient.create(vertx));
     ActivityViews views = new ActivityViews(activities, participants, hot, loader, relations, accounts);
     ActivitiesServiceImpl service = new ActivitiesServiceImpl(
         new Creation(platform.ids(), settings, activities, hot, effects, quotas, covers, views),
@@ -68,6 +70,9 @@ public final class ActivitiesVerticle extends VerticleBase {
           return Future.succeededFuture();
         }))
         .compose(v -> discussion.start())
+        .compose(v -> MediaAttachments.serveAccess(vertx, MediaAttachments.ACTIVITY,
+            (viewer, activity) -> views.visibleOne(viewer, activity).map(h -> true)))
+        .map(consumer -> mediaAccess = consumer)
         .compose(v -> blocks.start())
         .compose(v -> {
           reminders.start();
@@ -84,6 +89,7 @@ public final class ActivitiesVerticle extends VerticleBase {
     }
     Future<Void> consumer = discussion == null ? Future.succeededFuture() : discussion.stop();
     Future<Void> blocked = blocks == null ? Future.succeededFuture() : blocks.stop();
-    return Future.all(consumer, blocked).compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
+    return Future.all(consumer, blocked, media).compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

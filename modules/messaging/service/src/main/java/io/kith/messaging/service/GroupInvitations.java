@@ -130,8 +130,7 @@ final class GroupInvitations {
       return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"));
     }
     Future<List<JsonObject>> docs = groups.light(page.stream().map(i -> i.getLong("group")).toList());
-    Future<JsonObject> people = accounts.summaries(actor,
-        page.stream().map(i -> i.getLong("by")).distinct().toList());
+    Future<JsonObject> people = UserSummaries.lookup(accounts, actor, page.stream().map(i -> i.getLong("by")).toList());
     return Future.all(docs, people).map(v -> {
       Map<Long, JsonObject> byId = new HashMap<>();
       docs.result().forEach(d -> byId.put(d.getLong("_id"), d));

@@ -99,7 +99,7 @@ class PresenceBridgeTest {
 
       awaitOnline(bob, alice, false);
       kith.eventually("an offline push on alice's address", () -> Future.succeededFuture(pushes.stream()
-          .anyMatch(p -> "presence".equals(p.getString("type")) && Boolean.FALSE.equals(p.getBoolean("online")))));
+          .anyMatch(p -> "presence".equals(p.getString("kind")) && Boolean.FALSE.equals(p.getBoolean("online")))));
       assertTrue(pushes.stream().anyMatch(p -> Boolean.TRUE.equals(p.getBoolean("online"))),
           "an online push came first: " + pushes);
     } finally {
@@ -197,7 +197,7 @@ class PresenceBridgeTest {
       assertEquals("invisible", mine.getString("mode"));
 
       for (BridgeSocket socket : List.of(laptop, phone)) {
-        JsonObject push = socket.takeDelivery(alice.address(), WAIT, body -> "presence".equals(body.getString("type"))
+        JsonObject push = socket.takeDelivery(alice.address(), WAIT, body -> "presence".equals(body.getString("kind"))
             && "invisible".equals(body.getString("mode"))).getJsonObject("body");
         assertEquals(alice.id(), push.getLong("user_id"), push.encode());
         assertEquals("invisible", push.getString("mode"), push.encode());
@@ -207,7 +207,7 @@ class PresenceBridgeTest {
       kith.patch("/me", alice.access(), new JsonObject().put("settings", new JsonObject().put("presence", "friends")))
           .expect(200);
       JsonObject viaSettings = laptop.takeDelivery(alice.address(), WAIT,
-          body -> "presence".equals(body.getString("type")) && "friends".equals(body.getString("mode")))
+          body -> "presence".equals(body.getString("kind")) && "friends".equals(body.getString("mode")))
           .getJsonObject("body");
       assertEquals(true, viaSettings.getBoolean("online"), "a mode change through PATCH /me is pushed too");
     }

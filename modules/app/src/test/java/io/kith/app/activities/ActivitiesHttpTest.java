@@ -105,6 +105,22 @@ class ActivitiesHttpTest {
   }
 
   @Test
+  @DisplayName("a cover image is readable by whoever may see the activity (a friend of a friends-only one), 404 to others")
+  void coverReadableWithTheActivity() {
+    User org = kith.register();
+    User friend = kith.register();
+    User stranger = kith.register();
+    kith.befriend(org, friend);
+    long media = kith.uploadImage(org);
+    assertEquals(404, kith.get("/media/" + media, friend).status(), "not a cover yet: the uploader's only");
+    kith.create(org, activity("Friends' picnic").put("visibility", "friends")
+        .put("cover", new JsonObject().put("media", media)));
+    assertEquals(200, kith.get("/media/" + media, friend).status());
+    kith.get("/media/" + media, stranger).problem(404, "media_not_found");
+    kith.get("/media/" + media, null).problem(404, "media_not_found");
+  }
+
+  @Test
   @DisplayName("join (idempotent), waitlist in order, leave promotes the first waiting, participants with friend flags")
   void joinLeaveWaitlist() {
     User org = kith.register();

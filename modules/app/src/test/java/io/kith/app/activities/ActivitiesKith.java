@@ -1,13 +1,10 @@
 package io.kith.app.activities;
 
-import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
@@ -71,19 +68,6 @@ final class ActivitiesKith extends TestKith {
   static double[] randomSpot() {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     return new double[] {r.nextDouble(-60, 60), r.nextDouble(-170, 170)};
-  }
-
-  /** Uploads a small PNG as {@code user} and returns its media id. */
-  long uploadImage(User user) {
-    byte[] b = new byte[2_000];
-    ThreadLocalRandom.current().nextBytes(b);
-    int[] head = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    for (int i = 0; i < head.length; i++) {
-      b[i] = (byte) head[i];
-    }
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "image/png");
-    Reply reply = Await.result(send(HttpMethod.POST, API + "/media", user.access(), headers, Buffer.buffer(b)));
-    return reply.expect(201).getLong("id");
   }
 
   /** The ids of a page's items: the user's for a page of participants, else the item's (hides {@link TestKith#ids}). */

@@ -287,6 +287,17 @@ class MediaHttpTest {
   }
 
   @Test
+  @DisplayName("a media id repeated in a post is 400 invalid_media naming it, and no post is made")
+  void repeatedMediaId() {
+    String owner = register();
+    long id = upload(owner, "image/png", png(1_000)).json(201).getLong("id");
+    JsonObject problem = publish(owner, new JsonObject().put("text", "twice")
+        .put("media", new JsonArray().add(id).add(id))).problem(400, "invalid_media");
+    assertEquals(new JsonArray().add(id), problem.getJsonArray("media"), problem.encode());
+    get("/media/" + id, register()).problem(404, "media_not_found");
+  }
+
+  @Test
   @DisplayName("uploading needs a valid token; reading unattached media is 404 for other users and anonymous callers")
   void access() {
     String owner = register();

@@ -2,12 +2,15 @@ package io.kith.app.support;
 
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.Poll;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -30,6 +33,11 @@ public class TestKith extends TestNode {
   protected TestKith(JsonObject overrides, String userPrefix, PoolOptions pool) {
     super(overrides, "127.0.0.1", pool);
     this.userPrefix = userPrefix;
+  }
+
+  /** A node running these modules with their default configuration; registered usernames start with {@code prefix}. */
+  public static TestKith node(String userPrefix, String... modules) {
+    return new TestKith(config(modules), userPrefix);
   }
 
   // ------------------------------------------------------------------ HTTP as a user
@@ -123,6 +131,21 @@ public class TestKith extends TestNode {
   /** Publishes a public post with this text; returns its id. */
   public long publish(User author, String text) {
     return publish(author, text, "public").getLong("id");
+  }
+
+  // ------------------------------------------------------------------ media
+
+  /** Uploads a small PNG as {@code user} and returns its media id. */
+  public long uploadImage(User user) {
+    byte[] b = new byte[2_000];
+    ThreadLocalRandom.current().nextBytes(b);
+    int[] head = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    for (int i = 0; i < head.length; i++) {
+      b[i] = (byte) head[i];
+    }
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "image/png");
+    Reply reply = Await.result(send(HttpMethod.POST, API + "/media", user.access(), headers, Buffer.buffer(b)));
+    return reply.expect(201).getLong("id");
   }
 
   // ------------------------------------------------------------------ pages

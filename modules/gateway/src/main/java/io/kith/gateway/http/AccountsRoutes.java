@@ -49,6 +49,11 @@ public final class AccountsRoutes implements ApiRoutes {
         Http.reply(rc, accounts.updateProfile(Http.caller(rc).userId(), Http.body(rc)), json -> json));
     builder.getRoute("getProfile").addHandler(rc ->
         Http.reply(rc, accounts.profile(Http.caller(rc).userId(), longParam(rc, "userId")), json -> json));
+    builder.getRoute("lookupUsers").addHandler(rc -> {
+      List<Long> ids = new ArrayList<>();
+      Http.validated(rc).getQuery().get("ids").getJsonArray().forEach(id -> ids.add(((Number) id).longValue()));
+      Http.reply(rc, accounts.users(Http.caller(rc).userId(), ids), json -> json);
+    });
     builder.getRoute("findByUsername").addHandler(rc ->
         Http.reply(rc, accounts.findByUsername(Http.caller(rc).userId(), Http.pathParam(rc, "username")), json -> json));
     builder.getRoute("lookupContacts").addHandler(rc ->

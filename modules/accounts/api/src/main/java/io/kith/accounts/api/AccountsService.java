@@ -94,6 +94,16 @@ public interface AccountsService {
   Future<Page> searchByNickname(long actor, String prefix, PageRequest page);
 
   /**
+   * Batch user lookup for a screen that shows several people (a group chat's senders): the summaries
+   * ({@code id, username, nickname, photo_url}) of these users, in the order asked. Unknown users, and users in a
+   * block with the actor either way, are absent, exactly as one another. Counts as one profile read of the actor's.
+   *
+   * @param userIds 1 to 100 ids (repeats are answered once); otherwise {@code validation_failed} on {@code ids}
+   * @return {@code {items: [<summary>]}}
+   */
+  Future<JsonObject> users(long actor, List<Long> userIds);
+
+  /**
    * Profile summaries for other domains and list screens ({@code id, username, nickname, photo_url}), keyed by id;
    * unknown ids are absent. At most 1,000 ids.
    */

@@ -24,6 +24,7 @@ final class AccountsServiceImpl implements AccountsService {
 
   private final Registration registration;
   private final Login login;
+  private final ProfilePhotos photos;
   private final ProfileAccess profiles;
   private final PeopleSearch people;
   private final Presence presence;
@@ -36,14 +37,20 @@ final class AccountsServiceImpl implements AccountsService {
     Throttles throttles = new Throttles(limiter);
     EventPublisher events = platform.events().publisher(AccountsEvents.DOMAIN);
     LastActive lastActive = new LastActive(store, cache);
-    PresencePush push = new PresencePush(platform, presence, events);
+    PresencePush push = new PresencePush(platform, presence, events, relationships);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events);
     this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive);
-    this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events);
+    this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
+    this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos);
     this.people = new PeopleSearch(settings, store, quotas, throttles, relationships);
     this.presence = new Presence(platform, settings, cache, presence, relationships, throttles, lastActive, push,
         profiles);
     this.nearby = new Nearby(settings, cache, nearby, limiter, throttles, relationships);
+  }
+
+  /** Whether {@code viewer} may read the photo attached to {@code userId}'s profile (media access, see ProfilePhotos). */
+  Future<Boolean> mayReadPhoto(long viewer, long userId) {
+    return photos.mayRead(viewer, userId);
   }
 
   @Override
@@ -85,6 +92,11 @@ final class AccountsServiceImpl implements AccountsService {
   public Future<Page> searchByNickname(long actor, String prefix, PageRequest page) {
     return people.searchByNickname(actor, prefix, page.limitOrDefault(), page.cursor())
         .map(body -> Page.of("items", body));
+  }
+
+  @Override
+  public Future<JsonObject> users(long actor, List<Long> userIds) {
+    return people.users(actor, userIds);
   }
 
   @Override

@@ -7,8 +7,11 @@ import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.media.MediaAttachments;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +25,7 @@ public final class AccountsVerticle extends VerticleBase {
 
   private final Platform platform;
   private ServiceBindings bindings;
+  private MessageConsumer<JsonObject> photoAccess;
   private Passwords passwords;
   private long sweeper = -1;
 
@@ -55,7 +59,9 @@ public final class AccountsVerticle extends VerticleBase {
           bindings.bind(UserDirectory.class, new RelationsDirectory(service, internal), UserDirectory.ADDRESS));
       sweeper = vertx.setPeriodic(60_000, id -> nearby.sweep()
           .onFailure(e -> LOG.warn("Sweeping expired nearby positions failed: {}", e.toString())));
-      return bound;
+      return bound
+          .compose(all -> MediaAttachments.serveAccess(vertx, MediaAttachments.PROFILE, service::mayReadPhoto))
+          .map(consumer -> photoAccess = consumer);
     });
   }
 
@@ -67,6 +73,7 @@ public final class AccountsVerticle extends VerticleBase {
     if (passwords != null) {
       passwords.close();
     }
-    return bindings == null ? Future.succeededFuture() : bindings.unregister();
+    return Future.all(bindings == null ? Future.succeededFuture() : bindings.unregister(),
+        photoAccess == null ? Future.succeededFuture() : photoAccess.unregister());
   }
 }

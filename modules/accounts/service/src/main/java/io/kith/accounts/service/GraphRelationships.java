@@ -1,10 +1,13 @@
 package io.kith.accounts.service;
 
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +71,13 @@ final class GraphRelationships implements Relationships {
           .put("friend", r.getBoolean("friend", false));
     }).recover(e -> absent(e) ? Future.succeededFuture(new JsonObject().put("blocked", false).put("friend", false))
         : Future.failedFuture(e));
+  }
+
+  @Override
+  public Future<JsonObject> friendIds(long userId, String cursor, int limit) {
+    return relationsInternal.friendIds(userId, PageRequest.after(cursor, limit)).map(Page::toJson)
+        .recover(e -> absent(e) ? Future.succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"))
+            : Future.failedFuture(e));
   }
 
   private Future<Set<Long>> matching(long viewer, Collection<Long> userIds, Predicate<JsonObject> test) {

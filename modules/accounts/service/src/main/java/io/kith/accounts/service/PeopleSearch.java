@@ -12,11 +12,13 @@ import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import static io.kith.accounts.service.Inputs.arrayField;
@@ -38,6 +40,9 @@ final class PeopleSearch {
   private final Throttles throttles;
   private final Relationships relationships;
 
+  /** Most ids one batch user lookup ({@link #users}) takes. */
+  static final int MAX_LOOKUP = 100;
+
   PeopleSearch(AccountsSettings settings, AccountStore store, Quotas quotas, Throttles throttles,
                Relationships relationships) {
     this.settings = settings;
@@ -55,6 +60,29 @@ final class PeopleSearch {
         .compose(v -> store.byAny("username_lc", List.of(username.trim().toLowerCase(Locale.ROOT))))
         .compose(found -> found.isEmpty() ? Failures.<JsonObject>fail(AccountsErrors.USER_NOT_FOUND, "no such user")
             : viewOf(actor, found.get(0)));
+  }
+
+  Future<JsonObject> users(long actor, List<Long> userIds) {
+    if (userIds == null || userIds.isEmpty() || userIds.size() > MAX_LOOKUP) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "ids must name 1 to " + MAX_LOOKUP + " users");
+    }
+    List<Long> ids = userIds.stream().filter(Objects::nonNull).distinct().toList();
+    // one call counts as one profile read: a screen's lookup replaces the reads it would have made one by one
+    return throttles.perMinute("profile", actor, settings.profileReadsPerMinute(), "too many profile reads")
+        .compose(v -> Future.all(store.byIds(ids), relationships.blockedEitherWay(actor, ids)))
+        .map(all -> {
+          Map<Long, JsonObject> byId = new HashMap<>();
+          all.<List<JsonObject>>resultAt(0).forEach(account -> byId.put(account.getLong("_id"), account));
+          Set<Long> blocked = all.resultAt(1);
+          JsonArray items = new JsonArray();
+          for (Long id : ids) {
+            // across a block either way a user is absent exactly as a missing one is (as by username and search)
+            if (byId.containsKey(id) && !blocked.contains(id)) {
+              items.add(Profiles.summary(byId.get(id)));
+            }
+          }
+          return new JsonObject().put("items", items);
+        });
   }
 
   /** The account found by username as the actor sees it: missing across a block. */

@@ -2,7 +2,6 @@ package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsEvents;
 import io.kith.platform.Platform;
-import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.vertx.core.CompositeFuture;
@@ -159,14 +158,16 @@ final class Presence {
   /** The push to each user's connections and the {@code PresenceChanged} events of a batch that came online. */
   private Future<Void> pushed(List<JsonObject> accounts, Map<Long, Boolean> online) {
     List<JsonObject> changes = new ArrayList<>(accounts.size());
+    List<PresencePush.Change> toFriends = new ArrayList<>(accounts.size());
     for (JsonObject account : accounts) {
       long userId = account.getLong("_id");
       String mode = Profiles.settingsOf(account).getString("presence");
       boolean isOnline = Boolean.TRUE.equals(online.get(userId));
-      platform.vertx().eventBus().publish(Addresses.user(userId), new JsonObject()
-          .put("type", "presence").put("user_id", userId).put("online", isOnline).put("mode", mode));
+      push.pushOwn(userId, isOnline, mode);
       changes.add(new JsonObject().put("user_id", userId).put("online", isOnline).put("mode", mode));
+      toFriends.add(new PresencePush.Change(userId, isOnline, mode, false));
     }
+    push.toFriends(toFriends);
     return platform.events().appendAll(AccountsEvents.DOMAIN, AccountsEvents.PRESENCE_CHANGED, changes)
         .onFailure(e -> LOG.error("Could not append {} {} events to the event log: {}", changes.size(),
             AccountsEvents.PRESENCE_CHANGED, e.toString()))

@@ -27,9 +27,11 @@ final class ProfileAccess {
   private final Throttles throttles;
   private final PresencePush push;
   private final EventPublisher events;
+  private final ProfilePhotos photos;
 
   ProfileAccess(AccountsSettings settings, AccountStore store, ProfileCache cache, NearbyStore nearby,
-                Relationships relationships, Throttles throttles, PresencePush push, EventPublisher events) {
+                Relationships relationships, Throttles throttles, PresencePush push, EventPublisher events,
+                ProfilePhotos photos) {
     this.settings = settings;
     this.store = store;
     this.cache = cache;
@@ -38,6 +40,7 @@ final class ProfileAccess {
     this.throttles = throttles;
     this.push = push;
     this.events = events;
+    this.photos = photos;
   }
 
   Future<JsonObject> profile(long actor, long userId) {
@@ -79,7 +82,8 @@ final class ProfileAccess {
       boolean modeSet = change.getJsonObject("set").containsKey("settings.presence");
       Future<Void> admitted = throttles.perMinute("profile-update", actor, settings.profileUpdatesPerMinute(),
           "too many profile updates");
-      return admitted.compose(v -> store.update(actor, change.getJsonObject("set"), change.getJsonArray("unset")))
+      return admitted.compose(v -> photos.attach(actor, change))
+          .compose(v -> store.update(actor, change.getJsonObject("set"), change.getJsonArray("unset")))
           .compose(updated -> updated == null
               ? Failures.<JsonObject>fail(AccountsErrors.USER_NOT_FOUND, "no such user")
               : afterUpdate(actor, change, modeSet, modeBefore, updated));
@@ -100,7 +104,7 @@ final class ProfileAccess {
     }
     events.publish(new ProfileUpdated(actor, Event.strings(change.getJsonArray("fields"))));
     if (modeSet && !now.getString("presence").equals(modeBefore)) {
-      after.add(push.presenceChanged(actor, now.getString("presence")));
+      after.add(push.presenceChanged(actor, now.getString("presence"), true));
     }
     return Future.join(after).transform(x -> Future.succeededFuture(Profiles.ownView(updated)));
   }

@@ -40,7 +40,9 @@ final class Profiles {
   private static final Map<String, Integer> TEXT_FIELDS = Map.of(
       "nickname", 40, "signature", 200, "school", 100, "job", 100, "location", 100);
   private static final Set<String> OTHER_EDITABLE =
-      Set.of("gender", "birthday", "photo_url", "phone", "interests", "settings");
+      Set.of("gender", "birthday", "photo_url", "photo_media", "phone", "interests", "settings");
+  /** The profile photo as an upload's id (POST /api/v1/media), beside or instead of {@code photo_url}. */
+  static final String PHOTO_MEDIA = "photo_media";
   /** Fields the server owns: refused by PATCH with read_only_field. */
   static final Set<String> SERVER_OWNED = Set.of("id", "_id", "username", "email", "created", "role",
       "last_active", "zodiac", "following_count", "follower_count", "friend_count", "post_count", "counts",
@@ -164,6 +166,7 @@ final class Profiles {
           set.put("birthday", date.toString()).put("zodiac", zodiac(date));
         }
         case "photo_url" -> set.put(field, url(field, value));
+        case PHOTO_MEDIA -> set.put(field, mediaId(field, value));
         case "phone" -> set.put(field, phone(stringOf(field, value), field));
         case "interests" -> set.put(field, interests(value));
         case "settings" -> settings(value).forEach(s -> set.put("settings." + s.getKey(), s.getValue()));
@@ -212,6 +215,13 @@ final class Profiles {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "birthday", "birthday must be on or after 1900-01-01");
     }
     return date;
+  }
+
+  private static long mediaId(String field, Object value) {
+    if (!(value instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must be the id of an image you uploaded");
+    }
+    return n.longValue();
   }
 
   private static String url(String field, Object value) {
@@ -303,7 +313,7 @@ final class Profiles {
     return DEFAULT_SETTINGS.copy().mergeIn(account.getJsonObject("settings", new JsonObject()));
   }
 
-  private static final List<String> PROFILE_FIELDS = List.of("nickname", "gender", "signature", "photo_url",
+  private static final List<String> PROFILE_FIELDS = List.of("nickname", "gender", "signature", "photo_url", PHOTO_MEDIA,
       "school", "job", "interests", "location");
 
   /** Everything the owner sees. */
@@ -356,7 +366,7 @@ final class Profiles {
   /** The summary used in lists. */
   static JsonObject summary(JsonObject account) {
     JsonObject view = new JsonObject().put("id", account.getLong("_id")).put("username", account.getString("username"));
-    copy(account, view, List.of("nickname", "photo_url"));
+    copy(account, view, List.of("nickname", "photo_url", PHOTO_MEDIA));
     return view;
   }
 

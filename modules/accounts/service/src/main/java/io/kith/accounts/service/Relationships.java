@@ -1,6 +1,7 @@
 package io.kith.accounts.service;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Collection;
@@ -35,6 +36,11 @@ interface Relationships {
     public Future<JsonObject> between(long viewer, long other) {
       return Future.succeededFuture(new JsonObject().put("blocked", false).put("friend", false));
     }
+
+    @Override
+    public Future<JsonObject> friendIds(long userId, String cursor, int limit) {
+      return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"));
+    }
   };
 
   /** The subset of {@code userIds} who are friends of {@code viewer}. */
@@ -48,4 +54,10 @@ interface Relationships {
 
   /** Both answers about one other user in one question: {@code {blocked: either way, friend}}. */
   Future<JsonObject> between(long viewer, long other);
+
+  /**
+   * A page of the user's friends' ids (for pushing presence to them): {@code {items: [ids], next: <cursor or null>}};
+   * {@code cursor} is the previous page's {@code next}, null for the first page.
+   */
+  Future<JsonObject> friendIds(long userId, String cursor, int limit);
 }

@@ -206,7 +206,7 @@ class PresenceTest extends AccountsTestBase {
 
       assertTrue(online(viewer, user), "the heartbeat restored the user's connections");
       poll("an online presence push", Duration.ofSeconds(10), () -> Future.succeededFuture(
-          received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && m.getBoolean("online"))));
+          received.stream().anyMatch(m -> "presence".equals(m.getString("kind")) && m.getBoolean("online"))));
       assertTrue(presenceOf(viewer, user).getLong("last_active") >= before);
       // both count: closing one leaves the user online, closing both makes them offline
       await(accountsInternal.connectionChanged(user, phone, false));
@@ -251,17 +251,17 @@ class PresenceTest extends AccountsTestBase {
       String connection = newConnection();
       await(accountsInternal.connectionChanged(user, connection, true));
       poll("an online presence push", Duration.ofSeconds(10), () -> Future.succeededFuture(
-          received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && m.getLong("user_id") == user
+          received.stream().anyMatch(m -> "presence".equals(m.getString("kind")) && m.getLong("user_id") == user
               && m.getBoolean("online") && "online".equals(m.getString("mode")))));
 
       await(accounts.setPresenceMode(user, "invisible"));
       poll("a mode change push", Duration.ofSeconds(10), () -> Future.succeededFuture(
-          received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && m.getBoolean("online")
+          received.stream().anyMatch(m -> "presence".equals(m.getString("kind")) && m.getBoolean("online")
               && "invisible".equals(m.getString("mode")))));
 
       await(accountsInternal.connectionChanged(user, connection, false));
       poll("an offline presence push", Duration.ofSeconds(10), () -> Future.succeededFuture(
-          received.stream().anyMatch(m -> "presence".equals(m.getString("type")) && !m.getBoolean("online"))));
+          received.stream().anyMatch(m -> "presence".equals(m.getString("kind")) && !m.getBoolean("online"))));
     } finally {
       await(consumer.unregister());
     }

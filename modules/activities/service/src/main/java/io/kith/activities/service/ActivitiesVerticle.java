@@ -5,11 +5,14 @@ import io.kith.activities.api.ActivitiesInternal;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.api.MediaClient;
 import io.kith.messaging.api.MessagingInternal;
+import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +27,7 @@ public final class ActivitiesVerticle extends VerticleBase {
 
   private final Platform platform;
   private ServiceBindings bindings;
+  private MessageConsumer<JsonObject> mediaAccess;
   private Discussion discussion;
   private Reminders reminders;
   private Blocks blocks;
@@ -45,7 +49,7 @@ public final class ActivitiesVerticle extends VerticleBase {
     RelationsInternal relations = RelationsInternal.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);
     Quotas quotas = new Quotas(platform);
-    Covers covers = new Covers(MediaClient.create(vertx));
+    Covers covers = new Covers(vertx, MediaClient.create(vertx));
     ActivityViews views = new ActivityViews(activities, participants, hot, loader, relations, accounts);
     ActivitiesServiceImpl service = new ActivitiesServiceImpl(
         new Creation(platform.ids(), settings, activities, hot, effects, quotas, covers, views),
@@ -75,6 +79,9 @@ public final class ActivitiesVerticle extends VerticleBase {
           return Future.succeededFuture();
         }))
         .compose(v -> discussion.start())
+        .compose(v -> MediaAttachments.serveAccess(vertx, MediaAttachments.ACTIVITY,
+            (viewer, activity) -> views.visibleOne(viewer, activity).map(h -> true)))
+        .map(consumer -> mediaAccess = consumer)
         .compose(v -> blocks.start())
         .compose(v -> {
           reminders.start();
@@ -91,7 +98,8 @@ public final class ActivitiesVerticle extends VerticleBase {
     }
     Future<Void> consumer = discussion == null ? Future.succeededFuture() : discussion.stop();
     Future<Void> blocked = blocks == null ? Future.succeededFuture() : blocks.stop();
-    return Future.all(consumer, blocked)
+    Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
+    return Future.all(consumer, blocked, media)
         .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

@@ -1,5 +1,6 @@
 package io.kith.activities.service;
 
+import io.kith.accounts.api.UserSummaries;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
@@ -194,8 +195,7 @@ final class ActivityViews {
   /** Activity views with organiser summaries and the viewer's part (from {@code hots}, or unknown when null). */
   Future<List<JsonObject>> viewsOf(long viewer, List<JsonObject> docs, List<HotActivities.Hot> hots) {
     List<Long> organisers = docs.stream().map(d -> d.getLong("organiser")).distinct().toList();
-    Future<JsonObject> summaries = organisers.isEmpty() ? Future.succeededFuture(new JsonObject())
-        : accounts.summaries(viewer, organisers).otherwise(new JsonObject());
+    Future<JsonObject> summaries = UserSummaries.lookup(accounts, viewer, organisers).otherwise(new JsonObject());
     return summaries.map(names -> {
       List<JsonObject> out = new ArrayList<>();
       for (int i = 0; i < docs.size(); i++) {
@@ -221,7 +221,7 @@ final class ActivityViews {
     }
     return new JsonObject()
         .put("id", d.getLong("_id"))
-        .put("organiser", names.getJsonObject(Long.toString(organiser), new JsonObject().put("id", organiser)))
+        .put("organiser", UserSummaries.of(names, organiser))
         .put("title", d.getString("title"))
         .put("introduction", d.getString("introduction", ""))
         .put("start", d.getLong("start"))

@@ -40,17 +40,18 @@ final class Creation {
       Input.requireUser(actor);
       long now = System.currentTimeMillis();
       JsonObject draft = ActivityDraft.create(body, now, settings.maxParticipants());
+      // the id comes first: a cover is attached to the activity before it is stored
+      long id = ids.next();
       return quotas.throttle("create", actor, settings.createsPerHour(), Quotas.HOUR, "activities per hour")
-          .compose(v -> covers.check(actor, draft.getJsonObject("cover")))
-          .compose(v -> insert(actor, draft, now))
+          .compose(v -> covers.check(actor, id, draft.getJsonObject("cover")))
+          .compose(v -> insert(id, actor, draft, now))
           .compose(doc -> copyAndAnnounce(doc, now))
           .compose(doc -> views.viewOf(actor, doc, null));
     });
   }
 
   /** Stores the new record; answers it. */
-  private Future<JsonObject> insert(long actor, JsonObject draft, long now) {
-    long id = ids.next();
+  private Future<JsonObject> insert(long id, long actor, JsonObject draft, long now) {
     long start = draft.getLong("start");
     JsonObject doc = draft.copy().put("_id", id).put("organiser", actor).put("status", Activities.OPEN)
         .put("joined_count", 0).put("waiting", 0).putNull("discussion").put("disc_dirty", false)

@@ -73,7 +73,7 @@ final class Edits {
       return views.viewOf(actor, doc, null);
     }
     long activityId = doc.getLong("_id");
-    Future<Void> cover = edit.changed().contains("cover") ? covers.check(actor, ch.getJsonObject("cover"))
+    Future<Void> cover = edit.changed().contains("cover") ? covers.check(actor, activityId, ch.getJsonObject("cover"))
         : Future.succeededFuture();
     return cover.compose(v -> activities.update(activityId, actor, edit.set(), edit.capFilter(), now))
         .compose(updated -> updated == null ? notUpdated(activityId, edit.capFilter())

@@ -1,5 +1,6 @@
 package io.kith.activities.service;
 
+import io.kith.accounts.api.UserSummaries;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.Activities;
 import io.kith.platform.error.Failures;
@@ -115,8 +116,7 @@ final class FriendsActivities {
     List<HotActivities.Hot> shown = page.shown();
     List<Long> shownFriends = shown.stream()
         .flatMap(h -> friendsIn(page, h).stream()).distinct().toList();
-    Future<JsonObject> summaries = shownFriends.isEmpty() ? Future.succeededFuture(new JsonObject())
-        : accounts.summaries(viewer, shownFriends);
+    Future<JsonObject> summaries = UserSummaries.lookup(accounts, viewer, shownFriends);
     return Future.all(views.viewsOf(viewer, shown.stream().map(HotActivities.Hot::doc).toList(), shown),
         summaries).map(v -> {
           List<JsonObject> items = v.resultAt(0);
@@ -124,7 +124,7 @@ final class FriendsActivities {
           for (int i = 0; i < items.size(); i++) {
             JsonArray who = new JsonArray();
             friendsIn(page, shown.get(i)).forEach(f ->
-                who.add(names.getJsonObject(Long.toString(f), new JsonObject().put("id", f))));
+                who.add(UserSummaries.of(names, f)));
             items.get(i).put("friends", who);
           }
           JsonObject last = shown.isEmpty() ? null : shown.get(shown.size() - 1).doc();

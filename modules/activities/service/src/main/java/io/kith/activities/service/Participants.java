@@ -1,5 +1,6 @@
 package io.kith.activities.service;
 
+import io.kith.accounts.api.UserSummaries;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.ActivitiesErrors;
@@ -103,8 +104,7 @@ final class Participants {
     List<Long> users = rows.shown().stream().map(r -> r[0]).toList();
     Future<JsonObject> ties = viewer == 0 || users.isEmpty() ? Future.succeededFuture(new JsonObject())
         : relations.ties(viewer, users);
-    Future<JsonObject> summaries = users.isEmpty() ? Future.succeededFuture(new JsonObject())
-        : accounts.summaries(viewer, users);
+    Future<JsonObject> summaries = UserSummaries.lookup(accounts, viewer, users);
     // invitees who joined or wait since are listed with that status
     Future<List<String>> statuses = Activities.INVITED.equals(q.status()) ? hot.statuses(activityId, users)
         : Future.succeededFuture(users.stream().map(x -> q.status()).toList());
@@ -125,7 +125,7 @@ final class Participants {
         continue;
       }
       JsonObject item = new JsonObject()
-          .put("user", summaries.getJsonObject(key, new JsonObject().put("id", row[0])))
+          .put("user", UserSummaries.of(summaries, row[0]))
           .put("status", statuses.get(i))
           .put("friend", tie.getBoolean("friend", false));
       if (!Activities.INVITED.equals(status)) {

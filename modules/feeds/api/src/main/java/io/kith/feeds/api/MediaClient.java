@@ -1,5 +1,6 @@
 package io.kith.feeds.api;
 
+import io.kith.platform.media.MediaAttachments;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -10,7 +11,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 import io.vertx.serviceproxy.ServiceException;
-import io.vertx.serviceproxy.ServiceExceptionMessageCodec;
 
 /**
  * Moves media bytes between a caller (the gateway) and the feeds media service in bounded pieces, so that neither side
@@ -81,11 +81,7 @@ public final class MediaClient {
    * ends of a transfer need it).
    */
   public static void registerCodec(Vertx vertx) {
-    try {
-      vertx.eventBus().registerDefaultCodec(ServiceException.class, new ServiceExceptionMessageCodec());
-    } catch (IllegalStateException alreadyRegistered) {
-      // registered by a service proxy or another client
-    }
+    MediaAttachments.registerCodec(vertx);
   }
 
   private static DeliveryOptions step() {

@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.kith.accounts.api.UserSummaries;
 import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsErrors;
 import io.kith.feeds.api.FeedsEvents;
@@ -106,20 +107,6 @@ record FeedsCore(Platform platform, FeedsSettings settings, PostStore posts, Tim
 
   /** Summaries of these users as accounts shows them to the viewer, asked in batches; missing users are left out. */
   Future<JsonObject> summaries(long viewer, Collection<Long> users) {
-    if (users.isEmpty()) {
-      return Future.succeededFuture(new JsonObject());
-    }
-    List<Long> list = new ArrayList<>(users);
-    List<Future<JsonObject>> parts = new ArrayList<>();
-    for (int i = 0; i < list.size(); i += Ties.BATCH) {
-      parts.add(accounts.summaries(viewer, list.subList(i, Math.min(list.size(), i + Ties.BATCH))));
-    }
-    return Future.all(parts).map(all -> {
-      JsonObject out = new JsonObject();
-      for (int i = 0; i < parts.size(); i++) {
-        out.mergeIn(all.resultAt(i));
-      }
-      return out;
-    });
+    return UserSummaries.lookup(accounts, viewer, users);
   }
 }

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +44,8 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     JsonObject b = body == null ? new JsonObject() : body;
     unknownFields(b, POST_FIELDS);
     String text = text(b);
-    List<Long> media = ids(b, "media", MAX_MEDIA);
+    // media keep their repeats: attaching refuses a repeated id with invalid_media (merging it hid a client's mistake)
+    List<Long> media = ids(b, "media", MAX_MEDIA, false);
     if (repost && !media.isEmpty()) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "media", "a repost carries no media of its own");
     }
@@ -52,7 +54,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     }
     String visibility = visibility(b);
     JsonObject audience = audience(b);
-    PostDraft draft = new PostDraft(text, media, place(b), ids(b, "mentions", MAX_MENTIONS),
+    PostDraft draft = new PostDraft(text, media, place(b), ids(b, "mentions", MAX_MENTIONS, true),
         visibility == null ? Visibility.PUBLIC : visibility, audience);
     draft.checkAudience();
     return draft;
@@ -168,8 +170,8 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
         throw Failures.field(KithErrors.VALIDATION_FAILED, "audience." + f, "unknown field audience." + f);
       }
     }
-    List<Long> users = ids(a, "users", MAX_AUDIENCE_USERS);
-    List<Long> groups = ids(a, "groups", MAX_AUDIENCE_GROUPS);
+    List<Long> users = ids(a, "users", MAX_AUDIENCE_USERS, true);
+    List<Long> groups = ids(a, "groups", MAX_AUDIENCE_GROUPS, true);
     Object t = a.getValue("tags");
     Set<String> tags = new LinkedHashSet<>();
     if (t != null) {
@@ -188,7 +190,8 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
         .put("tags", new JsonArray(new ArrayList<>(tags)));
   }
 
-  private static List<Long> ids(JsonObject b, String field, int max) {
+  /** The positive ids of {@code field}, at most {@code max}; {@code merge}: a repeated id is kept once. */
+  private static List<Long> ids(JsonObject b, String field, int max, boolean merge) {
     Object v = b.getValue(field);
     if (v == null) {
       return List.of();
@@ -199,7 +202,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     if (arr.size() > max) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, field, "at most " + max + " " + field);
     }
-    Set<Long> out = new LinkedHashSet<>();
+    Collection<Long> out = merge ? new LinkedHashSet<>() : new ArrayList<>();
     for (Object o : arr) {
       if (!(o instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
         throw Failures.field(KithErrors.VALIDATION_FAILED, field, field + " must hold positive integer ids");

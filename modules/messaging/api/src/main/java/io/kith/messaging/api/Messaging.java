@@ -28,8 +28,6 @@ public final class Messaging {
   public static final int MAX_TEXT = 4_000;
   /** Longest client message id. */
   public static final int MAX_CLIENT_ID = 64;
-  /** Longest media reference. */
-  public static final int MAX_MEDIA = 512;
 
   /** Longest group name, in characters. */
   public static final int MAX_GROUP_NAME = 50;

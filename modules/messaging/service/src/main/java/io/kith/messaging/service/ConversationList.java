@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.UserSummaries;
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingErrors;
 import io.kith.platform.error.Failures;
@@ -60,8 +61,12 @@ final class ConversationList {
     List<Long> ids = page.stream().map(m -> m.getLong("conversation")).toList();
     List<Long> peers = page.stream().map(m -> m.getLong("peer")).filter(p -> p != null).distinct().toList();
     Future<List<JsonObject>> convs = conversations.byIds(ids);
-    Future<JsonObject> summaries = peers.isEmpty() ? Future.succeededFuture(new JsonObject())
-        : accounts.summaries(actor, peers);
+    // one lookup for the page's peers and its last messages' senders, so it waits for the conversations
+    Future<JsonObject> summaries = convs.compose(list -> {
+      List<Long> people = new ArrayList<>(peers);
+      list.forEach(conv -> people.add(lastSender(conv)));
+      return UserSummaries.lookup(accounts, actor, people);
+    });
     Future<Map<Long, Long>> peerReads = receipts.peerReads(actor, page.stream().filter(m -> m.getLong("peer") != null)
         .collect(Collectors.toMap(m -> m.getLong("conversation"), m -> m.getLong("peer"), (a, b) -> a)));
     Page found = new Page(page, more, convs, summaries, peerReads);
@@ -98,14 +103,22 @@ final class ConversationList {
     return access.mine(actor, conversationId).compose(conv -> {
       boolean group = Conversations.isGroup(conv);
       Future<JsonObject> member = conversations.member(conversationId, actor);
-      Future<JsonObject> summaries = group ? Future.succeededFuture(new JsonObject())
-          : accounts.summaries(actor, List.of(Conversations.peerOf(conv, actor)));
+      List<Long> people = new ArrayList<>();
+      people.add(group ? null : Conversations.peerOf(conv, actor));
+      people.add(lastSender(conv));
+      Future<JsonObject> summaries = UserSummaries.lookup(accounts, actor, people);
       Future<Map<Long, Long>> peerReads = group ? Future.succeededFuture(Map.of())
           : receipts.peerReads(actor, Map.of(conversationId, Conversations.peerOf(conv, actor)));
       return Future.all(member, summaries, peerReads).compose(v -> conversationView(actor, conv,
           member.result() == null ? new JsonObject() : member.result(), summaries.result(),
           peerReads.result().get(conversationId)));
     });
+  }
+
+  /** The sender of the conversation's last message, or null when it has none. */
+  private static Long lastSender(JsonObject conv) {
+    JsonObject last = conv.getJsonObject("last_message");
+    return last != null && last.getValue("sender") instanceof Number n ? n.longValue() : null;
   }
 
   private Future<JsonObject> conversationView(long actor, JsonObject conv, JsonObject member, JsonObject summaries,
@@ -117,11 +130,17 @@ final class ConversationList {
       view.put("group", Groups.summary(conv, member, actor));
     } else {
       long peer = Conversations.peerOf(conv, actor);
-      view.put("peer", summaries.getJsonObject(Long.toString(peer), new JsonObject().put("id", peer)));
+      view.put("peer", UserSummaries.of(summaries, peer));
       view.put("peer_read_seq", peerReadSeq);
     }
+    JsonObject last = conv.getJsonObject("last_message");
+    Long sender = lastSender(conv);
+    if (sender != null) {
+      last = last.copy().put("sender_summary", UserSummaries.of(summaries, sender));
+    }
+    JsonObject lastMessage = last;
     return messages.unread(id, actor, readSeq).map(unread -> view
-        .put("last_message", conv.getJsonObject("last_message"))
+        .put("last_message", lastMessage)
         .put("last_seq", conv.getLong("last_seq", 0L))
         .put("read_seq", readSeq)
         .put("unread", unread)

@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.UserSummaries;
 import static io.kith.messaging.service.Groups.ADMIN;
 import static io.kith.messaging.service.Groups.OWNER;
 import static io.kith.messaging.service.Groups.isMember;
@@ -129,8 +130,7 @@ final class GroupInvitations {
       return Future.succeededFuture(new JsonObject().put("items", new JsonArray()).putNull("next"));
     }
     Future<List<JsonObject>> docs = groups.light(page.stream().map(i -> i.getLong("group")).toList());
-    Future<JsonObject> people = accounts.summaries(actor,
-        page.stream().map(i -> i.getLong("by")).distinct().toList());
+    Future<JsonObject> people = UserSummaries.lookup(accounts, actor, page.stream().map(i -> i.getLong("by")).toList());
     return Future.all(docs, people).map(v -> {
       Map<Long, JsonObject> byId = new HashMap<>();
       docs.result().forEach(d -> byId.put(d.getLong("_id"), d));
@@ -140,7 +140,7 @@ final class GroupInvitations {
         if (doc != null) {
           long by = inv.getLong("by");
           items.add(new JsonObject().put("group", access.view(doc, null, true))
-              .put("by", people.result().getJsonObject(Long.toString(by), new JsonObject().put("id", by)))
+              .put("by", UserSummaries.of(people.result(), by))
               .put("created", inv.getLong("created")));
         }
       }

@@ -1,5 +1,7 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.UserSummaries;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.vertx.core.Future;
@@ -20,12 +22,15 @@ final class History {
   private final MessageStore messages;
   private final RecentWindow window;
   private final Conversations access;
+  private final AccountsService accounts;
 
-  History(MessagingSettings settings, MessageStore messages, RecentWindow window, Conversations access) {
+  History(MessagingSettings settings, MessageStore messages, RecentWindow window, Conversations access,
+          AccountsService accounts) {
     this.settings = settings;
     this.messages = messages;
     this.window = window;
     this.access = access;
+    this.accounts = accounts;
   }
 
   Future<JsonObject> history(long actor, long conversationId, JsonObject query) {
@@ -42,8 +47,10 @@ final class History {
         Future<List<JsonObject>> page = after != null
             ? afterPage(conversationId, after, limit, lastSeq)
             : beforePage(conversationId, before, limit, lastSeq);
-        return page.map(items -> new JsonObject().put("items", new JsonArray(settled(items, after)))
-            .put("last_seq", lastSeq));
+        // each message carries its sender's summary, so a chat screen needs no profile read per sender
+        return page.compose(items -> UserSummaries.attach(accounts, actor, settled(items, after), "sender",
+                "sender_summary"))
+            .map(items -> new JsonObject().put("items", new JsonArray(items)).put("last_seq", lastSeq));
       });
     });
   }

@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.UserSummaries;
 import static io.kith.messaging.service.GroupNotices.changed;
 import static io.kith.messaging.service.Groups.FRIENDS;
 import static io.kith.messaging.service.Groups.MEMBER;
@@ -190,8 +191,7 @@ final class Memberships {
     List<JsonObject> raw = more ? found.subList(0, limit) : found;
     List<JsonObject> page = raw.stream().filter(m -> current.contains(m.getLong("user"))).toList();
     List<Long> ids = page.stream().map(m -> m.getLong("user")).toList();
-    Future<JsonObject> summaries = ids.isEmpty() ? Future.succeededFuture(new JsonObject())
-        : accounts.summaries(actor, ids);
+    Future<JsonObject> summaries = UserSummaries.lookup(accounts, actor, ids);
     return summaries.map(people -> {
       JsonArray items = new JsonArray();
       for (JsonObject m : page) {
@@ -199,7 +199,7 @@ final class Memberships {
         // a member who joined after the group was read is not in its array yet: their document tells
         String role = roleOf(seen.doc(), m, user);
         items.add(new JsonObject()
-            .put("user", people.getJsonObject(Long.toString(user), new JsonObject().put("id", user)))
+            .put("user", UserSummaries.of(people, user))
             .put("role", role != null ? role : m.getString("role", MEMBER))
             .put("joined", m.getLong("joined")));
       }

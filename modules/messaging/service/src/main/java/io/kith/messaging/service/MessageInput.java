@@ -34,7 +34,10 @@ final class MessageInput {
     return out;
   }
 
-  /** Validates a message body: {@code {client_id, text?, media?}}; answers the stored members. */
+  /**
+   * Validates a message body: {@code {client_id, text?, media?}} ({@code media}: an uploaded media's id); answers
+   * the stored members.
+   */
   static JsonObject content(JsonObject message) {
     if (message == null) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "client_id", "a message needs a client_id and text or media");
@@ -60,11 +63,12 @@ final class MessageInput {
     }
     Object media = message.getValue("media");
     if (media != null) {
-      if (!(media instanceof String) || ((String) media).isBlank() || ((String) media).length() > Messaging.MAX_MEDIA) {
-        throw Failures.field(KithErrors.VALIDATION_FAILED, "media",
-            "media must be a reference of 1 to " + Messaging.MAX_MEDIA + " characters");
+      // an upload's id (POST /api/v1/media); the send attaches it to the conversation, which checks that it is the
+      // sender's (a free-form reference could point anywhere and be read by nobody)
+      if (!(media instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.longValue() <= 0) {
+        throw Failures.field(KithErrors.VALIDATION_FAILED, "media", "media must be the id of an uploaded media");
       }
-      out.put("media", media);
+      out.put("media", n.longValue());
     }
     if (text == null && media == null) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "a message needs text or media");

@@ -24,6 +24,7 @@ final class MessagingServiceImpl implements MessagingService {
 
   private final Preferences preferences;
   private final Sends sends;
+  private final Conversations access;
   private final History history;
   private final ConversationList conversationList;
   private final Receipts receipts;
@@ -42,6 +43,7 @@ final class MessagingServiceImpl implements MessagingService {
                        RelationsInternal relations) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Conversations access = new Conversations(conversations);
+    this.access = access;
     this.preferences = new Preferences(platform, conversations);
     this.groups = new Groups(settings, conversations, groupStore, relations, limiter);
     GroupNotices notices = new GroupNotices(platform, groups);
@@ -53,7 +55,7 @@ final class MessagingServiceImpl implements MessagingService {
     this.managed = new ManagedGroups(platform, conversations, groupStore, groups, notices);
     this.sends = new Sends(platform, settings, conversations, messages, window, accounts, relations, limiter, groups,
         preferences);
-    this.history = new History(settings, messages, window, access);
+    this.history = new History(settings, messages, window, access, accounts);
     this.receipts = new Receipts(platform, settings, conversations, messages, accounts, relations, limiter, access,
         preferences);
     this.conversationList = new ConversationList(conversations, messages, accounts, access, receipts);
@@ -67,6 +69,12 @@ final class MessagingServiceImpl implements MessagingService {
   }
 
   /** A user's settings changed on some node: this node's copy goes. */
+  /** Whether {@code viewer} may read media attached to {@code conversation}: whether they are one of its members. */
+  Future<Boolean> mayReadMedia(long viewer, long conversation) {
+    return viewer <= 0 ? Future.succeededFuture(false)
+        : access.mine(viewer, conversation).map(conv -> true).otherwise(false);
+  }
+
   void settingsChanged(long user) {
     preferences.settingsChanged(user);
   }

@@ -5,6 +5,7 @@ import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
 import io.kith.relations.api.RelationsInternal;
@@ -35,6 +36,7 @@ public final class MessagingVerticle extends VerticleBase {
   private BridgeInbound inbound;
   private WhiteboardInbound boardInbound;
   private MessageConsumer<JsonObject> settingsChanges;
+  private MessageConsumer<JsonObject> mediaAccess;
   private long sweepTimer = -1;
   private boolean sweeping;
 
@@ -67,7 +69,10 @@ public final class MessagingVerticle extends VerticleBase {
         internal, RelationsInternal.proxy(vertx));
     boardInbound = new WhiteboardInbound(vertx, whiteboards);
     service.onGroupDissolved(whiteboards::groupDissolved);
+    MediaAttachments.registerCodec(vertx);
     return settingsChanges.completion()
+        .compose(v -> MediaAttachments.serveAccess(vertx, MediaAttachments.CONVERSATION, service::mayReadMedia))
+        .map(consumer -> mediaAccess = consumer)
         .compose(v -> conversations.ensureIndexes())
         .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
@@ -113,7 +118,8 @@ public final class MessagingVerticle extends VerticleBase {
     Future<Void> bridge = inbound == null ? Future.succeededFuture() : inbound.stop();
     Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
     Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();
-    return Future.all(bridge, boardBridge, changes)
+    Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
+    return Future.all(bridge, boardBridge, changes, media)
         .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

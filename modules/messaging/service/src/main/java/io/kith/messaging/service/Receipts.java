@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.UserSummaries;
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
@@ -177,12 +178,10 @@ final class Receipts {
     return Future.all(count, page).compose(v -> {
       boolean more = page.result().size() > limit;
       List<Long> ids = more ? page.result().subList(0, limit) : page.result();
-      Future<JsonObject> people = ids.isEmpty() ? Future.succeededFuture(new JsonObject())
-          : accounts.summaries(actor, ids);
+      Future<JsonObject> people = UserSummaries.lookup(accounts, actor, ids);
       return people.map(found -> {
         JsonArray items = new JsonArray();
-        ids.forEach(id -> items.add(new JsonObject().put("user",
-            found.getJsonObject(Long.toString(id), new JsonObject().put("id", id)))));
+        ids.forEach(id -> items.add(new JsonObject().put("user", UserSummaries.of(found, id))));
         return new JsonObject().put("read_count", count.result()).put("items", items)
             .put("next", more ? ids.get(ids.size() - 1) : null);
       });

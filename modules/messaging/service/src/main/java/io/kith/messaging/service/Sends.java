@@ -5,6 +5,7 @@ import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.messaging.api.events.MessageSent;
+import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
@@ -100,7 +101,8 @@ final class Sends {
       return throttle(actor)
           .compose(v -> allowed(actor, to))
           .compose(v -> directOf(actor, to))
-          .compose(conv -> serially(conv, () -> store(actor, to, conv, content)),
+          .compose(conv -> withMedia(actor, conv, content)
+                  .compose(stored -> serially(conv, () -> store(actor, to, conv, stored))),
               refused -> retried(actor, clientId, refused));
     });
   }
@@ -112,7 +114,8 @@ final class Sends {
       // the friendly refusal (not found, not a member); the reservation checks membership again, atomically
       return throttle(actor)
           .compose(v -> groups.asMember(actor, groupId))
-          .compose(seen -> serially(groupId, () -> store(actor, null, groupId, content)),
+          .compose(seen -> withMedia(actor, groupId, content)
+                  .compose(stored -> serially(groupId, () -> store(actor, null, groupId, stored))),
               refused -> retried(actor, content.getString("client_id"), refused));
     });
   }
@@ -125,6 +128,21 @@ final class Sends {
   private Future<JsonObject> retried(long actor, String clientId, Throwable refused) {
     return messages.byClientId(actor, clientId).otherwiseEmpty().compose(existing -> existing == null
         ? Future.failedFuture(refused) : duplicate(existing));
+  }
+
+  /**
+   * The content with its media (an upload's id) attached to the conversation and replaced by its descriptor
+   * {@code {id, kind, content_type, size}}: from then on the conversation's members may read it. Fails with
+   * {@code invalid_media} (400) when the media does not exist or is not the sender's. A send refused after this
+   * leaves the attachment, which lets members read nothing they are not sent.
+   */
+  private Future<JsonObject> withMedia(long actor, long conversation, JsonObject content) {
+    Long media = content.getLong("media");
+    if (media == null) {
+      return Future.succeededFuture(content);
+    }
+    return MediaAttachments.attach(platform.vertx(), actor, media, MediaAttachments.CONVERSATION, conversation)
+        .map(descriptor -> content.copy().put("media", descriptor));
   }
 
   /** Counts a new send of {@code actor}; fails with {@code rate_limited} past the per-minute limit. */

@@ -1,5 +1,6 @@
 package io.kith.notifications.service;
 
+import io.kith.accounts.api.UserSummaries;
 import io.kith.accounts.api.AccountsService;
 import io.kith.notifications.api.Notifications;
 import io.vertx.core.Future;
@@ -79,10 +80,7 @@ final class Views {
 
   /** Profile summaries by id; decoration only, so a failure leaves them out rather than failing the read. */
   Future<Map<Long, JsonObject>> summaries(long viewer, Set<Long> ids) {
-    if (ids.isEmpty()) {
-      return Future.succeededFuture(Map.of());
-    }
-    return accounts.summaries(viewer, new ArrayList<>(ids)).map(found -> {
+    return UserSummaries.lookup(accounts, viewer, ids).map(found -> {
       Map<Long, JsonObject> out = new HashMap<>();
       for (String key : found.fieldNames()) {
         if (found.getValue(key) instanceof JsonObject) {

@@ -49,6 +49,12 @@ public final class MediaStore {
   static final int CHUNK_SIZE = 255 * 1024;
   static final String UPLOADING = "uploading";
   static final String READY = "ready";
+  /** Member of a media record: the objects of other domains it is attached to, as {@code "<domain>:<id>"}. */
+  static final String ATTACHED = "attached";
+  /** Condition of a record attached to nothing (an attachment is never taken back, so the member is absent). */
+  private static JsonObject none() {
+    return new JsonObject().put("$exists", false);
+  }
   static final int MAX_IMAGES = 9;
   /** Most posts one media may be used by (a read checks the visibility of each of them). */
   static final int MAX_POSTS_PER_MEDIA = 20;
@@ -165,6 +171,24 @@ public final class MediaStore {
         });
   }
 
+  /**
+   * Records that the owner's ready media {@code mediaId} is used by {@code use} ({@code "<domain>:<id>"}, see
+   * {@code MediaAttachments}); from then on it is never swept, nor removed with a post, and it no longer counts as
+   * unattached. Fails with {@code invalid_media} (extra {@code media}) when it does not exist, is not ready, or was
+   * uploaded by someone else, all alike.
+   *
+   * @return the media's descriptor {@code {id, kind, content_type, size}}
+   */
+  Future<JsonObject> attachTo(long owner, long mediaId, String use) {
+    JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY);
+    return mongo.findOneAndUpdateWithOptions(ITEMS, query,
+            new JsonObject().put("$addToSet", new JsonObject().put(ATTACHED, use)), new FindOptions(),
+            new UpdateOptions().setReturningNewDocument(true))
+        .compose(doc -> doc == null
+            ? invalid(List.of(mediaId), "media " + mediaId + " does not exist or was not uploaded by you")
+            : Future.succeededFuture(descriptor(doc)));
+  }
+
   private static <T> Future<T> invalid(List<Long> offending, String detail) {
     return Future.failedFuture(Failures.withExtra(FeedsErrors.INVALID_MEDIA, detail,
         new JsonObject().put("media", new JsonArray(new ArrayList<>(offending)))));
@@ -186,7 +210,7 @@ public final class MediaStore {
   /** Deletes a media and its bytes if no post uses it (a concurrent attach wins); true when deleted. */
   private Future<Boolean> removeIfUnused(JsonObject doc) {
     JsonObject unused = new JsonObject().put("_id", doc.getLong("_id"))
-        .put("posts", new JsonObject().put("$size", 0));
+        .put("posts", new JsonObject().put("$size", 0)).put(ATTACHED, none());
     return mongo.removeDocument(ITEMS, unused).compose(r -> r != null && r.getRemovedCount() > 0
         ? deleteBytes(doc.getString("file")).map(true) : Future.succeededFuture(false));
   }
@@ -202,7 +226,7 @@ public final class MediaStore {
    * ms), with their bytes; uploads that never finished are among them. Returns how many were removed.
    */
   Future<Integer> sweep(long createdBefore, int max) {
-    JsonObject query = new JsonObject().put("posts", new JsonObject().put("$size", 0))
+    JsonObject query = new JsonObject().put("posts", new JsonObject().put("$size", 0)).put(ATTACHED, none())
         .put("created", new JsonObject().put("$lt", createdBefore));
     return mongo.findWithOptions(ITEMS, query, new FindOptions().setLimit(max)
             .setFields(new JsonObject().put("_id", 1).put("file", 1)))
@@ -225,7 +249,8 @@ public final class MediaStore {
   /** Starts an upload: records it (so that a crash leaves something the sweep finds) and returns the record. */
   /** How many of the owner's uploads (finished or not) no post uses, counting at most {@code max}. */
   Future<Integer> unattached(long owner, int max) {
-    JsonObject query = new JsonObject().put("owner", owner).put("posts", new JsonObject().put("$size", 0));
+    JsonObject query = new JsonObject().put("owner", owner).put("posts", new JsonObject().put("$size", 0))
+        .put(ATTACHED, none());
     return mongo.findWithOptions(ITEMS, query, new FindOptions().setLimit(max)
         .setFields(new JsonObject().put("_id", 1))).map(List::size);
   }

@@ -1,7 +1,6 @@
 package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.FeedsErrors;
-import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
@@ -27,9 +26,6 @@ import java.util.Locale;
 final class MediaTransfers {
 
   private static final Logger LOG = LoggerFactory.getLogger(MediaTransfers.class);
-  /** Most post ids sent to one visibility question (the feeds service's batch limit). */
-  static final int MAX_VISIBILITY_IDS = MediaStore.MAX_POSTS_PER_MEDIA;
-
   /** Limits, from the {@code feeds.media} configuration. */
   record Limits(long imageMaxBytes, long videoMaxBytes, int uploadsPerWindow, long uploadWindowMillis,
                 long stepTimeoutMillis, int maxUnattached) {
@@ -40,13 +36,13 @@ final class MediaTransfers {
   }
 
   private final MediaStore store;
-  private final FeedsInternal feeds;
+  private final MediaUses uses;
   private final RateLimiter limiter;
   private final Limits limits;
 
-  MediaTransfers(MediaStore store, FeedsInternal feeds, RateLimiter limiter, Limits limits) {
+  MediaTransfers(MediaStore store, MediaUses uses, RateLimiter limiter, Limits limits) {
     this.store = store;
-    this.feeds = feeds;
+    this.uses = uses;
     this.limiter = limiter;
     this.limits = limits;
   }
@@ -272,7 +268,7 @@ final class MediaTransfers {
     long viewer = Math.max(0, longHeader(open, MediaClient.VIEWER, 0));
     long mediaId = longHeader(open, MediaClient.MEDIA, 0);
     String range = open.headers().get(MediaClient.RANGE);
-    visibleRecord(viewer, mediaId).onComplete(ar -> {
+    uses.visibleRecord(viewer, mediaId).onComplete(ar -> {
       if (ar.failed()) {
         refuse(open, ar.cause());
         return;
@@ -288,33 +284,6 @@ final class MediaTransfers {
           .put("start", r.start()).put("end", r.end()).put("length", r.length()).put("partial", r.partial())
           .put("etag", "\"m" + record.getLong("_id") + "\"");
       send(open.replyAndRequest(info, step()), record, r.start(), r.end());
-    });
-  }
-
-  /** The record of a media {@code viewer} may see, or {@code media_not_found}, the same for every reason. */
-  private Future<JsonObject> visibleRecord(long viewer, long mediaId) {
-    Future<JsonObject> notFound = Failures.fail(FeedsErrors.MEDIA_NOT_FOUND, "no such media");
-    if (mediaId <= 0) {
-      return notFound;
-    }
-    return store.find(mediaId).compose(record -> {
-      if (record == null) {
-        return notFound;
-      }
-      if (viewer > 0 && record.getLong("owner") == viewer) {
-        return Future.succeededFuture(record);
-      }
-      List<Long> posts = new ArrayList<>();
-      record.getJsonArray("posts").forEach(p -> {
-        if (posts.size() < MAX_VISIBILITY_IDS) {
-          posts.add(((Number) p).longValue());
-        }
-      });
-      if (posts.isEmpty()) {
-        return notFound;
-      }
-      return feeds.visiblePosts(viewer, posts)
-          .compose(visible -> visible.getJsonArray("items").isEmpty() ? notFound : Future.succeededFuture(record));
     });
   }
 

@@ -2,6 +2,7 @@ package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.MediaClient;
+import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.config.Bounds;
 import io.kith.platform.limit.RateLimiter;
@@ -38,6 +39,7 @@ public final class MediaVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<Object> uploads;
   private MessageConsumer<Object> reads;
+  private MessageConsumer<JsonObject> attaches;
   private long sweepTimer = -1;
 
   /** Creates the verticle on a node's platform. */
@@ -59,15 +61,16 @@ public final class MediaVerticle extends VerticleBase {
     long ttl = config.longValue(UNATTACHED_TTL_SECONDS) * 1000;
     long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
-    MediaTransfers transfers = new MediaTransfers(store, FeedsInternal.proxy(vertx),
-        new RateLimiter(platform.redis()), limits);
+    MediaUses uses = new MediaUses(vertx, store, FeedsInternal.proxy(vertx));
+    MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits);
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {
       // every node sweeps; removal is conditional on the media being unused, so concurrent sweeps are harmless
       sweepTimer = vertx.setPeriodic(every, every, id -> sweep(store, System.currentTimeMillis() - ttl, 0, 0));
       uploads = vertx.eventBus().consumer(MediaClient.UPLOAD_ADDRESS, transfers::onUpload);
       reads = vertx.eventBus().consumer(MediaClient.READ_ADDRESS, transfers::onRead);
-      return Future.all(uploads.completion(), reads.completion());
+      attaches = vertx.eventBus().consumer(MediaAttachments.ATTACH_ADDRESS, uses::onAttach);
+      return Future.all(uploads.completion(), reads.completion(), attaches.completion());
     });
   }
 
@@ -93,6 +96,7 @@ public final class MediaVerticle extends VerticleBase {
       vertx.cancelTimer(sweepTimer);
     }
     return Future.all(uploads == null ? Future.succeededFuture() : uploads.unregister(),
-        reads == null ? Future.succeededFuture() : reads.unregister());
+        reads == null ? Future.succeededFuture() : reads.unregister(),
+        attaches == null ? Future.succeededFuture() : attaches.unregister());
   }
 }

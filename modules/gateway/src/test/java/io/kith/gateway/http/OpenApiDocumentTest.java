@@ -195,4 +195,29 @@ class OpenApiDocumentTest {
     assertTrue(filters.containsAll(Notifications.FIELDS), "filters " + filters + " lack some of "
         + Notifications.FIELDS);
   }
+
+  @Test
+  @DisplayName("PATCH /api/v1/me has a typed body listing exactly the editable profile fields, and the registration "
+      + "body states the username and password rules")
+  void typedBodies() {
+    JsonObject schemas = doc.getJsonObject("components").getJsonObject("schemas");
+    JsonObject[] patch = new JsonObject[1];
+    JsonObject[] register = new JsonObject[1];
+    operations((name, op) -> {
+      if (name.equals("PATCH /api/v1/me") || name.equals("POST /api/v1/accounts")) {
+        JsonObject schema = resolve(op.getJsonObject("requestBody").getJsonObject("content")
+            .getJsonObject("application/json").getJsonObject("schema"));
+        (name.startsWith("PATCH") ? patch : register)[0] = schema;
+      }
+    });
+    assertEquals(schemas.getJsonObject("ProfileChanges"), patch[0]);
+    assertEquals(Set.of("nickname", "gender", "birthday", "signature", "photo_url", "school", "job", "location",
+        "phone", "interests", "settings"), patch[0].getJsonObject("properties").fieldNames());
+    JsonObject username = register[0].getJsonObject("properties").getJsonObject("username");
+    assertEquals(3, username.getInteger("minLength"));
+    assertEquals(30, username.getInteger("maxLength"));
+    JsonObject password = register[0].getJsonObject("properties").getJsonObject("password");
+    assertEquals(8, password.getInteger("minLength"));
+    assertEquals(128, password.getInteger("maxLength"));
+  }
 }

@@ -1,0 +1,146 @@
+package io.kith.app.contract;
+
+import io.kith.app.support.Conformance;
+import io.kith.app.support.Reply;
+import io.kith.app.support.User;
+import io.kith.platform.testkit.KithTestKit;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@ExtendWith(KithTestKit.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@DisplayName("Real responses of the main flow conform to the OpenAPI document: every member declared, with its type")
+class ResponseConformanceHttpTest {
+
+  private static final String API = "/api/v1";
+  private static final long HOUR = 3_600_000L;
+
+  private ContractKith kith;
+  private Conformance contract;
+  private final List<String> problems = new ArrayList<>();
+  private int checked;
+
+  @BeforeAll
+  void start() {
+    kith = ContractKith.start();
+    contract = Conformance.load();
+  }
+
+  @AfterAll
+  void stop() {
+    if (kith != null) {
+      kith.close();
+    }
+  }
+
+  /** Calls and checks the answer against {@code operationId}'s response of the expected status; answers the body. */
+  private JsonObject call(String operationId, int status, HttpMethod method, String path, User as, Object body) {
+    Reply reply = kith.call(method, API + path, as == null ? null : as.access(), body);
+    JsonObject json = reply.expect(status);
+    problems.addAll(contract.problems(operationId, status, json));
+    checked++;
+    return json;
+  }
+
+  private JsonObject get(String operationId, String path, User as) {
+    return call(operationId, 200, HttpMethod.GET, path, as, null);
+  }
+
+  @Test
+  @DisplayName("accounts, relations, feeds, notifications, messaging and activities answers carry only declared "
+      + "members of the declared types")
+  void mainFlow() {
+    User alice = kith.register();
+    User bob = kith.register();
+    call("register", 201, HttpMethod.POST, "/accounts", null, new JsonObject()
+        .put("username", "k" + KithTestKit.newUserId()).put("password", "Sunny-meadow-42"));
+    get("getOwnProfile", "/me", alice);
+    call("updateOwnProfile", 200, HttpMethod.PATCH, "/me", alice, new JsonObject().put("nickname", "Alice")
+        .put("signature", "hello").put("interests", new JsonArray().add("hiking")).put("birthday", "1990-04-21"));
+    get("getProfile", "/users/" + bob.id(), alice);
+    get("findByUsername", "/users/by-username/" + bob.username(), alice);
+    call("followUser", 200, HttpMethod.PUT, "/following/" + bob.id(), alice, null);
+    call("followUser", 200, HttpMethod.PUT, "/following/" + alice.id(), bob, null);
+    get("listFollowers", "/users/" + bob.id() + "/followers", alice);
+    get("listFollowing", "/users/" + alice.id() + "/following", alice);
+    get("getRelationCounts", "/users/" + bob.id() + "/counts", alice);
+    get("listFriends", "/me/friends", alice);
+    call("queryRelationships", 200, HttpMethod.POST, "/relationships", alice,
+        new JsonObject().put("ids", new JsonArray().add(bob.id())));
+
+    JsonObject post = call("publishPost", 201, HttpMethod.POST, "/posts", bob,
+        new JsonObject().put("text", "a walk").put("visibility", "public"));
+    long postId = post.getLong("id");
+    get("getPost", "/posts/" + postId, alice);
+    call("likePost", 200, HttpMethod.PUT, "/posts/" + postId + "/like", alice, null);
+    get("listLikers", "/posts/" + postId + "/likes", bob);
+    get("listLikedPosts", "/me/likes", alice);
+    call("addComment", 201, HttpMethod.POST, "/posts/" + postId + "/comments", alice,
+        new JsonObject().put("text", "nice"));
+    get("listComments", "/posts/" + postId + "/comments", bob);
+    call("repostPost", 201, HttpMethod.POST, "/posts/" + postId + "/reposts", alice, new JsonObject());
+    get("listUserPosts", "/users/" + bob.id() + "/posts", alice);
+    kith.awaitPage("/timelines/home", alice, "bob's post at home", p -> !p.getJsonArray("items").isEmpty());
+    get("getHomeTimeline", "/timelines/home", alice);
+    get("getLatestTimeline", "/timelines/latest", alice);
+
+    kith.awaitPage("/notifications", bob, "bob's notifications", p -> p.getJsonArray("items").size() >= 3);
+    get("listNotifications", "/notifications", bob);
+    get("listGroupedNotifications", "/notifications/grouped", bob);
+    get("getUnreadNotificationCounts", "/notifications/unread-counts", bob);
+    get("getNotificationPreferences", "/notifications/preferences", bob);
+
+    JsonObject message = call("sendDirectMessage", 201, HttpMethod.POST, "/direct/" + bob.id() + "/messages", alice,
+        new JsonObject().put("client_id", "c1").put("text", "hi bob")).getJsonObject("message");
+    long conversation = message.getLong("conversation");
+    get("getDirectConversation", "/direct/" + bob.id() + "/conversation", alice);
+    get("listConversations", "/conversations", bob);
+    get("getConversation", "/conversations/" + conversation, bob);
+    get("listMessages", "/conversations/" + conversation + "/messages", bob);
+    call("markConversationRead", 200, HttpMethod.PUT, "/conversations/" + conversation + "/read", bob,
+        new JsonObject().put("seq", message.getLong("seq")));
+    get("getMessagingSettings", "/me/messaging-settings", bob);
+    JsonObject group = call("createChatGroup", 201, HttpMethod.POST, "/groups", alice, new JsonObject()
+        .put("kind", "topic").put("name", "Walkers").put("topic", "walks"));
+    call("joinChatGroup", 200, HttpMethod.POST, "/groups/" + group.getLong("id") + "/join", bob, null);
+    get("getChatGroup", "/groups/" + group.getLong("id"), bob);
+    get("listChatGroupMembers", "/groups/" + group.getLong("id") + "/members", bob);
+    call("sendGroupMessage", 201, HttpMethod.POST, "/groups/" + group.getLong("id") + "/messages", bob,
+        new JsonObject().put("client_id", "g1").put("text", "hello all"));
+    JsonObject board = call("createBoard", 201, HttpMethod.POST, "/boards", alice, new JsonObject()
+        .put("title", "plan").put("members", new JsonArray().add(bob.id())));
+    call("drawStroke", 201, HttpMethod.POST, "/boards/" + board.getLong("id") + "/strokes", bob, new JsonObject()
+        .put("tool", "pen").put("color", "#112233").put("width", 2)
+        .put("points", new JsonArray().add(new JsonArray().add(1).add(2))));
+    get("listBoardStrokes", "/boards/" + board.getLong("id") + "/strokes", alice);
+    get("listBoards", "/boards", bob);
+
+    long start = System.currentTimeMillis() + 24 * HOUR;
+    JsonObject activity = call("createActivity", 201, HttpMethod.POST, "/activities", alice, new JsonObject()
+        .put("title", "Morning walk").put("start", start).put("end", start + HOUR)
+        .put("place", new JsonObject().put("name", "The park")).put("capacity", 10));
+    long activityId = activity.getLong("id");
+    call("joinActivity", 200, HttpMethod.PUT, "/activities/" + activityId + "/participation", bob, null);
+    get("getActivity", "/activities/" + activityId, bob);
+    get("listActivityParticipants", "/activities/" + activityId + "/participants", alice);
+    get("listOrganisedActivities", "/me/activities/organised", alice);
+    get("listJoinedActivities", "/me/activities/joined", bob);
+    get("listFriendsActivities", "/activities/friends", bob);
+
+    assertTrue(checked >= 45, "responses checked: " + checked);
+    assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
+        problems));
+  }
+}

@@ -62,6 +62,8 @@ class ResponseConformanceHttpTest {
   @DisplayName("accounts, relations, feeds, notifications, messaging and activities answers carry only declared "
       + "members of the declared types")
   void mainFlow() {
+    problems.clear();
+    checked = 0;
     User alice = kith.register();
     User bob = kith.register();
     call("register", 201, HttpMethod.POST, "/accounts", null, new JsonObject()
@@ -140,6 +142,72 @@ class ResponseConformanceHttpTest {
     get("listFriendsActivities", "/activities/friends", bob);
 
     assertTrue(checked >= 45, "responses checked: " + checked);
+    assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
+        problems));
+  }
+
+  @Test
+  @DisplayName("sessions, people, friend groups, presence, chat notifications, readers, boards and activity edits "
+      + "answer only declared members of the declared types")
+  void moreOperations() {
+    problems.clear();
+    checked = 0;
+    String username = "k" + KithTestKit.newUserId();
+    String password = "Sunny-meadow-42";
+    JsonObject registered = call("register", 201, HttpMethod.POST, "/accounts", null, new JsonObject()
+        .put("username", username).put("password", password));
+    call("login", 200, HttpMethod.POST, "/auth/login", null, new JsonObject().put("login", username)
+        .put("password", password));
+    call("refreshTokens", 200, HttpMethod.POST, "/auth/refresh", null, new JsonObject()
+        .put("refresh_token", registered.getJsonObject("tokens").getString("refresh_token")));
+    User carol = new User(registered.getJsonObject("user").getLong("id"), username,
+        registered.getJsonObject("tokens").getString("access_token"));
+    User dave = kith.register();
+    get("ping", "/ping", null);
+    get("whoami", "/whoami", carol);
+    get("listSessions", "/auth/sessions", carol);
+    call("setPresenceMode", 200, HttpMethod.PUT, "/me/presence", carol, new JsonObject().put("mode", "friends"));
+    call("queryPresence", 200, HttpMethod.POST, "/people/presence", carol,
+        new JsonObject().put("ids", new JsonArray().add(dave.id())));
+    call("lookupContacts", 200, HttpMethod.POST, "/people/lookup", carol,
+        new JsonObject().put("emails", new JsonArray().add("nobody@example.org")));
+    get("searchPeople", "/people/search?prefix=" + dave.username().substring(0, 3), carol);
+    kith.befriend(carol, dave);
+    JsonObject group = call("createGroup", 201, HttpMethod.POST, "/me/groups", carol,
+        new JsonObject().put("name", "close"));
+    call("addGroupMembers", 200, HttpMethod.POST, "/me/groups/" + group.getLong("id") + "/members", carol,
+        new JsonObject().put("ids", new JsonArray().add(dave.id())));
+    get("listGroups", "/me/groups", carol);
+    get("listGroupMembers", "/me/groups/" + group.getLong("id") + "/members", carol);
+
+    call("sendDirectMessage", 201, HttpMethod.POST, "/direct/" + dave.id() + "/messages", carol,
+        new JsonObject().put("client_id", "m1").put("text", "are you there?"));
+    kith.awaitPage("/notifications?types=message", dave, "dave's message notification",
+        p -> !p.getJsonArray("items").isEmpty());
+    get("listNotifications", "/notifications?types=message", dave);
+    call("markNotificationsRead", 200, HttpMethod.POST, "/notifications/read", dave, new JsonObject().put("all", true));
+
+    JsonObject chat = call("createChatGroup", 201, HttpMethod.POST, "/groups", carol, new JsonObject()
+        .put("kind", "friends").put("name", "pals").put("members", new JsonArray().add(dave.id())));
+    JsonObject sent = call("sendGroupMessage", 201, HttpMethod.POST, "/groups/" + chat.getLong("id") + "/messages",
+        carol, new JsonObject().put("client_id", "g2").put("text", "plans?")).getJsonObject("message");
+    get("listMessageReaders", "/messages/" + sent.getLong("id") + "/readers", carol);
+    get("searchChatGroups", "/groups?q=walk", carol);
+    get("listGroupInvitations", "/me/group-invitations", dave);
+    JsonObject board = call("createBoard", 201, HttpMethod.POST, "/boards", carol, new JsonObject().put("title", "b"));
+    get("getBoard", "/boards/" + board.getLong("id"), carol);
+
+    long start = System.currentTimeMillis() + 48 * HOUR;
+    JsonObject activity = call("createActivity", 201, HttpMethod.POST, "/activities", carol, new JsonObject()
+        .put("title", "Picnic").put("start", start).put("end", start + HOUR)
+        .put("place", new JsonObject().put("name", "The lake")).put("visibility", "invitation"));
+    String at = "/activities/" + activity.getLong("id");
+    call("updateActivity", 200, HttpMethod.PATCH, at, carol, new JsonObject().put("introduction", "bring food"));
+    call("inviteToActivity", 200, HttpMethod.POST, at + "/invitations", carol,
+        new JsonObject().put("users", new JsonArray().add(dave.id())));
+    call("cancelActivity", 200, HttpMethod.POST, at + "/cancel", carol, null);
+
+    assertTrue(checked >= 25, "responses checked: " + checked);
     assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
         problems));
   }

@@ -211,4 +211,74 @@ class ResponseConformanceHttpTest {
     assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
         problems));
   }
+
+  @Test
+  @DisplayName("edits, lists of blocks, mutes, hides and tags, follow requests, recalls, chat group roles, board "
+      + "members and preferences answer only declared members of the declared types")
+  void editsAndLists() {
+    problems.clear();
+    checked = 0;
+    User erin = kith.register();
+    User frank = kith.register();
+    User grace = kith.register();
+    kith.befriend(erin, frank);
+    kith.befriend(erin, grace);
+    call("updateOwnProfile", 200, HttpMethod.PATCH, "/me", grace, new JsonObject()
+        .put("settings", new JsonObject().put("follow_approval", true)));
+    User henry = kith.register();
+    call("followUser", 200, HttpMethod.PUT, "/following/" + grace.id(), henry, null);
+    get("listIncomingFollowRequests", "/me/follow-requests/incoming", grace);
+    get("listOutgoingFollowRequests", "/me/follow-requests/outgoing", henry);
+    kith.put("/me/blocks/" + henry.id(), erin).expectNoContent();
+    kith.put("/me/mutes/" + grace.id(), erin).expectNoContent();
+    kith.put("/me/hides/" + frank.id(), erin).expectNoContent();
+    kith.put("/me/tags/climbers/users/" + frank.id(), erin).expectNoContent();
+    get("listBlocks", "/me/blocks", erin);
+    get("listMutes", "/me/mutes", erin);
+    get("listHides", "/me/hides", erin);
+    get("listTags", "/me/tags", erin);
+    get("listTaggedUsers", "/me/tags/climbers/users", erin);
+    get("listTagsOnUser", "/users/" + frank.id() + "/tags", erin);
+    JsonObject circle = call("createGroup", 201, HttpMethod.POST, "/me/groups", erin,
+        new JsonObject().put("name", "circle"));
+    call("renameGroup", 200, HttpMethod.PATCH, "/me/groups/" + circle.getLong("id"), erin,
+        new JsonObject().put("name", "inner circle"));
+
+    long post = kith.publish(frank, "first");
+    call("editPost", 200, HttpMethod.PATCH, "/posts/" + post, frank, new JsonObject().put("text", "first, edited"));
+    call("repostPost", 201, HttpMethod.POST, "/posts/" + post + "/reposts", erin, new JsonObject().put("text", "see"));
+    get("listReposts", "/posts/" + post + "/reposts", frank);
+    get("getMomentsTimeline", "/timelines/moments", erin);
+
+    JsonObject sent = call("sendDirectMessage", 201, HttpMethod.POST, "/direct/" + frank.id() + "/messages", erin,
+        new JsonObject().put("client_id", "r1").put("text", "oops")).getJsonObject("message");
+    call("recallMessage", 200, HttpMethod.POST, "/messages/" + sent.getLong("id") + "/recall", erin, null);
+    call("updateMessagingSettings", 200, HttpMethod.PATCH, "/me/messaging-settings", frank,
+        new JsonObject().put("read_receipts", false));
+    JsonObject chat = call("createChatGroup", 201, HttpMethod.POST, "/groups", erin, new JsonObject()
+        .put("kind", "topic").put("name", "Climbing").put("topic", "climbing"));
+    String group = "/groups/" + chat.getLong("id");
+    call("updateChatGroup", 200, HttpMethod.PATCH, group, erin, new JsonObject().put("about", "ropes and rocks"));
+    call("inviteToChatGroup", 200, HttpMethod.POST, group + "/invitations", erin,
+        new JsonObject().put("users", new JsonArray().add(frank.id())));
+    call("joinChatGroup", 200, HttpMethod.POST, group + "/join", frank, null);
+    call("setChatGroupMemberRole", 200, HttpMethod.PUT, group + "/members/" + frank.id() + "/role", erin,
+        new JsonObject().put("role", "admin"));
+
+    JsonObject board = kith.post("/boards", erin, new JsonObject().put("title", "route")).expect(201);
+    call("addBoardMembers", 200, HttpMethod.POST, "/boards/" + board.getLong("id") + "/members", erin,
+        new JsonObject().put("users", new JsonArray().add(frank.id())));
+    call("clearBoard", 200, HttpMethod.POST, "/boards/" + board.getLong("id") + "/clear", frank, null);
+
+    call("setNotificationPreferences", 200, HttpMethod.PUT, "/notifications/preferences", erin,
+        new JsonObject().put("muted_types", new JsonArray().add("like")));
+    call("muteUserNotifications", 200, HttpMethod.PUT, "/notifications/preferences/muted-users/" + frank.id(),
+        erin, null);
+    call("deleteNotifications", 200, HttpMethod.POST, "/notifications/delete", erin,
+        new JsonObject().put("ids", new JsonArray().add(1)));
+
+    assertTrue(checked >= 25, "responses checked: " + checked);
+    assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
+        problems));
+  }
 }

@@ -58,12 +58,23 @@ class ResponseConformanceHttpTest {
     return call(operationId, 200, HttpMethod.GET, path, as, null);
   }
 
+  private void begin() {
+    problems.clear();
+    checked = 0;
+  }
+
+  /** Fails listing every departure found since {@link #begin()}, or when fewer than {@code least} were checked. */
+  private void assertConforms(int least) {
+    assertTrue(checked >= least, "responses checked: " + checked);
+    assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
+        problems));
+  }
+
   @Test
   @DisplayName("accounts, relations, feeds, notifications, messaging and activities answers carry only declared "
       + "members of the declared types")
   void mainFlow() {
-    problems.clear();
-    checked = 0;
+    begin();
     User alice = kith.register();
     User bob = kith.register();
     call("register", 201, HttpMethod.POST, "/accounts", null, new JsonObject()
@@ -141,17 +152,14 @@ class ResponseConformanceHttpTest {
     get("listJoinedActivities", "/me/activities/joined", bob);
     get("listFriendsActivities", "/activities/friends", bob);
 
-    assertTrue(checked >= 45, "responses checked: " + checked);
-    assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
-        problems));
+    assertConforms(45);
   }
 
   @Test
   @DisplayName("sessions, people, friend groups, presence, chat notifications, readers, boards and activity edits "
       + "answer only declared members of the declared types")
   void moreOperations() {
-    problems.clear();
-    checked = 0;
+    begin();
     String username = "k" + KithTestKit.newUserId();
     String password = "Sunny-meadow-42";
     JsonObject registered = call("register", 201, HttpMethod.POST, "/accounts", null, new JsonObject()
@@ -207,17 +215,14 @@ class ResponseConformanceHttpTest {
         new JsonObject().put("users", new JsonArray().add(dave.id())));
     call("cancelActivity", 200, HttpMethod.POST, at + "/cancel", carol, null);
 
-    assertTrue(checked >= 25, "responses checked: " + checked);
-    assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
-        problems));
+    assertConforms(25);
   }
 
   @Test
   @DisplayName("edits, lists of blocks, mutes, hides and tags, follow requests, recalls, chat group roles, board "
       + "members and preferences answer only declared members of the declared types")
   void editsAndLists() {
-    problems.clear();
-    checked = 0;
+    begin();
     User erin = kith.register();
     User frank = kith.register();
     User grace = kith.register();
@@ -277,8 +282,6 @@ class ResponseConformanceHttpTest {
     call("deleteNotifications", 200, HttpMethod.POST, "/notifications/delete", erin,
         new JsonObject().put("ids", new JsonArray().add(1)));
 
-    assertTrue(checked >= 25, "responses checked: " + checked);
-    assertTrue(problems.isEmpty(), problems.size() + " departures from the document:\n" + String.join("\n",
-        problems));
+    assertConforms(25);
   }
 }

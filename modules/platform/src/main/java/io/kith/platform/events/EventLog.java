@@ -105,14 +105,7 @@ public final class EventLog {
   public Future<DomainEvent> append(String domain, String type, JsonObject payload) {
     checkName(domain, "domain");
     checkName(type, "type");
-    long id;
-    try {
-      id = ids.next();
-    } catch (IllegalStateException e) {
-      return Future.failedFuture(e);
-    }
-    DomainEvent event = new DomainEvent(id, domain, type, System.currentTimeMillis(), payload.copy());
-    return redis.send(xadd(event)).map(r -> event).recover(e -> parked(List.of(event), e).map(v -> event));
+    return appendAll(domain, type, List.of(payload)).map(events -> events.get(0));
   }
 
   /**
@@ -128,20 +121,26 @@ public final class EventLog {
     if (payloads.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    List<DomainEvent> events = new ArrayList<>(payloads.size());
-    List<Request> xadds = new ArrayList<>(payloads.size());
-    try {
-      for (JsonObject payload : payloads) {
-        DomainEvent event = new DomainEvent(ids.next(), domain, type, System.currentTimeMillis(), payload.copy());
-        events.add(event);
-        xadds.add(xadd(event));
+    // a node that stalled longer than its id lease renews it before drawing ids instead of dropping the events
+    return ids.leased().compose(v -> {
+      List<DomainEvent> events = new ArrayList<>(payloads.size());
+      List<Request> xadds = new ArrayList<>(payloads.size());
+      try {
+        for (JsonObject payload : payloads) {
+          DomainEvent event = new DomainEvent(ids.next(), domain, type, System.currentTimeMillis(), payload.copy());
+          events.add(event);
+          xadds.add(xadd(event));
+        }
+      } catch (IllegalStateException e) {
+        return Future.failedFuture(e);
       }
-    } catch (IllegalStateException e) {
-      return Future.failedFuture(e);
-    }
-    // a refusal part way leaves the entries before it in the stream: parked too, they are appended twice, which
-    // consumers tolerate (idempotent by event id)
-    return redis.batch(xadds).map(r -> events).recover(e -> parked(events, e).map(v -> events));
+      if (xadds.size() == 1) {
+        return redis.send(xadds.get(0)).map(r -> events).recover(e -> parked(events, e).map(x -> events));
+      }
+      // a refusal part way leaves the entries before it in the stream: parked too, they are appended twice, which
+      // consumers tolerate (idempotent by event id)
+      return redis.batch(xadds).map(r -> events).recover(e -> parked(events, e).map(x -> events));
+    });
   }
 
   /** Parks events Redis refused; fails with the refusal when there is no outbox or it refuses too. */

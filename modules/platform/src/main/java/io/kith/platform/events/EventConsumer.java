@@ -92,8 +92,9 @@ public final class EventConsumer {
     return name;
   }
 
-  Future<Void> start() {
-    return createGroup("$")
+  /** Creates the group at {@code from} if it is missing, then starts reading and claiming. */
+  Future<Void> start(String from) {
+    return createGroup(from)
         .compose(v -> openReader())
         .map(v -> {
           long every = Math.max(100, options.claimAfterMillis() / 2);

@@ -26,6 +26,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Consumers outlive the loss of their group: Redis emptied (FLUSHALL) or the group destroyed while they run. The
@@ -158,5 +159,54 @@ class EventLogRedisLossTest {
       assertEquals(1, handled.get(id), "event " + id + " handled once");
     }
     assertEquals(10, handled.size(), String.valueOf(handled));
+  }
+
+  /** As {@link #log()}, with the outbox, hence with the consumer groups remembered in MongoDB. */
+  private EventLog logWithOutbox() {
+    return new EventLog(vertx, platform.redis(), platform.ids(),
+        EventLogOptions.from(new JsonObject()).withBlock(500), new EventOutbox(platform.mongo()));
+  }
+
+  @Test
+  @DisplayName("a group that Redis lost while none of its consumers ran handles, when one starts, the events "
+      + "appended meanwhile")
+  void lostWhileDown() {
+    EventLog log = logWithOutbox();
+    String domain = fresh("dom");
+    Map<Long, Integer> seen = new ConcurrentHashMap<>();
+    EventConsumer first = Await.result(log.consume(domain, "restarted", counting(seen)));
+    List<Long> before = append(log, domain, 2);
+    await("the events before the stop", () -> seen.keySet().containsAll(before));
+    Await.result(first.stop());
+
+    Await.result(redis.flushall(List.of()));
+    List<Long> meanwhile = append(log, domain, 3);
+    consume(log, domain, "restarted", 1, counting(seen));
+    List<Long> after = append(log, domain, 2);
+
+    await("the events appended while no consumer ran, and after", () -> seen.keySet().containsAll(meanwhile)
+        && seen.keySet().containsAll(after));
+    awaitNothingPending(domain, "restarted");
+    assertEquals(7, seen.size(), String.valueOf(seen));
+    assertTrue(seen.values().stream().allMatch(n -> n == 1), "each handled once: " + seen);
+    log.close();
+  }
+
+  @Test
+  @DisplayName("a group new to the deployment starts at the stream's end: the events appended before it are not "
+      + "replayed to it")
+  void newGroupStartsAtTheEnd() {
+    EventLog log = logWithOutbox();
+    String domain = fresh("dom");
+    List<Long> old = append(log, domain, 3);
+    Map<Long, Integer> seen = new ConcurrentHashMap<>();
+
+    consume(log, domain, "newcomer", 1, counting(seen));
+    List<Long> after = append(log, domain, 2);
+
+    await("the events appended after the start", () -> seen.keySet().containsAll(after));
+    awaitNothingPending(domain, "newcomer");
+    assertTrue(old.stream().noneMatch(seen::containsKey), "older events replayed: " + seen);
+    log.close();
   }
 }

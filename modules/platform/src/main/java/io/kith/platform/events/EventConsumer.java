@@ -147,8 +147,12 @@ public final class EventConsumer {
   /** After a failed read: the group is created again if it vanished, else the read is retried on a new connection. */
   private void readFailed(Throwable cause, Promise<Void> done) {
     if (isGroupGone(cause)) {
+      // a group lost again before any read succeeded (destroyed over and over) is recreated once a second, no faster
+      boolean again = groupLost.get();
       recreateGroup().onComplete(ar -> {
-        if (ar.succeeded()) {
+        if (ar.succeeded() && again) {
+          vertx.setTimer(1000, t -> loop(done));
+        } else if (ar.succeeded()) {
           loop(done);
         } else {
           retryLater(ar.cause(), done);

@@ -1,5 +1,7 @@
 package io.kith.platform.events;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -571,7 +574,7 @@ class EventLogTest {
 
   @Test
   @DisplayName("after FLUSHALL running consumers create their groups again and handle every event appended since, "
-      + "exactly once, with no restart")
+      + "exactly once, with no restart, logging the loss once per group")
   void flushAll() {
     EventLog log = log(noticing());
     String domain = fresh("dom");
@@ -582,14 +585,31 @@ class EventLogTest {
     List<Long> before = ids(append(log, domain, 5));
     await("the events before the flush", () -> one.keySet().containsAll(before) && four.keySet().containsAll(before));
 
-    Await.result(redis.flushall(List.of()));
-    // appended at once: some land in a stream that the flush emptied of its groups, before a consumer notices
-    List<Long> after = ids(append(log, domain, 30));
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(EventConsumer.class);
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    try {
+      Await.result(redis.flushall(List.of()));
+      // appended at once: some land in a stream that the flush emptied of its groups, before a consumer notices
+      List<Long> after = ids(append(log, domain, 30));
 
-    await("every event appended after the flush, in both groups",
-        () -> one.keySet().containsAll(after) && four.keySet().containsAll(after));
-    awaitNothingPending(domain, "one-at-a-time");
-    awaitNothingPending(domain, "four-at-a-time");
+      await("every event appended after the flush, in both groups",
+          () -> one.keySet().containsAll(after) && four.keySet().containsAll(after));
+      awaitNothingPending(domain, "one-at-a-time");
+      awaitNothingPending(domain, "four-at-a-time");
+      for (String group : List.of("one-at-a-time", "four-at-a-time")) {
+        String gone = "Consumer group " + group + " of " + EventLog.stream(domain) + " is gone";
+        assertEquals(1, lines.list.stream().filter(l -> l.getFormattedMessage().startsWith(gone)).count(),
+            "one line for the loss of " + group);
+      }
+      assertAfterFlush(after, one, four);
+    } finally {
+      logger.detachAppender(lines);
+    }
+  }
+
+  private static void assertAfterFlush(List<Long> after, Map<Long, Integer> one, Map<Long, Integer> four) {
     for (long id : after) {
       assertEquals(1, one.get(id), "event " + id + " handled once by the one-at-a-time consumer");
       assertEquals(1, four.get(id), "event " + id + " handled once by the concurrent consumer");

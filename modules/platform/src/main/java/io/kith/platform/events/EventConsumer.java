@@ -1,5 +1,7 @@
 package io.kith.platform.events;
 
+import io.kith.platform.error.BurstLog;
+import io.kith.platform.store.StoreFailures;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -16,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -29,10 +32,20 @@ import java.util.function.Function;
  * when a handler failed) and claims them; entries delivered more than {@link EventLogOptions#maxDeliveries()} times
  * go to the dead-letter stream {@code events:<domain>:dead:<group>} so that one poisoned event cannot block the group
  * forever.
+ *
+ * <p>A group lives inside its stream in Redis, so it vanishes when Redis loses its data (FLUSHALL, a restart without
+ * persistence) or when someone destroys it. A read or claim answered {@code NOGROUP} (or, for a read blocked on a
+ * stream that was deleted, {@code UNBLOCKED}) makes the consumer create the group again at the stream's start (id 0,
+ * creating the stream if it is gone) and carry on: entries appended since the loss are all handled, none skipped,
+ * and entries that were still in the stream are read again and skipped by the processed-id guard
+ * ({@link EventLog#once}). Entries pending in the lost group (read, not yet acknowledged) are forgotten with it: after
+ * a flush they are gone from the stream too; after a destroyed group they are read again from the start.
  */
 public final class EventConsumer {
 
   private static final Logger LOG = LoggerFactory.getLogger(EventConsumer.class);
+  /** Read failures (Redis unreachable) are retried every second; a line per stream and group a minute is enough. */
+  private static final BurstLog RETRIES = new BurstLog(LOG, 60_000);
 
   private final Vertx vertx;
   private final Redis redis;
@@ -57,6 +70,8 @@ public final class EventConsumer {
   private boolean claiming;
   private volatile boolean stopped;
   private Future<Void> loopDone = Future.succeededFuture();
+  // the group was found missing and not read from since: one log line per loss, not one per failed command
+  private final AtomicBoolean groupLost = new AtomicBoolean();
 
   EventConsumer(Vertx vertx, Redis redis, RedisAPI api, String stream, String domain, String group, String name,
                 Function<DomainEvent, Future<?>> handler, EventLogOptions options, int concurrency) {
@@ -77,9 +92,9 @@ public final class EventConsumer {
     return name;
   }
 
-  Future<Void> start() {
-    return api.xgroup(List.of("CREATE", stream, group, "$", "MKSTREAM"))
-        .recover(e -> isBusyGroup(e) ? Future.succeededFuture() : Future.failedFuture(e))
+  /** Creates the group at {@code from} if it is missing, then starts reading and claiming. */
+  Future<Void> start(String from) {
+    return createGroup(from)
         .compose(v -> openReader())
         .map(v -> {
           long every = Math.max(100, options.claimAfterMillis() / 2);
@@ -102,9 +117,62 @@ public final class EventConsumer {
         .onFailure(e -> conn.close()));
   }
 
-  // Redis answers XGROUP CREATE on an existing group with an error whose code word is BUSYGROUP.
-  private static boolean isBusyGroup(Throwable e) {
-    return e.getMessage() != null && e.getMessage().startsWith("BUSYGROUP");
+  /** Creates the group at entry id {@code from} (and the stream if it is missing); an existing group is kept. */
+  private Future<Void> createGroup(String from) {
+    return api.xgroup(List.of("CREATE", stream, group, from, "MKSTREAM")).<Void>mapEmpty()
+        .recover(e -> "BUSYGROUP".equals(StoreFailures.redisErrorCode(e)) ? Future.succeededFuture()
+            : Future.failedFuture(e));
+  }
+
+  // NOGROUP answers a read, pending list or claim of a group that is gone; UNBLOCKED ends a read that was blocked on
+  // a stream that was deleted (Redis 7; 6.2 answers NOGROUP once the stream is written again)
+  private static boolean isGroupGone(Throwable e) {
+    String code = StoreFailures.redisErrorCode(e);
+    return "NOGROUP".equals(code) || "UNBLOCKED".equals(code);
+  }
+
+  /**
+   * Creates the vanished group again at the stream's start, so that no entry appended since the loss is skipped
+   * ({@code $} would skip them); logs the loss once, however many commands of this consumer ran into it.
+   */
+  private Future<Void> recreateGroup() {
+    if (groupLost.compareAndSet(false, true)) {
+      LOG.warn("Consumer group {} of {} is gone (Redis lost its data, or the group was destroyed): creating it again "
+          + "at the stream's start; entries still in the stream are read again and skipped if already handled", group,
+          stream);
+    }
+    return createGroup("0");
+  }
+
+  /** After a failed read: the group is created again if it vanished, else the read is retried on a new connection. */
+  private void readFailed(Throwable cause, Promise<Void> done) {
+    if (isGroupGone(cause)) {
+      // a group lost again before any read succeeded (destroyed over and over) is recreated once a second, no faster
+      boolean again = groupLost.get();
+      recreateGroup().onComplete(ar -> {
+        if (ar.succeeded() && again) {
+          vertx.setTimer(1000, t -> loop(done));
+        } else if (ar.succeeded()) {
+          loop(done);
+        } else {
+          retryLater(ar.cause(), done);
+        }
+      });
+    } else {
+      retryLater(cause, done);
+    }
+  }
+
+  private void retryLater(Throwable cause, Promise<Void> done) {
+    RETRIES.warn(stream + "/" + group, "Reading {} as {}/{} failed, retrying every second: {}", stream, group, name,
+        cause.getMessage());
+    vertx.setTimer(1000, t -> reconnect(done));
+  }
+
+  /** A read answered: the group exists, so a later loss is a new incident worth a line. */
+  private Response readSucceeded(Response r) {
+    groupLost.set(false);
+    return r;
   }
 
   private void loop(Promise<Void> done) {
@@ -145,12 +213,11 @@ public final class EventConsumer {
         .arg("COUNT").arg(Math.min(free, options.batchSize()))
         .arg("BLOCK").arg(options.blockMillis())
         .arg("STREAMS").arg(stream).arg(">");
-    reader.send(xread).onComplete(ar -> context.runOnContext(v -> {
+    reader.send(xread).map(this::readSucceeded).onComplete(ar -> context.runOnContext(v -> {
       reading = false;
       if (ar.failed()) {
         if (!stopped) {
-          LOG.warn("Reading {} as {}/{} failed, retrying: {}", stream, group, name, ar.cause().getMessage());
-          vertx.setTimer(1000, t -> reconnect(done));
+          readFailed(ar.cause(), done);
         } else {
           readSome(done);
         }
@@ -181,11 +248,11 @@ public final class EventConsumer {
         .arg("STREAMS").arg(stream).arg(">");
     reader.send(xread)
         .andThen(ar -> reading = false)
+        .map(this::readSucceeded)
         .compose(r -> handleAll(entriesOfRead(r)))
         .onComplete(ar -> {
           if (ar.failed() && !stopped) {
-            LOG.warn("Reading {} as {}/{} failed, retrying: {}", stream, group, name, ar.cause().getMessage());
-            vertx.setTimer(1000, t -> reconnect(done));
+            readFailed(ar.cause(), done);
           } else {
             read(done);
           }
@@ -240,7 +307,12 @@ public final class EventConsumer {
         .onComplete(ar -> {
           claiming = false;
           if (ar.failed() && !stopped) {
-            LOG.warn("Claiming pending entries of {}/{} failed: {}", stream, group, ar.cause().getMessage());
+            if (isGroupGone(ar.cause())) {
+              recreateGroup();
+            } else {
+              RETRIES.warn(stream + "/" + group + "/claim", "Claiming pending entries of {}/{} failed: {}", stream,
+                  group, ar.cause().getMessage());
+            }
           }
         });
   }

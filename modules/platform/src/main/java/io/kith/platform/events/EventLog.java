@@ -40,6 +40,8 @@ public final class EventLog {
   private final IdGenerator ids;
   private final EventLogOptions options;
   private final EventOutbox outbox;
+  // the groups this deployment ran, kept in MongoDB beside the outbox; null without an outbox
+  private final ConsumerGroups groups;
   private long drainTimer = -1;
   private boolean draining;
 
@@ -50,7 +52,9 @@ public final class EventLog {
 
   /**
    * Creates the log over a Redis client; with an {@code outbox}, an append that Redis refuses is parked there and
-   * appended later (see {@link EventOutbox}), and this log drains it every {@code eventlog.outbox-drain-ms}.
+   * appended later (see {@link EventOutbox}), and this log drains it every {@code eventlog.outbox-drain-ms}; the log
+   * also remembers its consumer groups in that MongoDB, so that a group Redis lost is created again where no event is
+   * skipped (see {@link #consume(String, String, int, Function)}).
    */
   public EventLog(Vertx vertx, Redis redis, IdGenerator ids, EventLogOptions options, EventOutbox outbox) {
     this.vertx = vertx;
@@ -59,6 +63,7 @@ public final class EventLog {
     this.ids = ids;
     this.options = Objects.requireNonNull(options);
     this.outbox = outbox;
+    this.groups = outbox == null ? null : new ConsumerGroups(outbox.mongo());
     if (outbox != null) {
       drainTimer = vertx.setPeriodic(options.outboxDrainMillis(), t -> drainOutbox());
     }
@@ -105,14 +110,7 @@ public final class EventLog {
   public Future<DomainEvent> append(String domain, String type, JsonObject payload) {
     checkName(domain, "domain");
     checkName(type, "type");
-    long id;
-    try {
-      id = ids.next();
-    } catch (IllegalStateException e) {
-      return Future.failedFuture(e);
-    }
-    DomainEvent event = new DomainEvent(id, domain, type, System.currentTimeMillis(), payload.copy());
-    return redis.send(xadd(event)).map(r -> event).recover(e -> parked(List.of(event), e).map(v -> event));
+    return appendAll(domain, type, List.of(payload)).map(events -> events.get(0));
   }
 
   /**
@@ -128,20 +126,26 @@ public final class EventLog {
     if (payloads.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    List<DomainEvent> events = new ArrayList<>(payloads.size());
-    List<Request> xadds = new ArrayList<>(payloads.size());
-    try {
-      for (JsonObject payload : payloads) {
-        DomainEvent event = new DomainEvent(ids.next(), domain, type, System.currentTimeMillis(), payload.copy());
-        events.add(event);
-        xadds.add(xadd(event));
+    // a node that stalled longer than its id lease renews it before drawing ids instead of dropping the events
+    return ids.leased().compose(v -> {
+      List<DomainEvent> events = new ArrayList<>(payloads.size());
+      List<Request> xadds = new ArrayList<>(payloads.size());
+      try {
+        for (JsonObject payload : payloads) {
+          DomainEvent event = new DomainEvent(ids.next(), domain, type, System.currentTimeMillis(), payload.copy());
+          events.add(event);
+          xadds.add(xadd(event));
+        }
+      } catch (IllegalStateException e) {
+        return Future.failedFuture(e);
       }
-    } catch (IllegalStateException e) {
-      return Future.failedFuture(e);
-    }
-    // a refusal part way leaves the entries before it in the stream: parked too, they are appended twice, which
-    // consumers tolerate (idempotent by event id)
-    return redis.batch(xadds).map(r -> events).recover(e -> parked(events, e).map(v -> events));
+      if (xadds.size() == 1) {
+        return redis.send(xadds.get(0)).map(r -> events).recover(e -> parked(events, e).map(x -> events));
+      }
+      // a refusal part way leaves the entries before it in the stream: parked too, they are appended twice, which
+      // consumers tolerate (idempotent by event id)
+      return redis.batch(xadds).map(r -> events).recover(e -> parked(events, e).map(x -> events));
+    });
   }
 
   /** Parks events Redis refused; fails with the refusal when there is no outbox or it refuses too. */
@@ -172,8 +176,14 @@ public final class EventLog {
   }
 
   /**
-   * Starts a consumer of {@code domain}'s stream in consumer group {@code group} (created on first use, reading
-   * events appended from then on). Events are handled one at a time, in stream order for this consumer.
+   * Starts a consumer of {@code domain}'s stream in consumer group {@code group}. Events are handled one at a time,
+   * in stream order for this consumer.
+   *
+   * <p>A group missing in Redis is created: at the stream's end (reading events appended from then on) when it is new
+   * to the deployment, at the stream's start when it ran before and Redis lost it, so that the events appended while
+   * no consumer of the group ran are handled. Without an outbox (no MongoDB to remember groups in) a missing group
+   * always starts at the end. A group that vanishes while its consumers run is created again at the start by them
+   * (see {@link EventConsumer}).
    */
   public Future<EventConsumer> consume(String domain, String group, Function<DomainEvent, Future<?>> handler) {
     return consume(domain, group, 1, handler);
@@ -189,9 +199,17 @@ public final class EventLog {
                                        Function<DomainEvent, Future<?>> handler) {
     checkName(domain, "domain");
     checkName(group, "group");
-    EventConsumer consumer = new EventConsumer(vertx, redis, api, stream(domain), domain, group,
+    String stream = stream(domain);
+    EventConsumer consumer = new EventConsumer(vertx, redis, api, stream, domain, group,
         group + "-" + ids.next(), handler, options, concurrency);
-    return consumer.start().map(v -> consumer);
+    if (groups == null) {
+      return consumer.start("$").map(v -> consumer);
+    }
+    return groups.known(stream, group)
+        .compose(known -> consumer.start(known ? "0" : "$"))
+        .compose(v -> groups.remember(stream, group)
+            .recover(e -> consumer.stop().transform(x -> Future.failedFuture(e))))
+        .map(v -> consumer);
   }
 
   /**

@@ -84,6 +84,11 @@ public final class EventOutbox {
         });
   }
 
+  /** The client the outbox keeps its events with (the log keeps its consumer groups there too). */
+  MongoClient mongo() {
+    return mongo;
+  }
+
   /** Events waiting. */
   public Future<Long> size() {
     return mongo.count(COLLECTION, new JsonObject());

@@ -59,6 +59,8 @@ public final class IdGenerator {
   private long sequence;
   private long timer = -1;
   private boolean closed;
+  // the renewal in flight, if any (see renew)
+  private Future<Void> renewal;
 
   private IdGenerator(Vertx vertx, RedisAPI redis, long leaseMillis, LongSupplier clock) {
     this.vertx = vertx;
@@ -121,21 +123,39 @@ public final class IdGenerator {
         });
   }
 
-  private void renew() {
+  /**
+   * Renews the lease, or leases a number again when it was lost (the same number first: after a stall it has most
+   * likely just expired). Single flight: a stalled node's periodic timer fires once per missed period as soon as it
+   * runs again, and each of those renewals used to find the lease gone and lease a number of its own.
+   */
+  private synchronized Future<Void> renew() {
+    if (renewal != null) {
+      return renewal;
+    }
+    if (closed) {
+      return Future.failedFuture(new IllegalStateException("id generator is closed"));
+    }
+    Future<Void> started = renewOnce();
+    renewal = started;
+    return started.andThen(ar -> {
+      synchronized (this) {
+        renewal = null;
+      }
+    });
+  }
+
+  private Future<Void> renewOnce() {
     int leased;
     long sentAt = clock.getAsLong();
     long highWater;
     synchronized (this) {
-      if (closed) {
-        return;
-      }
       leased = node;
       // never below the mark written before, even if the wall clock stepped back
       highWater = Math.max(coveredUntil, Math.max(lastMillis, sentAt) + leaseMillis);
     }
-    RENEW.run(redis, List.of("2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(leaseMillis),
+    return RENEW.run(redis, List.of("2", leaseKey(leased), highWaterKey(leased), owner, Long.toString(leaseMillis),
             Long.toString(highWater)))
-        .onSuccess(r -> {
+        .compose(r -> {
           if (r.toInteger() == 1) {
             synchronized (this) {
               if (node == leased) {
@@ -143,16 +163,34 @@ public final class IdGenerator {
                 coveredUntil = Math.max(coveredUntil, highWater);
               }
             }
-          } else {
-            LOG.error("Lost the lease on id node number {}; leasing another", leased);
-            synchronized (this) {
-              validUntil = 0;
-            }
-            acquire(ThreadLocalRandom.current().nextInt(NODES), 0)
-                .onFailure(e -> LOG.error("Cannot lease an id node number: {}", e.getMessage()));
+            return Future.succeededFuture();
           }
+          LOG.warn("The lease on id node number {} expired or was taken (a stall, or Redis lost its data); "
+              + "leasing a number again", leased);
+          synchronized (this) {
+            validUntil = 0;
+          }
+          return acquire(leased, 0)
+              .onFailure(e -> LOG.error("Cannot lease an id node number: {}", e.getMessage()));
         })
         .onFailure(e -> LOG.warn("Renewing id node lease failed (will retry): {}", e.getMessage()));
+  }
+
+  /**
+   * Completes when this generator holds a valid lease: at once normally; after a renewal when the lease ran out
+   * without one (a node that stalled longer than its lease, whose timer has not run yet). Callers that must not fail
+   * for that reason (the event log's appends) draw their ids after it; it fails when the renewal does (Redis away).
+   */
+  public Future<Void> leased() {
+    synchronized (this) {
+      if (closed) {
+        return Future.failedFuture(new IllegalStateException("id generator is closed"));
+      }
+      if (clock.getAsLong() <= validUntil) {
+        return Future.succeededFuture();
+      }
+    }
+    return renew();
   }
 
   /**

@@ -91,10 +91,7 @@ public final class StoreFailures {
    */
   public static boolean isRedisOutage(Throwable failure) {
     if (failure instanceof ErrorType) {
-      // the error code is the reply's first word (BUSY is not BUSYGROUP)
-      String message = String.valueOf(failure.getMessage());
-      int space = message.indexOf(' ');
-      String code = space < 0 ? message : message.substring(0, space);
+      String code = redisErrorCode(failure);
       for (String kind : REDIS_NOT_NOW) {
         if (kind.equals(code)) {
           return true;
@@ -103,5 +100,18 @@ public final class StoreFailures {
       return false;
     }
     return !(failure instanceof ServiceException) || isUnavailable(failure);
+  }
+
+  /**
+   * The code of a Redis error reply ({@code NOGROUP}, {@code BUSYGROUP}, {@code WRONGTYPE}...), the reply's first
+   * word, compared whole (BUSY is not BUSYGROUP); null for a failure that is not an error reply.
+   */
+  public static String redisErrorCode(Throwable failure) {
+    if (!(failure instanceof ErrorType)) {
+      return null;
+    }
+    String message = String.valueOf(failure.getMessage());
+    int space = message.indexOf(' ');
+    return space < 0 ? message : message.substring(0, space);
   }
 }

@@ -1,5 +1,7 @@
 package io.kith.platform.events;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -555,5 +558,144 @@ class EventLogTest {
         () -> log.consume("dom", "group:with:colons", e -> Future.succeededFuture()));
     assertThrows(IllegalArgumentException.class,
         () -> log.consume("x".repeat(65), "g", e -> Future.succeededFuture()));
+  }
+
+  // ---------------------------------------------------------------- Redis data loss (issue 19)
+  // The test JVM has a Redis of its own and runs one test class at a time, so emptying it touches no other test.
+
+  /** A short read block so that a read notices a lost group soon; the default claim timeout, so no redelivery. */
+  private static EventLogOptions noticing() {
+    return EventLogOptions.from(new JsonObject()).withBlock(500);
+  }
+
+  /** A log with the outbox, hence one that remembers its consumer groups in MongoDB. */
+  private EventLog rememberingLog() {
+    return new EventLog(vertx, platform.redis(), platform.ids(), noticing(), new EventOutbox(platform.mongo()));
+  }
+
+  /** A handler that counts the times it sees each event id. */
+  private static Function<DomainEvent, Future<?>> counting(Map<Long, Integer> counts) {
+    return e -> {
+      counts.merge(e.id(), 1, Integer::sum);
+      return Future.succeededFuture();
+    };
+  }
+
+  @Test
+  @DisplayName("after FLUSHALL running consumers create their groups again and handle every event appended since, "
+      + "exactly once, with no restart, logging the loss once per group")
+  void flushAll() {
+    EventLog log = log(noticing());
+    String domain = fresh("dom");
+    Map<Long, Integer> one = new ConcurrentHashMap<>();
+    Map<Long, Integer> four = new ConcurrentHashMap<>();
+    consume(log, domain, "one-at-a-time", counting(one));
+    consumers.add(Await.result(log.consume(domain, "four-at-a-time", 4, counting(four))));
+    List<Long> before = ids(append(log, domain, 5));
+    await("the events before the flush", () -> one.keySet().containsAll(before) && four.keySet().containsAll(before));
+
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(EventConsumer.class);
+    ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    try {
+      Await.result(redis.flushall(List.of()));
+      // appended at once: some land in a stream that the flush emptied of its groups, before a consumer notices
+      List<Long> after = ids(append(log, domain, 30));
+
+      await("every event appended after the flush, in both groups",
+          () -> one.keySet().containsAll(after) && four.keySet().containsAll(after));
+      awaitNothingPending(domain, "one-at-a-time");
+      awaitNothingPending(domain, "four-at-a-time");
+      for (String group : List.of("one-at-a-time", "four-at-a-time")) {
+        String gone = "Consumer group " + group + " of " + EventLog.stream(domain) + " is gone";
+        assertEquals(1, lines.list.stream().filter(l -> l.getFormattedMessage().startsWith(gone)).count(),
+            "one line for the loss of " + group);
+      }
+      assertAfterFlush(after, one, four);
+    } finally {
+      logger.detachAppender(lines);
+    }
+  }
+
+  private static void assertAfterFlush(List<Long> after, Map<Long, Integer> one, Map<Long, Integer> four) {
+    for (long id : after) {
+      assertEquals(1, one.get(id), "event " + id + " handled once by the one-at-a-time consumer");
+      assertEquals(1, four.get(id), "event " + id + " handled once by the concurrent consumer");
+    }
+    assertEquals(35, one.size(), "nothing but the appended events: " + one);
+    assertEquals(35, four.size(), "nothing but the appended events: " + four);
+  }
+
+  @Test
+  @DisplayName("a destroyed group is created again by its consumer, which reads the whole stream again: once() skips "
+      + "the events it handled, and the new ones are handled once")
+  void destroyedGroup() {
+    EventLog log = log(noticing());
+    String domain = fresh("dom");
+    String group = "destroyed";
+    Map<Long, Integer> delivered = new ConcurrentHashMap<>();
+    Map<Long, Integer> handled = new ConcurrentHashMap<>();
+    Function<DomainEvent, Future<?>> guarded = log.once(group, counting(handled));
+    consume(log, domain, group, e -> {
+      delivered.merge(e.id(), 1, Integer::sum);
+      return guarded.apply(e);
+    });
+    List<Long> before = ids(append(log, domain, 5));
+    await("the events before the destroy", () -> handled.keySet().containsAll(before));
+    awaitNothingPending(domain, group);
+
+    assertEquals(1, Await.result(redis.xgroup(List.of("DESTROY", EventLog.stream(domain), group))).toInteger());
+    List<Long> after = ids(append(log, domain, 5));
+
+    await("the events appended after the destroy", () -> handled.keySet().containsAll(after));
+    await("the events before the destroy read again from the stream's start",
+        () -> before.stream().allMatch(id -> delivered.getOrDefault(id, 0) >= 2));
+    awaitNothingPending(domain, group);
+    assertEquals(10, handled.size(), String.valueOf(handled));
+    assertTrue(handled.values().stream().allMatch(n -> n == 1), "each handled once: " + handled);
+  }
+
+  @Test
+  @DisplayName("a group that Redis lost while none of its consumers ran handles, when one starts, the events "
+      + "appended meanwhile")
+  void lostWhileDown() {
+    EventLog log = rememberingLog();
+    String domain = fresh("dom");
+    Map<Long, Integer> seen = new ConcurrentHashMap<>();
+    EventConsumer first = Await.result(log.consume(domain, "restarted", counting(seen)));
+    List<Long> before = ids(append(log, domain, 2));
+    await("the events before the stop", () -> seen.keySet().containsAll(before));
+    Await.result(first.stop());
+
+    Await.result(redis.flushall(List.of()));
+    List<Long> meanwhile = ids(append(log, domain, 3));
+    consume(log, domain, "restarted", counting(seen));
+    List<Long> after = ids(append(log, domain, 2));
+
+    await("the events appended while no consumer ran, and after",
+        () -> seen.keySet().containsAll(meanwhile) && seen.keySet().containsAll(after));
+    awaitNothingPending(domain, "restarted");
+    assertEquals(7, seen.size(), String.valueOf(seen));
+    assertTrue(seen.values().stream().allMatch(n -> n == 1), "each handled once: " + seen);
+    log.close();
+  }
+
+  @Test
+  @DisplayName("a group new to a deployment that remembers its groups starts at the stream's end: the events "
+      + "appended before it are not replayed to it")
+  void newGroupStartsAtTheEnd() {
+    EventLog log = rememberingLog();
+    String domain = fresh("dom");
+    List<Long> old = ids(append(log, domain, 3));
+    Map<Long, Integer> seen = new ConcurrentHashMap<>();
+
+    consume(log, domain, "newcomer", counting(seen));
+    List<Long> after = ids(append(log, domain, 2));
+
+    await("the events appended after the start", () -> seen.keySet().containsAll(after));
+    awaitNothingPending(domain, "newcomer");
+    assertTrue(old.stream().noneMatch(seen::containsKey), "older events replayed: " + seen);
+    log.close();
   }
 }

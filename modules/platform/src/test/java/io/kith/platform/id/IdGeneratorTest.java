@@ -1,11 +1,15 @@
 package io.kith.platform.id;
 
+import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.EventLog;
+import io.kith.platform.events.EventLogOptions;
 import io.kith.platform.store.Stores;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.redis.client.Redis;
@@ -24,8 +28,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -303,6 +309,53 @@ class IdGeneratorTest {
     long first = next.next();
     assertTrue(first > lastCrashed, "id " + first + " of the new holder is not above " + lastCrashed
         + " issued by the vanished one (" + drawn.length + " ids drawn)");
+  }
+
+  @Test
+  @DisplayName("a node stalled past its lease leases one number again, not one per missed renewal, and an event "
+      + "appended as it resumes is appended, not dropped")
+  void stallPastTheLease() throws Exception {
+    // one event loop: the generator's renewal timer, its Redis connection and the stalled task all run on it
+    Vertx stalled = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    others.add(stalled);
+    Redis own = newClient(stalled);
+    IdGenerator g = lease(stalled, RedisAPI.api(own), 3, (int) (Math.random() * IdGenerator.NODES));
+    int node = g.node();
+    String owner = Await.result(redis.get(leaseKey(node))).toString();
+    EventLog log = new EventLog(stalled, own, g, EventLogOptions.from(new JsonObject()));
+    String domain = "stall-" + UUID.randomUUID().toString().substring(0, 8);
+    CompletableFuture<Future<DomainEvent>> resumed = new CompletableFuture<>();
+
+    stalled.runOnContext(v -> {
+      // the stall (a SIGSTOP): nothing runs on this node until its lease has expired in Redis, which takes at least
+      // two renewal periods; the missed renewals then all fire at once
+      try {
+        while (redis.exists(List.of(leaseKey(node))).toCompletionStage().toCompletableFuture()
+            .get(30, TimeUnit.SECONDS).toInteger() > 0) {
+          Thread.sleep(50);
+        }
+      } catch (Exception e) {
+        resumed.completeExceptionally(e);
+        return;
+      }
+      // the first thing the node does as it resumes (a presence change, say) appends an event
+      resumed.complete(log.append(domain, "PresenceChanged", new JsonObject().put("online", true)));
+    });
+
+    DomainEvent event = Await.result(resumed.get(60, TimeUnit.SECONDS));
+    Response entries = Await.result(redis.xrange(List.of(EventLog.stream(domain), "-", "+")));
+    assertEquals(1, entries.size(), "the event is in its stream");
+    assertEquals(Long.toString(event.id()), entries.get(0).get(1).get(1).toString());
+    int held = 0;
+    for (int k = 0; k < IdGenerator.NODES; k++) {
+      Response holder = Await.result(redis.get(leaseKey(k)));
+      if (holder != null && owner.equals(holder.toString())) {
+        held++;
+      }
+    }
+    assertEquals(1, held, "node numbers leased by the generator after the stall");
+    assertEquals(g.node(), IdGenerator.nodeOf(g.next()));
+    log.close();
   }
 
   @Test

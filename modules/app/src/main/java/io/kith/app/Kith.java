@@ -162,15 +162,17 @@ public final class Kith {
       return Future.succeededFuture();
     }
     String host = cluster.getString("host", "127.0.0.1");
-    options.getEventBusOptions().setHost(host).setPort(cluster.getInteger("bus-port", 0));
+    ClusterBus bus = ClusterBus.of(cluster);
+    bus.apply(options.getEventBusOptions());
     HazelcastClusterManager manager = Cluster.manager(cluster);
     clusterManager = manager;
-    LOG.info("Joining cluster '{}' as {}:{} (members {})", cluster.getString("name"), host,
-        cluster.getInteger("port"), cluster.getJsonArray("members"));
+    LOG.info("Joining cluster '{}' as {}:{} (members {}), event bus on {}:{} ({})", cluster.getString("name"), host,
+        cluster.getInteger("port"), cluster.getJsonArray("members"), bus.host(), bus.port(),
+        bus.tls() != null ? "TLS with client certificates" : "clear text");
     return builder.with(options).withClusterManager(manager).buildClustered()
         .recover(e -> Future.failedFuture(new StoreStartException("cannot join the cluster on " + host + ":"
-            + cluster.getInteger("port") + " (" + e.getMessage() + "): check cluster.host, cluster.port and "
-            + "cluster.members (KITH_CLUSTER_*)")))
+            + cluster.getInteger("port") + " (" + e.getMessage() + "): check cluster.host, cluster.port, "
+            + "cluster.members, cluster.bus-* and cluster.tls.* (KITH_CLUSTER_*)")))
         .map(v -> {
           vertx = v;
           return null;

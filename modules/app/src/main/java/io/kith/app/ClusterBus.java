@@ -99,8 +99,10 @@ record ClusterBus(String host, int port, String publicHost, int publicPort, Tls 
       return bus;
     }
     // The peer's host name is not checked (Vert.x turns it off for the bus): a node is trusted for holding a key
-    // the cluster CA signed, which is why that CA must sign nothing else.
+    // the cluster CA signed, which is why that CA must sign nothing else. Vert.x's bus client trusts every server
+    // certificate by default (trustAll), so a node would hand its messages to any listener: turn that off.
     return bus.setSsl(true)
+        .setTrustAll(false)
         .setKeyCertOptions(new PemKeyCertOptions().setKeyPath(tls.key().toString())
             .setCertPath(tls.cert().toString()))
         .setTrustOptions(new PemTrustOptions().addCertPath(tls.ca().toString()))

@@ -269,6 +269,11 @@ public final class Kith {
         .toList();
   }
 
+  /** The Hazelcast cluster manager (null when not clustered), for tests that check what the member bound. */
+  HazelcastClusterManager clusterManager() {
+    return clusterManager;
+  }
+
   /** The HTTP port the gateway listens on (0 when this node runs no gateway). */
   public int httpPort() {
     Object port = vertx == null ? null : vertx.sharedData().getLocalMap(GatewayVerticle.PORTS_MAP).get("http");

@@ -10,8 +10,16 @@ import io.vertx.core.net.PemTrustOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.Collection;
 
 /**
  * The clustered event bus between nodes, read from {@code cluster.bus-*} and {@code cluster.tls.*}: where it listens,
@@ -65,9 +73,47 @@ record ClusterBus(String host, int port, String publicHost, int publicPort, Tls 
       }
       return null;
     }
-    return new Tls(file(tls, "key", "PEM private key of this node"),
+    Tls files = new Tls(file(tls, "key", "PEM private key of this node"),
         file(tls, "cert", "PEM certificate chain of this node"),
         file(tls, "ca", "PEM certificate of the cluster CA"));
+    // Vert.x reads these only once Hazelcast has joined, and then fails as "cannot join": check them here so the
+    // operator reads which file is wrong.
+    if (!read(files.key(), "key").contains("PRIVATE KEY-----")) {
+      throw new ConfigException("cluster.tls.key " + files.key().toAbsolutePath() + " holds no PEM private key");
+    }
+    certificates(files.cert(), "cert");
+    certificates(files.ca(), "ca");
+    return files;
+  }
+
+  private static String read(Path file, String key) {
+    try {
+      return Files.readString(file, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new ConfigException("cluster.tls." + key + " " + file.toAbsolutePath() + " cannot be read: " + e);
+    }
+  }
+
+  /** Parses the PEM certificates in {@code file}; none, or one out of its validity period, is refused. */
+  private static void certificates(Path file, String key) {
+    String setting = "cluster.tls." + key + " " + file.toAbsolutePath();
+    Collection<? extends Certificate> certs;
+    try (InputStream in = Files.newInputStream(file)) {
+      certs = CertificateFactory.getInstance("X.509").generateCertificates(in);
+    } catch (IOException | CertificateException e) {
+      throw new ConfigException(setting + " holds no readable PEM certificate: " + e.getMessage());
+    }
+    if (certs.isEmpty()) {
+      throw new ConfigException(setting + " holds no PEM certificate");
+    }
+    for (Certificate cert : certs) {
+      try {
+        ((X509Certificate) cert).checkValidity();
+      } catch (CertificateException e) {
+        throw new ConfigException(setting + ": certificate " + ((X509Certificate) cert).getSubjectX500Principal()
+            + " is not valid now (" + e.getMessage() + ")");
+      }
+    }
   }
 
   private static Path file(JsonObject tls, String key, String what) {

@@ -231,6 +231,18 @@ class ClusterTlsTest {
   }
 
   @Test
+  @DisplayName("TLS on with a key file that holds no key, or a CA file that holds no certificate, is refused at start")
+  void filesWithoutKeyOrCertificateAreRefused() throws IOException {
+    NodeFiles node = ca.issue("v");
+    Path garbage = java.nio.file.Files.writeString(certs.resolve("garbage.pem"), "not PEM at all\n");
+    String noKey = startFailure(node("X", FreePorts.pick(), List.of(), 0, new NodeFiles(garbage, node.cert()),
+        ca.caFile()));
+    assertTrue(noKey.contains("cluster.tls.key") && noKey.contains("no PEM private key"), noKey);
+    String noCa = startFailure(node("X", FreePorts.pick(), List.of(), 0, node, garbage));
+    assertTrue(noCa.contains("cluster.tls.ca") && noCa.contains("no") && noCa.contains("certificate"), noCa);
+  }
+
+  @Test
   @DisplayName("TLS on with no CA file set is refused at start with a line naming cluster.tls.ca")
   void missingCaIsRefused() {
     JsonObject config = node("X", FreePorts.pick(), List.of(), 0, ca.issue("y"), certs);

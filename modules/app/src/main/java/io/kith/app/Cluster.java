@@ -11,13 +11,16 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 
 import java.io.FileNotFoundException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Builds the Hazelcast cluster manager from {@code conf/cluster.xml} (or {@code cluster.config-file}) and the
  * {@code cluster} section: cluster name, this node's host and port, and the TCP/IP member list. Multicast and
- * auto-detection are always off: members are named, never discovered.
+ * auto-detection are always off: members are named, never discovered. The member socket binds to {@code cluster.host}
+ * alone. Hazelcast's open-source edition has no TLS between members: its port belongs on a private network.
  */
 final class Cluster {
 
@@ -36,14 +39,27 @@ final class Cluster {
     NetworkConfig net = hz.getNetworkConfig();
     net.setPort(port).setPortAutoIncrement(false);
     if (!"0.0.0.0".equals(host)) {
-      net.getInterfaces().setEnabled(true).setInterfaces(List.of(host));
+      // Hazelcast listens on every interface unless told otherwise, whatever interface it announces: bind the
+      // member socket (and its outgoing connections) to cluster.host only.
+      net.getInterfaces().setEnabled(true).setInterfaces(List.of(address(host)));
       net.setPublicAddress(host + ":" + port);
+      hz.setProperty("hazelcast.socket.bind.any", "false");
+      hz.setProperty("hazelcast.socket.client.bind.any", "false");
     }
     JoinConfig join = net.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
     join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster.getJsonArray("members", new JsonArray())));
     return new HazelcastClusterManager(hz);
+  }
+
+  /** Hazelcast matches interfaces by IP address only: a host name (a container's, say) is resolved first. */
+  private static String address(String host) {
+    try {
+      return InetAddress.getByName(host).getHostAddress();
+    } catch (UnknownHostException e) {
+      throw new ConfigException("cluster.host " + host + " cannot be resolved to an IP address");
+    }
   }
 
   private static Config base(String file) {

@@ -162,15 +162,17 @@ public final class Kith {
       return Future.succeededFuture();
     }
     String host = cluster.getString("host", "127.0.0.1");
-    options.getEventBusOptions().setHost(host).setPort(cluster.getInteger("bus-port", 0));
+    ClusterBus bus = ClusterBus.of(cluster);
+    bus.apply(options.getEventBusOptions());
     HazelcastClusterManager manager = Cluster.manager(cluster);
     clusterManager = manager;
-    LOG.info("Joining cluster '{}' as {}:{} (members {})", cluster.getString("name"), host,
-        cluster.getInteger("port"), cluster.getJsonArray("members"));
+    LOG.info("Joining cluster '{}' as {}:{} (members {}), event bus on {}:{} ({})", cluster.getString("name"), host,
+        cluster.getInteger("port"), cluster.getJsonArray("members"), bus.host(), bus.port(),
+        bus.tls() != null ? "TLS with client certificates" : "clear text");
     return builder.with(options).withClusterManager(manager).buildClustered()
         .recover(e -> Future.failedFuture(new StoreStartException("cannot join the cluster on " + host + ":"
-            + cluster.getInteger("port") + " (" + e.getMessage() + "): check cluster.host, cluster.port and "
-            + "cluster.members (KITH_CLUSTER_*)")))
+            + cluster.getInteger("port") + " (" + e.getMessage() + "): check cluster.host, cluster.port, "
+            + "cluster.members, cluster.bus-* and cluster.tls.* (KITH_CLUSTER_*)")))
         .map(v -> {
           vertx = v;
           return null;
@@ -265,6 +267,11 @@ public final class Kith {
         .filter(m -> wanted.contains("all") || wanted.contains(m.name()))
         .sorted(Comparator.comparingInt(KithModule::order).thenComparing(KithModule::name))
         .toList();
+  }
+
+  /** The Hazelcast cluster manager (null when not clustered), for tests that check what the member bound. */
+  HazelcastClusterManager clusterManager() {
+    return clusterManager;
   }
 
   /** The HTTP port the gateway listens on (0 when this node runs no gateway). */

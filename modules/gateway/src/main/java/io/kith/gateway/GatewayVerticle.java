@@ -7,6 +7,7 @@ import io.kith.gateway.bridge.RoomAccess;
 import io.kith.gateway.http.ApiRouter;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ConnectionGuard;
+import io.kith.gateway.http.ContractDocument;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
@@ -60,7 +61,7 @@ public final class GatewayVerticle extends VerticleBase {
   /** Reads and parses the API contract. */
   public static Future<Contract> loadContract(Vertx vertx) {
     return vertx.fileSystem().readFile(CONTRACT)
-        .compose(text -> OpenAPIContract.from(vertx, CONTRACT).map(c -> new Contract(text, c)));
+        .compose(text -> ContractDocument.parse(vertx, text).map(c -> new Contract(text, c)));
   }
 
   /** Creates the verticle with the route groups it mounts; it loads the contract itself and reports no presence. */

@@ -1,5 +1,6 @@
 package io.kith.app.support;
 
+import io.kith.gateway.GatewayVerticle;
 import io.kith.platform.testkit.Await;
 import io.vertx.core.Vertx;
 import io.vertx.openapi.contract.OpenAPIContract;
@@ -17,7 +18,7 @@ public final class Contract {
   public static List<Operation> operations(String tag) {
     Vertx vertx = Vertx.vertx();
     try {
-      OpenAPIContract contract = Await.result(OpenAPIContract.from(vertx, "openapi.yaml"));
+      OpenAPIContract contract = Await.result(GatewayVerticle.loadContract(vertx)).contract();
       return contract.operations().stream().filter(op -> op.getTags().contains(tag)).toList();
     } finally {
       Await.result(vertx.close());

@@ -142,6 +142,8 @@ public final class ApiRouter {
     });
     builder.rootHandler(new BearerAuth(contract, platform.sessions()));
 
+    // before the domain handlers: an undeclared query parameter is refused, not ignored
+    builder.getRoutes().forEach(route -> route.addHandler(QueryParameters.of(route.getOperation())));
     for (ApiRoutes group : groups) {
       group.mount(builder);
     }
@@ -152,7 +154,7 @@ public final class ApiRouter {
         // the contract validator would read the body; these operations validate their input themselves
         route.setDoValidation(false);
       }
-      if (route.getHandlers().isEmpty()) {
+      if (route.getHandlers().size() == 1) { // only the query parameter check: no route group handles it
         route.addHandler(rc -> rc.fail(new io.vertx.ext.web.handler.HttpException(501)));
       }
     }

@@ -109,6 +109,12 @@ public final class FailureHandler implements Handler<RoutingContext> {
   }
 
   private static Problem schemaProblem(SchemaValidationException e) {
+    String parameter = parameterOf(e.getMessage());
+    if (parameter != null) {
+      // a parameter's schema failed: the instance location is inside the parameter's value (the index of a list
+      // item), so the validator's message, which names the parameter, says more than the deepest error
+      return Problem.of(KithErrors.VALIDATION_FAILED, parameter, sanitize(e.getMessage()));
+    }
     OutputUnit unit = deepest(e.getOutputUnit());
     String field = unit == null ? null : fieldOf(unit.getInstanceLocation());
     if (unit != null && unit.getKeywordLocation() != null && unit.getKeywordLocation().endsWith("required")) {

@@ -99,17 +99,14 @@ public final class NotificationsRoutes implements ApiRoutes {
         Http.reply(rc, notifications.unmuteUser(me(rc), userId(rc)), json -> json));
   }
 
-  /** The comma-separated {@code types} query parameter as a list (the service checks the names). */
+  /**
+   * The {@code types} query parameter (comma-separated in the URL, a list of known types once validated by the
+   * contract); the service checks the names again.
+   */
   private static void types(RoutingContext rc, JsonObject query) {
     RequestParameter p = param(rc, "types");
     if (p != null) {
-      JsonArray types = new JsonArray();
-      for (String t : p.getString().split(",")) {
-        if (!t.isBlank()) {
-          types.add(t.trim());
-        }
-      }
-      query.put("types", types);
+      query.put("types", p.getJsonArray());
     }
   }
 

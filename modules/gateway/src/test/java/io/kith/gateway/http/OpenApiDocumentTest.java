@@ -1,0 +1,223 @@
+package io.kith.gateway.http;
+
+import io.kith.notifications.api.Notifications;
+import io.kith.platform.testkit.Await;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.openapi.impl.Utils;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The published OpenAPI document (the file clients generate code from) read as YAML, the way the gateway reads it,
+ * and checked for what generators need: typed errors, 64-bit numbers, references that resolve to components, and
+ * text that YAML did not cut.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@DisplayName("The OpenAPI document as clients generate code from it")
+class OpenApiDocumentTest {
+
+  private static final String PROBLEM = "#/components/schemas/Problem";
+  private static final Set<String> METHODS = Set.of("get", "put", "post", "patch", "delete", "head", "options");
+  // page cursors: their shape is being unified across lists (issue 18 item 3), where they get their final types
+  private static final Set<String> CURSORS = Set.of("next", "next_max_id", "newest_id", "next_offset");
+
+  private JsonObject doc;
+
+  @BeforeAll
+  void read() throws Exception {
+    try (InputStream in = getClass().getClassLoader().getResourceAsStream("openapi.yaml")) {
+      doc = Await.result(Utils.yamlStringToJson(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+    }
+  }
+
+  /** Calls {@code each} with "METHOD path" and the operation object of every operation. */
+  private void operations(BiConsumer<String, JsonObject> each) {
+    JsonObject paths = doc.getJsonObject("paths");
+    for (String path : paths.fieldNames()) {
+      JsonObject item = paths.getJsonObject(path);
+      for (String method : item.fieldNames()) {
+        if (METHODS.contains(method)) {
+          each.accept(method.toUpperCase() + " " + path, item.getJsonObject(method));
+        }
+      }
+    }
+  }
+
+  private JsonObject resolve(JsonObject maybeRef) {
+    String ref = maybeRef.getString("$ref");
+    if (ref == null) {
+      return maybeRef;
+    }
+    JsonObject target = doc;
+    for (String part : ref.substring(2).split("/")) {
+      target = target.getJsonObject(part.replace("~1", "/").replace("~0", "~"));
+    }
+    return target;
+  }
+
+  @Test
+  @DisplayName("every error response of every operation is application/problem+json with the Problem schema")
+  void errorsAreProblems() {
+    List<String> untyped = new ArrayList<>();
+    int[] count = new int[1];
+    operations((name, op) -> op.getJsonObject("responses").forEach(e -> {
+      if (e.getKey().startsWith("4") || e.getKey().startsWith("5") || e.getKey().equals("default")) {
+        count[0]++;
+        JsonObject content = resolve((JsonObject) e.getValue()).getJsonObject("content", new JsonObject());
+        JsonObject schema = content.getJsonObject("application/problem+json", new JsonObject())
+            .getJsonObject("schema", new JsonObject());
+        if (content.size() != 1 || !PROBLEM.equals(schema.getString("$ref"))) {
+          untyped.add(name + " " + e.getKey());
+        }
+      }
+    }));
+    assertTrue(untyped.isEmpty(), untyped.size() + " error responses without the Problem schema: " + untyped);
+    assertTrue(count[0] > 300, "the document's error responses were read: " + count[0]);
+    JsonObject problem = doc.getJsonObject("components").getJsonObject("schemas").getJsonObject("Problem");
+    assertEquals(new JsonArray().add("type").add("title").add("status").add("code"), problem.getJsonArray("required"));
+  }
+
+  @Test
+  @DisplayName("every JSON body with a request body documents 413 and 415, every operation documents 400 (an "
+      + "undeclared query parameter or a bad path parameter)")
+  void refusalsDocumented() {
+    List<String> missing = new ArrayList<>();
+    operations((name, op) -> {
+      JsonObject responses = op.getJsonObject("responses");
+      if (!responses.containsKey("400")) {
+        missing.add(name + " 400");
+      }
+      JsonObject body = op.getJsonObject("requestBody");
+      if (body != null && body.getJsonObject("content").containsKey("application/json")) {
+        for (String status : List.of("413", "415")) {
+          if (!responses.containsKey(status)) {
+            missing.add(name + " " + status);
+          }
+        }
+      }
+    });
+    assertTrue(missing.isEmpty(), "undocumented refusals: " + missing);
+  }
+
+  @Test
+  @DisplayName("every integer of a body, a response or a path parameter is int64 (ids reach 2^53 - 1), but a "
+      + "problem's HTTP status")
+  void integersAreInt64() {
+    List<String> narrow = new ArrayList<>();
+    walk(doc, "#", (pointer, node) -> {
+      Object type = node.getValue("type");
+      boolean integer = "integer".equals(type) || (type instanceof JsonArray t && t.contains("integer"));
+      if (integer && !"int64".equals(node.getString("format"))
+          && !pointer.equals("#/components/schemas/Problem/properties/status")) {
+        narrow.add(pointer);
+      }
+    });
+    assertTrue(narrow.isEmpty(), narrow.size() + " integers without format int64: " + narrow);
+  }
+
+  /**
+   * Visits every object of the document but query parameters (their paging members are being renamed, issue 18
+   * item 3) and page cursors.
+   */
+  private static void walk(Object node, String pointer, BiConsumer<String, JsonObject> visit) {
+    if (node instanceof JsonObject o) {
+      if ("query".equals(o.getString("in")) && o.containsKey("name")) {
+        return;
+      }
+      visit.accept(pointer, o);
+      for (Map.Entry<String, Object> e : o) {
+        if (!(pointer.endsWith("/properties") && CURSORS.contains(e.getKey()))) {
+          walk(e.getValue(), pointer + "/" + e.getKey(), visit);
+        }
+      }
+    } else if (node instanceof JsonArray a) {
+      for (int i = 0; i < a.size(); i++) {
+        walk(a.getValue(i), pointer + "/" + i, visit);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("no reference points into #/paths and no member is null (a plain YAML description cut at its comma "
+      + "leaves the rest as a member without a value)")
+  void referencesAndText() {
+    List<String> wrong = new ArrayList<>();
+    check(doc, "#", wrong);
+    assertTrue(wrong.isEmpty(), "wrong: " + wrong);
+  }
+
+  private static void check(Object node, String pointer, List<String> wrong) {
+    if (node instanceof JsonObject o) {
+      for (Map.Entry<String, Object> e : o) {
+        String at = pointer + "/" + e.getKey();
+        if (e.getValue() == null && !pointer.endsWith("/example") && !e.getKey().equals("example")) {
+          wrong.add("null at " + at);
+        } else if (e.getKey().equals("$ref") && String.valueOf(e.getValue()).startsWith("#/paths")) {
+          wrong.add(at + " -> " + e.getValue());
+        }
+        check(e.getValue(), at, wrong);
+      }
+    } else if (node instanceof JsonArray a) {
+      for (int i = 0; i < a.size(); i++) {
+        check(a.getValue(i), pointer + "/" + i, wrong);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("the notification types the document offers are exactly the service's, and a filter can name them all")
+  void notificationTypes() {
+    JsonObject components = doc.getJsonObject("components");
+    assertEquals(new JsonArray(Notifications.TYPES), components.getJsonObject("schemas")
+        .getJsonObject("NotificationType").getJsonArray("enum"));
+    JsonObject types = components.getJsonObject("parameters").getJsonObject("NotificationTypes");
+    assertEquals(Notifications.TYPES.size(), types.getJsonObject("schema").getInteger("maxItems"));
+    List<String> filters = new ArrayList<>();
+    operations((name, op) -> {
+      if (name.equals("GET /api/v1/notifications")) {
+        op.getJsonArray("parameters").forEach(p -> filters.add(((JsonObject) p).getString("name")));
+      }
+    });
+    assertTrue(filters.containsAll(Notifications.FIELDS), "filters " + filters + " lack some of "
+        + Notifications.FIELDS);
+  }
+
+  @Test
+  @DisplayName("PATCH /api/v1/me has a typed body listing exactly the editable profile fields, and the registration "
+      + "body states the username and password rules")
+  void typedBodies() {
+    JsonObject schemas = doc.getJsonObject("components").getJsonObject("schemas");
+    JsonObject[] patch = new JsonObject[1];
+    JsonObject[] register = new JsonObject[1];
+    operations((name, op) -> {
+      if (name.equals("PATCH /api/v1/me") || name.equals("POST /api/v1/accounts")) {
+        JsonObject schema = resolve(op.getJsonObject("requestBody").getJsonObject("content")
+            .getJsonObject("application/json").getJsonObject("schema"));
+        (name.startsWith("PATCH") ? patch : register)[0] = schema;
+      }
+    });
+    assertEquals(schemas.getJsonObject("ProfileChanges"), patch[0]);
+    assertEquals(Set.of("nickname", "gender", "birthday", "signature", "photo_url", "school", "job", "location",
+        "phone", "interests", "settings"), patch[0].getJsonObject("properties").fieldNames());
+    JsonObject username = register[0].getJsonObject("properties").getJsonObject("username");
+    assertEquals(3, username.getInteger("minLength"));
+    assertEquals(30, username.getInteger("maxLength"));
+    JsonObject password = register[0].getJsonObject("properties").getJsonObject("password");
+    assertEquals(8, password.getInteger("minLength"));
+    assertEquals(128, password.getInteger("maxLength"));
+  }
+}

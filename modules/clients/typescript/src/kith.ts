@@ -1,5 +1,6 @@
 // The few helpers the flow needs around openapi-fetch: a client per caller, unwrapping a success, polling for an
 // eventual state. Everything else is the generated types.
+import assert from "node:assert/strict";
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../generated/kith-api.js";
 
@@ -58,4 +59,12 @@ export function present<T>(value: T | null | undefined, what: string): T {
     throw new Error(`${what} is missing`);
   }
   return value;
+}
+
+/**
+ * assert.equal whose expected value must have the type the document gives the actual one: a response member typed
+ * otherwise in the document (a count as a string, an id as an object) fails `tsc` where the flow compares it.
+ */
+export function equal<T>(actual: T, expected: NoInfer<T>, message?: string): void {
+  assert.equal(actual, expected, message);
 }

@@ -1,26 +1,22 @@
 package io.kith.app.messaging;
 
+import io.kith.app.support.NodeScripts;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs {@code src/test/node/direct-chat.js} and {@code group-chat.js}, which drive the bridge with the official
@@ -39,12 +35,8 @@ class MessagingNodeClientTest {
 
   @BeforeAll
   void start() {
-    boolean ready = Files.isDirectory(DIR.resolve("node_modules").resolve("@vertx"))
-        && nodeVersion() != null;
-    if (!ready && "1".equals(System.getenv("KITH_REQUIRE_NODE_TESTS"))) {
-      fail("Node.js or the bridge client is missing: run `npm ci` in modules/app/src/test/node");
-    }
-    Assumptions.assumeTrue(ready, "Node.js and npm ci in modules/app/src/test/node are needed");
+    NodeScripts.assumeReady(DIR.resolve("node_modules").resolve("@vertx"),
+        "run `npm ci` in modules/app/src/test/node");
     kith = MessagingKith.start();
   }
 
@@ -52,16 +44,6 @@ class MessagingNodeClientTest {
   void stop() {
     if (kith != null) {
       kith.close();
-    }
-  }
-
-  private static String nodeVersion() {
-    try {
-      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0
-          ? new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim() : null;
-    } catch (Exception e) {
-      return null;
     }
   }
 
@@ -96,21 +78,9 @@ class MessagingNodeClientTest {
     JsonArray users = new JsonArray()
         .add(new JsonObject().put("id", alice.id()).put("access", alice.access()))
         .add(new JsonObject().put("id", bob.id()).put("access", bob.access()));
-    File log = File.createTempFile("kith-node-", ".log");
-    log.deleteOnExit();
-    ProcessBuilder pb = new ProcessBuilder("node", script).directory(DIR.toFile())
-        .redirectErrorStream(true).redirectOutput(log);
-    pb.environment().put("KITH_URL", "http://127.0.0.1:" + kith.port());
-    pb.environment().put("KITH_USERS", users.encode());
-    Process node = pb.start();
-    boolean finished = node.waitFor(90, TimeUnit.SECONDS);
-    if (!finished) {
-      node.destroyForcibly();
-    }
-    String output = Files.readString(log.toPath());
-    assertTrue(finished, "the Node client did not finish: " + output);
-    assertEquals(0, node.exitValue(), output);
-    JsonObject result = new JsonObject(output.lines().filter(l -> l.startsWith("{")).reduce((x, y) -> y).orElse("{}"));
+    String output = NodeScripts.run(DIR, Map.of("KITH_URL", "http://127.0.0.1:" + kith.port(),
+        "KITH_USERS", users.encode()), Duration.ofSeconds(90), script);
+    JsonObject result = NodeScripts.result(output);
     assertEquals(Boolean.TRUE, result.getBoolean("ok"), output);
     return result;
   }

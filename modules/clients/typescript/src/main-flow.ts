@@ -123,6 +123,13 @@ async function notifications(author: Member, reader: Member, postId: number, com
     return page.items.length >= 3 ? page.items : undefined;
   });
   equal(items.length, 3, JSON.stringify(items));
+  // paging by two: the first page's next_max_id comes back as max_id for the rest
+  const first = await ok(author.api.GET("/api/v1/notifications", { params: { query: { limit: 2 } } }), "page 1");
+  equal(first.items.map((n) => n.id).join(), items.slice(0, 2).map((n) => n.id).join());
+  const maxId = present(first.next_max_id, "the first page's next_max_id");
+  const rest = await ok(author.api.GET("/api/v1/notifications", { params: { query: { limit: 2, max_id: maxId } } }),
+    "page 2");
+  equal(rest.items.map((n) => n.id).join(), items.slice(2).map((n) => n.id).join());
   const ofType = (type: string) => present(items.find((n) => n.type === type), `the ${type} notification`);
   equal(ofType("follower").from_user, reader.id);
   equal(ofType("comment").comment, commentId);

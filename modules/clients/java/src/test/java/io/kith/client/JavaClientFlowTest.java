@@ -117,7 +117,8 @@ class JavaClientFlowTest {
 
   @Test
   @DisplayName("refusals arrive as ApiException whose body reads as the client's Problem: a wrong password is 401 "
-      + "invalid_credentials, a comment on a missing post 404 post_not_found, a too short username 400 naming it")
+      + "invalid_credentials, a comment on a missing post 404 post_not_found, a too short username 400 "
+      + "validation_failed naming it")
   void refusals() throws Exception {
     Member bob = register();
     Problem wrongPassword = problem(401, () -> new AuthApi(client(null))
@@ -131,6 +132,7 @@ class JavaClientFlowTest {
 
     Problem shortName = problem(400, () -> new AccountsApi(client(null))
         .register(new RegisterRequest().username("ab").password("Sunny-" + UUID.randomUUID())));
+    assertEquals("validation_failed", shortName.getCode());
     assertEquals("username", shortName.getField());
   }
 

@@ -75,13 +75,17 @@ class BoardContractHttpTest {
 
   @Test
   @DisplayName("the contract's limits match the service's: members lists of at most board-members (20), a title "
-      + "of at most twice the code-point limit in UTF-16 units")
+      + "of at most 100 code points (the validator counts code points, as the service does: 100 emoji pass, 101 not)")
   void limitsMatchTheService() {
     // board-members defaults to 20 (WhiteboardSettings); the service refuses more
     JsonObject create = body("createBoard").getJsonObject("properties");
     assertEquals(20, create.getJsonObject("members").getInteger("maxItems"));
-    int title = create.getJsonObject("title").getInteger("maxLength");
-    assertTrue(title >= 2 * Whiteboards.MAX_TITLE && title <= 4 * Whiteboards.MAX_TITLE, "title maxLength " + title);
+    assertEquals(Whiteboards.MAX_TITLE, create.getJsonObject("title").getInteger("maxLength"));
+    User me = kith.register();
+    String emoji = new String(Character.toChars(0x1F600));
+    kith.post("/boards", me, new JsonObject().put("title", emoji.repeat(Whiteboards.MAX_TITLE))).expect(201);
+    kith.post("/boards", me, new JsonObject().put("title", emoji.repeat(Whiteboards.MAX_TITLE + 1)))
+        .problem(400, "validation_failed", "title");
     assertEquals(20, body("addBoardMembers").getJsonObject("properties").getJsonObject("users")
         .getInteger("maxItems"));
   }

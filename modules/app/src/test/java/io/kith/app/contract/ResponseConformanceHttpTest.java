@@ -181,12 +181,12 @@ class ResponseConformanceHttpTest {
         new JsonObject().put("emails", new JsonArray().add("nobody@example.org")));
     get("searchPeople", "/people/search?prefix=" + dave.username().substring(0, 3), carol);
     kith.befriend(carol, dave);
-    JsonObject group = call("createGroup", 201, HttpMethod.POST, "/me/groups", carol,
+    JsonObject group = call("createCircle", 201, HttpMethod.POST, "/me/circles", carol,
         new JsonObject().put("name", "close"));
-    call("addGroupMembers", 200, HttpMethod.POST, "/me/groups/" + group.getLong("id") + "/members", carol,
+    call("addCircleMembers", 200, HttpMethod.POST, "/me/circles/" + group.getLong("id") + "/members", carol,
         new JsonObject().put("ids", new JsonArray().add(dave.id())));
-    get("listGroups", "/me/groups", carol);
-    get("listGroupMembers", "/me/groups/" + group.getLong("id") + "/members", carol);
+    get("listCircles", "/me/circles", carol);
+    get("listCircleMembers", "/me/circles/" + group.getLong("id") + "/members", carol);
 
     call("sendDirectMessage", 201, HttpMethod.POST, "/direct/" + dave.id() + "/messages", carol,
         new JsonObject().put("client_id", "m1").put("text", "are you there?"));
@@ -244,9 +244,9 @@ class ResponseConformanceHttpTest {
     get("listTags", "/me/tags", erin);
     get("listTaggedUsers", "/me/tags/climbers/users", erin);
     get("listTagsOnUser", "/users/" + frank.id() + "/tags", erin);
-    JsonObject circle = call("createGroup", 201, HttpMethod.POST, "/me/groups", erin,
+    JsonObject circle = call("createCircle", 201, HttpMethod.POST, "/me/circles", erin,
         new JsonObject().put("name", "circle"));
-    call("renameGroup", 200, HttpMethod.PATCH, "/me/groups/" + circle.getLong("id"), erin,
+    call("renameCircle", 200, HttpMethod.PATCH, "/me/circles/" + circle.getLong("id"), erin,
         new JsonObject().put("name", "inner circle"));
 
     long post = kith.publish(frank, "first");

@@ -89,7 +89,7 @@ class MessagingNodeClientTest {
         .add(new JsonObject().put("id", bob.id()).put("access", bob.access()));
     String output = NodeScript.run(DIR, Map.of("KITH_URL", "http://127.0.0.1:" + kith.port(),
         "KITH_USERS", users.encode()), 90, script);
-    JsonObject result = new JsonObject(output.lines().filter(l -> l.startsWith("{")).reduce((x, y) -> y).orElse("{}"));
+    JsonObject result = NodeScript.result(output);
     assertEquals(Boolean.TRUE, result.getBoolean("ok"), output);
     return result;
   }

@@ -2,6 +2,8 @@ package io.kith.platform.testkit;
 
 import org.junit.jupiter.api.Assumptions;
 
+import io.vertx.core.json.JsonObject;
+
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,6 +56,11 @@ public final class NodeScript {
     assertTrue(finished, "the Node script did not finish: " + output);
     assertEquals(0, node.exitValue(), output);
     return output;
+  }
+
+  /** The last line of {@code output} that is a JSON object (a script's result), or an empty object. */
+  public static JsonObject result(String output) {
+    return new JsonObject(output.lines().filter(l -> l.startsWith("{")).reduce((x, y) -> y).orElse("{}"));
   }
 
   private static List<String> command(String... args) {

@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * Builds the Hazelcast cluster manager from {@code conf/cluster.xml} (or {@code cluster.config-file}) and the
  * {@code cluster} section: cluster name, this node's host and port, and the TCP/IP member list. Multicast and
- * auto-detection are always off: members are named, never discovered.
+ * auto-detection are always off: members are named, or, when the configuration file enables Hazelcast's Kubernetes
+ * join, found through the Kubernetes service it names.
  */
 final class Cluster {
 
@@ -42,7 +43,11 @@ final class Cluster {
     JoinConfig join = net.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
-    join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster.getJsonArray("members", new JsonArray())));
+    // Hazelcast allows one join method: a cluster.config-file that finds members through Kubernetes (the headless
+    // service of deploy/kubernetes) keeps that join, and cluster.members is not used.
+    if (!join.getKubernetesConfig().isEnabled()) {
+      join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster.getJsonArray("members", new JsonArray())));
+    }
     return new HazelcastClusterManager(hz);
   }
 

@@ -19,8 +19,9 @@ import java.util.List;
 /**
  * Builds the Hazelcast cluster manager from {@code conf/cluster.xml} (or {@code cluster.config-file}) and the
  * {@code cluster} section: cluster name, this node's host and port, and the TCP/IP member list. Multicast and
- * auto-detection are always off: members are named, never discovered. The member socket binds to {@code cluster.host}
- * alone. Hazelcast's open-source edition has no TLS between members: its port belongs on a private network.
+ * auto-detection are always off: members are named, or, when the configuration file enables Hazelcast's Kubernetes
+ * join, found through the Kubernetes service it names. The member socket binds to {@code cluster.host} alone.
+ * Hazelcast's open-source edition has no TLS between members: its port belongs on a private network.
  */
 final class Cluster {
 
@@ -49,7 +50,11 @@ final class Cluster {
     JoinConfig join = net.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
-    join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster.getJsonArray("members", new JsonArray())));
+    // Hazelcast allows one join method: a cluster.config-file that finds members through Kubernetes (the headless
+    // service of deploy/kubernetes) keeps that join, and cluster.members is not used.
+    if (!join.getKubernetesConfig().isEnabled()) {
+      join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster.getJsonArray("members", new JsonArray())));
+    }
     return new HazelcastClusterManager(hz);
   }
 

@@ -29,6 +29,13 @@ final class MessagingKith extends TestKith {
         .put("messaging", messaging.copy()));
   }
 
+  /** A node whose {@code kith} configuration section has these overrides (its shutdown grace, say). */
+  static MessagingKith startNode(JsonObject kith) {
+    JsonObject config = config("accounts", "relations", "messaging", "gateway");
+    config.getJsonObject("kith").mergeIn(kith);
+    return new MessagingKith(config);
+  }
+
   /** Sends a text message over HTTP; returns the stored message. */
   JsonObject message(User from, User to, String text) {
     return post("/direct/" + to.path() + "/messages", from, new JsonObject().put("text", text)

@@ -96,12 +96,12 @@ class DeviceLoginHttpTest {
   @DisplayName("an owner without a device token is throttled with the account, as before device tokens")
   void ownerWithoutDeviceTokenIsThrottled() {
     User owner = kith.register();
-    deviceOf(owner);
-
     guessUntilThrottled(owner.username());
 
-    kith.login(owner.username(), owner.password(), newAddress()).throttled("login_throttled", WINDOW);
-    kith.login(owner.phone(), owner.password(), newAddress()).throttled("login_throttled", WINDOW);
+    // by any identifier of the account, from any address
+    for (String login : new String[] {owner.username(), owner.email(), owner.phone()}) {
+      kith.login(login, owner.password(), newAddress()).throttled("login_throttled", WINDOW);
+    }
   }
 
   @Test
@@ -124,6 +124,12 @@ class DeviceLoginHttpTest {
     login(owner.email(), owner.password(), laptop).throttled("login_throttled", WINDOW);
   }
 
+  /** Asserts that {@code token} no longer escapes the account's throttle: it was forgotten. */
+  private void assertForgotten(User owner, String password, String token) {
+    guessUntilThrottled(owner.username());
+    login(owner.username(), password, token).throttled("login_throttled", WINDOW);
+  }
+
   @Test
   @DisplayName("a device token forgotten by logging out everywhere no longer escapes the account's throttle")
   void logoutEverywhereForgetsDevices() {
@@ -131,9 +137,8 @@ class DeviceLoginHttpTest {
     String stolen = deviceOf(owner);
 
     kith.post("/auth/logout-all", owner.access(), null).expectNoContent();
-    guessUntilThrottled(owner.username());
 
-    login(owner.username(), owner.password(), stolen).throttled("login_throttled", WINDOW);
+    assertForgotten(owner, owner.password(), stolen);
   }
 
   @Test
@@ -145,9 +150,8 @@ class DeviceLoginHttpTest {
 
     kith.post("/me/password", owner.access(), new JsonObject().put("current_password", owner.password())
         .put("new_password", fresh)).expectNoContent();
-    guessUntilThrottled(owner.username());
 
-    login(owner.username(), fresh, old).throttled("login_throttled", WINDOW);
+    assertForgotten(owner, fresh, old);
   }
 
   @Test

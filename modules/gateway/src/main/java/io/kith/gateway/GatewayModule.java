@@ -63,7 +63,7 @@ public final class GatewayModule implements KithModule {
         .forEach(p -> trusted.add(String.valueOf(p)));
     List<ApiRoutes> routes = List.of(
         new SystemRoutes(),
-        new AuthRoutes(platform.sessions()),
+        new AuthRoutes(platform.sessions(), AccountsService.proxy(platform.vertx())),
         new AccountsRoutes(AccountsService.proxy(platform.vertx()), new ClientAddress(trusted)),
         new RelationsRoutes(RelationsService.proxy(platform.vertx())),
         new FeedsRoutes(FeedsService.proxy(platform.vertx())),

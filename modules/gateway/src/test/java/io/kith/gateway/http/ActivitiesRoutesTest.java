@@ -53,7 +53,7 @@ class ActivitiesRoutesTest {
 
   private void start(Vertx vertx) {
     gateway = TestGateway.start(vertx, new JsonObject(), platform -> { },
-        platform -> List.of(new SystemRoutes(), new AuthRoutes(platform.sessions()),
+        platform -> List.of(new SystemRoutes(), TestGateway.authRoutes(platform),
             new ActivitiesRoutes(activities)));
   }
 

@@ -51,7 +51,7 @@ class FeedsRoutesTest {
 
   private void start(Vertx vertx) {
     gateway = TestGateway.start(vertx, new JsonObject(), platform -> { },
-        platform -> List.of(new SystemRoutes(), new AuthRoutes(platform.sessions()), new FeedsRoutes(feeds)));
+        platform -> List.of(new SystemRoutes(), TestGateway.authRoutes(platform), new FeedsRoutes(feeds)));
   }
 
   private HttpResponse<Buffer> send(HttpMethod method, String path, String token, JsonObject body) {

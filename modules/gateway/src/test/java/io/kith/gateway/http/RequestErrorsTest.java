@@ -204,7 +204,7 @@ class RequestErrorsTest {
   @DisplayName("an operation of the contract that no route group handles is 501 problem+json")
   void unhandledOperation(Vertx vertx) {
     gateway = TestGateway.start(vertx, new JsonObject(), platform -> { },
-        platform -> List.of(new AuthRoutes(platform.sessions())));
+        platform -> List.of(TestGateway.authRoutes(platform)));
 
     JsonObject problem = assertProblem(gateway.get(API + "/ping", null), 501, "not_implemented");
 

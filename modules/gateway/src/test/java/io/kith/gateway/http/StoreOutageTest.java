@@ -63,7 +63,7 @@ class StoreOutageTest {
     platform = Await.result(Platform.start(vertx, KithTestKit.config(overrides),
         "redis://127.0.0.1:" + proxy.port(), KithTestKit.mongoUrl()));
     Await.result(vertx.deployVerticle(() -> new GatewayVerticle(platform,
-        List.of(new SystemRoutes(), new AuthRoutes(platform.sessions())), RoomAccess.NONE), new DeploymentOptions()));
+        List.of(new SystemRoutes(), TestGateway.authRoutes(platform)), RoomAccess.NONE), new DeploymentOptions()));
     client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("localhost")
         .setDefaultPort(TestGateway.httpPort(vertx)));
   }

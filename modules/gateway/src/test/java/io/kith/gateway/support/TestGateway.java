@@ -1,5 +1,6 @@
 package io.kith.gateway.support;
 
+import io.kith.accounts.api.AccountsService;
 import io.kith.gateway.GatewayVerticle;
 import io.kith.gateway.bridge.RoomAccess;
 import io.kith.gateway.http.ApiRoutes;
@@ -10,6 +11,7 @@ import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.token.TokenPair;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -19,6 +21,7 @@ import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 
+import java.lang.reflect.Proxy;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -59,7 +62,19 @@ public final class TestGateway implements AutoCloseable {
   /** Like {@link #start(Vertx, JsonObject)}, letting {@code prepare} adjust the platform before the gateway starts. */
   public static TestGateway start(Vertx vertx, JsonObject overrides, Consumer<Platform> prepare) {
     return start(vertx, overrides, prepare,
-        platform -> List.of(new SystemRoutes(), new AuthRoutes(platform.sessions())));
+        platform -> List.of(new SystemRoutes(), authRoutes(platform)));
+  }
+
+  /**
+   * The auth routes over the platform's sessions, without an accounts module: logging out everywhere ends the
+   * sessions (there are no device tokens to forget); any other accounts call fails.
+   */
+  public static AuthRoutes authRoutes(Platform platform) {
+    AccountsService accounts = (AccountsService) Proxy.newProxyInstance(AccountsService.class.getClassLoader(),
+        new Class<?>[] {AccountsService.class}, (proxy, method, args) -> "logoutEverywhere".equals(method.getName())
+            ? platform.sessions().revokeAll((Long) args[0])
+            : Future.failedFuture(new UnsupportedOperationException(method.getName() + " without accounts")));
+    return new AuthRoutes(platform.sessions(), accounts);
   }
 
   /** Starts a gateway whose verticle mounts the route groups that {@code routes} makes. */

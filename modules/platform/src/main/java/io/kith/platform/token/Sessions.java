@@ -282,7 +282,8 @@ public final class Sessions {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
-  static String sha256(String s) {
+  /** The SHA-256 of {@code s} (UTF-8) in lower-case hex: how a random secret is kept at rest. */
+  public static String sha256(String s) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

@@ -48,16 +48,25 @@ public interface AccountsService {
   Future<JsonObject> register(JsonObject request, String clientAddress);
 
   /**
-   * Logs in by username, email or phone.
+   * Logs in by username, email or phone. Failed logins are throttled per client address and per account; a login
+   * presenting a device token the account issued is throttled per account and device instead of per account.
    *
-   * @param request       {@code {login, password, device?}}
+   * @param request       {@code {login, password, device?, device_token?}} (a device token of another form, another
+   *                      account or forgotten is ignored)
    * @param clientAddress the caller's network address, for throttling
-   * @return the token pair ({@code access_token, refresh_token, token_type, expires_in, session_id, user_id})
+   * @return the token pair ({@code access_token, refresh_token, token_type, expires_in, session_id, user_id}) and the
+   *         device's {@code device_token} (the one presented when it was known, else a new one)
    */
   Future<JsonObject> login(JsonObject request, String clientAddress);
 
-  /** Changes the actor's password after checking the current one; every session of the actor is revoked. */
+  /**
+   * Changes the actor's password after checking the current one; every session of the actor is revoked and every
+   * device token forgotten.
+   */
   Future<Void> changePassword(long actor, String currentPassword, String newPassword);
+
+  /** Ends every session of the actor and forgets every device token the actor's logins were given. */
+  Future<Void> logoutEverywhere(long actor);
 
   /**
    * The actor's own profile (everything) or another user's public view; {@code user_not_found} for a missing user and,

@@ -31,7 +31,8 @@ final class AccountsServiceImpl implements AccountsService {
   private final Nearby nearby;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
-                      Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships) {
+                      Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
+                      KnownDevices devices) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Quotas quotas = new Quotas(platform.redis());
     Throttles throttles = new Throttles(limiter);
@@ -39,7 +40,7 @@ final class AccountsServiceImpl implements AccountsService {
     LastActive lastActive = new LastActive(store, cache);
     PresencePush push = new PresencePush(platform, presence, events, relationships);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events);
-    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive);
+    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices);
     this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
     this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos);
     this.people = new PeopleSearch(settings, store, quotas, throttles, relationships);
@@ -66,6 +67,11 @@ final class AccountsServiceImpl implements AccountsService {
   @Override
   public Future<Void> changePassword(long actor, String currentPassword, String newPassword) {
     return login.changePassword(actor, currentPassword, newPassword);
+  }
+
+  @Override
+  public Future<Void> logoutEverywhere(long actor) {
+    return login.logoutEverywhere(actor);
   }
 
   @Override

@@ -48,10 +48,11 @@ public final class AccountsVerticle extends VerticleBase {
           + "new password hashes are cheap to crack; use this for tests only", settings.argon2MemoryKib(),
           settings.argon2Iterations());
     }
+    KnownDevices devices = new KnownDevices(platform.mongo());
     AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
-        new GraphRelationships(RelationsService.proxy(vertx), RelationsInternal.proxy(vertx)));
+        new GraphRelationships(RelationsService.proxy(vertx), RelationsInternal.proxy(vertx)), devices);
     AccountsInternal internal = service.internal();
-    return store.ensureIndexes().compose(v -> {
+    return store.ensureIndexes().compose(v -> devices.ensureIndexes()).compose(v -> {
       bindings = new ServiceBindings(vertx);
       Future<?> bound = Future.all(bindings.bind(AccountsService.class, service, AccountsService.ADDRESS),
           bindings.bind(AccountsInternal.class, internal, AccountsInternal.ADDRESS),

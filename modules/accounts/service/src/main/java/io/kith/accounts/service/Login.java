@@ -16,8 +16,9 @@ import static io.kith.accounts.service.Inputs.optionalText;
 import static io.kith.accounts.service.Inputs.stringField;
 
 /**
- * Logging in by username, email or phone with the failed-attempt throttles per address and per account, and changing
- * the password (which ends every session).
+ * Logging in by username, email or phone with the failed-attempt throttles per address and per account (or, for a
+ * device that presents its device token, per account and device), and changing the password (which ends every
+ * session and forgets every device).
  */
 final class Login {
 
@@ -30,9 +31,10 @@ final class Login {
   private final RateLimiter limiter;
   private final Quotas quotas;
   private final LastActive lastActive;
+  private final KnownDevices devices;
 
   Login(Platform platform, AccountsSettings settings, AccountStore store, Passwords passwords, RateLimiter limiter,
-        Quotas quotas, LastActive lastActive) {
+        Quotas quotas, LastActive lastActive, KnownDevices devices) {
     this.platform = platform;
     this.settings = settings;
     this.store = store;
@@ -40,10 +42,15 @@ final class Login {
     this.limiter = limiter;
     this.quotas = quotas;
     this.lastActive = lastActive;
+    this.devices = devices;
   }
 
-  /** One login attempt: the account found (null when none), what was sent, and its two failure counters. */
-  private record Attempt(JsonObject account, String password, String device, String addressKey, String accountKey) {
+  /**
+   * One login attempt: the account found (null when none), what was sent, its two failure counters (the second is
+   * the account's, or the known device's) and the known device's token as presented (null when none).
+   */
+  private record Attempt(JsonObject account, String password, String device, String addressKey, String accountKey,
+                         String knownToken) {
   }
 
   Future<JsonObject> login(JsonObject request, String clientAddress) {
@@ -52,6 +59,9 @@ final class Login {
       String login = stringField(req, "login").trim();
       String password = stringField(req, "password");
       String device = optionalText(req, "device", 100);
+      // a value that is not a string or not of the issued form is ignored, like an unknown token
+      String deviceToken = req.getValue("device_token") instanceof String t ? t : null;
+      String deviceHash = KnownDevices.hashOf(deviceToken);
       if (login.isEmpty() || login.length() > 254 || password.length() > Passwords.MAX_LENGTH) {
         return Failures.fail(AccountsErrors.INVALID_CREDENTIALS, "wrong login or password");
       }
@@ -59,10 +69,29 @@ final class Login {
       String addressKey = "rl:accounts:login-fail:addr:" + address(clientAddress);
       return store.forLogin(key[0], key[1]).compose(account -> {
         Long id = account == null ? null : account.getLong("_id");
+        // an unknown identifier is throttled as typed, a known one by its account: a login by email after the
+        // account's username was throttled is refused only if the email is that account's
         String accountKey = "rl:accounts:login-fail:acct:" + (id != null ? id : key[0] + ":" + key[1]);
-        return attempt(new Attempt(account, password, device, addressKey, accountKey));
+        return knownDevice(id, deviceHash).map(known -> known
+                ? new Attempt(account, password, device, addressKey, deviceKey(id, deviceHash), deviceToken)
+                : new Attempt(account, password, device, addressKey, accountKey, null))
+            .compose(this::attempt);
       });
     });
+  }
+
+  /**
+   * Whether the presented device token is one the account issued. Looked up (as user 0) even when the identifier
+   * names no account, so that the answer takes the same path either way.
+   */
+  private Future<Boolean> knownDevice(Long accountId, String deviceHash) {
+    return deviceHash == null ? Future.succeededFuture(false)
+        : devices.belongs(accountId == null ? 0 : accountId, deviceHash);
+  }
+
+  /** The failed-login counter of one known device of an account, apart from the account-wide one. */
+  private static String deviceKey(long accountId, String deviceHash) {
+    return "rl:accounts:login-fail:dev:" + accountId + ":" + deviceHash;
   }
 
   private Future<JsonObject> attempt(Attempt a) {
@@ -87,12 +116,16 @@ final class Login {
   private Future<JsonObject> signedIn(Attempt a) {
     long userId = a.account().getLong("_id");
     upgradeHash(userId, a.password(), a.account().getString("password"));
-    // a success clears the account's failures and does not count against the address
+    // a success clears its own counter (a known device's success leaves the account's failures, so that an attacker
+    // gains no guesses from the owner's logins) and does not count against the address
     return limiter.reset(a.accountKey())
         .compose(v -> quotas.giveBack(a.addressKey()))
         .compose(v -> lastActive.touched(userId))
-        .compose(v -> platform.sessions().open(userId, a.device()))
-        .map(tokens -> tokens.toJson());
+        .compose(v -> a.knownToken() != null
+            ? devices.used(userId, KnownDevices.hashOf(a.knownToken())).map(a.knownToken())
+            : devices.issue(userId))
+        .compose(issued -> platform.sessions().open(userId, a.device())
+            .map(tokens -> tokens.toJson().put("device_token", issued)));
   }
 
   /**
@@ -155,11 +188,22 @@ final class Login {
     });
   }
 
-  /** After the current password checked: clears the failures, stores the new hash and ends every session. */
+  /**
+   * After the current password checked: clears the failures, stores the new hash and ends every session and device
+   * token.
+   */
   private Future<Void> replacePassword(long actor, String accountKey, String newPassword) {
     return limiter.reset(accountKey)
         .compose(v -> passwords.hash(newPassword))
         .compose(hash -> store.setPassword(actor, hash))
-        .compose(v -> platform.sessions().revokeAll(actor));
+        .compose(v -> logoutEverywhere(actor));
+  }
+
+  /**
+   * Ends every session of the actor and forgets every device token, so that a stolen token no longer gets its own
+   * throttle. The tokens go first: a failure in between leaves sessions, never a token outliving a logout.
+   */
+  Future<Void> logoutEverywhere(long actor) {
+    return devices.forget(actor).compose(v -> platform.sessions().revokeAll(actor));
   }
 }

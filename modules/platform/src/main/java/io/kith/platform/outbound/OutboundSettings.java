@@ -37,19 +37,18 @@ public record OutboundSettings(String mailHost, int mailPort, String mailStarttl
     JsonObject sms = config.section("sms");
     Bounds m = Bounds.of("mail", mail);
     Bounds s = Bounds.of("sms", sms);
-    String starttls = mail.getString("starttls", "OPTIONAL").toUpperCase(Locale.ROOT);
+    String starttls = m.text("starttls").toUpperCase(Locale.ROOT);
     if (!STARTTLS.contains(starttls)) {
       throw new IllegalArgumentException("mail.starttls must be DISABLED, OPTIONAL or REQUIRED: " + starttls);
     }
-    String endpoint = sms.getString("endpoint", "");
-    String secret = sms.getString("secret", "");
+    String endpoint = s.text("endpoint");
+    String secret = s.text("secret");
     if (!endpoint.isEmpty() && secret.length() < 32) {
       throw new IllegalArgumentException("sms.secret must be at least 32 characters when sms.endpoint is set");
     }
     Path dataDir = Path.of(config.section("kith").getString("data-dir", "./data"));
-    return new OutboundSettings(mail.getString("host", ""), m.within("port", 1, 65535), starttls,
-        m.flag("ssl"), mail.getString("username", ""), mail.getString("password", ""),
-        mail.getString("from", "Kith <no-reply@localhost>"), m.within("outbox-keep", 1, 100_000),
+    return new OutboundSettings(m.text("host"), m.within("port", 1, 65535), starttls,
+        m.flag("ssl"), m.text("username"), m.text("password"), m.text("from"), m.within("outbox-keep", 1, 100_000),
         dataDir.resolve("outbox"), endpoint, secret, s.within("timeout-ms", 100, 60_000));
   }
 }

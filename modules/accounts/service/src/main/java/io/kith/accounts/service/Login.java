@@ -57,7 +57,7 @@ final class Login {
       }
       String[] key = loginKey(login);
       String addressKey = "rl:accounts:login-fail:addr:" + address(clientAddress);
-      return store.forLogin(key[0], key[1]).compose(account -> {
+      return Identifiers.find(store, login, !settings.loginRequiresVerified()).compose(account -> {
         Long id = account == null ? null : account.getLong("_id");
         String accountKey = "rl:accounts:login-fail:acct:" + (id != null ? id : key[0] + ":" + key[1]);
         return attempt(new Attempt(account, password, device, addressKey, accountKey));

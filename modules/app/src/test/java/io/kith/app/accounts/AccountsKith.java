@@ -102,6 +102,11 @@ final class AccountsKith extends TestNode {
     return "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255);
   }
 
+  /** A unique email address (lower case). */
+  static String newEmail() {
+    return unique("m").toLowerCase(java.util.Locale.ROOT) + "@example.test";
+  }
+
   /** A unique phone number in international form. */
   static String newPhone() {
     return String.format("+44%010d", SEQ.incrementAndGet() % 10_000_000_000L);
@@ -191,14 +196,15 @@ final class AccountsKith extends TestNode {
    */
   User registerVerified() {
     User user = register();
-    confirm(user, "email", Await.result(Outbox.code(client(), user.email())));
-    confirm(user, "phone", Await.result(Outbox.code(client(), user.phone())));
+    confirmCode(user, "email", Await.result(Outbox.code(client(), user.email()))).expect(200);
+    confirmCode(user, "phone", Await.result(Outbox.code(client(), user.phone()))).expect(200);
     return user;
   }
 
-  private void confirm(User user, String channel, String code) {
-    post("/me/verifications/confirm", user.access(), new JsonObject().put("channel", channel).put("code", code))
-        .expect(200);
+  /** POST /api/v1/me/verifications/confirm as {@code user}. */
+  Reply confirmCode(User user, String channel, String code) {
+    return post("/me/verifications/confirm", user.access(),
+        new JsonObject().put("channel", channel).put("code", code));
   }
 
   /** PATCH /api/v1/me expecting success; returns the updated own profile. */

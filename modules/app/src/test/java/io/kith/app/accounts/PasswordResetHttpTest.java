@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.util.Locale;
-
 import static io.kith.app.accounts.AccountsKith.newAddress;
+import static io.kith.app.accounts.AccountsKith.newEmail;
 import static io.kith.app.accounts.AccountsKith.newPhone;
 import static io.kith.app.accounts.AccountsKith.unique;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,10 +57,6 @@ class PasswordResetHttpTest {
     }
   }
 
-  static String newEmail() {
-    return unique("r").toLowerCase(Locale.ROOT) + "@example.test";
-  }
-
   private static Reply request(AccountsKith node, String identifier, String address) {
     return node.call(io.vertx.core.http.HttpMethod.POST, AccountsKith.API + "/auth/password-reset", null, address,
         new JsonObject().put("identifier", identifier));
@@ -75,8 +70,7 @@ class PasswordResetHttpTest {
   /** A user with a verified email (its registration code used). */
   private User verifiedUser(AccountsKith node, String email) {
     User user = node.register(unique("Rst"), email, null);
-    node.post("/me/verifications/confirm", user.access(), new JsonObject().put("channel", "email")
-        .put("code", inboxes.nextMail(email).code())).expect(200);
+    node.confirmCode(user, "email", inboxes.nextMail(email).code()).expect(200);
     return user;
   }
 
@@ -214,8 +208,7 @@ class PasswordResetHttpTest {
         () -> io.vertx.core.Future.succeededFuture(System.currentTimeMillis() > expiredAt));
 
     confirm(shortCodes, email, resetCode, "Too-late-pass-44").problem(400, "code_expired");
-    shortCodes.post("/me/verifications/confirm", user.access(), new JsonObject().put("channel", "email")
-        .put("code", verificationCode)).problem(400, "code_expired");
+    shortCodes.confirmCode(user, "email", verificationCode).problem(400, "code_expired");
     shortCodes.login(user.username(), user.password(), newAddress()).expect(200);
   }
 }

@@ -15,9 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.util.Locale;
-
 import static io.kith.app.accounts.AccountsKith.newAddress;
+import static io.kith.app.accounts.AccountsKith.newEmail;
 import static io.kith.app.accounts.AccountsKith.newPhone;
 import static io.kith.app.accounts.AccountsKith.unique;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,13 +56,8 @@ class VerificationHttpTest {
     }
   }
 
-  static String newEmail() {
-    return unique("m").toLowerCase(Locale.ROOT) + "@example.test";
-  }
-
   private Reply confirm(User user, String channel, String code) {
-    return kith.post("/me/verifications/confirm", user.access(),
-        new JsonObject().put("channel", channel).put("code", code));
+    return kith.confirmCode(user, channel, code);
   }
 
   private JsonObject me(User user) {
@@ -167,7 +161,8 @@ class VerificationHttpTest {
     User user = kith.register(unique("Not"), newEmail(), null);
     kith.post("/me/verifications", user.access(), new JsonObject().put("channel", "phone"))
         .problem(409, "nothing_to_verify");
-    kith.post("/me/verifications", user.access(), new JsonObject().put("channel", "fax")).problem(400, "validation_failed");
+    kith.post("/me/verifications", user.access(), new JsonObject().put("channel", "fax"))
+        .problem(400, "validation_failed");
   }
 
   @Test

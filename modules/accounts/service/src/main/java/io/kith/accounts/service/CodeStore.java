@@ -83,7 +83,10 @@ final class CodeStore {
     return mongo.findOne(COLLECTION, new JsonObject().put("_id", id(user, purpose)), null);
   }
 
-  /** Deletes the code only if it is {@code code} still (single use: of two concurrent uses one wins); completes with it. */
+  /**
+   * Deletes the code only if it is {@code code} (single use: of two concurrent uses one wins); completes with the
+   * deleted document, or null when the code did not match.
+   */
   Future<JsonObject> take(long user, String purpose, String code) {
     String id = id(user, purpose);
     return mongo.findOneAndDelete(COLLECTION, new JsonObject().put("_id", id).put("code_hash", hash(id, code)));

@@ -145,7 +145,8 @@ final class Verification {
   /** Verifies through the link token of a mail (no sign-in needed: the token is the proof). */
   Future<JsonObject> confirmLink(String token) {
     if (token == null || token.isEmpty() || token.length() > 100) {
-      return Failures.failField(KithErrors.VALIDATION_FAILED, "token", "token must be the token of a verification link");
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "token",
+          "token must be the token of a verification link");
     }
     return codes.takeByToken(token).compose(doc -> {
       if (doc == null) {

@@ -43,6 +43,9 @@ public record OutboundSettings(String mailHost, int mailPort, String mailStarttl
     }
     String endpoint = s.text("endpoint");
     String secret = s.text("secret");
+    if (!endpoint.isEmpty() && !endpoint.startsWith("https://") && !endpoint.startsWith("http://")) {
+      throw new IllegalArgumentException("sms.endpoint must be an https:// URL: " + endpoint);
+    }
     if (!endpoint.isEmpty() && secret.length() < 32) {
       throw new IllegalArgumentException("sms.secret must be at least 32 characters when sms.endpoint is set");
     }

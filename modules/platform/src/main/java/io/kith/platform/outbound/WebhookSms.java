@@ -8,6 +8,9 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +25,8 @@ import java.util.HexFormat;
  * is success; anything else fails the send.
  */
 public final class WebhookSms implements SmsGateway {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookSms.class);
 
   /** The header with the Unix time (seconds) the signature covers. */
   public static final String TIMESTAMP = "X-Kith-Timestamp";
@@ -39,6 +44,11 @@ public final class WebhookSms implements SmsGateway {
     this.endpoint = settings.smsEndpoint();
     this.secret = settings.smsSecret().getBytes(StandardCharsets.UTF_8);
     this.timeoutMs = settings.smsTimeoutMs();
+    if (endpoint.startsWith("http://")) {
+      // the texts carry codes that log people in: plain HTTP is for a provider adapter on the same host or tests
+      LOG.warn("sms.endpoint {} is plain HTTP: text messages and their codes cross the network unencrypted; use "
+          + "https:// unless the endpoint runs on this host", endpoint);
+    }
   }
 
   /** The value of {@value #SIGNATURE} for {@code body} sent at {@code timestamp} (seconds) with {@code secret}. */

@@ -4,6 +4,7 @@ import io.kith.app.support.Reply;
 import io.kith.app.support.TestNode;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Outbox;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -101,6 +102,11 @@ final class AccountsKith extends TestNode {
     return "10." + ((n >> 16) & 255) + "." + ((n >> 8) & 255) + "." + (n & 255);
   }
 
+  /** A unique email address (lower case). */
+  static String newEmail() {
+    return unique("m").toLowerCase(java.util.Locale.ROOT) + "@example.test";
+  }
+
   /** A unique phone number in international form. */
   static String newPhone() {
     return String.format("+44%010d", SEQ.incrementAndGet() % 10_000_000_000L);
@@ -182,6 +188,23 @@ final class AccountsKith extends TestNode {
     assertEquals(user.getLong("id"), tokens.getLong("user_id"), body.encode());
     return new User(user.getLong("id"), username, password, email, phone, tokens.getString("access_token"),
         tokens.getString("refresh_token"), tokens.getString("session_id"));
+  }
+
+  /**
+   * {@link #register()}, then verifies its email and phone with the codes the development outbox received (only
+   * verified identifiers are found by address-book lookup).
+   */
+  User registerVerified() {
+    User user = register();
+    confirmCode(user, "email", Await.result(Outbox.code(client(), user.email()))).expect(200);
+    confirmCode(user, "phone", Await.result(Outbox.code(client(), user.phone()))).expect(200);
+    return user;
+  }
+
+  /** POST /api/v1/me/verifications/confirm as {@code user}. */
+  Reply confirmCode(User user, String channel, String code) {
+    return post("/me/verifications/confirm", user.access(),
+        new JsonObject().put("channel", channel).put("code", code));
   }
 
   /** PATCH /api/v1/me expecting success; returns the updated own profile. */

@@ -70,7 +70,7 @@ class FindPeopleHttpTest {
   @Test
   @DisplayName("an address-book lookup finds findable accounts by email and phone as the entries were written")
   void lookupFinds() {
-    User friend = kith.register();
+    User friend = kith.registerVerified();
     User viewer = kith.register();
     String digits = friend.phone().substring(3);
     String writtenPhone = "0044 " + digits.substring(0, 4) + " " + digits.substring(4);
@@ -96,7 +96,7 @@ class FindPeopleHttpTest {
   @Test
   @DisplayName("an address-book lookup answers the same for a hidden account as for one that does not exist")
   void lookupHidesHidden() {
-    User hidden = kith.register();
+    User hidden = kith.registerVerified();
     User viewer = kith.register();
     kith.updateProfile(hidden, new JsonObject().put("settings", new JsonObject()
         .put("find_by_email", "nobody").put("find_by_phone", "friends")));

@@ -27,7 +27,7 @@ public final class AccountsRoutes implements ApiRoutes {
   @Override
   public void mount(RouterBuilder builder) {
     builder.getRoute("register").addHandler(rc ->
-        accounts.register(Http.body(rc), clientAddress.of(rc)).onComplete(ar -> {
+        accounts.register(withLocale(rc, Http.body(rc)), clientAddress.of(rc)).onComplete(ar -> {
           if (ar.succeeded()) {
             Http.send(rc, 201, ar.result());
           } else {
@@ -41,6 +41,7 @@ public final class AccountsRoutes implements ApiRoutes {
       Http.replyEmpty(rc, accounts.changePassword(Http.caller(rc).userId(), body.getString("current_password"),
           body.getString("new_password")));
     });
+    mountVerification(builder);
     builder.getRoute("getOwnProfile").addHandler(rc -> {
       long me = Http.caller(rc).userId();
       Http.reply(rc, accounts.profile(me, me), json -> json);
@@ -95,6 +96,46 @@ public final class AccountsRoutes implements ApiRoutes {
       Paging.reply(rc, accounts.nearby(Http.caller(rc).userId(), query).map(json -> Page.of("items", json)),
           "offset");
     });
+  }
+
+  /** Verifying an email or phone, and resetting a forgotten password with a code. */
+  private void mountVerification(RouterBuilder builder) {
+    builder.getRoute("startVerification").addHandler(rc ->
+        accounts.startVerification(Http.caller(rc).userId(), Http.body(rc).getString("channel"), acceptLanguage(rc))
+            .onComplete(ar -> sendOr(rc, 202, ar.succeeded() ? ar.result() : null, ar.cause())));
+    builder.getRoute("confirmVerification").addHandler(rc -> {
+      JsonObject body = Http.body(rc);
+      Http.reply(rc, accounts.confirmVerification(Http.caller(rc).userId(), body.getString("channel"),
+          body.getString("code")), json -> json);
+    });
+    builder.getRoute("confirmVerificationLink").addHandler(rc ->
+        Http.reply(rc, accounts.confirmVerificationLink(Http.body(rc).getString("token")), json -> json));
+    builder.getRoute("requestPasswordReset").addHandler(rc ->
+        accounts.requestPasswordReset(Http.body(rc).getString("identifier"), clientAddress.of(rc), acceptLanguage(rc))
+            .onComplete(ar -> sendOr(rc, 202, ar.succeeded() ? ar.result() : null, ar.cause())));
+    builder.getRoute("confirmPasswordReset").addHandler(rc -> {
+      JsonObject body = Http.body(rc);
+      Http.replyEmpty(rc, accounts.confirmPasswordReset(body.getString("identifier"), body.getString("code"),
+          body.getString("new_password")));
+    });
+  }
+
+  private static void sendOr(RoutingContext rc, int status, JsonObject body, Throwable failure) {
+    if (failure == null) {
+      Http.send(rc, status, body);
+    } else {
+      rc.fail(failure);
+    }
+  }
+
+  private static String acceptLanguage(RoutingContext rc) {
+    return rc.request().getHeader("Accept-Language");
+  }
+
+  /** The registration body with the Accept-Language header as its locale when it names none. */
+  private static JsonObject withLocale(RoutingContext rc, JsonObject body) {
+    String header = acceptLanguage(rc);
+    return body.containsKey("locale") || header == null ? body : body.copy().put("locale", header);
   }
 
   private static long longParam(RoutingContext rc, String name) {

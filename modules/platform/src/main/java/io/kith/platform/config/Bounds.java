@@ -69,6 +69,11 @@ public final class Bounds {
     return section.getBoolean(key, defaults.getBoolean(check(key)));
   }
 
+  /** The string at {@code key}. */
+  public String text(String key) {
+    return section.getString(key, defaults.getString(check(key)));
+  }
+
   private String check(String key) {
     if (defaults.getValue(key) == null) {
       throw new IllegalStateException(name + "." + key + " has no default in conf/kith.yaml");

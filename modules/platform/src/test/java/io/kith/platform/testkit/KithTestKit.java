@@ -70,12 +70,16 @@ public final class KithTestKit implements BeforeAllCallback {
    */
   public static KithConfig config(JsonObject overrides) {
     JsonObject tree = new JsonObject()
+        // a directory of this JVM's own: the development outbox (mail and SMS without a server) writes there
+        .put("kith", new JsonObject().put("data-dir", Outbox.DATA_DIR.toString()))
         .put("accounts", new JsonObject().put("argon2-memory-kib", 1024).put("argon2-iterations", 1))
         .put("redis", new JsonObject().put("url", redisUrl()).put("command-timeout-ms", 30_000))
         .put("mongo", new JsonObject().put("url", mongoUrl()).put("database", "kith-test"))
         .put("http", new JsonObject().put("port", 0).put("access-log", false).put("instances", 1)
             .put("request-timeout-seconds", 60))
-        .put("bridge", new JsonObject().put("tcp-port", 0));
+        .put("bridge", new JsonObject().put("tcp-port", 0))
+        // tests read codes from the outbox while many registrations write to it
+        .put("mail", new JsonObject().put("outbox-keep", 2000));
     deepMerge(tree, overrides);
     return KithConfig.of(tree);
   }

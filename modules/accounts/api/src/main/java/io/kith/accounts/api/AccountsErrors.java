@@ -34,6 +34,13 @@ public final class AccountsErrors {
   /** Too many password hashings are queued on this node; retry shortly. */
   public static final ErrorCode BUSY = ErrorCode.of(503, "busy", "Busy, retry shortly");
 
+  /** A verification or reset code that is wrong, already used, killed by too many wrong tries, or never sent. */
+  public static final ErrorCode CODE_INVALID = ErrorCode.of(400, "code_invalid", "Wrong or used code");
+  /** A verification or reset code (or link) past its lifetime; ask for a new one. */
+  public static final ErrorCode CODE_EXPIRED = ErrorCode.of(400, "code_expired", "Code expired");
+  /** A verification asked for a channel on which the account has no identifier waiting to be verified. */
+  public static final ErrorCode NOTHING_TO_VERIFY = ErrorCode.of(409, "nothing_to_verify", "Nothing to verify");
+
   private AccountsErrors() {
   }
 }

@@ -22,8 +22,8 @@ import java.util.List;
  * {@link AccountsInternal}.
  *
  * <p>Profiles travel as JSON objects with snake_case members: {@code id, username, nickname, gender, birthday,
- * zodiac, signature, photo_url, school, job, phone, email, interests, location, created, last_active, settings}
- * (the owner's view) or the public subset the owner's settings allow (anyone else's view).
+ * zodiac, signature, photo_url, school, job, phone, email, email_verified, phone_verified, locale, interests, location,
+ * created, last_active, settings} (the owner's view, where an email or phone waiting for its code shows unverified) or the public subset the owner's settings allow (anyone else's view).
  */
 @ProxyGen
 @VertxGen
@@ -41,7 +41,8 @@ public interface AccountsService {
   /**
    * Registers an account and logs it in.
    *
-   * @param request       {@code {username, password, email?, phone?, device?}}
+   * @param request       {@code {username, password, email?, phone?, device?, locale?}}: the email and phone wait for
+   *                      the codes sent to them; locale is {@code en}, {@code zh-CN} or an Accept-Language value
    * @param clientAddress the caller's network address, for the per-address registration limit
    * @return {@code {user: <own profile>, tokens: <token pair>}}
    */
@@ -58,6 +59,50 @@ public interface AccountsService {
    *         device's {@code device_token} (the one presented when it was known, else a new one)
    */
   Future<JsonObject> login(JsonObject request, String clientAddress);
+
+  /**
+   * Sends (again) a six-digit code to the actor's email or phone that waits to be verified; by mail also a link.
+   * When another account has verified that identifier, a notice saying so goes there instead, and the answer is the
+   * same. Limited per user and per identifier ({@code rate_limited} with {@code retry_after}).
+   *
+   * @param channel        {@code email} or {@code phone}; {@code nothing_to_verify} when none waits on it
+   * @param acceptLanguage the request's Accept-Language (may be null), for an account without a locale
+   * @return {@code {channel, expires_in}}
+   */
+  Future<JsonObject> startVerification(long actor, String channel, String acceptLanguage);
+
+  /**
+   * Checks a code the actor received; the identifier becomes the actor's, verified, and every other account's
+   * unverified claim of it is released. {@code code_invalid} for a wrong, used or killed code (the attempts are
+   * limited), {@code code_expired} past its lifetime, {@code email_taken}/{@code phone_taken} when another account
+   * verified it first.
+   *
+   * @return the updated own profile
+   */
+  Future<JsonObject> confirmVerification(long actor, String channel, String code);
+
+  /**
+   * Verifies by the token of a verification mail's link, without a session.
+   *
+   * @return {@code {user_id, channel, verified: true}}
+   */
+  Future<JsonObject> confirmVerificationLink(String token);
+
+  /**
+   * Starts a password reset: a code goes to the account's email or phone. The answer is the same, after the same
+   * work, whether or not any account matches; limited per identifier and per client address.
+   *
+   * @param identifier username, email or phone
+   * @return {@code {status: "accepted", detail}}
+   */
+  Future<JsonObject> requestPasswordReset(String identifier, String clientAddress, String acceptLanguage);
+
+  /**
+   * Sets a new password with a reset code; every session of the account ends and the account is told. Refusals as
+   * for {@link #confirmVerification}, plus {@code weak_password} on {@code new_password}.
+   */
+  Future<Void> confirmPasswordReset(String identifier, String code, String newPassword);
+
 
   /**
    * Changes the actor's password after checking the current one; every session of the actor is revoked and every

@@ -47,7 +47,45 @@ final class AccountStore {
         .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("phone", 1),
             new IndexOptions().name("phone_unique").unique(true).sparse(true)))
         .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("nickname_lc", 1).put("_id", 1),
-            new IndexOptions().name("nickname_prefix")));
+            new IndexOptions().name("nickname_prefix")))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put(Profiles.EMAIL_PENDING, 1),
+            new IndexOptions().name("email_pending").sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put(Profiles.PHONE_PENDING, 1),
+            new IndexOptions().name("phone_pending").sparse(true)));
+  }
+
+  /**
+   * Makes the account's waiting {@code channel} identifier ({@code email} or {@code phone}) its verified one, if it is
+   * still {@code target}; returns the updated account, or null when it no longer waits for that value. When another
+   * account verified it first the unique index refuses: 409 {@code email_taken} / {@code phone_taken}.
+   */
+  Future<JsonObject> verify(long id, String channel, String target) {
+    boolean email = channel.equals("email");
+    String pending = email ? Profiles.EMAIL_PENDING : Profiles.PHONE_PENDING;
+    JsonObject set = email ? new JsonObject().put("email", target).put("email_lc", target)
+        : new JsonObject().put("phone", target);
+    return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id).put(pending, target),
+            new JsonObject().put("$set", set).put("$unset", new JsonObject().put(pending, "")).put("$inc", BUMP),
+            new FindOptions().setFields(NO_PASSWORD), new UpdateOptions().setReturningNewDocument(true))
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? conflictOf(set, id) : Future.failedFuture(e));
+  }
+
+  /** Accounts other than {@code exceptId} whose {@code field} (a pending identifier) is {@code value}. */
+  Future<List<JsonObject>> pendingHolders(String field, String value, long exceptId) {
+    return mongo.findWithOptions(COLLECTION, new JsonObject().put(field, value)
+        .put("_id", new JsonObject().put("$ne", exceptId)), new FindOptions().setFields(NO_PASSWORD).setLimit(100));
+  }
+
+  /** Removes {@code field} from the account if it still is {@code value}; returns the updated account or null. */
+  Future<JsonObject> release(long id, String field, String value) {
+    return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id).put(field, value),
+        new JsonObject().put("$unset", new JsonObject().put(field, "")).put("$inc", BUMP),
+        new FindOptions().setFields(NO_PASSWORD), new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /** Up to two accounts (with password hashes) whose {@code field} is {@code value}: a caller wants exactly one. */
+  Future<List<JsonObject>> forLoginAll(String field, String value) {
+    return mongo.findWithOptions(COLLECTION, new JsonObject().put(field, value), new FindOptions().setLimit(2));
   }
 
   /** Inserts a new account; a clash on username, email or phone fails with the matching 409. */

@@ -29,20 +29,26 @@ final class AccountsServiceImpl implements AccountsService {
   private final PeopleSearch people;
   private final Presence presence;
   private final Nearby nearby;
+  private final Verification verification;
+  private final PasswordReset reset;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
                       Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
-                      KnownDevices devices) {
+                      KnownDevices devices, CodeStore codes, Messenger messenger) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Quotas quotas = new Quotas(platform.redis());
     Throttles throttles = new Throttles(limiter);
     EventPublisher events = platform.events().publisher(AccountsEvents.DOMAIN);
     LastActive lastActive = new LastActive(store, cache);
     PresencePush push = new PresencePush(platform, presence, events, relationships);
-    this.registration = new Registration(platform, settings, store, passwords, limiter, events);
+    this.verification = new Verification(settings.verification(), store, codes, cache, limiter, messenger, events);
+    this.reset = new PasswordReset(platform, settings, store, codes, passwords, limiter, messenger,
+        devices);
+    this.registration = new Registration(platform, settings, store, passwords, limiter, events, verification);
     this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices);
     this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
-    this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos);
+    this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos,
+        verification);
     this.people = new PeopleSearch(settings, store, quotas, throttles, relationships);
     this.presence = new Presence(platform, settings, cache, presence, relationships, throttles, lastActive, push,
         profiles);
@@ -62,6 +68,31 @@ final class AccountsServiceImpl implements AccountsService {
   @Override
   public Future<JsonObject> login(JsonObject request, String clientAddress) {
     return login.login(request, clientAddress);
+  }
+
+  @Override
+  public Future<JsonObject> startVerification(long actor, String channel, String acceptLanguage) {
+    return verification.start(actor, channel, acceptLanguage);
+  }
+
+  @Override
+  public Future<JsonObject> confirmVerification(long actor, String channel, String code) {
+    return verification.confirm(actor, channel, code);
+  }
+
+  @Override
+  public Future<JsonObject> confirmVerificationLink(String token) {
+    return verification.confirmLink(token);
+  }
+
+  @Override
+  public Future<JsonObject> requestPasswordReset(String identifier, String clientAddress, String acceptLanguage) {
+    return reset.request(identifier, clientAddress, acceptLanguage);
+  }
+
+  @Override
+  public Future<Void> confirmPasswordReset(String identifier, String code, String newPassword) {
+    return reset.confirm(identifier, code, newPassword);
   }
 
   @Override

@@ -26,6 +26,8 @@ import io.vertx.core.json.JsonObject;
  * @param nicknameSearchesPerMinute     nickname searches a user may make per minute
  * @param profileReadsPerMinute         reads of other users' profiles and username lookups a user may make per minute
  * @param profileUpdatesPerMinute       changes of one's own profile (presence mode included) a user may make per minute
+ * @param verification                  codes that prove an email or phone, and password reset codes
+ * @param loginRequiresVerified         whether an email or phone logs in only once verified
  */
 record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2MemoryKib, int argon2Iterations,
                         int loginMaxFailuresPerAccount,
@@ -34,7 +36,26 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2Memory
                         double nearbyMaxRadiusKm, int positionIntervalSeconds, int presenceExpirySeconds,
                         int nearbySearchesPerMinute, int contactsLookupEntriesPerHour, int presenceQueriesPerMinute,
                         int nicknameSearchesPerMinute, int profileReadsPerMinute,
-                        int profileUpdatesPerMinute) {
+                        int profileUpdatesPerMinute, Codes verification, boolean loginRequiresVerified) {
+
+  /**
+   * One-time codes.
+   *
+   * @param ttlSeconds               lifetime of a verification code and link
+   * @param maxAttempts              wrong codes that kill a code (verification and reset)
+   * @param sendsPerIdentifier       verification codes sent to one email or phone per window
+   * @param sendsPerUser             verification codes one user may have sent per window
+   * @param sendWindowSeconds        the window of both send limits
+   * @param link                     prefix of the verification link (the token follows)
+   * @param resetTtlSeconds          lifetime of a reset code
+   * @param resetsPerIdentifier      reset requests per identifier per reset window
+   * @param resetsPerAddress         reset requests per client address per reset window
+   * @param resetWindowSeconds       the reset window
+   */
+  record Codes(int ttlSeconds, int maxAttempts, int sendsPerIdentifier, int sendsPerUser, int sendWindowSeconds,
+               String link, int resetTtlSeconds, int resetsPerIdentifier, int resetsPerAddress,
+               int resetWindowSeconds) {
+  }
 
   static AccountsSettings from(JsonObject s) {
     Bounds b = Bounds.of("accounts", s);
@@ -58,6 +79,12 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2Memory
         b.integer("presence-queries-per-minute"),
         b.integer("nickname-searches-per-minute"),
         b.integer("profile-reads-per-minute"),
-        b.integer("profile-updates-per-minute"));
+        b.integer("profile-updates-per-minute"),
+        new Codes(b.within("verification-code-ttl-seconds", 1, 86_400), b.within("verification-max-attempts", 1, 100),
+            b.within("verification-sends-per-identifier", 1, 1000), b.within("verification-sends-per-user", 1, 1000),
+            b.within("verification-send-window-seconds", 1, 86_400), b.text("verification-link"),
+            b.within("reset-code-ttl-seconds", 1, 86_400), b.within("reset-requests-per-identifier", 1, 1000),
+            b.within("reset-requests-per-address", 1, 100_000), b.within("reset-window-seconds", 1, 86_400)),
+        b.flag("login-requires-verified"));
   }
 }

@@ -8,6 +8,7 @@ import io.kith.relations.api.UserDirectory;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
 import io.kith.platform.media.MediaAttachments;
+import io.kith.platform.outbound.Outbound;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -28,6 +29,7 @@ public final class AccountsVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> photoAccess;
   private Passwords passwords;
   private long sweeper = -1;
+  private Outbound outbound;
 
   /** Creates the verticle on a node's platform. */
   public AccountsVerticle(Platform platform) {
@@ -48,11 +50,15 @@ public final class AccountsVerticle extends VerticleBase {
           + "new password hashes are cheap to crack; use this for tests only", settings.argon2MemoryKib(),
           settings.argon2Iterations());
     }
+    outbound = Outbound.create(vertx, platform.config());
+    LOG.info("Accounts messages: {}", outbound.description());
+    CodeStore codes = new CodeStore(platform.mongo());
     KnownDevices devices = new KnownDevices(platform.mongo());
     AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
-        new GraphRelationships(RelationsService.proxy(vertx), RelationsInternal.proxy(vertx)), devices);
+        new GraphRelationships(RelationsService.proxy(vertx), RelationsInternal.proxy(vertx)), devices, codes,
+        new Messenger(vertx, outbound, new Messages()));
     AccountsInternal internal = service.internal();
-    return store.ensureIndexes().compose(v -> devices.ensureIndexes()).compose(v -> {
+    return Future.all(store.ensureIndexes(), codes.ensureIndexes(), devices.ensureIndexes()).compose(v -> {
       bindings = new ServiceBindings(vertx);
       Future<?> bound = Future.all(bindings.bind(AccountsService.class, service, AccountsService.ADDRESS),
           bindings.bind(AccountsInternal.class, internal, AccountsInternal.ADDRESS),
@@ -74,7 +80,8 @@ public final class AccountsVerticle extends VerticleBase {
     if (passwords != null) {
       passwords.close();
     }
-    return Future.all(bindings == null ? Future.succeededFuture() : bindings.unregister(),
+    return Future.all(outbound == null ? Future.succeededFuture() : outbound.close(),
+        bindings == null ? Future.succeededFuture() : bindings.unregister(),
         photoAccess == null ? Future.succeededFuture() : photoAccess.unregister());
   }
 }

@@ -67,7 +67,7 @@ final class Login {
       }
       String[] key = loginKey(login);
       String addressKey = "rl:accounts:login-fail:addr:" + address(clientAddress);
-      return store.forLogin(key[0], key[1]).compose(account -> {
+      return Identifiers.find(store, login, !settings.loginRequiresVerified()).compose(account -> {
         Long id = account == null ? null : account.getLong("_id");
         // an unknown identifier is throttled as typed, a known one by its account: a login by email after the
         // account's username was throttled is refused only if the email is that account's

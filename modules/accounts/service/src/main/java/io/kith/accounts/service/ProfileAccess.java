@@ -28,10 +28,12 @@ final class ProfileAccess {
   private final PresencePush push;
   private final EventPublisher events;
   private final ProfilePhotos photos;
+  private final Verification verification;
 
   ProfileAccess(AccountsSettings settings, AccountStore store, ProfileCache cache, NearbyStore nearby,
                 Relationships relationships, Throttles throttles, PresencePush push, EventPublisher events,
-                ProfilePhotos photos) {
+                ProfilePhotos photos, Verification verification) {
+    this.verification = verification;
     this.settings = settings;
     this.store = store;
     this.cache = cache;
@@ -78,6 +80,8 @@ final class ProfileAccess {
         return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
       }
       JsonObject change = Profiles.validateChanges(changes);
+      keepVerified(current, change, "email", Profiles.EMAIL_PENDING);
+      keepVerified(current, change, "phone", Profiles.PHONE_PENDING);
       String modeBefore = Profiles.settingsOf(current).getString("presence");
       boolean modeSet = change.getJsonObject("set").containsKey("settings.presence");
       Future<Void> admitted = throttles.perMinute("profile-update", actor, settings.profileUpdatesPerMinute(),
@@ -103,10 +107,31 @@ final class ProfileAccess {
       after.add(nearby.remove(actor));
     }
     events.publish(new ProfileUpdated(actor, Event.strings(change.getJsonArray("fields"))));
+    // a new email or phone answers the same whether or not it is taken: the outcome (a code, or a notice that it
+    // belongs to a verified account) goes to the identifier itself
+    for (String channel : List.of("email", "phone")) {
+      String target = change.getJsonObject("set").getString(Verification.pendingField(channel));
+      if (target != null) {
+        verification.sendQuietly(actor, channel, target, Messages.locale(updated.getString("locale"), null));
+      }
+    }
     if (modeSet && !now.getString("presence").equals(modeBefore)) {
       after.add(push.presenceChanged(actor, now.getString("presence"), true));
     }
     return Future.join(after).transform(x -> Future.succeededFuture(Profiles.ownView(updated)));
+  }
+
+  /**
+   * Setting the identifier the account has verified already changes nothing: the claim that would wait for a code is
+   * dropped instead (so is an earlier one waiting), and no code is sent.
+   */
+  private static void keepVerified(JsonObject current, JsonObject change, String channel, String pendingField) {
+    JsonObject set = change.getJsonObject("set");
+    String wanted = set.getString(pendingField);
+    if (wanted != null && wanted.equals(current.getString(channel.equals("email") ? "email_lc" : "phone"))) {
+      set.remove(pendingField);
+      change.getJsonArray("unset").add(pendingField);
+    }
   }
 
   Future<JsonObject> summaries(long viewer, List<Long> userIds) {

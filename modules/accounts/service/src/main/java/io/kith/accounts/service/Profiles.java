@@ -40,11 +40,20 @@ final class Profiles {
   private static final Map<String, Integer> TEXT_FIELDS = Map.of(
       "nickname", 40, "signature", 200, "school", 100, "job", 100, "location", 100);
   private static final Set<String> OTHER_EDITABLE =
-      Set.of("gender", "birthday", "photo_url", "photo_media", "phone", "interests", "settings");
+      Set.of("gender", "birthday", "photo_url", "photo_media", "phone", "email", "locale", "interests", "settings");
+  /** Languages of the messages Kith sends (verification codes, resets, notices). */
+  static final Set<String> LOCALES = Set.of("en", "zh-CN");
+  /**
+   * Where an identifier waits until its owner proves it with a code: only {@code email_lc} and {@code phone} (unique
+   * indexes) hold verified identifiers, the ones that find people and that a verified claim owns.
+   */
+  static final String EMAIL_PENDING = "email_pending";
+  static final String PHONE_PENDING = "phone_pending";
   /** The profile photo as an upload's id (POST /api/v1/media), beside or instead of {@code photo_url}. */
   static final String PHOTO_MEDIA = "photo_media";
   /** Fields the server owns: refused by PATCH with read_only_field. */
-  static final Set<String> SERVER_OWNED = Set.of("id", "_id", "username", "email", "created", "role",
+  static final Set<String> SERVER_OWNED = Set.of("id", "_id", "username", "email_verified", "phone_verified",
+      "created", "role",
       "last_active", "zodiac", "following_count", "follower_count", "friend_count", "post_count", "counts",
       "password", "online");
 
@@ -139,6 +148,12 @@ final class Profiles {
           throw Failures.field(KithErrors.VALIDATION_FAILED, field, "nickname cannot be removed");
         }
         unset.add(field);
+        if (field.equals("email")) {
+          unset.add("email_lc").add(EMAIL_PENDING);
+        }
+        if (field.equals("phone")) {
+          unset.add(PHONE_PENDING);
+        }
         if (field.equals("birthday")) {
           unset.add("zodiac");
         }
@@ -167,7 +182,10 @@ final class Profiles {
         }
         case "photo_url" -> set.put(field, url(field, value));
         case PHOTO_MEDIA -> set.put(field, mediaId(field, value));
-        case "phone" -> set.put(field, phone(stringOf(field, value), field));
+        // a new phone or email waits, unverified, until a code sent to it comes back (Verification)
+        case "phone" -> set.put(PHONE_PENDING, phone(stringOf(field, value), field));
+        case "email" -> set.put(EMAIL_PENDING, email(stringOf(field, value), field));
+        case "locale" -> set.put(field, oneOf(field, value, LOCALES));
         case "interests" -> set.put(field, interests(value));
         case "settings" -> settings(value).forEach(s -> set.put("settings." + s.getKey(), s.getValue()));
         default -> throw new IllegalStateException(field);
@@ -320,7 +338,16 @@ final class Profiles {
   static JsonObject ownView(JsonObject account) {
     JsonObject view = new JsonObject().put("id", account.getLong("_id")).put("username", account.getString("username"));
     copy(account, view, PROFILE_FIELDS);
-    copy(account, view, List.of("birthday", "zodiac", "phone", "email", "created", "last_active"));
+    copy(account, view, List.of("birthday", "zodiac", "phone", "email", "locale", "created", "last_active"));
+    // the owner sees an identifier waiting for its code in place of the verified one it would replace
+    if (account.getString(EMAIL_PENDING) != null) {
+      view.put("email", account.getString(EMAIL_PENDING));
+    }
+    if (account.getString(PHONE_PENDING) != null) {
+      view.put("phone", account.getString(PHONE_PENDING));
+    }
+    view.put("email_verified", view.getString("email") != null && account.getString(EMAIL_PENDING) == null);
+    view.put("phone_verified", view.getString("phone") != null && account.getString(PHONE_PENDING) == null);
     view.put("role", account.getString("role", "user"));
     view.put("settings", settingsOf(account));
     return view;

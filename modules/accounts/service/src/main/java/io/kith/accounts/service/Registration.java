@@ -24,9 +24,11 @@ final class Registration {
   private final Passwords passwords;
   private final RateLimiter limiter;
   private final EventPublisher events;
+  private final Verification verification;
 
   Registration(Platform platform, AccountsSettings settings, AccountStore store, Passwords passwords,
-               RateLimiter limiter, EventPublisher events) {
+               RateLimiter limiter, EventPublisher events, Verification verification) {
+    this.verification = verification;
     this.platform = platform;
     this.settings = settings;
     this.store = store;
@@ -47,7 +49,8 @@ final class Registration {
       String email = req.getValue("email") == null ? null : Profiles.email(stringField(req, "email"), "email");
       String phone = req.getValue("phone") == null ? null : Profiles.phone(stringField(req, "phone"), "phone");
       String device = optionalText(req, "device", 100);
-      JsonObject account = newAccount(username, email, phone);
+      JsonObject account = newAccount(username, email, phone)
+          .put("locale", Messages.locale(null, req.getValue("locale") instanceof String l ? l : null));
       return admitted(clientAddress)
           .compose(v -> store.findConflict(account, null))
           .compose(conflict -> conflict != null ? Future.failedFuture(conflict) : passwords.hash(password))
@@ -56,7 +59,10 @@ final class Registration {
     });
   }
 
-  /** The account document of a new user, without id and password (also what the test-jar's seeder writes). */
+  /**
+   * The account document of a new user, without id and password (also what the test-jar's seeder writes); its email
+   * and phone wait unverified.
+   */
   static JsonObject newAccount(String username, String email, String phone) {
     long now = System.currentTimeMillis();
     JsonObject account = new JsonObject()
@@ -68,11 +74,12 @@ final class Registration {
         .put("last_active", now)
         .put("role", "user")
         .put("settings", Profiles.DEFAULT_SETTINGS.copy());
+    // both wait for a code: an unverified claim neither finds nor blocks anyone (Verification)
     if (email != null) {
-      account.put("email", email).put("email_lc", email);
+      account.put(Profiles.EMAIL_PENDING, email);
     }
     if (phone != null) {
-      account.put("phone", phone);
+      account.put(Profiles.PHONE_PENDING, phone);
     }
     return account;
   }
@@ -96,6 +103,12 @@ final class Registration {
   private Future<JsonObject> signedIn(long id, JsonObject account, String device) {
     account.remove("password");
     events.publish(new UserRegistered(id, account.getString("username")));
+    for (String channel : java.util.List.of("email", "phone")) {
+      String target = account.getString(Verification.pendingField(channel));
+      if (target != null) {
+        verification.sendQuietly(id, channel, target, account.getString("locale"));
+      }
+    }
     return platform.sessions().open(id, device)
         .map(tokens -> new JsonObject().put("user", Profiles.ownView(account)).put("tokens", tokens.toJson()));
   }

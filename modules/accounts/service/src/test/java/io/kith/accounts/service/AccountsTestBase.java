@@ -4,6 +4,7 @@ import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
+import io.kith.platform.testkit.Outbox;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -79,6 +80,22 @@ abstract class AccountsTestBase extends ModuleTestBase {
     JsonObject req = new JsonObject().put("username", newUsername()).put("password", "correct horse battery")
         .mergeIn(extra);
     return await(accounts.register(req, newAddress()));
+  }
+
+  /**
+   * Registers a fresh user and verifies the email and phone of {@code extra} with the codes the development outbox
+   * received (only verified identifiers are found by address-book lookup or shown to others); returns {user, tokens}.
+   */
+  protected JsonObject registerVerified(JsonObject extra) throws Exception {
+    JsonObject registered = register(extra);
+    long id = idOf(registered);
+    for (String channel : List.of("email", "phone")) {
+      if (extra.getString(channel) != null) {
+        String target = registered.getJsonObject("user").getString(channel);
+        await(accounts.confirmVerification(id, channel, await(Outbox.code(vertx, target))));
+      }
+    }
+    return registered;
   }
 
   /** Registers {@code n} fresh users in parallel (hashing runs on the module's worker pool); returns {user, tokens}s. */

@@ -58,7 +58,7 @@ class FindPeopleTest extends AccountsTestBase {
     for (int i = 0; i < 4; i++) {
       String name = newUsername();
       String phone = newPhone();
-      users.add(register(new JsonObject().put("username", name).put("email", name + "@example.org")
+      users.add(registerVerified(new JsonObject().put("username", name).put("email", name + "@example.org")
           .put("phone", phone)));
       emails.add(name + "@example.org");
       phones.add(phone);
@@ -106,7 +106,7 @@ class FindPeopleTest extends AccountsTestBase {
   void hiddenLooksLikeAbsent() throws Exception {
     String name = newUsername();
     String phone = newPhone();
-    long hidden = idOf(register(new JsonObject().put("username", name).put("email", name + "@example.org")
+    long hidden = idOf(registerVerified(new JsonObject().put("username", name).put("email", name + "@example.org")
         .put("phone", phone)));
     long viewer = newUser();
     JsonObject before = await(accounts.findByContacts(viewer, new JsonObject()
@@ -159,7 +159,7 @@ class FindPeopleTest extends AccountsTestBase {
   void junkIgnored() throws Exception {
     String name = newUsername();
     String phone = newPhone();
-    long target = idOf(register(new JsonObject().put("username", name).put("email", name + "@example.org")
+    long target = idOf(registerVerified(new JsonObject().put("username", name).put("email", name + "@example.org")
         .put("phone", phone)));
     long viewer = newUser();
     JsonObject result = await(accounts.findByContacts(viewer, new JsonObject()

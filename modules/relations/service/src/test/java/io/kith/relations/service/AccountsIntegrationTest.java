@@ -3,6 +3,7 @@ package io.kith.relations.service;
 import io.kith.platform.error.Failures;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
+import io.kith.platform.testkit.Outbox;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
@@ -94,6 +95,8 @@ class AccountsIntegrationTest extends RelationsTestBase {
     long blocker = await(accounts.register(new JsonObject().put("username", "b" + System.nanoTime())
         .put("email", email).put("password", "correct horse battery"), "test-" + email))
         .getJsonObject("user").getLong("id");
+    // only a verified email is found: the code comes from the development outbox
+    await(accounts.confirmVerification(blocker, "email", await(Outbox.code(vertx, email))));
     long blocked = newUser();
     long stranger = newUser();
     String nickname = "Blk" + blocker;

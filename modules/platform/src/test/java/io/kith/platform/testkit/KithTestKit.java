@@ -6,6 +6,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.store.EmbeddedMongo;
 import io.kith.platform.store.EmbeddedRedis;
+import io.kith.platform.store.Stores;
 import io.kith.platform.token.TokenPair;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -13,6 +14,8 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,9 +24,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Platform} on them and to make users and tokens.
  *
  * <p>Use it with {@code @ExtendWith({VertxExtension.class, KithTestKit.class})}. Tests isolate by fresh ids, never by
- * cleaning the stores.
+ * cleaning the stores (so they run unchanged on a shared Redis Cluster, where a flush would have to reach every master
+ * and would wipe the keys of tests running beside them).
+ *
+ * <p>With the environment variable {@value #CLUSTER_ENV} set to a Redis Cluster's seed nodes
+ * ({@code 127.0.0.1:7000,127.0.0.1:7001,...}, as {@code .ci/redis-cluster.sh start} prints), no Redis is started:
+ * {@link #config} selects {@code redis.mode: cluster} on those nodes, so every test runs against the cluster.
  */
 public final class KithTestKit implements BeforeAllCallback {
+
+  /** Environment variable naming an external Redis Cluster's seed nodes (host:port, comma-separated). */
+  public static final String CLUSTER_ENV = "KITH_TEST_REDIS_CLUSTER";
+  /** JUnit tag of tests that need a Redis Cluster ({@value #CLUSTER_ENV}) and are skipped without one. */
+  public static final String CLUSTER_TAG = "redis-cluster";
 
   private static final AtomicLong USER_IDS = new AtomicLong(System.currentTimeMillis() * 1000);
   private static EmbeddedRedis redis;
@@ -36,21 +49,48 @@ public final class KithTestKit implements BeforeAllCallback {
 
   /** Starts the stores once per JVM (stopped by a shutdown hook). */
   public static synchronized void ensureStarted() {
-    if (redis != null) {
+    if (mongo != null) {
       return;
     }
-    redis = EmbeddedRedis.start(null, 0, true);
+    redis = clusterNodes().isEmpty() ? EmbeddedRedis.start(null, 0, true) : null;
     mongo = EmbeddedMongo.start(MemoryBackend::new, 0);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       mongo.close();
-      redis.close();
+      if (redis != null) {
+        redis.close();
+      }
     }, "kith-testkit-stores"));
   }
 
-  /** URL of the test Redis. */
+  /** The seed nodes ({@code host:port}) of the Redis Cluster the tests run against, empty for a single Redis. */
+  public static List<String> clusterNodes() {
+    String nodes = System.getenv(CLUSTER_ENV);
+    return nodes == null ? List.of() : Arrays.stream(nodes.split(",")).map(String::strip)
+        .filter(n -> !n.isEmpty()).toList();
+  }
+
+  /** Whether the tests run against a Redis Cluster ({@value #CLUSTER_ENV} is set). */
+  public static boolean onCluster() {
+    return !clusterNodes().isEmpty();
+  }
+
+  /**
+   * URL of the test Redis: that of the single server, or on a cluster its seed nodes' URLs, comma-separated (what
+   * {@code redis.url} holds in cluster mode).
+   */
   public static String redisUrl() {
     ensureStarted();
-    return redis.url();
+    return redis != null ? redis.url()
+        : String.join(",", clusterNodes().stream().map(n -> "redis://" + n).toList());
+  }
+
+  /**
+   * The {@code redis} configuration section of the test stores ({@code mode: cluster} on a cluster) without the URL,
+   * for a test's own client; its command deadline is that of {@link #config}.
+   */
+  public static JsonObject redisSection() {
+    return new JsonObject().put(Stores.MODE, onCluster() ? Stores.CLUSTER : Stores.STANDALONE)
+        .put("command-timeout-ms", 30_000);
   }
 
   /** URL of the test MongoDB-wire server. */
@@ -71,7 +111,7 @@ public final class KithTestKit implements BeforeAllCallback {
   public static KithConfig config(JsonObject overrides) {
     JsonObject tree = new JsonObject()
         .put("accounts", new JsonObject().put("argon2-memory-kib", 1024).put("argon2-iterations", 1))
-        .put("redis", new JsonObject().put("url", redisUrl()).put("command-timeout-ms", 30_000))
+        .put("redis", redisSection().put("url", redisUrl()))
         .put("mongo", new JsonObject().put("url", mongoUrl()).put("database", "kith-test"))
         .put("http", new JsonObject().put("port", 0).put("access-log", false).put("instances", 1)
             .put("request-timeout-seconds", 60))

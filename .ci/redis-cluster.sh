@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts or stops a Redis Cluster on loopback for the tests: 3 masters and 3 replicas of the redis-server on PATH,
-# each with AOF on, under DIR (one sub-directory per node, its log and pid file there).
+# each with AOF on, under DIR (one sub-directory per node, its log and pid file there). DEBUG is allowed from
+# loopback: the failover test crashes a master with DEBUG SEGFAULT.
 #
 #   .ci/redis-cluster.sh start DIR [BASE_PORT]   starts ports BASE_PORT..BASE_PORT+5 (default 7000), waits for
 #                                                cluster_state:ok, prints the seed list for KITH_TEST_REDIS_CLUSTER
@@ -33,7 +34,7 @@ start() {
     redis-server --port "$port" --bind 127.0.0.1 --dir "$node" --daemonize yes \
       --pidfile "$node/redis.pid" --logfile "$node/redis.log" \
       --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000 \
-      --appendonly yes --appendfsync everysec --save '' --protected-mode yes
+      --appendonly yes --appendfsync everysec --save '' --protected-mode yes --enable-debug-command local
     nodes+=("127.0.0.1:$port")
   done
   for n in "${nodes[@]}"; do
@@ -47,6 +48,12 @@ start() {
     done
     redis-cli -u "redis://$n" cluster info | grep -q '^cluster_state:ok' \
       || { echo "Redis Cluster node $n is not ok after 30 s (see $dir/create.log)" >&2; exit 1; }
+  done
+  # every master has its replica in sync, so that the failover test finds one to promote
+  for _ in $(seq 1 300); do
+    [ "$(for n in "${nodes[@]}"; do redis-cli -u "redis://$n" info replication; done \
+      | grep -c '^master_link_status:up')" = 3 ] && break
+    sleep 0.1
   done
   (IFS=,; echo "${nodes[*]}")
 }

@@ -1,5 +1,6 @@
 package io.kith.platform.testkit;
 
+import io.kith.platform.store.SlotBatchedRedis;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -7,6 +8,10 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Which Redis Cluster node holds a key, for tests that must talk to that node itself: a command without keys (SCRIPT
@@ -23,23 +28,31 @@ public final class RedisNodes {
     if (!KithTestKit.onCluster()) {
       return Future.succeededFuture(KithTestKit.redisUrl().replaceFirst("^redis://", "").replaceFirst("/.*$", ""));
     }
-    return redis.send(Request.cmd(Command.CLUSTER).arg("KEYSLOT").arg(key)).compose(slot -> redis
-        .send(Request.cmd(Command.CLUSTER).arg("SLOTS")).map(ranges -> {
-          int s = slot.toInteger();
-          for (Response range : ranges) {
-            if (range.get(0).toInteger() <= s && s <= range.get(1).toInteger()) {
-              return range.get(2).get(0).toString() + ":" + range.get(2).get(1).toInteger();
-            }
-          }
-          throw new IllegalStateException("no master serves slot " + s);
-        }));
+    return SlotBatchedRedis.masterOf(redis, key);
+  }
+
+  /** The {@code host:port} of every master of the cluster (that of the one server on a single Redis). */
+  public static Future<List<String>> masters(Redis redis) {
+    if (!KithTestKit.onCluster()) {
+      return masterOf(redis, "any").map(List::of);
+    }
+    return redis.send(Request.cmd(Command.CLUSTER).arg("SLOTS")).map(ranges -> {
+      Set<String> masters = new TreeSet<>();
+      for (Response range : ranges) {
+        masters.add(range.get(2).get(0).toString() + ":" + range.get(2).get(1).toInteger());
+      }
+      return List.copyOf(masters);
+    });
+  }
+
+  /** Sends {@code command} to the server at {@code node} ({@code host:port}) on a connection of its own. */
+  public static Future<Response> sendTo(Vertx vertx, String node, Request command) {
+    Redis direct = Redis.createClient(vertx, new RedisOptions().setConnectionString("redis://" + node));
+    return direct.send(command).eventually(direct::close);
   }
 
   /** Sends {@code command} to the master that serves {@code key}, on a connection of its own. */
   public static Future<Response> sendOnNodeOf(Vertx vertx, Redis redis, String key, Request command) {
-    return masterOf(redis, key).compose(node -> {
-      Redis direct = Redis.createClient(vertx, new RedisOptions().setConnectionString("redis://" + node));
-      return direct.send(command).eventually(direct::close);
-    });
+    return masterOf(redis, key).compose(node -> sendTo(vertx, node, command));
   }
 }

@@ -27,12 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link Platform} on them and to make users and tokens.
  *
  * <p>Use it with {@code @ExtendWith({VertxExtension.class, KithTestKit.class})}. Tests isolate by fresh ids, never by
- * cleaning the stores (so they run unchanged on a shared Redis Cluster, where a flush would have to reach every master
- * and would wipe the keys of tests running beside them).
+ * cleaning the stores.
  *
  * <p>With the environment variable {@value #CLUSTER_ENV} set to a Redis Cluster's seed nodes
  * ({@code 127.0.0.1:7000,127.0.0.1:7001,...}, as {@code .ci/redis-cluster.sh start} prints), no Redis is started:
- * {@link #config} selects {@code redis.mode: cluster} on those nodes, so every test runs against the cluster.
+ * {@link #config} selects {@code redis.mode: cluster} on those nodes, so every test runs against the cluster, which
+ * is emptied once when the JVM starts (see {@link #flushCluster}).
  */
 public final class KithTestKit implements BeforeAllCallback {
 

@@ -8,6 +8,7 @@ import io.kith.platform.config.KithConfig;
 import io.kith.platform.store.EmbeddedMongo;
 import io.kith.platform.store.EmbeddedRedis;
 import io.kith.platform.store.StoreStartException;
+import io.kith.platform.store.Stores;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
@@ -96,6 +97,14 @@ public final class Kith {
 
   /** Settings of different sections that only work together. */
   static void checkConsistency(KithConfig config) {
+    try {
+      if (Stores.clusterMode(config.section("redis")) && config.getString("redis.url", "").isBlank()) {
+        throw new ConfigException("redis.mode cluster needs redis.url (KITH_REDIS_URL): the seed nodes, "
+            + "comma-separated (redis://10.0.0.1:6379,redis://10.0.0.2:6379); there is no embedded Redis Cluster");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
     Object heartbeat = config.get("bridge.presence-heartbeat-seconds");
     Object expiry = config.get("accounts.presence-expiry-seconds");
     if (heartbeat instanceof Number && expiry instanceof Number

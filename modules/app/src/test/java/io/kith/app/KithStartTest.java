@@ -142,6 +142,19 @@ class KithStartTest {
   }
 
   @Test
+  @DisplayName("a Redis mode other than standalone or cluster, or cluster mode without seed nodes, is refused at start")
+  void redisModeChecked() {
+    ConfigException e = assertThrows(ConfigException.class, () -> Kith.checkConsistency(KithTestKit.config(
+        new JsonObject().put("redis", new JsonObject().put("mode", "sentinel")))));
+    assertTrue(e.getMessage().contains("redis.mode must be standalone or cluster"), e.getMessage());
+    e = assertThrows(ConfigException.class, () -> Kith.checkConsistency(KithTestKit.config(
+        new JsonObject().put("redis", new JsonObject().put("mode", "cluster").put("url", "")))));
+    assertTrue(e.getMessage().contains("redis.mode cluster needs redis.url"), e.getMessage());
+    Kith.checkConsistency(KithTestKit.config(new JsonObject().put("redis", new JsonObject().put("mode", "cluster")
+        .put("url", "redis://127.0.0.1:7000,redis://127.0.0.1:7001"))));
+  }
+
+  @Test
   @DisplayName("modules start in order: domain services before the gateway")
   void moduleOrder() {
     KithConfig config = KithTestKit.config(new JsonObject()

@@ -2,6 +2,7 @@ package io.kith.platform.events;
 
 import io.kith.platform.error.BurstLog;
 import io.kith.platform.store.StoreFailures;
+import io.kith.platform.store.GuardedRedis;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -62,8 +63,9 @@ public final class EventConsumer {
   private Context context;
 
   private RedisConnection reader;
-  // CLIENT ID of the reader's connection, to unblock its read when stopping
+  // CLIENT ID of the reader's connection, to unblock its read when stopping, and the client of its server
   private volatile String readerId;
+  private volatile Redis readerNode;
   // an XREADGROUP is outstanding on the reader
   private volatile boolean reading;
   private long claimTimer = -1;
@@ -107,14 +109,19 @@ public final class EventConsumer {
         });
   }
 
+  // On a Redis Cluster the reader is a connection to the stream's master alone, so that CLIENT ID and CLIENT UNBLOCK
+  // (commands without keys, which a cluster client sends to any node) reach the node where the read blocks; after a
+  // failover the read fails and the reconnect finds the new master.
   private Future<Void> openReader() {
-    return redis.connect().compose(conn -> conn.send(Request.cmd(Command.CLIENT).arg("ID"))
+    Future<Redis> node = redis instanceof GuardedRedis guarded ? guarded.nodeOf(stream) : Future.succeededFuture(redis);
+    return node.compose(client -> client.connect().compose(conn -> conn.send(Request.cmd(Command.CLIENT).arg("ID"))
         .<Void>map(id -> {
           reader = conn;
+          readerNode = client;
           readerId = id.toString();
           return null;
         })
-        .onFailure(e -> conn.close()));
+        .onFailure(e -> conn.close())));
   }
 
   /** Creates the group at entry id {@code from} (and the stream if it is missing); an existing group is kept. */
@@ -399,7 +406,7 @@ public final class EventConsumer {
     if (id == null || !reading) {
       return Future.succeededFuture();
     }
-    return api.client(List.of("UNBLOCK", id)).transform(ar -> {
+    return readerNode.send(Request.cmd(Command.CLIENT).arg("UNBLOCK").arg(id)).transform(ar -> {
       if ((ar.succeeded() && ar.result() != null && ar.result().toInteger() == 1) || !reading) {
         return Future.succeededFuture();
       }

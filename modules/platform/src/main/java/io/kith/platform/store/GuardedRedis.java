@@ -74,6 +74,15 @@ public final class GuardedRedis implements Redis {
         StoreFailures.isRedisOutage(e) ? StoreFailures.outage("Redis", e) : e));
   }
 
+  /**
+   * The client to use for what must reach the server holding {@code key} itself (see
+   * {@link SlotBatchedRedis#nodeOf}): on a single Redis this client, on a cluster a client of the key's master alone
+   * (unguarded: it serves dedicated connections and commands about them).
+   */
+  public Future<Redis> nodeOf(String key) {
+    return delegate instanceof SlotBatchedRedis cluster ? cluster.nodeOf(key) : Future.succeededFuture(this);
+  }
+
   @Override
   public Future<Response> send(Request command) {
     return guarded(() -> delegate.send(command));

@@ -7,7 +7,9 @@ import io.vertx.ext.mongo.MongoClient;
 import io.vertx.redis.client.ProtocolVersion;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.RedisReplicas;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,10 +26,40 @@ public final class Stores {
   private Stores() {
   }
 
-  /** Options for a pooled Redis client. */
+  /** Config key: {@code standalone} (one server, {@code redis.url} its URL) or {@code cluster} (Redis Cluster). */
+  public static final String MODE = "mode";
+  /** {@link #MODE} of a single Redis server. */
+  public static final String STANDALONE = "standalone";
+  /** {@link #MODE} of a Redis Cluster: {@code redis.url} is a comma-separated list of seed node URLs. */
+  public static final String CLUSTER = "cluster";
+
+  /** Whether {@code redisSection} selects Redis Cluster; fails on a mode Kith does not know. */
+  public static boolean clusterMode(JsonObject redisSection) {
+    String mode = redisSection.getString(MODE, STANDALONE);
+    if (!STANDALONE.equals(mode) && !CLUSTER.equals(mode)) {
+      throw new IllegalArgumentException("redis.mode must be standalone or cluster, not '" + mode + "'");
+    }
+    return CLUSTER.equals(mode);
+  }
+
+  /**
+   * Options for a pooled Redis client: one server at {@code url}, or, in cluster mode, a cluster client seeded by each
+   * comma-separated URL of {@code url} (it learns the rest of the topology from them). Commands always go to masters:
+   * a replica lags, and Kith reads what it has just written.
+   */
   public static RedisOptions redisOptions(String url, JsonObject redisSection) {
-    return new RedisOptions()
-        .setConnectionString(url)
+    RedisOptions options = new RedisOptions();
+    if (clusterMode(redisSection)) {
+      options.setType(RedisClientType.CLUSTER).setUseReplicas(RedisReplicas.NEVER);
+      for (String seed : url.split(",")) {
+        if (!seed.isBlank()) {
+          options.addConnectionString(seed.strip());
+        }
+      }
+    } else {
+      options.setConnectionString(url);
+    }
+    return options
         // RESP2 replies have one shape on every Redis version Kith supports (6.2 embedded, 7.x servers).
         .setPreferredProtocolVersion(ProtocolVersion.RESP2)
         .setMaxPoolSize(redisSection.getInteger("max-pool-size", 16))
@@ -36,12 +68,15 @@ public final class Stores {
   }
 
   /**
-   * A pooled Redis client, guarded (see {@link GuardedRedis}): each command has a deadline of
+   * A pooled Redis client (in cluster mode one whose batches may span slots: {@link SlotBatchedRedis}), guarded (see
+   * {@link GuardedRedis}): each command has a deadline of
    * {@code redis.command-timeout-ms}, and {@code redis.breaker-max-failures} outages in a row open a circuit for
    * {@code redis.breaker-reset-ms}.
    */
   public static Redis redis(Vertx vertx, String url, JsonObject redisSection) {
-    return new GuardedRedis(vertx, Redis.createClient(vertx, redisOptions(url, redisSection)),
+    RedisOptions options = redisOptions(url, redisSection);
+    Redis client = Redis.createClient(vertx, options);
+    return new GuardedRedis(vertx, clusterMode(redisSection) ? new SlotBatchedRedis(vertx, client, options) : client,
         redisSection.getLong("command-timeout-ms", 2_000L),
         redisSection.getInteger("breaker-max-failures", 10),
         redisSection.getLong("breaker-reset-ms", 5_000L));

@@ -71,7 +71,7 @@ class IdGeneratorTest {
   }
 
   private Redis newClient(Vertx on) {
-    Redis c = Stores.redis(on, KithTestKit.redisUrl(), new JsonObject());
+    Redis c = Stores.redis(on, KithTestKit.redisUrl(), KithTestKit.redisSection());
     clients.add(c);
     return c;
   }

@@ -3,9 +3,12 @@ package io.kith.platform.store;
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.RedisNodes;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -41,8 +44,9 @@ class LuaScriptsTest {
           "the script is new to Redis");
 
       assertEquals(5L, Await.result(incr.run(redis, List.of("1", key, "5"))).toLong());
-      assertEquals(1, Await.result(redis.script(List.of("EXISTS", incr.sha()))).get(0).toInteger(),
-          "the fallback EVAL cached the script");
+      assertEquals(1, Await.result(RedisNodes.sendOnNodeOf(vertx, platform.redis(), key,
+              Request.cmd(Command.SCRIPT).arg("EXISTS").arg(incr.sha()))).get(0).toInteger(),
+          "the fallback EVAL cached the script (on the node of the key, on a cluster)");
       assertEquals(12L, Await.result(incr.run(redis, List.of("1", key, "7"))).toLong());
 
       LuaScripts.Script failing = new LuaScripts.Script("-- " + key + "\nreturn redis.call('incrby', KEYS[1], 'x')");
@@ -68,8 +72,9 @@ class LuaScriptsTest {
       List<Response> replies = Await.result(set.batch(platform.redis(),
           List.of(List.of(1, key + ":a", "x"), List.of(1, key + ":b", "y"))));
       assertEquals(2, replies.size());
-      assertEquals(1, Await.result(platform.redisApi().script(List.of("EXISTS", set.sha()))).get(0).toInteger(),
-          "the batch sent again by text cached the script");
+      assertEquals(1, Await.result(RedisNodes.sendOnNodeOf(vertx, platform.redis(), key + ":b",
+              Request.cmd(Command.SCRIPT).arg("EXISTS").arg(set.sha()))).get(0).toInteger(),
+          "the batch sent again by text cached the script (on the node of the key, on a cluster)");
       assertEquals("y", Await.result(platform.redisApi().get(key + ":b")).toString());
     } finally {
       Await.result(platform.close());

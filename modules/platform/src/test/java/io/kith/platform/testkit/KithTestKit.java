@@ -6,13 +6,19 @@ import io.kith.platform.Platform;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.store.EmbeddedMongo;
 import io.kith.platform.store.EmbeddedRedis;
+import io.kith.platform.store.Stores;
 import io.kith.platform.token.TokenPair;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,8 +28,22 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Use it with {@code @ExtendWith({VertxExtension.class, KithTestKit.class})}. Tests isolate by fresh ids, never by
  * cleaning the stores.
+ *
+ * <p>With the environment variable {@value #CLUSTER_ENV} set to a Redis Cluster's seed nodes
+ * ({@code 127.0.0.1:7000,127.0.0.1:7001,...}, as {@code .ci/redis-cluster.sh start} prints), no Redis is started:
+ * {@link #config} selects {@code redis.mode: cluster} on those nodes, so every test runs against the cluster, which
+ * is emptied once when the JVM starts (see {@link #flushCluster}).
  */
 public final class KithTestKit implements BeforeAllCallback {
+
+  /** Environment variable naming an external Redis Cluster's seed nodes (host:port, comma-separated). */
+  public static final String CLUSTER_ENV = "KITH_TEST_REDIS_CLUSTER";
+  /**
+   * JUnit tag of tests that kill a Redis Cluster master: they run only on a cluster (skipped without one), last and by
+   * themselves, since they leave the cluster one replica short (the {@code redis-cluster} Maven profile leaves them
+   * out).
+   */
+  public static final String FAILOVER_TAG = "redis-failover";
 
   private static final AtomicLong USER_IDS = new AtomicLong(System.currentTimeMillis() * 1000);
   private static EmbeddedRedis redis;
@@ -36,21 +56,74 @@ public final class KithTestKit implements BeforeAllCallback {
 
   /** Starts the stores once per JVM (stopped by a shutdown hook). */
   public static synchronized void ensureStarted() {
-    if (redis != null) {
+    if (mongo != null) {
       return;
     }
-    redis = EmbeddedRedis.start(null, 0, true);
+    if (onCluster()) {
+      flushCluster();
+    } else {
+      redis = EmbeddedRedis.start(null, 0, true);
+    }
     mongo = EmbeddedMongo.start(MemoryBackend::new, 0);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       mongo.close();
-      redis.close();
+      if (redis != null) {
+        redis.close();
+      }
     }, "kith-testkit-stores"));
   }
 
-  /** URL of the test Redis. */
+  /**
+   * Empties every master of the cluster, so that this test JVM starts on an empty Redis as it does on a server of its
+   * own: the event streams and consumer groups of an earlier JVM would otherwise hand its events (about users of its
+   * MongoDB, gone now) to this one's consumers. A cluster is therefore used by one test JVM at a time (the
+   * {@code redis-cluster} Maven profile runs one fork per module). FLUSHALL has no keys: a cluster client sends it to
+   * one node, so it goes to each master on a connection of its own.
+   */
+  private static void flushCluster() {
+    Vertx vertx = Vertx.vertx();
+    Redis cluster = Redis.createClient(vertx, Stores.redisOptions(clusterUrl(), redisSection()));
+    try {
+      Await.result(RedisNodes.masters(cluster).compose(masters -> Future.all(masters.stream()
+          .map(node -> RedisNodes.sendTo(vertx, node, Request.cmd(Command.FLUSHALL))).toList())));
+    } finally {
+      cluster.close();
+      vertx.close();
+    }
+  }
+
+  /** The seed nodes ({@code host:port}) of the Redis Cluster the tests run against, empty for a single Redis. */
+  public static List<String> clusterNodes() {
+    String nodes = System.getenv(CLUSTER_ENV);
+    return nodes == null ? List.of() : Arrays.stream(nodes.split(",")).map(String::strip)
+        .filter(n -> !n.isEmpty()).toList();
+  }
+
+  /** Whether the tests run against a Redis Cluster ({@value #CLUSTER_ENV} is set). */
+  public static boolean onCluster() {
+    return !clusterNodes().isEmpty();
+  }
+
+  /**
+   * URL of the test Redis: that of the single server, or on a cluster its seed nodes' URLs, comma-separated (what
+   * {@code redis.url} holds in cluster mode).
+   */
   public static String redisUrl() {
     ensureStarted();
-    return redis.url();
+    return redis != null ? redis.url() : clusterUrl();
+  }
+
+  private static String clusterUrl() {
+    return String.join(",", clusterNodes().stream().map(n -> "redis://" + n).toList());
+  }
+
+  /**
+   * The {@code redis} configuration section of the test stores ({@code mode: cluster} on a cluster) without the URL,
+   * for a test's own client; its command deadline is that of {@link #config}.
+   */
+  public static JsonObject redisSection() {
+    return new JsonObject().put(Stores.MODE, onCluster() ? Stores.CLUSTER : Stores.STANDALONE)
+        .put("command-timeout-ms", 30_000);
   }
 
   /** URL of the test MongoDB-wire server. */
@@ -73,7 +146,7 @@ public final class KithTestKit implements BeforeAllCallback {
         // a directory of this JVM's own: the development outbox (mail and SMS without a server) writes there
         .put("kith", new JsonObject().put("data-dir", Outbox.DATA_DIR.toString()))
         .put("accounts", new JsonObject().put("argon2-memory-kib", 1024).put("argon2-iterations", 1))
-        .put("redis", new JsonObject().put("url", redisUrl()).put("command-timeout-ms", 30_000))
+        .put("redis", redisSection().put("url", redisUrl()))
         .put("mongo", new JsonObject().put("url", mongoUrl()).put("database", "kith-test"))
         .put("http", new JsonObject().put("port", 0).put("access-log", false).put("instances", 1)
             .put("request-timeout-seconds", 60))

@@ -7,6 +7,7 @@ import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
 import io.kith.relations.api.RelationsInternal;
+import io.kith.platform.store.Stores;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -36,7 +37,12 @@ public final class FeedsVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    FeedsSettings settings = FeedsSettings.from(platform.config().section("feeds"));
+    JsonObject section = platform.config().section("feeds");
+    if (Stores.clusterMode(platform.config().section("redis"))) {
+      // a Redis Cluster refuses a fan-out script whose timelines span hash slots, whatever the flag says
+      section = section.copy().put("fanout-same-slot", true);
+    }
+    FeedsSettings settings = FeedsSettings.from(section);
     PostStore posts = new PostStore(platform.mongo());
     MediaStore media = new MediaStore(platform.mongo(), platform.ids());
     Timelines timelines = new Timelines(platform.redis(), settings);

@@ -6,10 +6,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** kill -9 of a node while three conversations chat through all three gateways. */
 class ChatKillFaultTest {
@@ -84,53 +81,8 @@ class ChatKillFaultTest {
 
     load.assertRefusalsAllowed();
     for (int p = 0; p < PAIRS; p++) {
-      assertHistoryHoldsEach(api, gateways.get(p % 2), pairs.get(p)[1], acknowledged.get(p));
+      assertEquals(MESSAGES_PER_PAIR, acknowledged.get(p).size(), "one acknowledgement per send");
+      History.assertHoldsEach(api, gateways.get(p % 2), pairs.get(p)[1], acknowledged.get(p).values());
     }
-  }
-
-  // Catch-up by sequence as the receiver (after_seq from 0, pages of 50): each acknowledged message once, in order.
-  private static void assertHistoryHoldsEach(Api api, KithNode through, Api.User reader,
-                                             Map<String, JsonObject> acks) throws Exception {
-    assertEquals(MESSAGES_PER_PAIR, acks.size(), "one acknowledgement per send");
-    long conversation = acks.values().iterator().next().getLong("conversation");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    List<JsonObject> history;
-    // history stops before a sequence number still being written (messaging.settle-millis): poll until it settles
-    while (true) {
-      history = catchUp(api, through, reader, conversation);
-      Set<Long> ids = new HashSet<>();
-      history.forEach(m -> ids.add(m.getLong("id")));
-      boolean complete = acks.values().stream().allMatch(m -> ids.contains(m.getLong("id")));
-      if (complete || System.nanoTime() > deadline) {
-        break;
-      }
-      Thread.sleep(500);
-    }
-    List<Long> seqs = history.stream().map(m -> m.getLong("seq")).toList();
-    for (int i = 1; i < seqs.size(); i++) {
-      assertTrue(seqs.get(i) > seqs.get(i - 1), "sequence numbers strictly increase: " + seqs);
-    }
-    Set<String> clientIds = new HashSet<>();
-    history.forEach(m -> assertTrue(clientIds.add(m.getString("client_id")), "no duplicate: " + m));
-    Set<Long> ids = new HashSet<>();
-    history.forEach(m -> ids.add(m.getLong("id")));
-    List<JsonObject> missing = acks.values().stream().filter(m -> !ids.contains(m.getLong("id"))).toList();
-    assertEquals(List.of(), missing, "acknowledged messages missing from history");
-    assertEquals(acks.keySet(), clientIds, "history holds exactly the acknowledged messages");
-  }
-
-  private static List<JsonObject> catchUp(Api api, KithNode through, Api.User reader, long conversation) {
-    List<JsonObject> out = new ArrayList<>();
-    long after = 0;
-    for (int pages = 0; pages < 1000; pages++) {
-      JsonObject page = api.get(through, "/conversations/" + conversation + "/messages?after_seq=" + after
-          + "&limit=50", reader).expect(200);
-      if (page.getJsonArray("items").isEmpty()) {
-        return out;
-      }
-      page.getJsonArray("items").forEach(m -> out.add((JsonObject) m));
-      after = out.get(out.size() - 1).getLong("seq");
-    }
-    throw new AssertionError("paging never ended");
   }
 }

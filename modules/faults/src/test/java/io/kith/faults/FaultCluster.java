@@ -94,15 +94,25 @@ final class FaultCluster implements AutoCloseable {
       int port = Integer.parseInt(env.get("KITH_HTTP_PORT"));
       nodes.add(new KithNode(name, port, dir.resolve(name + ".log"), env));
     }
+    launch();
+    awaitLog(nodes.get(0), "Members {size:" + count, START_TIMEOUT);
+  }
+
+  // The first node alone (it forms the cluster after cluster.join-wait-seconds), then the others, which join it.
+  private void launch() throws Exception {
     nodes.get(0).start();
     nodes.get(0).awaitHealthy(START_TIMEOUT);
-    for (KithNode node : nodes.subList(1, count)) {
+    for (KithNode node : nodes.subList(1, nodes.size())) {
       node.start();
     }
-    for (KithNode node : nodes.subList(1, count)) {
+    for (KithNode node : nodes.subList(1, nodes.size())) {
       node.awaitHealthy(START_TIMEOUT);
     }
-    awaitLog(nodes.get(0), "Members {size:" + count, START_TIMEOUT);
+  }
+
+  /** Starts every node again (after they all stopped), as the cluster was first started. */
+  void restartNodes() throws Exception {
+    launch();
   }
 
   /** Waits until {@code node}'s log contains {@code text}. */

@@ -29,6 +29,7 @@ final class Load {
   }
 
   private final Set<KithNode> faulted = ConcurrentHashMap.newKeySet();
+  private volatile boolean stopped;
   private final List<Refusal> refusals = Collections.synchronizedList(new ArrayList<>());
 
   /** From now on, silence from {@code node} is expected. */
@@ -41,9 +42,15 @@ final class Load {
     faulted.remove(node);
   }
 
+  /** From now on, an operation not yet acknowledged is given up ({@link #acknowledged} returns null). */
+  void stop() {
+    stopped = true;
+  }
+
   /**
    * Calls {@code call} on {@code gateways} in turn, starting at index {@code first}, until it answers a 2xx status;
-   * returns that answer. Fails if a deadline of {@link #ACK_DEADLINE} passes first.
+   * returns that answer, or null once {@link #stop()} was called. Fails if a deadline of {@link #ACK_DEADLINE} passes
+   * first.
    */
   Api.Reply acknowledged(List<KithNode> gateways, int first, Function<KithNode, Api.Reply> call) {
     long deadline = System.nanoTime() + ACK_DEADLINE.toNanos();
@@ -55,6 +62,9 @@ final class Load {
         return reply;
       }
       refusals.add(new Refusal(reply, wasFaulted || faulted.contains(node)));
+      if (stopped) {
+        return null;
+      }
       if (System.nanoTime() > deadline) {
         throw new AssertionError("not acknowledged within " + ACK_DEADLINE + "; last answer " + reply);
       }

@@ -74,6 +74,29 @@ class StoreGuardTest {
   }
 
   @Test
+  @DisplayName("a batch in flight when Redis drops its connections fails with unavailable, while a batch with a wrong "
+      + "command passes its error reply through")
+  void droppedBatchIsUnavailable(Vertx vertx) {
+    java.net.URI target = java.net.URI.create(KithTestKit.redisUrl());
+    try (StallingProxy proxy = Await.result(StallingProxy.start(vertx, target.getHost(), target.getPort()))) {
+      GuardedRedis redis = new GuardedRedis(vertx, Redis.createClient(vertx,
+          Stores.redisOptions("redis://127.0.0.1:" + proxy.port(), new JsonObject())), 600_000, 10, 600_000);
+      String key = "kith:test:guard:" + KithTestKit.newUserId();
+      Await.result(redis.send(Request.cmd(Command.SET).arg(key).arg("text").arg("EX").arg(60)));
+      Throwable wrong = Await.failure(redis.batch(java.util.List.of(Request.cmd(Command.GET).arg(key),
+          Request.cmd(Command.LPUSH).arg(key).arg("x"))));
+      assertNull(Failures.codeOf(wrong), "a WRONGTYPE reply in a batch is not coded: " + wrong);
+      proxy.stall(true);
+      io.vertx.core.Future<java.util.List<io.vertx.redis.client.Response>> inFlight = redis.batch(java.util.List.of(
+          Request.cmd(Command.PING), Request.cmd(Command.PING)));
+      proxy.disconnect();
+      Throwable e = Await.failure(inFlight);
+      assertTrue(Failures.is(e, KithErrors.UNAVAILABLE), "in flight: " + e);
+      redis.close();
+    }
+  }
+
+  @Test
   @DisplayName("a Redis error reply passes through unchanged and does not open the circuit")
   void errorRepliesAreNotOutages(Vertx vertx) {
     Redis raw = Redis.createClient(vertx, Stores.redisOptions(KithTestKit.redisUrl(), new JsonObject()));

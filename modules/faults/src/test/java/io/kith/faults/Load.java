@@ -47,6 +47,11 @@ final class Load {
     stopped = true;
   }
 
+  /** Whether {@link #stop()} was called. */
+  boolean stopped() {
+    return stopped;
+  }
+
   /**
    * Calls {@code call} on {@code gateways} in turn, starting at index {@code first}, until it answers a 2xx status;
    * returns that answer, or null once {@link #stop()} was called. Fails if a deadline of {@link #ACK_DEADLINE} passes

@@ -66,7 +66,16 @@ final class Api {
 
   /** {@code method} on {@code /api/v1 + path} of {@code node}, as {@code as} (null: anonymous). */
   Reply call(KithNode node, String method, String path, User as, JsonObject body) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.base() + "/api/v1" + path))
+    return send(node, method, "/api/v1" + path, as, body);
+  }
+
+  /** GET /health of {@code node} (not under /api/v1). */
+  Reply health(KithNode node) {
+    return send(node, "GET", "/health", null, null);
+  }
+
+  private Reply send(KithNode node, String method, String path, User as, JsonObject body) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.base() + path))
         .timeout(CALL_TIMEOUT)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body.encode()));

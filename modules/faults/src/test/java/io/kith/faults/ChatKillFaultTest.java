@@ -1,7 +1,6 @@
 package io.kith.faults;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -19,25 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** kill -9 of a node while three conversations chat through all three gateways. */
-class ChatKillFaultTest {
+class ChatKillFaultTest extends FaultTestBase {
 
   private static final int PAIRS = 3;
   private static final int MESSAGES_PER_PAIR = 80;
-
-  private FaultCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   @DisplayName("kill -9 of a node during chat: every acknowledged message is in history once, caught up by sequence, "
       + "and sends fail over to the surviving gateways")
   void killDuringChat() throws Exception {
-    cluster = FaultCluster.start("chat-kill", Map.of());
+    start("chat-kill", Map.of());
     Api api = cluster.api;
     List<KithNode> gateways = cluster.nodes();
     List<Api.User[]> pairs = new ArrayList<>();

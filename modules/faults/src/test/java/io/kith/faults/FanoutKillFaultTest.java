@@ -1,7 +1,6 @@
 package io.kith.faults;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -16,26 +15,17 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** kill -9 of a node while the cluster fans posts out to many followers. */
-class FanoutKillFaultTest {
+class FanoutKillFaultTest extends FaultTestBase {
 
   private static final int FOLLOWERS = 200;
   private static final int AUTHORS = 3;
   private static final int POSTS_PER_AUTHOR = 5;
 
-  private FaultCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
   @Test
   @DisplayName("kill -9 of a node during a fan-out: every follower's home timeline gets every post exactly once")
   void killDuringFanout() throws Exception {
     // one timeline per fan-out script call: the fan-out of 15 posts to 200 followers lasts long enough to be cut
-    cluster = FaultCluster.start("fanout-kill", Map.of("KITH_FEEDS_FANOUT_TIMELINES_PER_CALL", "1"));
+    start("fanout-kill", Map.of("KITH_FEEDS_FANOUT_TIMELINES_PER_CALL", "1"));
     Api api = cluster.api;
     List<KithNode> gateways = cluster.nodes();
     List<Api.User> authors = new ArrayList<>();

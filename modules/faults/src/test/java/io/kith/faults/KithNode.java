@@ -1,10 +1,6 @@
 package io.kith.faults;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class KithNode {
 
-  private static final HttpClient PROBE = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final Api PROBE = new Api();
 
   private final String name;
   private final int httpPort;
@@ -77,16 +73,8 @@ final class KithNode {
   }
 
   private boolean healthy() {
-    try {
-      HttpResponse<String> r = PROBE.send(HttpRequest.newBuilder(URI.create(base() + "/health"))
-          .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-      return r.statusCode() == 200 && r.body().contains("\"UP\"");
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    Api.Reply health = PROBE.health(this);
+    return health.status() == 200 && health.body().contains("\"UP\"");
   }
 
   boolean alive() {

@@ -1,21 +1,11 @@
 package io.kith.faults;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** A restart of redis-server (SIGTERM, then a start on the same port and append-only file) under mixed load. */
-class RedisRestartFaultTest {
-
-  private FaultCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+class RedisRestartFaultTest extends FaultTestBase {
 
   @Test
   @DisplayName("a Redis restart under load: calls are refused with 503 meanwhile, no acknowledged message, post, "
@@ -38,7 +28,7 @@ class RedisRestartFaultTest {
 
   // The mixed load through every gateway, Redis restarted once it is under way, then 60 more acknowledgements.
   private MixedLoad loadAcrossRestart(String name) throws Exception {
-    cluster = FaultCluster.start(name, MixedLoad.LIMITS);
+    start(name, MixedLoad.LIMITS);
     Load load = new Load();
     MixedLoad work = new MixedLoad(cluster.api, load, cluster.nodes()).setUp();
     work.start();

@@ -1,6 +1,5 @@
 package io.kith.faults;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -12,22 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** SIGTERM of every node at once, under mixed load, then a fresh start. */
-class ShutdownFaultTest {
-
-  private FaultCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+class ShutdownFaultTest extends FaultTestBase {
 
   @Test
   @DisplayName("SIGTERM of all nodes under load: each stops by itself, and after a restart every acknowledged "
       + "message, post, follow, like and join is there")
   void sigtermAll() throws Exception {
-    cluster = FaultCluster.start("shutdown", MixedLoad.LIMITS);
+    start("shutdown", MixedLoad.LIMITS);
     Load load = new Load();
     MixedLoad work = new MixedLoad(cluster.api, load, cluster.nodes()).setUp();
     work.start();

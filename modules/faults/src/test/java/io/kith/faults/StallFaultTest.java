@@ -1,7 +1,6 @@
 package io.kith.faults;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SIGSTOP of a node for longer than the member timeout, then SIGCONT. */
-class StallFaultTest {
+class StallFaultTest extends FaultTestBase {
 
   /** The stall: well past the member timeout (cluster.member-timeout-seconds, 10 s by default). */
   private static final Duration STALL = Duration.ofSeconds(45);
@@ -31,15 +30,6 @@ class StallFaultTest {
    */
   private static final Duration FAILOVER = Duration.ofSeconds(20);
 
-  private FaultCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
   /** One call: when it started (ms after the SIGSTOP) and its answer. */
   record Call(long startedMs, Api.Reply reply) {
   }
@@ -48,7 +38,7 @@ class StallFaultTest {
   @DisplayName("SIGSTOP of a node past the member timeout: calls through the healthy gateways fail over within "
       + "seconds and keep succeeding for the rest of the stall, and after SIGCONT every gateway answers again")
   void stallThenResume() throws Exception {
-    cluster = FaultCluster.start("stall", Map.of());
+    start("stall", Map.of());
     Api api = cluster.api;
     List<KithNode> healthy = cluster.nodes().subList(0, 2);
     KithNode stalled = cluster.node(2);

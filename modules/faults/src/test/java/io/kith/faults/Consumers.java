@@ -46,7 +46,7 @@ final class Consumers {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("no " + what + " within " + DEADLINE_SECONDS + " s; last answer " + reply);
+        throw new AssertionError("never saw " + what + " within " + DEADLINE_SECONDS + " s; last answer " + reply);
       }
       Thread.sleep(250);
     }

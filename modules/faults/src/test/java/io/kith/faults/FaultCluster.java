@@ -4,6 +4,11 @@ import io.kith.platform.store.EmbeddedMongo;
 import io.kith.platform.store.EmbeddedRedis;
 import io.kith.platform.store.FreePorts;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,6 +143,19 @@ final class FaultCluster implements AutoCloseable {
   void restartRedis() {
     redis.close();
     redis = EmbeddedRedis.start(dir.resolve("redis"), redisPort, true);
+  }
+
+  /** FLUSHALL: Redis keeps running with every key gone (streams, consumer groups, sessions, derived data). */
+  void flushRedis() throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", redisPort)) {
+      socket.setSoTimeout(30_000);
+      socket.getOutputStream().write("*1\r\n$8\r\nFLUSHALL\r\n".getBytes(StandardCharsets.US_ASCII));
+      String reply = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+          .readLine();
+      if (!"+OK".equals(reply)) {
+        throw new IllegalStateException("FLUSHALL answered " + reply);
+      }
+    }
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,7 +37,8 @@ class StallFaultTest extends FaultTestBase {
 
   @Test
   @DisplayName("SIGSTOP of a node past the member timeout: calls through the healthy gateways fail over within "
-      + "seconds and keep succeeding for the rest of the stall, and after SIGCONT every gateway answers again")
+      + "seconds and keep succeeding for the rest of the stall, the stalled node is evicted, and after SIGCONT every "
+      + "gateway answers again")
   void stallThenResume() throws Exception {
     start("stall", Map.of());
     Api api = cluster.api;
@@ -51,6 +53,7 @@ class StallFaultTest extends FaultTestBase {
 
     List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     AtomicBoolean stalling = new AtomicBoolean(true);
+    int logAtStop = Files.readString(healthy.get(0).log()).length();
     long stoppedAt = System.nanoTime();
     stalled.pause();
     ExecutorService clients = Executors.newFixedThreadPool(4);
@@ -77,6 +80,9 @@ class StallFaultTest extends FaultTestBase {
       f.get(2, TimeUnit.MINUTES);
     }
     clients.shutdown();
+    // the healthy nodes evicted it (Hazelcast logged the new member list during the stall)
+    String logged = Files.readString(healthy.get(0).log()).substring(logAtStop);
+    assertTrue(logged.contains("Members {size:2"), "node-1 evicted the stalled node:\n" + logged);
     stalled.resume();
 
     List<String> wrong = calls.stream().filter(c -> c.reply().status() / 100 != 2 && !c.reply().isAllowedRefusal())

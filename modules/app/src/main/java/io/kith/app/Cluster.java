@@ -35,6 +35,7 @@ final class Cluster {
     hz.setProperty("hazelcast.phone.home.enabled", "false");
     hz.setProperty("hazelcast.shutdownhook.enabled", "false");
     hz.setProperty("hazelcast.wait.seconds.before.join", String.valueOf(cluster.getInteger("join-wait-seconds", 5)));
+    failureDetection(hz, cluster.getInteger("member-timeout-seconds", 10));
     String host = cluster.getString("host", "127.0.0.1");
     int port = cluster.getInteger("port", 5701);
     NetworkConfig net = hz.getNetworkConfig();
@@ -65,6 +66,20 @@ final class Cluster {
     } catch (UnknownHostException e) {
       throw new ConfigException("cluster.host " + host + " cannot be resolved to an IP address");
     }
+  }
+
+  /**
+   * A member silent for {@code timeoutSeconds} is evicted (Hazelcast's default is 60 s with a heartbeat every 5 s).
+   * Until then the event bus keeps routing service calls to it, and calls through the healthy nodes that land there
+   * wait out their deadline: a stalled node (a long GC pause, SIGSTOP, a cut network) would fail a share of every
+   * node's calls for the whole of its stall. Heartbeats every second make a short timeout safe from a missed beat.
+   */
+  static void failureDetection(Config hz, int timeoutSeconds) {
+    if (timeoutSeconds < 3 || timeoutSeconds > 600) {
+      throw new ConfigException("cluster.member-timeout-seconds must be between 3 and 600, not " + timeoutSeconds);
+    }
+    hz.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+    hz.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(timeoutSeconds));
   }
 
   private static Config base(String file) {

@@ -155,6 +155,22 @@ class KithStartTest {
   }
 
   @Test
+  @DisplayName("a cluster member is evicted after cluster.member-timeout-seconds without heartbeats (one a second); "
+      + "a timeout outside 3 to 600 s is refused, naming the key")
+  void memberTimeout() {
+    com.hazelcast.config.Config hz = Cluster.manager(KithTestKit.config(new JsonObject()).section("cluster"))
+        .getConfig();
+    assertEquals("10", hz.getProperty("hazelcast.max.no.heartbeat.seconds"));
+    assertEquals("1", hz.getProperty("hazelcast.heartbeat.interval.seconds"));
+    for (int wrong : new int[] {2, 601}) {
+      KithConfig config = KithTestKit.config(new JsonObject()
+          .put("cluster", new JsonObject().put("member-timeout-seconds", wrong)));
+      ConfigException e = assertThrows(ConfigException.class, () -> Cluster.manager(config.section("cluster")));
+      assertTrue(e.getMessage().contains("cluster.member-timeout-seconds"), e.getMessage());
+    }
+  }
+
+  @Test
   @DisplayName("modules start in order: domain services before the gateway")
   void moduleOrder() {
     KithConfig config = KithTestKit.config(new JsonObject()

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 
 /**
  * Recognises failures that mean "busy, unreachable or too slow" rather than "wrong": a store whose pool is full, that
@@ -37,6 +38,10 @@ public final class StoreFailures {
   // the client's own, for commands in flight on a connection that closed (a Redis restart)
   private static final String[] REDIS_NOT_NOW = {"LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN",
       "CONNECTION_CLOSED"};
+
+  private static final String BATCH_FAILURE = "ERR [";
+  // a qualified class name then ":" or the end: what Throwable.toString starts with (no Redis reply code has a dot)
+  private static final Pattern JAVA_EXCEPTION = Pattern.compile("[a-z][\\w$]*(\\.[\\w$]+)+(:|$)");
 
   private StoreFailures() {
   }
@@ -91,15 +96,23 @@ public final class StoreFailures {
    */
   public static boolean isRedisOutage(Throwable failure) {
     if (failure instanceof ErrorType) {
-      String code = redisErrorCode(failure);
-      for (String kind : REDIS_NOT_NOW) {
-        if (kind.equals(code)) {
-          return true;
-        }
+      String message = String.valueOf(failure.getMessage());
+      if (message.startsWith(BATCH_FAILURE)) {
+        return message.lines().anyMatch(StoreFailures::batchLineIsOutage);
       }
-      return false;
+      return isNotNow(message);
     }
     return !(failure instanceof ServiceException) || isUnavailable(failure);
+  }
+
+  // A failed batch (pipeline) is one error reply of the client's making, a line "ERR [<index>] <failure>" per failed
+  // command: <failure> is Redis's own error reply less its "ERR ", or, when Redis was not reached, the toString of
+  // the client's exception ("java.net.SocketException: Connection reset", a Redis restart). That text is all the
+  // client keeps of the cause, so it is read here: an exception's class name is an outage, a reply code as above.
+  private static boolean batchLineIsOutage(String line) {
+    int end = line.indexOf("] ");
+    String failure = end < 0 ? "" : line.substring(end + 2);
+    return isNotNow(failure) || JAVA_EXCEPTION.matcher(failure).lookingAt();
   }
 
   /**
@@ -107,11 +120,22 @@ public final class StoreFailures {
    * word, compared whole (BUSY is not BUSYGROUP); null for a failure that is not an error reply.
    */
   public static String redisErrorCode(Throwable failure) {
-    if (!(failure instanceof ErrorType)) {
-      return null;
+    return failure instanceof ErrorType ? firstWord(String.valueOf(failure.getMessage())) : null;
+  }
+
+  private static String firstWord(String reply) {
+    int space = reply.indexOf(' ');
+    return space < 0 ? reply : reply.substring(0, space);
+  }
+
+  // the error code is the reply's first word (BUSY is not BUSYGROUP)
+  private static boolean isNotNow(String reply) {
+    String code = firstWord(reply);
+    for (String kind : REDIS_NOT_NOW) {
+      if (kind.equals(code)) {
+        return true;
+      }
     }
-    String message = String.valueOf(failure.getMessage());
-    int space = message.indexOf(' ');
-    return space < 0 ? message : message.substring(0, space);
+    return false;
   }
 }

@@ -53,8 +53,8 @@ class StoreGuardTest {
   }
 
   @Test
-  @DisplayName("commands in flight when Redis drops its connections (a restart) fail with unavailable, and the client "
-      + "serves again on new connections")
+  @DisplayName("commands and batches in flight when Redis drops its connections (a restart) fail with unavailable, "
+      + "and the client serves again on new connections")
   void droppedConnectionsAreUnavailable(Vertx vertx) {
     assumeFalse(KithTestKit.onCluster(),
         "a proxy in front of one server: a cluster client learns the nodes' own addresses and goes around it");
@@ -72,12 +72,19 @@ class StoreGuardTest {
       Await.result(io.kith.platform.testkit.Poll.until(vertx, java.time.Duration.ofSeconds(20),
           "Redis to answer again", () -> redis.send(Request.cmd(Command.PING)).map(r -> "PONG".equals(r.toString()))
               .otherwise(false)));
+      // again with a batch: the client reports one cut off as an error reply of its own, "ERR [0] CONNECTION_CLOSED"
+      proxy.stall(true);
+      io.vertx.core.Future<java.util.List<io.vertx.redis.client.Response>> batchInFlight = redis.batch(
+          java.util.List.of(Request.cmd(Command.PING), Request.cmd(Command.PING)));
+      proxy.disconnect();
+      Throwable batch = Await.failure(batchInFlight);
+      assertTrue(Failures.is(batch, KithErrors.UNAVAILABLE), "batch in flight: " + batch);
       redis.close();
     }
   }
 
   @Test
-  @DisplayName("a Redis error reply passes through unchanged and does not open the circuit")
+  @DisplayName("a Redis error reply, alone or in a batch, passes through unchanged and does not open the circuit")
   void errorRepliesAreNotOutages(Vertx vertx) {
     Redis raw = Redis.createClient(vertx, Stores.redisOptions(KithTestKit.redisUrl(), KithTestKit.redisSection()));
     GuardedRedis redis = new GuardedRedis(vertx, raw, 2_000, 1, 600_000);
@@ -88,6 +95,9 @@ class StoreGuardTest {
       assertNull(Failures.codeOf(e), "a WRONGTYPE reply is not coded: " + e);
       assertTrue(String.valueOf(e.getMessage()).startsWith("WRONGTYPE"), String.valueOf(e));
     }
+    Throwable inBatch = Await.failure(redis.batch(java.util.List.of(Request.cmd(Command.GET).arg(key),
+        Request.cmd(Command.LPUSH).arg(key).arg("x"))));
+    assertNull(Failures.codeOf(inBatch), "a WRONGTYPE reply in a batch is not coded: " + inBatch);
     assertEquals(CircuitBreakerState.CLOSED, redis.state());
     assertEquals("text", Await.result(redis.send(Request.cmd(Command.GET).arg(key))).toString());
     redis.close();

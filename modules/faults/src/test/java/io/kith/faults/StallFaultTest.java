@@ -1,0 +1,103 @@
+package io.kith.faults;
+
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** SIGSTOP of a node for longer than the member timeout, then SIGCONT. */
+class StallFaultTest extends FaultTestBase {
+
+  /** The stall: well past the member timeout (cluster.member-timeout-seconds, 10 s by default). */
+  private static final Duration STALL = Duration.ofSeconds(45);
+  /**
+   * Calls started this long after the SIGSTOP must all succeed: the member timeout, plus one service deadline for a
+   * call already sent to the stalled node, with room for a busy machine.
+   */
+  private static final Duration FAILOVER = Duration.ofSeconds(20);
+
+  /** One call: when it started (ms after the SIGSTOP) and its answer. */
+  record Call(long startedMs, Api.Reply reply) {
+  }
+
+  @Test
+  @DisplayName("SIGSTOP of a node past the member timeout: calls through the healthy gateways fail over within "
+      + "seconds and keep succeeding for the rest of the stall, the stalled node is evicted, and after SIGCONT every "
+      + "gateway answers again")
+  void stallThenResume() throws Exception {
+    start("stall", Map.of());
+    Api api = cluster.api;
+    List<KithNode> healthy = cluster.nodes().subList(0, 2);
+    KithNode stalled = cluster.node(2);
+    Api.User alice = api.register(healthy.get(0));
+    Api.User bob = api.register(healthy.get(1));
+    // the calls spread over every node's services before the fault
+    for (int i = 0; i < 6; i++) {
+      api.get(healthy.get(i % 2), "/me", alice).expect(200);
+    }
+
+    List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+    AtomicBoolean stalling = new AtomicBoolean(true);
+    int logAtStop = Files.readString(healthy.get(0).log()).length();
+    long stoppedAt = System.nanoTime();
+    stalled.pause();
+    ExecutorService clients = Executors.newFixedThreadPool(4);
+    List<Future<?>> running = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      KithNode gateway = healthy.get(t % 2);
+      boolean sends = t >= 2;
+      running.add(clients.submit(() -> {
+        while (stalling.get()) {
+          long started = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
+          Api.Reply reply = sends
+              ? api.post(gateway, "/direct/" + bob.id() + "/messages", alice, new JsonObject()
+                  .put("client_id", UUID.randomUUID().toString()).put("text", "during the stall"))
+              : api.get(gateway, "/me", alice);
+          calls.add(new Call(started, reply));
+          Thread.sleep(reply.status() / 100 == 2 ? 100 : 200);
+        }
+        return null;
+      }));
+    }
+    Thread.sleep(STALL.toMillis()); // the fault's length, not a wait for a result
+    stalling.set(false);
+    for (Future<?> f : running) {
+      f.get(2, TimeUnit.MINUTES);
+    }
+    clients.shutdown();
+    // the healthy nodes evicted it (Hazelcast logged the new member list during the stall)
+    String logged = Files.readString(healthy.get(0).log()).substring(logAtStop);
+    assertTrue(logged.contains("Members {size:2"), "node-1 evicted the stalled node:\n" + logged);
+    stalled.resume();
+
+    List<String> wrong = calls.stream().filter(c -> c.reply().status() / 100 != 2 && !c.reply().isAllowedRefusal())
+        .map(Call::toString).toList();
+    assertEquals(List.of(), wrong, "through a healthy gateway every failure is 503/429 problem+json");
+    List<Call> late = calls.stream().filter(c -> c.startedMs() > FAILOVER.toMillis()).toList();
+    assertTrue(late.size() >= 10, "calls went on during the stall: " + late.size());
+    List<String> lateFailures = late.stream().filter(c -> c.reply().status() / 100 != 2).map(Call::toString).toList();
+    assertEquals(List.of(), lateFailures, "calls started " + FAILOVER + " after the SIGSTOP ("
+        + calls.stream().filter(c -> c.reply().status() / 100 != 2).count() + " of " + calls.size()
+        + " calls failed in all)");
+
+    // after SIGCONT every gateway, the resumed one included, answers again without a restart
+    for (KithNode node : cluster.nodes()) {
+      new Load().acknowledged(List.of(node), 0, n -> api.get(n, "/me", alice));
+    }
+  }
+}

@@ -1,5 +1,7 @@
 package io.kith.app;
 
+import ch.qos.logback.classic.LoggerContext;
+import io.kith.app.log.LogFormat;
 import io.kith.gateway.GatewayVerticle;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
@@ -83,6 +85,9 @@ public final class Kith {
   static Future<Kith> start(KithConfig config, boolean stoppedByCaller) {
     Kith kith = new Kith(config, stoppedByCaller);
     try {
+      if (LoggerFactory.getILoggerFactory() instanceof LoggerContext) {
+        LogFormat.apply((LoggerContext) LoggerFactory.getILoggerFactory(), config.getString(LogFormat.KEY, "text"));
+      }
       checkConsistency(config);
       kith.startStores();
       kith.checkHttpPort();

@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +28,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -218,6 +223,40 @@ class MetricsHttpTest {
           && s.contains("kith_eventlog_lag{group=\"feeds-fanout\",stream=\"events:feeds\"}")
           && names(s).containsAll(Set.of("kith_fanout_backlog", "kith_outbox_size")));
     }));
+  }
+
+  @Test
+  @DisplayName("deploy/grafana/kith.json is valid JSON whose every panel queries metrics a node publishes, and it "
+      + "shows every kith_ metric")
+  void dashboardUsesPublishedMetrics() throws IOException {
+    JsonObject dashboard = new JsonObject(Files.readString(Path.of("..", "..", "deploy", "grafana", "kith.json")));
+    // every meter exists once its first use happened: a login, a refused one, a post, a message, a bridge connection
+    counters();
+    kith.publish(kith.register(), "dashboard");
+    eventLogGauges();
+    String published = scrape();
+    Set<String> names = names(published);
+    Set<String> queried = new TreeSet<>();
+    Pattern metric = Pattern.compile("\\b(?:kith|vertx|jvm|process)_[a-z0-9_]+\\b");
+    for (Object p : dashboard.getJsonArray("panels")) {
+      JsonObject panel = (JsonObject) p;
+      Set<String> ofPanel = new TreeSet<>();
+      for (Object t : panel.getJsonArray("targets")) {
+        Matcher m = metric.matcher(((JsonObject) t).getString("expr"));
+        while (m.find()) {
+          ofPanel.add(m.group());
+        }
+      }
+      assertFalse(ofPanel.isEmpty(), "panel '" + panel.getString("title") + "' queries no Kith metric");
+      queried.addAll(ofPanel);
+    }
+    Set<String> unknown = new TreeSet<>(queried);
+    unknown.removeAll(names);
+    assertEquals(Set.of(), unknown, "queried but not published");
+    Set<String> kithMetrics = new TreeSet<>(names);
+    kithMetrics.removeIf(n -> !n.startsWith("kith_") || n.endsWith("_max") || n.endsWith("_sum"));
+    kithMetrics.removeIf(n -> queried.contains(n) || queried.contains(n.replaceAll("_count$", "_bucket")));
+    assertEquals(Set.of(), kithMetrics, "published but not on the dashboard");
   }
 
   private void awaitValue(String name, java.util.function.DoublePredicate wanted) {

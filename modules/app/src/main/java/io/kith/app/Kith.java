@@ -1,6 +1,5 @@
 package io.kith.app;
 
-import ch.qos.logback.classic.LoggerContext;
 import io.kith.app.log.LogFormat;
 import io.kith.gateway.GatewayVerticle;
 import io.kith.platform.KithModule;
@@ -85,9 +84,7 @@ public final class Kith {
   static Future<Kith> start(KithConfig config, boolean stoppedByCaller) {
     Kith kith = new Kith(config, stoppedByCaller);
     try {
-      if (LoggerFactory.getILoggerFactory() instanceof LoggerContext) {
-        LogFormat.apply((LoggerContext) LoggerFactory.getILoggerFactory(), config.getString(LogFormat.KEY, "text"));
-      }
+      LogFormat.apply(config);
       checkConsistency(config);
       kith.startStores();
       kith.checkHttpPort();

@@ -8,6 +8,8 @@ import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import io.kith.platform.config.ConfigException;
+import io.kith.platform.config.KithConfig;
+import org.slf4j.LoggerFactory;
 
 import java.util.Iterator;
 import java.util.Map;
@@ -27,6 +29,13 @@ public final class LogFormat {
   private static final Map<Appender<ILoggingEvent>, Encoder<ILoggingEvent>> TEXT = new WeakHashMap<>();
 
   private LogFormat() {
+  }
+
+  /** Applies {@value #KEY} of {@code config} to the logging of this JVM (when it is logback, as in the jar). */
+  public static void apply(KithConfig config) {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext) {
+      apply((LoggerContext) LoggerFactory.getILoggerFactory(), config.getString(KEY, "text"));
+    }
   }
 
   /** Applies {@code format} ({@code text} or {@code json}) to the root logger's output appenders of {@code context}. */

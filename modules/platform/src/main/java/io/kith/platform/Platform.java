@@ -52,7 +52,7 @@ public final class Platform {
   private final Map<String, Supplier<Future<?>>> readiness = Collections.synchronizedMap(new LinkedHashMap<>());
 
   private Platform(Vertx vertx, KithConfig config, Redis redis, MongoClient mongo, IdGenerator ids, EventLog events,
-                   Sessions sessions, KithMetrics metrics) {
+                   Sessions sessions, KithMetrics metrics, long pollMillis) {
     this.vertx = vertx;
     this.config = config;
     this.redis = redis;
@@ -61,8 +61,7 @@ public final class Platform {
     this.events = events;
     this.sessions = sessions;
     this.metrics = metrics;
-    this.eventLogMetrics = new EventLogMetrics(vertx, events, metrics,
-        Bounds.of("metrics", config.section("metrics")).within(POLL_SECONDS, 1L, 3_600L) * 1000);
+    this.eventLogMetrics = new EventLogMetrics(vertx, events, metrics, pollMillis);
     addReadinessCheck("redis", () -> Stores.pingRedis(redis));
     addReadinessCheck("mongo", () -> Stores.pingMongo(mongo));
   }
@@ -103,6 +102,13 @@ public final class Platform {
    */
   public static Future<Platform> start(Vertx vertx, KithConfig config, String redisUrl, String mongoUrl,
                                        KithMetrics metrics) {
+    long pollMillis;
+    try {
+      // refused before any store is touched or id leased
+      pollMillis = Bounds.of("metrics", config.section("metrics")).within(POLL_SECONDS, 1L, 3_600L) * 1000;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return Future.failedFuture(e);
+    }
     JsonObject redisSection = config.section("redis");
     JsonObject mongoSection = config.section("mongo");
     JsonObject tokens = config.section("tokens");
@@ -128,7 +134,7 @@ public final class Platform {
               Sessions sessions = new Sessions(vertx, redis, access, tokens.getInteger("refresh-ttl", 2_592_000));
               EventLog events = new EventLog(vertx, redis, ids, EventLogOptions.from(config.section("eventlog")),
                   new EventOutbox(mongo));
-              return new Platform(vertx, config, redis, mongo, ids, events, sessions, metrics);
+              return new Platform(vertx, config, redis, mongo, ids, events, sessions, metrics, pollMillis);
             }))
         .onFailure(e -> {
           redis.close();

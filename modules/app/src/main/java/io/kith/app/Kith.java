@@ -1,14 +1,19 @@
 package io.kith.app;
 
+import io.kith.app.log.LogFormat;
 import io.kith.gateway.GatewayVerticle;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
 import io.kith.platform.config.ConfigException;
 import io.kith.platform.config.KithConfig;
+import io.kith.platform.metrics.KithMetrics;
+import io.kith.platform.metrics.MeterBounds;
 import io.kith.platform.store.EmbeddedMongo;
 import io.kith.platform.store.EmbeddedRedis;
 import io.kith.platform.store.StoreStartException;
 import io.kith.platform.store.Stores;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
@@ -35,6 +40,7 @@ import java.util.List;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
@@ -54,6 +60,7 @@ public final class Kith {
   private Vertx vertx;
   private Platform platform;
   private HazelcastClusterManager clusterManager;
+  private final KithMetrics metrics = new KithMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   private final List<String> deployments = new ArrayList<>();
   private final List<String> modules = new ArrayList<>();
   private boolean stopped;
@@ -78,6 +85,7 @@ public final class Kith {
   static Future<Kith> start(KithConfig config, boolean stoppedByCaller) {
     Kith kith = new Kith(config, stoppedByCaller);
     try {
+      LogFormat.apply(config);
       checkConsistency(config);
       kith.startStores();
       kith.checkHttpPort();
@@ -157,14 +165,18 @@ public final class Kith {
   }
 
   private Future<Void> startVertx() {
+    // fixed buckets and capped tag values (MeterBounds), no quantile histograms: /metrics stays small whatever the
+    // traffic. A registry of this node's own (by name too), so that nodes sharing a JVM (tests) keep their meters apart.
+    MeterBounds.apply(metrics.registry());
     VertxOptions options = new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions()
         .setEnabled(true)
+        .setRegistryName("kith-" + UUID.randomUUID())
         .setJvmMetricsEnabled(true)
         .setLabels(EnumSet.of(Label.HTTP_METHOD, Label.HTTP_CODE, Label.HTTP_ROUTE,
             // no EB_ADDRESS: user and room addresses would make one series per user
             Label.EB_FAILURE, Label.POOL_TYPE, Label.POOL_NAME))
-        .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(true)));
-    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory());
+        .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true).setPublishQuantiles(false)));
+    VertxBuilder builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics.registry()));
     JsonObject cluster = config.section("cluster");
     if (!cluster.getBoolean("enabled", false)) {
       vertx = builder.with(options).build();
@@ -191,7 +203,7 @@ public final class Kith {
   private Future<Void> startPlatform() {
     String redisUrl = embeddedRedis != null ? embeddedRedis.url() : config.getString("redis.url", "");
     String mongoUrl = embeddedMongo != null ? embeddedMongo.url() : config.getString("mongo.url", "");
-    return Platform.start(vertx, config, redisUrl, mongoUrl).map(p -> {
+    return Platform.start(vertx, config, redisUrl, mongoUrl, metrics).map(p -> {
       platform = p;
       if (clusterManager != null) {
         HazelcastClusterManager manager = clusterManager;

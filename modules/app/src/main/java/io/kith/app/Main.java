@@ -1,5 +1,6 @@
 package io.kith.app;
 
+import io.kith.app.log.LogFormat;
 import io.kith.platform.config.ConfigException;
 import io.kith.platform.config.KithConfig;
 import org.slf4j.Logger;
@@ -29,6 +30,13 @@ public final class Main {
     KithConfig config;
     try {
       config = KithConfig.load(args.length == 1 ? Path.of(args[0]) : null, System.getenv());
+    } catch (ConfigException e) {
+      die(e.getMessage());
+      return;
+    }
+    try {
+      // before the first line below, so that every line of the node has the configured format
+      LogFormat.apply(config);
     } catch (ConfigException e) {
       die(e.getMessage());
       return;

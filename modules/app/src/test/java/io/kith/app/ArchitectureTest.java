@@ -54,7 +54,7 @@ class ArchitectureTest {
     noClasses().that().resideInAPackage("io.kith.platform..")
         .should().dependOnClassesThat().resideOutsideOfPackages("io.kith.platform..", "java..", "javax..",
             "io.vertx..", "io.netty..", "org.slf4j..", "org.yaml..", "de.bwaldvogel..", "org.h2..", "redis.embedded..",
-            "com.fasterxml..", "org.bson..", "com.mongodb..")
+            "com.fasterxml..", "org.bson..", "com.mongodb..", "io.micrometer..")
         .check(classes);
   }
 

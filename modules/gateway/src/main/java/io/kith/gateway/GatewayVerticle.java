@@ -12,6 +12,7 @@ import io.kith.gateway.http.ContractDocument;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.metrics.KithMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
@@ -54,6 +55,7 @@ public final class GatewayVerticle extends VerticleBase {
   private TcpEventBusBridge tcp;
   private BridgeGuard guard;
   private MessageConsumer<Object> whoami;
+  private List<Runnable> unmetered = List.of();
 
   /** The parsed API contract and its text (parsed once per node, shared by the verticle instances). */
   public record Contract(Buffer text, OpenAPIContract contract) {
@@ -93,6 +95,13 @@ public final class GatewayVerticle extends VerticleBase {
     guard = new BridgeGuard(vertx, platform.sessions(), inbound, rooms, listener);
     long every = bridge.getLong("presence-heartbeat-seconds", 20L) * 1000;
     heartbeat = vertx.setPeriodic(every, every, id -> guard.heartbeat());
+    // each gateway instance holds some of the node's connections: the node's gauges add them up
+    BridgeGuard counted = guard;
+    unmetered = List.of(
+        platform.metrics().addToGauge(KithMetrics.BRIDGE_CONNECTIONS, "Bridge connections open on this node",
+            counted::connectionCount),
+        platform.metrics().addToGauge(KithMetrics.ONLINE_USERS, "Users with a bridge connection on this node",
+            counted::userCount));
     whoami = vertx.eventBus().consumer(Addresses.BRIDGE_WHOAMI, msg -> {
       String sender = msg.headers().get(Addresses.SENDER_HEADER);
       msg.reply(new JsonObject().put("user_id", sender == null ? null : Long.parseLong(sender)));
@@ -148,6 +157,7 @@ public final class GatewayVerticle extends VerticleBase {
     if (heartbeat >= 0) {
       vertx.cancelTimer(heartbeat);
     }
+    unmetered.forEach(Runnable::run);
     if (guard != null) {
       // bridge connections are not in-flight requests: left open, they would hold the drain for the whole grace
       guard.closeAll();

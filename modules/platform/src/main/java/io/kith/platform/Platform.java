@@ -1,11 +1,14 @@
 package io.kith.platform;
 
 import io.kith.platform.bus.ServicePing;
+import io.kith.platform.config.Bounds;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.events.EventLog;
+import io.kith.platform.events.EventLogMetrics;
 import io.kith.platform.events.EventLogOptions;
 import io.kith.platform.events.EventOutbox;
 import io.kith.platform.id.IdGenerator;
+import io.kith.platform.metrics.KithMetrics;
 import io.kith.platform.store.Stores;
 import io.kith.platform.token.AccessTokens;
 import io.kith.platform.token.Sessions;
@@ -44,10 +47,12 @@ public final class Platform {
   private final IdGenerator ids;
   private final EventLog events;
   private final Sessions sessions;
+  private final KithMetrics metrics;
+  private final EventLogMetrics eventLogMetrics;
   private final Map<String, Supplier<Future<?>>> readiness = Collections.synchronizedMap(new LinkedHashMap<>());
 
   private Platform(Vertx vertx, KithConfig config, Redis redis, MongoClient mongo, IdGenerator ids, EventLog events,
-                   Sessions sessions) {
+                   Sessions sessions, KithMetrics metrics, long pollMillis) {
     this.vertx = vertx;
     this.config = config;
     this.redis = redis;
@@ -55,6 +60,8 @@ public final class Platform {
     this.ids = ids;
     this.events = events;
     this.sessions = sessions;
+    this.metrics = metrics;
+    this.eventLogMetrics = new EventLogMetrics(vertx, events, metrics, pollMillis);
     addReadinessCheck("redis", () -> Stores.pingRedis(redis));
     addReadinessCheck("mongo", () -> Stores.pingMongo(mongo));
   }
@@ -75,6 +82,9 @@ public final class Platform {
     }
   }
 
+  /** Config key ({@code metrics} section): seconds between two reads of the event log's gauges. */
+  public static final String POLL_SECONDS = "poll-seconds";
+
   /** How long a start waits for a Redis that is reachable but does not answer yet. */
   static final long START_WAIT_MS = 60_000;
 
@@ -83,11 +93,28 @@ public final class Platform {
    * number and prepares the token services.
    */
   public static Future<Platform> start(Vertx vertx, KithConfig config, String redisUrl, String mongoUrl) {
+    return start(vertx, config, redisUrl, mongoUrl, KithMetrics.unpublished());
+  }
+
+  /**
+   * As {@link #start(Vertx, KithConfig, String, String)}, with Kith's meters (store latency, the event log's gauges,
+   * the modules' counters) on {@code metrics}: the node's published registry.
+   */
+  public static Future<Platform> start(Vertx vertx, KithConfig config, String redisUrl, String mongoUrl,
+                                       KithMetrics metrics) {
+    long pollMillis;
+    try {
+      // refused before any store is touched or id leased
+      pollMillis = Bounds.of("metrics", config.section("metrics")).within(POLL_SECONDS, 1L, 3_600L) * 1000;
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return Future.failedFuture(e);
+    }
     JsonObject redisSection = config.section("redis");
     JsonObject mongoSection = config.section("mongo");
     JsonObject tokens = config.section("tokens");
-    Redis redis = Stores.redis(vertx, redisUrl, redisSection);
-    MongoClient mongo = Stores.mongo(vertx, mongoUrl, mongoSection.getString("database", "kith"), mongoSection);
+    Redis redis = Stores.redis(vertx, redisUrl, redisSection, metrics);
+    MongoClient mongo = Stores.mongo(vertx, mongoUrl, mongoSection.getString("database", "kith"), mongoSection,
+        metrics);
     RedisAPI api = RedisAPI.api(redis);
     // every node answers readiness pings to its services' addresses (see ServicePing)
     ServicePing.install(vertx);
@@ -107,7 +134,7 @@ public final class Platform {
               Sessions sessions = new Sessions(vertx, redis, access, tokens.getInteger("refresh-ttl", 2_592_000));
               EventLog events = new EventLog(vertx, redis, ids, EventLogOptions.from(config.section("eventlog")),
                   new EventOutbox(mongo));
-              return new Platform(vertx, config, redis, mongo, ids, events, sessions);
+              return new Platform(vertx, config, redis, mongo, ids, events, sessions, metrics, pollMillis);
             }))
         .onFailure(e -> {
           redis.close();
@@ -180,6 +207,16 @@ public final class Platform {
     return events;
   }
 
+  /** Kith's meters (see {@link KithMetrics}). */
+  public KithMetrics metrics() {
+    return metrics;
+  }
+
+  /** The event log's gauges (a module reads a group's backlog from them). */
+  public EventLogMetrics eventLogMetrics() {
+    return eventLogMetrics;
+  }
+
   /** Sessions and refresh tokens. */
   public Sessions sessions() {
     return sessions;
@@ -192,6 +229,7 @@ public final class Platform {
 
   /** Releases the id lease and closes the store clients. */
   public Future<Void> close() {
+    eventLogMetrics.close();
     events.close();
     return ids.close()
         .eventually(sessions::close)

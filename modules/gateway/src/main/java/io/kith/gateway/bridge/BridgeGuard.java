@@ -243,6 +243,18 @@ public final class BridgeGuard {
     return connections.size();
   }
 
+  /** Number of distinct users with an authenticated, unexpired bridge connection on this guard. */
+  public int userCount() {
+    Set<Long> users = new HashSet<>();
+    connections.values().forEach(conn -> {
+      AccessClaims caller = conn.caller;
+      if (caller != null && !isExpired(caller)) {
+        users.add(caller.userId());
+      }
+    });
+    return users.size();
+  }
+
   /**
    * Closes every bridge connection, so that a stopping node does not keep its clients for the whole shutdown grace
    * (a WebSocket never drains by itself) and they reconnect elsewhere at once.

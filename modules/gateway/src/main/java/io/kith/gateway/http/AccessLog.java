@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The access log ({@code http.access-log}): one line per request with the direct peer's address, the method, the
- * path, the status, the bytes sent and the duration. The query string is never logged: SockJS clients
+ * path, the status, the bytes sent, the duration and the request id ({@link RequestIds}). The query string is never logged: SockJS clients
  * carry their access token there ({@code /eventbus/...?access_token=}), and a log is no place for credentials.
  */
 public final class AccessLog implements PlatformHandler {
@@ -25,9 +25,9 @@ public final class AccessLog implements PlatformHandler {
     SocketAddress peer = request.remoteAddress();
     String client = peer == null || peer.host() == null ? "-" : peer.host();
     String path = request.path() == null ? "-" : request.path();
-    rc.addBodyEndHandler(v -> LOG.info("{} \"{} {}\" {} {} {} ms", client, request.method(), path,
+    rc.addBodyEndHandler(v -> LOG.info("{} \"{} {}\" {} {} {} ms {}", client, request.method(), path,
         rc.response().getStatusCode(), rc.response().bytesWritten(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), RequestIds.of(rc)));
     rc.next();
   }
 }

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Builds the HTTP router from the OpenAPI contract: root handlers (access log, keep-alive header deadline, request
+ * Builds the HTTP router from the OpenAPI contract: root handlers (request id, access log, keep-alive header deadline, request
  * deadline, security headers, CORS, in-flight bound, body limit, bearer authentication), then per operation the contract validation and the domain handler, and one failure handler
  * that turns every failure into problem+json.
  */
@@ -72,6 +72,8 @@ public final class ApiRouter {
     OpenAPIContract contract = ValidatorCache.wrap(parsed);
     JsonObject http = platform.config().section("http");
     RouterBuilder builder = RouterBuilder.create(vertx, contract, RequestExtractor.withBodyHandler());
+    // first: the access log line and any problem body carry the id
+    builder.rootHandler(new RequestIds());
     if (http.getBoolean("access-log", true)) {
       builder.rootHandler(new AccessLog());
     }
@@ -95,8 +97,8 @@ public final class ApiRouter {
           .addOrigins(origins)
           .allowedMethods(Set.of(HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH,
               HttpMethod.DELETE, HttpMethod.OPTIONS))
-          .allowedHeaders(Set.of("Authorization", "Content-Type", "Accept"))
-          .exposedHeaders(Set.of("Retry-After", "WWW-Authenticate"))
+          .allowedHeaders(Set.of("Authorization", "Content-Type", "Accept", RequestIds.HEADER))
+          .exposedHeaders(Set.of("Retry-After", "WWW-Authenticate", RequestIds.HEADER))
           .maxAgeSeconds(600));
     }
     builder.rootHandler((SecurityPolicyHandler) rc -> {

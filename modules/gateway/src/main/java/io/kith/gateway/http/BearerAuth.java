@@ -52,7 +52,7 @@ public final class BearerAuth implements Handler<RoutingContext> {
     if (headers.size() > 1) {
       // proxies and frameworks disagree on which of several credentials counts: pick none
       rc.response().putHeader("WWW-Authenticate", "Bearer error=\"invalid_request\"");
-      rc.fail(Failures.of(KithErrors.TOKEN_INVALID, "send exactly one Authorization header"));
+      refuse(rc, op, Failures.of(KithErrors.TOKEN_INVALID, "send exactly one Authorization header"));
       return;
     }
     String header = headers.isEmpty() ? null : headers.get(0);
@@ -62,12 +62,13 @@ public final class BearerAuth implements Handler<RoutingContext> {
     }
     if (header == null || header.isBlank()) {
       rc.response().putHeader("WWW-Authenticate", "Bearer");
-      rc.fail(Failures.of(KithErrors.UNAUTHENTICATED, "this operation needs an Authorization: Bearer access token"));
+      refuse(rc, op,
+          Failures.of(KithErrors.UNAUTHENTICATED, "this operation needs an Authorization: Bearer access token"));
       return;
     }
     if (header.length() <= PREFIX.length() || !header.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
       rc.response().putHeader("WWW-Authenticate", "Bearer error=\"invalid_request\"");
-      rc.fail(Failures.of(KithErrors.TOKEN_INVALID, "the Authorization header must read: Bearer <access token>"));
+      refuse(rc, op, Failures.of(KithErrors.TOKEN_INVALID, "the Authorization header must read: Bearer <access token>"));
       return;
     }
     authenticate(header.substring(PREFIX.length()).trim()).onComplete(ar -> {
@@ -76,9 +77,19 @@ public final class BearerAuth implements Handler<RoutingContext> {
         rc.next();
       } else {
         rc.response().putHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
-        rc.fail(ar.cause());
+        refuse(rc, op, ar.cause());
       }
     });
+  }
+
+  /**
+   * Fails the request, first naming its operation's route for the HTTP metrics: refused here, before the router
+   * reaches that route, it would otherwise count as {@code route="unmatched"} (the name is the router's own form of
+   * the path, {@code /api/v1/posts/:postId}, so refused and served requests share their series).
+   */
+  private static void refuse(RoutingContext rc, Operation op, Throwable failure) {
+    rc.request().routed(op.getOpenAPIPath().replaceAll("\\{([^}/]+)}", ":$1"));
+    rc.fail(failure);
   }
 
   private static boolean isOptional(Operation op) {

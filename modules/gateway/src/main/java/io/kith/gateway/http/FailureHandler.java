@@ -52,7 +52,8 @@ public final class FailureHandler implements Handler<RoutingContext> {
     }
     Problem problem = toProblem(rc.failure(), rc.statusCode());
     if (problem.isInternal()) {
-      LOG.error("Unexpected failure on {} {}", rc.request().method(), rc.request().path(), rc.failure());
+      LOG.error("Unexpected failure on {} {} (request {})", rc.request().method(), rc.request().path(),
+          RequestIds.of(rc), rc.failure());
     } else if (problem.status() == 503) {
       // a coded failure by its detail (a small fixed set), anything else by its class
       String kind = rc.failure() == null ? "status 503"
@@ -72,7 +73,11 @@ public final class FailureHandler implements Handler<RoutingContext> {
     } else if (problem.status() == 503) {
       rc.response().putHeader("Retry-After", String.valueOf(StoreFailures.RETRY_AFTER_SECONDS));
     }
-    rc.response().end(problem.toJson(rc.request().path()).toBuffer());
+    JsonObject body = problem.toJson(rc.request().path());
+    if (RequestIds.of(rc) != null) {
+      body.put("request_id", RequestIds.of(rc));
+    }
+    rc.response().end(body.toBuffer());
   }
 
   static Problem toProblem(Throwable failure, int status) {

@@ -2,6 +2,7 @@ package io.kith.gateway.http;
 
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServicePing;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.healthchecks.Status;
@@ -85,7 +86,11 @@ public final class HealthRoutes {
         }
       });
     }
-    if (platform.vertx().isMetricsEnabled()) {
+    if (platform.metrics().registry() instanceof PrometheusMeterRegistry) {
+      // the node's own registry: Vert.x's meters and Kith's (see KithMetrics)
+      router.get("/metrics").handler(
+          PrometheusScrapingHandler.create((PrometheusMeterRegistry) platform.metrics().registry()));
+    } else if (platform.vertx().isMetricsEnabled()) {
       router.get("/metrics").handler(PrometheusScrapingHandler.create());
     } else {
       router.get("/metrics").handler(rc -> rc.fail(503));

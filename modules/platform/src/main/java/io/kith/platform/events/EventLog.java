@@ -13,7 +13,10 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -44,6 +47,8 @@ public final class EventLog {
   private final ConsumerGroups groups;
   private long drainTimer = -1;
   private boolean draining;
+  // the groups consumed on this node by stream, for the lag and pending gauges (EventLogMetrics)
+  private final Map<String, Set<String>> consumed = new ConcurrentHashMap<>();
 
   /** Creates the log over a Redis client, without an outbox (a refused append fails). */
   public EventLog(Vertx vertx, Redis redis, IdGenerator ids, EventLogOptions options) {
@@ -89,6 +94,21 @@ public final class EventLog {
       vertx.cancelTimer(drainTimer);
       drainTimer = -1;
     }
+  }
+
+  /** The groups consumed on this node, by stream key. */
+  Map<String, Set<String>> consumedGroups() {
+    return consumed;
+  }
+
+  /** The Redis command API this log uses. */
+  RedisAPI api() {
+    return api;
+  }
+
+  /** The outbox, or null. */
+  EventOutbox outbox() {
+    return outbox;
   }
 
   /** The stream key of {@code domain}. */
@@ -200,6 +220,7 @@ public final class EventLog {
     checkName(domain, "domain");
     checkName(group, "group");
     String stream = stream(domain);
+    consumed.computeIfAbsent(stream, s -> ConcurrentHashMap.newKeySet()).add(group);
     EventConsumer consumer = new EventConsumer(vertx, redis, api, stream, domain, group,
         group + "-" + ids.next(), handler, options, concurrency);
     if (groups == null) {

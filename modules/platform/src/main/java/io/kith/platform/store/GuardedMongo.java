@@ -1,5 +1,7 @@
 package io.kith.platform.store;
 
+import io.kith.platform.metrics.KithMetrics;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.core.Future;
@@ -9,6 +11,9 @@ import io.vertx.ext.mongo.MongoClient;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * <p>{@link MongoClient} has some eighty methods; a dynamic proxy applies the guard to every one that returns a
  * {@link Future} rather than a hand-written copy of each that would fall behind the interface. Methods returning
  * streams pass through unguarded.
+ *
+ * <p>Each guarded operation is timed on {@value KithMetrics#STORE} with {@code store=mongo} and the client method's
+ * name as {@code operation} (a closed set: the methods of {@link MongoClient}).
  */
 public final class GuardedMongo {
 
@@ -38,6 +46,12 @@ public final class GuardedMongo {
    * @param resetTimeoutMs how long the circuit stays open before one operation may test MongoDB again
    */
   public static MongoClient wrap(Vertx vertx, MongoClient delegate, int maxFailures, long resetTimeoutMs) {
+    return wrap(vertx, delegate, maxFailures, resetTimeoutMs, KithMetrics.unpublished());
+  }
+
+  /** As {@link #wrap(Vertx, MongoClient, int, long)}, timing each operation on {@code metrics}. */
+  public static MongoClient wrap(Vertx vertx, MongoClient delegate, int maxFailures, long resetTimeoutMs,
+                                 KithMetrics metrics) {
     // no breaker deadline: a write that outlived it could still land after the caller was told it failed
     CircuitBreaker breaker = CircuitBreaker.create("kith-mongo", vertx, new CircuitBreakerOptions()
             .setTimeout(-1)
@@ -50,18 +64,21 @@ public final class GuardedMongo {
             resetTimeoutMs))
         .halfOpenHandler(v -> LOG.info("MongoDB circuit half open: the next call tests it"))
         .closeHandler(v -> LOG.info("MongoDB answers again: its circuit is closed"));
+    Map<String, Timer> timers = new ConcurrentHashMap<>();
     return (MongoClient) Proxy.newProxyInstance(MongoClient.class.getClassLoader(), new Class<?>[] {MongoClient.class},
-        (proxy, method, args) -> invoke(breaker, delegate, method, args));
+        (proxy, method, args) -> invoke(breaker, delegate, method, args, timers, metrics));
   }
 
-  private static Object invoke(CircuitBreaker breaker, MongoClient delegate, Method method, Object[] args)
-      throws Throwable {
+  private static Object invoke(CircuitBreaker breaker, MongoClient delegate, Method method, Object[] args,
+                               Map<String, Timer> timers, KithMetrics metrics) throws Throwable {
     if (method.getDeclaringClass() == Object.class) {
       return method.invoke(delegate, args);
     }
     if (!Future.class.isAssignableFrom(method.getReturnType()) || method.getName().equals("close")) {
       return call(delegate, method, args);
     }
+    Timer timer = timers.computeIfAbsent(method.getName(), name -> metrics.storeTimer("mongo", name));
+    long start = System.nanoTime();
     return breaker.<Object>execute(() -> {
       try {
         @SuppressWarnings("unchecked")
@@ -71,6 +88,7 @@ public final class GuardedMongo {
         return Future.failedFuture(e);
       }
     })
+        .onComplete(ar -> timer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS))
         .recover(e -> Future.failedFuture(StoreFailures.isUnavailable(e) ? StoreFailures.outage("MongoDB", e) : e));
   }
 

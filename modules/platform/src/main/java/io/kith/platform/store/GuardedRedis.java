@@ -1,5 +1,7 @@
 package io.kith.platform.store;
 
+import io.kith.platform.metrics.KithMetrics;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.circuitbreaker.CircuitBreaker;
 import io.vertx.circuitbreaker.CircuitBreakerOptions;
 import io.vertx.circuitbreaker.CircuitBreakerState;
@@ -11,6 +13,10 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -25,6 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #connect()} (a dedicated connection, used for blocking reads such as XREADGROUP BLOCK) is refused while the
  * circuit is open but gets no deadline: its commands may legitimately block for long.
+ *
+ * <p>Each pooled command is timed on {@value KithMetrics#STORE} with {@code store=redis} and the command's name as
+ * {@code operation} (a pipeline as {@code batch}); blocking reads on dedicated connections are not, their time is
+ * mostly waiting for entries.
  */
 public final class GuardedRedis implements Redis {
 
@@ -32,6 +42,8 @@ public final class GuardedRedis implements Redis {
 
   private final Redis delegate;
   private final CircuitBreaker breaker;
+  private final KithMetrics metrics;
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
   /**
    * Wraps {@code delegate}.
@@ -41,7 +53,14 @@ public final class GuardedRedis implements Redis {
    * @param resetTimeoutMs   how long the circuit stays open before one command may test Redis again
    */
   public GuardedRedis(Vertx vertx, Redis delegate, long commandTimeoutMs, int maxFailures, long resetTimeoutMs) {
+    this(vertx, delegate, commandTimeoutMs, maxFailures, resetTimeoutMs, KithMetrics.unpublished());
+  }
+
+  /** As {@link #GuardedRedis(Vertx, Redis, long, int, long)}, timing each command on {@code metrics}. */
+  public GuardedRedis(Vertx vertx, Redis delegate, long commandTimeoutMs, int maxFailures, long resetTimeoutMs,
+                      KithMetrics metrics) {
     this.delegate = delegate;
+    this.metrics = metrics;
     this.breaker = CircuitBreaker.create("kith-redis", vertx, new CircuitBreakerOptions()
             .setTimeout(commandTimeoutMs > 0 ? commandTimeoutMs : -1)
             .setMaxFailures(maxFailures)
@@ -60,8 +79,12 @@ public final class GuardedRedis implements Redis {
     return breaker.state();
   }
 
-  private <T> Future<T> guarded(Supplier<Future<T>> command) {
-    return breaker.execute(command).recover(e -> Future.failedFuture(
+  private <T> Future<T> guarded(String operation, Supplier<Future<T>> command) {
+    Timer timer = timers.computeIfAbsent(operation, o -> metrics.storeTimer("redis", o));
+    long start = System.nanoTime();
+    return breaker.execute(command)
+        .onComplete(ar -> timer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS))
+        .recover(e -> Future.failedFuture(
         StoreFailures.isRedisOutage(e) ? StoreFailures.outage("Redis", e) : e));
   }
 
@@ -85,12 +108,13 @@ public final class GuardedRedis implements Redis {
 
   @Override
   public Future<Response> send(Request command) {
-    return guarded(() -> delegate.send(command));
+    // the command's name from a closed set (Command constants); a made-up command is capped by MeterBounds
+    return guarded(command.command().toString().toLowerCase(Locale.ROOT), () -> delegate.send(command));
   }
 
   @Override
   public Future<List<Response>> batch(List<Request> commands) {
-    return guarded(() -> delegate.batch(commands));
+    return guarded("batch", () -> delegate.batch(commands));
   }
 
   @Override

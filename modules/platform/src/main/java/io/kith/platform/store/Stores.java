@@ -1,5 +1,6 @@
 package io.kith.platform.store;
 
+import io.kith.platform.metrics.KithMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -74,12 +75,17 @@ public final class Stores {
    * {@code redis.breaker-reset-ms}.
    */
   public static Redis redis(Vertx vertx, String url, JsonObject redisSection) {
+    return redis(vertx, url, redisSection, KithMetrics.unpublished());
+  }
+
+  /** As {@link #redis(Vertx, String, JsonObject)}, timing each command on {@code metrics}. */
+  public static Redis redis(Vertx vertx, String url, JsonObject redisSection, KithMetrics metrics) {
     RedisOptions options = redisOptions(url, redisSection);
     Redis client = Redis.createClient(vertx, options);
     return new GuardedRedis(vertx, clusterMode(redisSection) ? new SlotBatchedRedis(vertx, client, options) : client,
         redisSection.getLong("command-timeout-ms", 2_000L),
         redisSection.getInteger("breaker-max-failures", 10),
-        redisSection.getLong("breaker-reset-ms", 5_000L));
+        redisSection.getLong("breaker-reset-ms", 5_000L), metrics);
   }
 
   /**
@@ -89,6 +95,12 @@ public final class Stores {
    * {@code mongo.breaker-reset-ms}.
    */
   public static MongoClient mongo(Vertx vertx, String url, String database, JsonObject mongoSection) {
+    return mongo(vertx, url, database, mongoSection, KithMetrics.unpublished());
+  }
+
+  /** As {@link #mongo(Vertx, String, String, JsonObject)}, timing each operation on {@code metrics}. */
+  public static MongoClient mongo(Vertx vertx, String url, String database, JsonObject mongoSection,
+                                  KithMetrics metrics) {
     JsonObject config = new JsonObject()
         .put("connection_string", url)
         .put("db_name", database)
@@ -98,7 +110,8 @@ public final class Stores {
         .put("waitQueueTimeoutMS", mongoSection.getInteger("wait-queue-timeout-ms", 2_000))
         .put("connectTimeoutMS", 5000);
     return GuardedMongo.wrap(vertx, MongoClient.createShared(vertx, config, MONGO_POOL + ":" + url + "/" + database),
-        mongoSection.getInteger("breaker-max-failures", 10), mongoSection.getLong("breaker-reset-ms", 5_000L));
+        mongoSection.getInteger("breaker-max-failures", 10), mongoSection.getLong("breaker-reset-ms", 5_000L),
+        metrics);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.kith.accounts.api.AccountsErrors;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.metrics.KithMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -54,7 +55,7 @@ final class Login {
   }
 
   Future<JsonObject> login(JsonObject request, String clientAddress) {
-    return Failures.guard(() -> {
+    return counted(Failures.guard(() -> {
       JsonObject req = request == null ? new JsonObject() : request;
       String login = stringField(req, "login").trim();
       String password = stringField(req, "password");
@@ -77,6 +78,19 @@ final class Login {
                 : new Attempt(account, password, device, addressKey, accountKey, null))
             .compose(this::attempt);
       });
+    }));
+  }
+
+  /** Counts a login and a refused one (a wrong password or a throttle; not a busy or failing node) on the meters. */
+  private Future<JsonObject> counted(Future<JsonObject> outcome) {
+    return outcome.onComplete(ar -> {
+      String code = ar.failed() ? Failures.codeOf(ar.cause()) : null;
+      if (ar.succeeded()) {
+        platform.metrics().counter(KithMetrics.LOGINS, "Successful logins").increment();
+      } else if (AccountsErrors.INVALID_CREDENTIALS.code().equals(code)
+          || AccountsErrors.LOGIN_THROTTLED.code().equals(code)) {
+        platform.metrics().counter(KithMetrics.LOGINS_FAILED, "Refused logins").increment();
+      }
     });
   }
 

@@ -9,6 +9,7 @@ import io.kith.feeds.api.events.UserMentioned;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
+import io.kith.platform.metrics.KithMetrics;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsEvents;
@@ -78,6 +79,8 @@ final class FanOut {
    */
   Future<Void> start() {
     var log = platform.events();
+    platform.metrics().gauge(KithMetrics.FANOUT_BACKLOG, "Posts waiting for fan-out (lag plus pending of "
+        + FEEDS_GROUP + ")", () -> platform.eventLogMetrics().backlog(FeedsEvents.DOMAIN, FEEDS_GROUP));
     int taken = Math.max(Math.max(1, settings.fanoutWorkers()), settings.fanoutPrefetch());
     return log.consume(FeedsEvents.DOMAIN, FEEDS_GROUP, taken,
             log.once(FEEDS_GROUP, e -> inTurn.run(postOf(e), () -> onFeedsEvent(e))))

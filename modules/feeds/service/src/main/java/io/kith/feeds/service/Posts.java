@@ -8,6 +8,7 @@ import io.kith.feeds.api.events.PostReposted;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.error.Failures;
 import io.kith.platform.events.Event;
+import io.kith.platform.metrics.KithMetrics;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -134,6 +135,7 @@ final class Posts {
           return Future.succeededFuture();
         });
     return own.compose(v -> {
+      core.platform().metrics().counter(KithMetrics.POSTS_PUBLISHED, "Posts published").increment();
       core.emit(new PostPublished(id, author, doc.getString("vis"), doc.getLong("repost_of"),
           Event.longs(doc.getJsonArray("mentions"))));
       return views.hydrate(author, List.of(doc), false).map(list -> list.get(0));

@@ -12,6 +12,7 @@ import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.events.Event;
 import io.kith.platform.limit.RateLimiter;
+import io.kith.platform.metrics.KithMetrics;
 import io.kith.platform.store.MongoErrors;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
@@ -299,6 +300,7 @@ final class Sends {
 
   /** Appends {@code MessageSent} for a stored message; never fails (a lost event is logged). */
   private void sent(JsonObject view, String kind, List<Long> to, Long group, String groupName, List<Long> mentions) {
+    platform.metrics().counter(KithMetrics.MESSAGES_SENT, "Chat messages stored").increment();
     String text = view.getString("text", "");
     String preview = text.length() > PREVIEW ? text.substring(0, text.offsetByCodePoints(0,
         Math.min(PREVIEW, text.codePointCount(0, text.length())))) : text;

@@ -35,6 +35,7 @@ import io.kith.client.model.ProfileChanges;
 import io.kith.client.model.Register201Response;
 import io.kith.client.model.RegisterRequest;
 import io.kith.client.model.SentMessage;
+import io.kith.client.model.LoginTokens;
 import io.kith.client.model.TokenPair;
 import io.kith.client.model.UnreadCounts;
 import io.kith.client.model.UploadMedia201Response;
@@ -154,10 +155,11 @@ class JavaClientFlowTest {
 
   /** Logs in again by username: the new token pair is the member's client from now on. */
   private Member login(Member member) throws ApiException {
-    TokenPair tokens = new AuthApi(client(null))
+    LoginTokens tokens = new AuthApi(client(null))
         .login(new LoginRequest().login(member.username()).password(member.password()));
     assertEquals(member.id(), tokens.getUserId());
     assertTrue(tokens.getExpiresIn() > 0);
+    assertNotNull(tokens.getDeviceToken(), "a login names the device for the next one");
     return new Member(member.id(), member.username(), member.password(), client(tokens.getAccessToken()));
   }
 

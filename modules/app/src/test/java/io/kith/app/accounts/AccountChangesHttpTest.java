@@ -1,6 +1,7 @@
 package io.kith.app.accounts;
 
 import io.kith.app.accounts.AccountsKith.User;
+import io.kith.app.support.Conformance;
 import io.kith.app.support.Reply;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonArray;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.util.List;
 import java.util.Locale;
 
 import static io.kith.app.accounts.AccountsKith.newAddress;
@@ -30,6 +32,7 @@ class AccountChangesHttpTest {
   static final int COOLDOWN_DAYS = 30;
   static final long DAY_MS = 86_400_000L;
 
+  private final Conformance contract = Conformance.load();
   private Inboxes inboxes;
   private AccountsKith kith;
 
@@ -85,6 +88,7 @@ class AccountChangesHttpTest {
 
     JsonObject own = rename(user, renamed, user.password()).expect(200);
     assertEquals(renamed, own.getString("username"), own.encode());
+    assertEquals(List.of(), contract.problems("changeUsername", 200, own), "the body is as documented");
     assertEquals(renamed, kith.get("/me", user.access()).expect(200).getString("username"));
     assertEquals(user.id(), byUsername(viewer, renamed.toLowerCase(Locale.ROOT)).expect(200).getLong("id"));
     assertEquals(renamed, kith.get("/users/" + user.id(), viewer.access()).expect(200).getString("username"),

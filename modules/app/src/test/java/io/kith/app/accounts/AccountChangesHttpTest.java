@@ -7,7 +7,6 @@ import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -33,23 +32,15 @@ class AccountChangesHttpTest {
   static final long DAY_MS = 86_400_000L;
 
   private final Conformance contract = Conformance.load();
-  private Inboxes inboxes;
-  private AccountsKith kith;
-
-  @BeforeAll
-  void start() {
-    inboxes = new Inboxes();
-    kith = AccountsKith.start(inboxes.config().put("accounts", new JsonObject()
-        .put("username-change-cooldown-days", COOLDOWN_DAYS).put("username-reserve-days", 30)));
-  }
+  // one node for the class (PER_CLASS), built with the instance: its mail and SMS go to these inboxes
+  private final Inboxes inboxes = new Inboxes();
+  private final AccountsKith kith = AccountsKith.start(inboxes.config().put("accounts", new JsonObject()
+      .put("username-change-cooldown-days", COOLDOWN_DAYS).put("username-reserve-days", 30)));
 
   @AfterAll
   void stop() {
-    if (kith != null) {
-      kith.close();
-    }
-    if (inboxes != null) {
-      inboxes.close();
+    try (inboxes; kith) {
+      // nothing to do but close them: the node first, then the inboxes (resources close in reverse order)
     }
   }
 

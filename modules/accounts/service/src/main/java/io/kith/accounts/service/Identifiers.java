@@ -5,9 +5,9 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Finds the account a login or reset identifier names: a username, or an email or phone that the account has
- * verified, or else (when allowed) one that exactly one account has claimed without verifying it yet, when that account has
- * no verified identifier on the same channel. Two unverified
- * claims of one identifier name nobody: only a code proves which of them is its owner.
+ * verified, or else (when allowed) one that exactly one account has claimed without verifying it yet, when that
+ * account has no verified identifier on the same channel. Two unverified claims of one identifier name nobody: only a
+ * code proves which of them is its owner.
  */
 final class Identifiers {
 

@@ -169,7 +169,8 @@ final class Verification {
         .compose(previous -> store.verify(user, channel, target).compose(updated -> {
           if (updated == null) {
             // the account changed its identifier after the code was sent: the code was for the old one
-            return Failures.<JsonObject>fail(AccountsErrors.CODE_INVALID, "the code was for an identifier no longer set");
+            return Failures.<JsonObject>fail(AccountsErrors.CODE_INVALID,
+                "the code was for an identifier no longer set");
           }
           events.publish(new ProfileUpdated(user, List.of(channel)));
           tellReplaced(updated, channel, previous, target);

@@ -41,6 +41,11 @@ public final class AccountsRoutes implements ApiRoutes {
       Http.replyEmpty(rc, accounts.changePassword(Http.caller(rc).userId(), body.getString("current_password"),
           body.getString("new_password")));
     });
+    builder.getRoute("changeUsername").addHandler(rc -> {
+      JsonObject body = Http.body(rc);
+      Http.reply(rc, accounts.changeUsername(Http.caller(rc).userId(), body.getString("username"),
+          body.getString("password")), json -> json);
+    });
     mountVerification(builder);
     builder.getRoute("getOwnProfile").addHandler(rc -> {
       long me = Http.caller(rc).userId();

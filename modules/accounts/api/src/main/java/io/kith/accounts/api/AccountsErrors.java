@@ -40,6 +40,12 @@ public final class AccountsErrors {
   public static final ErrorCode CODE_EXPIRED = ErrorCode.of(400, "code_expired", "Code expired");
   /** A verification asked for a channel on which the account has no identifier waiting to be verified. */
   public static final ErrorCode NOTHING_TO_VERIFY = ErrorCode.of(409, "nothing_to_verify", "Nothing to verify");
+  /**
+   * A username change came before the cool-down after the previous one ended; {@code available_at} (epoch ms) says
+   * when it ends and {@code retry_after} how many seconds remain.
+   */
+  public static final ErrorCode USERNAME_CHANGE_TOO_SOON =
+      ErrorCode.of(429, "username_change_too_soon", "Username changed too recently");
 
   private AccountsErrors() {
   }

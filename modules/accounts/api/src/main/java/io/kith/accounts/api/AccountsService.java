@@ -110,6 +110,14 @@ public interface AccountsService {
    */
   Future<Void> changePassword(long actor, String currentPassword, String newPassword);
 
+  /**
+   * Changes the actor's username after checking the password (a wrong one fails as {@link #changePassword} does,
+   * counted in the same throttle). The old name stays reserved for the actor for a while (nobody else may take it:
+   * {@code username_taken}; the actor may take it back at any time); a second change within the cool-down fails with
+   * {@code username_change_too_soon}. Completes with the actor's own profile.
+   */
+  Future<JsonObject> changeUsername(long actor, String username, String password);
+
   /** Ends every session of the actor and forgets every device token the actor's logins were given. */
   Future<Void> logoutEverywhere(long actor);
 

@@ -51,7 +51,39 @@ final class AccountStore {
         .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put(Profiles.EMAIL_PENDING, 1),
             new IndexOptions().name("email_pending").sparse(true)))
         .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put(Profiles.PHONE_PENDING, 1),
-            new IndexOptions().name("phone_pending").sparse(true)));
+            new IndexOptions().name("phone_pending").sparse(true)))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put(RESERVED + ".name", 1),
+            new IndexOptions().name("usernames_reserved").sparse(true)));
+  }
+
+  /**
+   * Usernames the account gave up and holds for a while ({@code [{name: lower-cased, until: epoch ms}]}): another
+   * account's registration or change to one of them is refused as for a taken name.
+   */
+  static final String RESERVED = "usernames_reserved";
+
+  /**
+   * Applies a username change ({@code set}) if the account's username is still {@code currentLc}; returns the
+   * updated account, or null when it changed meanwhile. A name another account holds fails with 409
+   * {@code username_taken}.
+   */
+  Future<JsonObject> changeUsername(long id, String currentLc, JsonObject set) {
+    return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id).put("username_lc", currentLc),
+            new JsonObject().put("$set", set).put("$inc", BUMP),
+            new FindOptions().setFields(NO_PASSWORD), new UpdateOptions().setReturningNewDocument(true))
+        .recover(e -> MongoErrors.isDuplicateKey(e) ? conflictOf(set, id) : Future.failedFuture(e));
+  }
+
+  /** Whether {@code account} holds {@code usernameLc} reserved at {@code now}. */
+  static boolean reserves(JsonObject account, String usernameLc, long now) {
+    JsonArray reserved = account.getJsonArray(RESERVED, new JsonArray());
+    for (int i = 0; i < reserved.size(); i++) {
+      JsonObject r = reserved.getJsonObject(i);
+      if (usernameLc.equals(r.getString("name")) && r.getLong("until", 0L) > now) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -104,8 +136,12 @@ final class AccountStore {
   /** The 409 for the first unique field of {@code candidate} another account holds, or null when none. */
   Future<ServiceException> findConflict(JsonObject candidate, Long exceptId) {
     JsonArray or = new JsonArray();
+    long now = System.currentTimeMillis();
     if (candidate.getString("username_lc") != null) {
       or.add(new JsonObject().put("username_lc", candidate.getString("username_lc")));
+      // a name another account gave up and still holds is answered exactly as a name in use
+      or.add(new JsonObject().put(RESERVED, new JsonObject().put("$elemMatch", new JsonObject()
+          .put("name", candidate.getString("username_lc")).put("until", new JsonObject().put("$gt", now)))));
     }
     if (candidate.getString("email_lc") != null) {
       or.add(new JsonObject().put("email_lc", candidate.getString("email_lc")));
@@ -122,8 +158,8 @@ final class AccountStore {
     }
     return mongo.find(COLLECTION, query).compose(found -> {
       for (JsonObject other : found) {
-        if (candidate.getString("username_lc") != null
-            && candidate.getString("username_lc").equals(other.getString("username_lc"))) {
+        String username = candidate.getString("username_lc");
+        if (username != null && (username.equals(other.getString("username_lc")) || reserves(other, username, now))) {
           return Future.succeededFuture(
               Failures.field(AccountsErrors.USERNAME_TAKEN, "username", "this username is taken"));
         }

@@ -31,6 +31,7 @@ final class AccountsServiceImpl implements AccountsService {
   private final Nearby nearby;
   private final Verification verification;
   private final PasswordReset reset;
+  private final UsernameChange usernames;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
                       Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
@@ -45,7 +46,8 @@ final class AccountsServiceImpl implements AccountsService {
     this.reset = new PasswordReset(platform, settings, store, codes, passwords, limiter, messenger,
         devices);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events, verification);
-    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices);
+    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices, messenger);
+    this.usernames = new UsernameChange(settings, store, cache, login, events);
     this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
     this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos,
         verification);
@@ -98,6 +100,11 @@ final class AccountsServiceImpl implements AccountsService {
   @Override
   public Future<Void> changePassword(long actor, String currentPassword, String newPassword) {
     return login.changePassword(actor, currentPassword, newPassword);
+  }
+
+  @Override
+  public Future<JsonObject> changeUsername(long actor, String username, String password) {
+    return usernames.change(actor, username, password);
   }
 
   @Override

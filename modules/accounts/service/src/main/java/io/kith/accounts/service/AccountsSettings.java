@@ -28,6 +28,8 @@ import io.vertx.core.json.JsonObject;
  * @param profileUpdatesPerMinute       changes of one's own profile (presence mode included) a user may make per minute
  * @param verification                  codes that prove an email or phone, and password reset codes
  * @param loginRequiresVerified         whether an email or phone logs in only once verified
+ * @param usernameChangeCooldownDays    days after a username change before the next one
+ * @param usernameReserveDays           days a username given up stays reserved for its former owner
  */
 record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2MemoryKib, int argon2Iterations,
                         int loginMaxFailuresPerAccount,
@@ -36,7 +38,8 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2Memory
                         double nearbyMaxRadiusKm, int positionIntervalSeconds, int presenceExpirySeconds,
                         int nearbySearchesPerMinute, int contactsLookupEntriesPerHour, int presenceQueriesPerMinute,
                         int nicknameSearchesPerMinute, int profileReadsPerMinute,
-                        int profileUpdatesPerMinute, Codes verification, boolean loginRequiresVerified) {
+                        int profileUpdatesPerMinute, Codes verification, boolean loginRequiresVerified,
+                        int usernameChangeCooldownDays, int usernameReserveDays) {
 
   /**
    * One-time codes.
@@ -85,6 +88,8 @@ record AccountsSettings(int argon2Threads, int argon2MaxQueued, int argon2Memory
             b.within("verification-send-window-seconds", 1, 86_400), b.text("verification-link"),
             b.within("reset-code-ttl-seconds", 1, 86_400), b.within("reset-requests-per-identifier", 1, 1000),
             b.within("reset-requests-per-address", 1, 100_000), b.within("reset-window-seconds", 1, 86_400)),
-        b.flag("login-requires-verified"));
+        b.flag("login-requires-verified"),
+        b.within("username-change-cooldown-days", 0, 3650),
+        b.within("username-reserve-days", 0, 3650));
   }
 }

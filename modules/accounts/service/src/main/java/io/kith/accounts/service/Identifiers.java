@@ -5,8 +5,9 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * Finds the account a login or reset identifier names: a username, or an email or phone that the account has
- * verified, or else (when allowed) one that exactly one account has claimed without verifying it yet. Two unverified
- * claims of one identifier name nobody: only a code proves which of them is its owner.
+ * verified, or else (when allowed) one that exactly one account has claimed without verifying it yet, when that
+ * account has no verified identifier on the same channel. Two unverified claims of one identifier name nobody: only a
+ * code proves which of them is its owner.
  */
 final class Identifiers {
 
@@ -21,7 +22,11 @@ final class Identifiers {
         return Future.succeededFuture(account);
       }
       String pending = key[0].equals("email_lc") ? Profiles.EMAIL_PENDING : Profiles.PHONE_PENDING;
-      return store.forLoginAll(pending, key[1]).map(found -> found.size() == 1 ? found.get(0) : null);
+      String verified = key[0];
+      // an account changing its verified identifier logs in by the old one until the new one is proved: the claim
+      // waiting for a code logs in only an account that has none verified on that channel (a new registration)
+      return store.forLoginAll(pending, key[1]).map(found -> found.size() == 1
+          && found.get(0).getString(verified) == null ? found.get(0) : null);
     });
   }
 

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Locale;
+import java.util.Map;
 
 import static io.kith.accounts.service.Inputs.address;
 import static io.kith.accounts.service.Inputs.optionalText;
@@ -33,9 +34,11 @@ final class Login {
   private final Quotas quotas;
   private final LastActive lastActive;
   private final KnownDevices devices;
+  private final Messenger messenger;
 
   Login(Platform platform, AccountsSettings settings, AccountStore store, Passwords passwords, RateLimiter limiter,
-        Quotas quotas, LastActive lastActive, KnownDevices devices) {
+        Quotas quotas, LastActive lastActive, KnownDevices devices, Messenger messenger) {
+    this.messenger = messenger;
     this.platform = platform;
     this.settings = settings;
     this.store = store;
@@ -180,7 +183,6 @@ final class Login {
   }
 
   Future<Void> changePassword(long actor, String currentPassword, String newPassword) {
-    String accountKey = "rl:accounts:login-fail:acct:" + actor;
     return store.byId(actor).compose(account -> {
       if (account == null) {
         return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
@@ -189,28 +191,39 @@ final class Login {
       if (violation != null) {
         return Failures.failField(AccountsErrors.WEAK_PASSWORD, "new_password", violation);
       }
-      if (currentPassword == null || currentPassword.length() > Passwords.MAX_LENGTH) {
-        return Failures.failField(AccountsErrors.INVALID_CREDENTIALS, "current_password", "the current password is wrong");
-      }
-      return countAttempt(accountKey, settings.loginMaxFailuresPerAccount(), settings.loginWindowSeconds() * 1000L,
-              "too many wrong passwords; retry later")
-          .compose(v -> store.passwordOf(actor).compose(hash -> passwords.verify(currentPassword, hash))
-              .recover(e -> quotas.giveBack(accountKey).transform(x -> Future.failedFuture(e))))
-          .compose(ok -> ok ? replacePassword(actor, accountKey, newPassword)
-              : Failures.<Void>failField(AccountsErrors.INVALID_CREDENTIALS, "current_password",
-                  "the current password is wrong"));
+      return passwordConfirmed(actor, currentPassword, "current_password")
+          .compose(v -> replacePassword(actor, account, newPassword));
     });
   }
 
   /**
-   * After the current password checked: clears the failures, stores the new hash and ends every session and device
-   * token.
+   * Checks the actor's own password before a sensitive change; a wrong one fails with {@code invalid_credentials}
+   * naming {@code field}, and counts in the account's failed-login window (429 {@code login_throttled} past it), so a
+   * stolen access token gives no more guesses than the login form. A right one clears the account's failures.
    */
-  private Future<Void> replacePassword(long actor, String accountKey, String newPassword) {
-    return limiter.reset(accountKey)
-        .compose(v -> passwords.hash(newPassword))
+  Future<Void> passwordConfirmed(long actor, String password, String field) {
+    String accountKey = "rl:accounts:login-fail:acct:" + actor;
+    if (password == null || password.length() > Passwords.MAX_LENGTH) {
+      return Failures.failField(AccountsErrors.INVALID_CREDENTIALS, field, "the password is wrong");
+    }
+    return countAttempt(accountKey, settings.loginMaxFailuresPerAccount(), settings.loginWindowSeconds() * 1000L,
+            "too many wrong passwords; retry later")
+        .compose(v -> store.passwordOf(actor).compose(hash -> passwords.verify(password, hash))
+            .recover(e -> quotas.giveBack(accountKey).transform(x -> Future.failedFuture(e))))
+        .compose(ok -> ok ? limiter.reset(accountKey)
+            : Failures.<Void>failField(AccountsErrors.INVALID_CREDENTIALS, field, "the password is wrong"));
+  }
+
+  /**
+   * After the current password checked: stores the new hash, ends every session and device token, and tells the
+   * account (its verified email, else its verified phone) that the password changed, so that an owner whose session
+   * was used by someone else learns of it.
+   */
+  private Future<Void> replacePassword(long actor, JsonObject account, String newPassword) {
+    return passwords.hash(newPassword)
         .compose(hash -> store.setPassword(actor, hash))
-        .compose(v -> logoutEverywhere(actor));
+        .compose(v -> logoutEverywhere(actor))
+        .onSuccess(v -> messenger.tellAccount(account, "password_changed", Map.of()));
   }
 
   /**

@@ -3,9 +3,11 @@ package io.kith.accounts.service;
 import io.kith.platform.outbound.Outbound;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -36,6 +38,21 @@ final class Messenger {
     attempt(() -> "email".equals(channel)
         ? outbound.mailer().send(messages.mail(kind, locale, to, values))
         : outbound.sms().send(messages.sms(kind, locale, to, values)), channel, kind, 0);
+  }
+
+  /**
+   * Sends {@code kind} about the account itself to its verified email, else its verified phone (nothing when it has
+   * neither), in the account's locale; {@code username} is among the values.
+   */
+  void tellAccount(JsonObject account, String kind, Map<String, String> values) {
+    String email = account.getString("email_lc");
+    String channel = email != null ? "email" : "phone";
+    String to = email != null ? email : account.getString("phone");
+    if (to != null) {
+      Map<String, String> all = new HashMap<>(values);
+      all.put("username", account.getString("username"));
+      send(channel, to, kind, Messages.locale(account.getString("locale"), null), all);
+    }
   }
 
   private void attempt(java.util.function.Supplier<Future<Void>> send, String channel, String kind, int tried) {

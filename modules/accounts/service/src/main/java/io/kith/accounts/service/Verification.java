@@ -164,16 +164,31 @@ final class Verification {
 
   /** Makes {@code target} the user's verified identifier and releases every other account's claim of it. */
   private Future<JsonObject> claimed(long user, String channel, String target) {
-    return store.verify(user, channel, target).compose(updated -> {
-      if (updated == null) {
-        // the account changed its identifier after the code was sent: the code was for the old one
-        return Failures.<JsonObject>fail(AccountsErrors.CODE_INVALID, "the code was for an identifier no longer set");
-      }
-      events.publish(new ProfileUpdated(user, List.of(channel)));
-      return cache.put(updated)
-          .compose(v -> releaseOthers(user, channel, target))
-          .map(v -> updated);
-    });
+    String verifiedField = channel.equals("email") ? "email_lc" : "phone";
+    return store.byId(user).map(before -> before == null ? null : before.getString(verifiedField))
+        .compose(previous -> store.verify(user, channel, target).compose(updated -> {
+          if (updated == null) {
+            // the account changed its identifier after the code was sent: the code was for the old one
+            return Failures.<JsonObject>fail(AccountsErrors.CODE_INVALID,
+                "the code was for an identifier no longer set");
+          }
+          events.publish(new ProfileUpdated(user, List.of(channel)));
+          tellReplaced(updated, channel, previous, target);
+          return cache.put(updated)
+              .compose(v -> releaseOthers(user, channel, target))
+              .map(v -> updated);
+        }));
+  }
+
+  /**
+   * Tells the verified identifier that a newly verified one replaced, on its own channel, so that an owner whose
+   * session was used to move the account to another address learns of it where they still read.
+   */
+  private void tellReplaced(JsonObject account, String channel, String previous, String target) {
+    if (previous != null && !previous.equals(target)) {
+      messenger.send(channel, previous, "identifier_replaced", Messages.locale(account.getString("locale"), null),
+          Map.of("identifier", previous, "username", account.getString("username")));
+    }
   }
 
   private Future<Void> releaseOthers(long owner, String channel, String target) {

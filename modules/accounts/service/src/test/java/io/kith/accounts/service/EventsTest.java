@@ -81,6 +81,18 @@ class EventsTest extends AccountsTestBase {
   }
 
   @Test
+  @DisplayName("changing the username appends ProfileUpdated naming username; a wrong password appends nothing")
+  void usernameChanged() throws Exception {
+    long id = newUser();
+    failsWith("invalid_credentials", accounts.changeUsername(id, newUsername(), "not the password"));
+    await(accounts.changeUsername(id, newUsername(), "correct horse battery"));
+    DomainEvent event = awaitEvent(AccountsEvents.PROFILE_UPDATED, id, p -> true);
+    assertEquals(new JsonArray().add("username"), event.payload().getJsonArray("fields"));
+    assertEquals(1, received.stream().filter(e -> e.type().equals(AccountsEvents.PROFILE_UPDATED)
+        && e.payload().getLong("user_id") == id).count(), "only the accepted change is an event");
+  }
+
+  @Test
   @DisplayName("coming online, changing presence mode and going offline append PresenceChanged")
   void presenceChanged() throws Exception {
     long id = newUser();

@@ -1,6 +1,7 @@
 package io.kith.gateway;
 
 import io.kith.gateway.bridge.BridgeGuard;
+import io.kith.gateway.bridge.ClusterResync;
 import io.kith.gateway.bridge.Bridges;
 import io.kith.gateway.bridge.ConnectionListener;
 import io.kith.gateway.bridge.RoomAccess;
@@ -93,6 +94,7 @@ public final class GatewayVerticle extends VerticleBase {
     guard = new BridgeGuard(vertx, platform.sessions(), inbound, rooms, listener);
     long every = bridge.getLong("presence-heartbeat-seconds", 20L) * 1000;
     heartbeat = vertx.setPeriodic(every, every, id -> guard.heartbeat());
+    ClusterResync.install(vertx, platform.membership(), guard);
     whoami = vertx.eventBus().consumer(Addresses.BRIDGE_WHOAMI, msg -> {
       String sender = msg.headers().get(Addresses.SENDER_HEADER);
       msg.reply(new JsonObject().put("user_id", sender == null ? null : Long.parseLong(sender)));

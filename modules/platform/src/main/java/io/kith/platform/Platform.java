@@ -1,5 +1,6 @@
 package io.kith.platform;
 
+import io.kith.platform.bus.Membership;
 import io.kith.platform.bus.ServicePing;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.events.EventLog;
@@ -44,6 +45,7 @@ public final class Platform {
   private final IdGenerator ids;
   private final EventLog events;
   private final Sessions sessions;
+  private final Membership membership;
   private final Map<String, Supplier<Future<?>>> readiness = Collections.synchronizedMap(new LinkedHashMap<>());
 
   private Platform(Vertx vertx, KithConfig config, Redis redis, MongoClient mongo, IdGenerator ids, EventLog events,
@@ -55,6 +57,12 @@ public final class Platform {
     this.ids = ids;
     this.events = events;
     this.sessions = sessions;
+    this.membership = new Membership(vertx);
+    membership.onChange(change -> {
+      if (change.left()) {
+        events.memberLeft();
+      }
+    });
     addReadinessCheck("redis", () -> Stores.pingRedis(redis));
     addReadinessCheck("mongo", () -> Stores.pingMongo(mongo));
   }
@@ -178,6 +186,11 @@ public final class Platform {
   /** The event log. */
   public EventLog events() {
     return events;
+  }
+
+  /** Cluster membership changes as this node sees them (none when not clustered). */
+  public Membership membership() {
+    return membership;
   }
 
   /** Sessions and refresh tokens. */

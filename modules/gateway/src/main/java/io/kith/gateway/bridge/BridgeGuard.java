@@ -243,6 +243,18 @@ public final class BridgeGuard {
     return connections.size();
   }
 
+  /** The users with an authenticated connection here (a node-wide push such as the cluster resync goes to them). */
+  public Set<Long> boundUsers() {
+    Set<Long> users = new HashSet<>();
+    connections.values().forEach(conn -> {
+      AccessClaims caller = conn.caller;
+      if (caller != null) {
+        users.add(caller.userId());
+      }
+    });
+    return users;
+  }
+
   /**
    * Closes every bridge connection, so that a stopping node does not keep its clients for the whole shutdown grace
    * (a WebSocket never drains by itself) and they reconnect elsewhere at once.

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
@@ -44,6 +45,8 @@ public final class EventLog {
   private final ConsumerGroups groups;
   private long drainTimer = -1;
   private boolean draining;
+  // the consumers this log started, told when a cluster member leaves (stopped ones are dropped then)
+  private final List<EventConsumer> consumers = new CopyOnWriteArrayList<>();
 
   /** Creates the log over a Redis client, without an outbox (a refused append fails). */
   public EventLog(Vertx vertx, Redis redis, IdGenerator ids, EventLogOptions options) {
@@ -81,6 +84,15 @@ public final class EventLog {
     return outbox.drain(DRAIN_MAX, event -> redis.send(xadd(event)))
         .onFailure(e -> LOG.warn("Cannot drain the event outbox: {}", e.getMessage()))
         .onComplete(ar -> draining = false);
+  }
+
+  /**
+   * A cluster member left: every running consumer of this node claims the entries the departed node's consumers
+   * held, without waiting for the claim timeout (see {@link EventConsumer#memberLeft}).
+   */
+  public void memberLeft() {
+    consumers.removeIf(EventConsumer::stopped);
+    consumers.forEach(EventConsumer::memberLeft);
   }
 
   /** Stops draining the outbox (the platform is closing). */
@@ -203,13 +215,18 @@ public final class EventLog {
     EventConsumer consumer = new EventConsumer(vertx, redis, api, stream, domain, group,
         group + "-" + ids.next(), handler, options, concurrency);
     if (groups == null) {
-      return consumer.start("$").map(v -> consumer);
+      return consumer.start("$").map(v -> started(consumer));
     }
     return groups.known(stream, group)
         .compose(known -> consumer.start(known ? "0" : "$"))
         .compose(v -> groups.remember(stream, group)
             .recover(e -> consumer.stop().transform(x -> Future.failedFuture(e))))
-        .map(v -> consumer);
+        .map(v -> started(consumer));
+  }
+
+  private EventConsumer started(EventConsumer consumer) {
+    consumers.add(consumer);
+    return consumer;
   }
 
   /**

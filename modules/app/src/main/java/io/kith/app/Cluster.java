@@ -5,7 +5,13 @@ import com.hazelcast.config.Config;
 import com.hazelcast.config.FileSystemXmlConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import io.kith.platform.bus.Membership;
 import io.kith.platform.config.ConfigException;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
@@ -36,6 +42,12 @@ final class Cluster {
     hz.setProperty("hazelcast.shutdownhook.enabled", "false");
     hz.setProperty("hazelcast.wait.seconds.before.join", String.valueOf(cluster.getInteger("join-wait-seconds", 5)));
     failureDetection(hz, cluster.getInteger("member-timeout-seconds", 10));
+    // after a partition heals, each side keeps serving on its own until the split-brain merge runs: Hazelcast's
+    // defaults (first after 300 s, then every 120 s) left a healed cluster split for minutes
+    hz.setProperty("hazelcast.merge.first.run.delay.seconds",
+        String.valueOf(cluster.getInteger("merge-first-delay-seconds", 10)));
+    hz.setProperty("hazelcast.merge.next.run.delay.seconds",
+        String.valueOf(cluster.getInteger("merge-next-delay-seconds", 5)));
     String host = cluster.getString("host", "127.0.0.1");
     int port = cluster.getInteger("port", 5701);
     NetworkConfig net = hz.getNetworkConfig();
@@ -57,6 +69,47 @@ final class Cluster {
       join.getTcpIpConfig().setEnabled(true).setMembers(members(cluster.getJsonArray("members", new JsonArray())));
     }
     return new HazelcastClusterManager(hz);
+  }
+
+  /**
+   * Reports the members leaving and joining (and this node merging back after a split brain, which Hazelcast tells
+   * as a lifecycle event) to {@code membership}.
+   */
+  static void watch(HazelcastClusterManager manager, Membership membership) {
+    HazelcastInstance hz = manager.getHazelcastInstance();
+    hz.getCluster().addMembershipListener(new MembershipListener() {
+      @Override
+      public void memberAdded(MembershipEvent event) {
+        membership.changed(new Membership.Change(false, event.getMembers().size()));
+      }
+
+      @Override
+      public void memberRemoved(MembershipEvent event) {
+        membership.changed(new Membership.Change(true, event.getMembers().size()));
+      }
+    });
+    hz.getLifecycleService().addLifecycleListener(event -> {
+      if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+        membership.changed(new Membership.Change(false, manager.getNodes().size()));
+      }
+    });
+  }
+
+  /**
+   * The readiness check of cluster membership: ready while this node is an active member of a cluster of at least
+   * {@code minMembers} (a node partitioned away alone, or started where it found no peer, is taken out of the load
+   * balancer); answers the member count either way.
+   */
+  static Future<JsonObject> readiness(HazelcastClusterManager manager, int minMembers) {
+    if (!manager.isActive()) {
+      return Future.failedFuture("not a member of the cluster");
+    }
+    int members = manager.getNodes().size();
+    if (members < minMembers) {
+      return Future.failedFuture(members + " cluster member(s) seen, cluster.min-members is " + minMembers
+          + ": this node is cut off from the rest of the cluster");
+    }
+    return Future.succeededFuture(new JsonObject().put("members", members).put("min_members", minMembers));
   }
 
   /** Hazelcast matches interfaces by IP address only: a host name (a container's, say) is resolved first. */

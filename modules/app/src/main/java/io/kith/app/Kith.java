@@ -207,9 +207,9 @@ public final class Kith {
       platform = p;
       if (clusterManager != null) {
         HazelcastClusterManager manager = clusterManager;
-        p.addReadinessCheck("cluster", () -> manager.isActive() && !manager.getNodes().isEmpty()
-            ? Future.succeededFuture(manager.getNodes().size())
-            : Future.failedFuture("not a member of the cluster"));
+        int minMembers = config.section("cluster").getInteger("min-members", 1);
+        p.addReadinessCheck("cluster", () -> Cluster.readiness(manager, minMembers));
+        Cluster.watch(manager, p.membership());
       }
       return null;
     });

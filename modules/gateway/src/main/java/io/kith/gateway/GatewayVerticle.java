@@ -1,6 +1,7 @@
 package io.kith.gateway;
 
 import io.kith.gateway.bridge.BridgeGuard;
+import io.kith.gateway.bridge.ClusterResync;
 import io.kith.gateway.bridge.Bridges;
 import io.kith.gateway.bridge.ConnectionListener;
 import io.kith.gateway.bridge.RoomAccess;
@@ -102,6 +103,7 @@ public final class GatewayVerticle extends VerticleBase {
             counted::connectionCount),
         platform.metrics().addToGauge(KithMetrics.ONLINE_USERS, "Users with a bridge connection on this node",
             counted::userCount));
+    ClusterResync.install(vertx, platform.membership(), guard);
     whoami = vertx.eventBus().consumer(Addresses.BRIDGE_WHOAMI, msg -> {
       String sender = msg.headers().get(Addresses.SENDER_HEADER);
       msg.reply(new JsonObject().put("user_id", sender == null ? null : Long.parseLong(sender)));

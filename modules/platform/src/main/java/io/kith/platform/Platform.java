@@ -1,5 +1,6 @@
 package io.kith.platform;
 
+import io.kith.platform.bus.Membership;
 import io.kith.platform.bus.ServicePing;
 import io.kith.platform.config.Bounds;
 import io.kith.platform.config.KithConfig;
@@ -49,6 +50,7 @@ public final class Platform {
   private final Sessions sessions;
   private final KithMetrics metrics;
   private final EventLogMetrics eventLogMetrics;
+  private final Membership membership;
   private final Map<String, Supplier<Future<?>>> readiness = Collections.synchronizedMap(new LinkedHashMap<>());
 
   private Platform(Vertx vertx, KithConfig config, Redis redis, MongoClient mongo, IdGenerator ids, EventLog events,
@@ -62,6 +64,12 @@ public final class Platform {
     this.sessions = sessions;
     this.metrics = metrics;
     this.eventLogMetrics = new EventLogMetrics(vertx, events, metrics, pollMillis);
+    this.membership = new Membership(vertx);
+    membership.onChange(change -> {
+      if (change.left()) {
+        events.memberLeft();
+      }
+    });
     addReadinessCheck("redis", () -> Stores.pingRedis(redis));
     addReadinessCheck("mongo", () -> Stores.pingMongo(mongo));
   }
@@ -215,6 +223,11 @@ public final class Platform {
   /** The event log's gauges (a module reads a group's backlog from them). */
   public EventLogMetrics eventLogMetrics() {
     return eventLogMetrics;
+  }
+
+  /** Cluster membership changes as this node sees them (none when not clustered). */
+  public Membership membership() {
+    return membership;
   }
 
   /** Sessions and refresh tokens. */

@@ -78,7 +78,7 @@ import java.util.regex.Pattern;
  * frames of a connection wait for their decision; further frames are refused at once, so that a client flooding
  * token-bearing frames holds neither unbounded memory nor an unbounded queue of Redis round trips.
  *
- * <p>Why one class of some 670 lines: every rule above decides on the same per-connection state (the verified caller,
+ * <p>Why one class of some 730 lines: every rule above decides on the same per-connection state (the verified caller,
  * its token's expiry timer, the rooms granted, the frames waiting in order, the mistakes already logged), and each
  * rule is a security decision that has to see all of it at once; split across classes, that state would be shared
  * mutable state with several owners. The frame formats of the two bridges live in {@link Bridges}.
@@ -172,6 +172,8 @@ public final class BridgeGuard {
   private final ConnectionListener listener;
   /** The presence report in progress, or the last one. */
   private volatile Future<Void> lastHeartbeat = Future.succeededFuture();
+  private final PauseClock pauses;
+  private final AtomicInteger sparedIdle = new AtomicInteger();
 
   /** A bridge connection: who it belongs to and how to close it. */
   private static final class Connection {
@@ -201,12 +203,15 @@ public final class BridgeGuard {
      * TCP connection that loses a room it registered on is closed instead (the client reconnects without it).
      */
     final boolean receiveChecked;
+    /** The node's pause total ({@link PauseClock}) at the last inbound frame, or when an idle close was spared. */
+    volatile long pausedSeen;
 
-    Connection(Object key, Runnable closer, ErrorWriter errors, boolean receiveChecked) {
+    Connection(Object key, Runnable closer, ErrorWriter errors, boolean receiveChecked, long pausedSeen) {
       this.key = key;
       this.closer = closer;
       this.errors = errors;
       this.receiveChecked = receiveChecked;
+      this.pausedSeen = pausedSeen;
     }
   }
 
@@ -229,6 +234,7 @@ public final class BridgeGuard {
     this.sessions = sessions;
     this.inbound = inboundPatterns.stream().map(Pattern::compile).toList();
     this.rooms = rooms;
+    this.pauses = PauseClock.of(vertx);
     this.revocations = vertx.eventBus().consumer(Addresses.SESSIONS_REVOKED, msg -> closeRevoked(msg.body()));
     this.roomRevocations = vertx.eventBus().consumer(Addresses.ROOMS_REVOKED, msg -> revokeRooms(msg.body()));
   }
@@ -253,6 +259,18 @@ public final class BridgeGuard {
       }
     });
     return users.size();
+  }
+
+  /** The users with an authenticated connection here (a node-wide push such as the cluster resync goes to them). */
+  public Set<Long> boundUsers() {
+    Set<Long> users = new HashSet<>();
+    connections.values().forEach(conn -> {
+      AccessClaims caller = conn.caller;
+      if (caller != null) {
+        users.add(caller.userId());
+      }
+    });
+    return users;
   }
 
   /**
@@ -368,7 +386,7 @@ public final class BridgeGuard {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED:
-        Connection created = new Connection(key, closer, refuse, receiveChecked);
+        Connection created = new Connection(key, closer, refuse, receiveChecked, pauses.pausedNanos());
         connections.put(key, created);
         if (queryToken != null) {
           // the bridge reads the socket only once SOCKET_CREATED completes, and frames arriving before are lost:
@@ -391,6 +409,16 @@ public final class BridgeGuard {
         forget(key);
         event.complete(true);
         return;
+      case SOCKET_PING:
+        Connection pinged = connections.get(key);
+        if (pinged != null) {
+          pinged.pausedSeen = pauses.pausedNanos();
+        }
+        event.complete(true);
+        return;
+      case SOCKET_IDLE:
+        idle(event, key);
+        return;
       case RECEIVE:
         event.complete(mayReceive(event, key));
         return;
@@ -398,7 +426,8 @@ public final class BridgeGuard {
       case PUBLISH:
       case REGISTER:
       case UNREGISTER:
-        Connection conn = connections.computeIfAbsent(key, k -> new Connection(k, closer, refuse, receiveChecked));
+        Connection conn = connections.computeIfAbsent(key, k -> new Connection(k, closer, refuse, receiveChecked, 0));
+        conn.pausedSeen = pauses.pausedNanos();
         String answerOn = answerAddress(event);
         if (conn.pending.incrementAndGet() > MAX_PENDING) {
           conn.pending.decrementAndGet();
@@ -423,6 +452,31 @@ public final class BridgeGuard {
       default:
         event.complete(true);
     }
+  }
+
+  /**
+   * The SockJS bridge found no ping within {@code bridge.ping-timeout-ms}. When this node was paused since the
+   * connection's last frame, the missing pings are most likely unread in the socket (after SIGCONT the bridge's ping
+   * checks of every connection fire before their pings are read, and closed every connection of a resumed node):
+   * the close is spared once, leaving the event pending (completing it with false would send the client a
+   * {@code rejected} error), and the bridge's next check decides on fresh pings. Else the connection closes.
+   */
+  private void idle(BaseBridgeEvent event, Object key) {
+    Connection conn = connections.get(key);
+    long paused = pauses.pausedNanos();
+    if (conn != null && paused > conn.pausedSeen) {
+      conn.pausedSeen = paused;
+      sparedIdle.incrementAndGet();
+      LOG.debug("Bridge connection {} looked idle after this node was paused: kept until the next ping check",
+          conn.id);
+      return;
+    }
+    event.complete(true);
+  }
+
+  /** How many idle closes were spared because this node had been paused (for tests and diagnosis). */
+  int sparedIdle() {
+    return sparedIdle.get();
   }
 
   /**

@@ -3,7 +3,9 @@ package io.kith.gateway.http;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServicePing;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.healthchecks.Status;
 import io.vertx.ext.web.Router;
@@ -21,7 +23,8 @@ import java.util.function.Supplier;
 /**
  * Operational endpoints outside the API contract: {@code /health} (liveness: the process serves HTTP),
  * {@code /ready} (readiness: Redis, MongoDB, cluster membership, the services the gateway calls and any module's checks
- * answer within their deadline; 503 otherwise, also when a check times out) and
+ * answer within their deadline; 503 otherwise, also when a check times out; a failed check shows its {@code reason}, the
+ * cluster check the member count) and
  * {@code /metrics} (Prometheus text format, when metrics are enabled on the Vert.x instance). When
  * {@code http.metrics-token} is set, {@code /metrics} answers only requests with {@code Authorization: Bearer
  * <metrics-token>}; empty (the default, for development) leaves it open.
@@ -66,7 +69,7 @@ public final class HealthRoutes {
           outcome = Future.failedFuture(e);
         }
         outcome.timeout(CHECK_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-            .onComplete(ar -> promise.tryComplete(ar.succeeded() ? Status.OK() : Status.KO()));
+            .onComplete(ar -> promise.tryComplete(status(ar)));
       });
     }
     router.get("/ready").handler(ready);
@@ -95,6 +98,18 @@ public final class HealthRoutes {
     } else {
       router.get("/metrics").handler(rc -> rc.fail(503));
     }
+  }
+
+  /**
+   * A check's status: a check answering a JSON object (the cluster's member count) shows it as the check's
+   * {@code data}; a failed one shows its reason, so an operator reading {@code /ready} sees why the node is out.
+   */
+  private static Status status(AsyncResult<?> ar) {
+    if (ar.succeeded()) {
+      return ar.result() instanceof JsonObject data ? Status.OK(data) : Status.OK();
+    }
+    String reason = ar.cause().getMessage();
+    return Status.KO(new JsonObject().put("reason", reason == null ? ar.cause().getClass().getSimpleName() : reason));
   }
 
   private static byte[] sha256(String text) {

@@ -283,12 +283,41 @@ public final class EventConsumer {
     });
   }
 
+  /**
+   * A cluster member left: its consumers can no longer acknowledge what they hold, so entries of the group pending
+   * longer than {@link EventLogOptions#memberLeftIdleMillis()} are claimed now, and once more when that idle time has
+   * passed (entries delivered to the departed node just before it went), instead of after the claim timeout. The
+   * idle floor is nonzero so that entries a live consumer is handling this very moment are left to it; one handled
+   * longer than that may run twice, which handlers tolerate (idempotent by event id).
+   */
+  public void memberLeft() {
+    long idle = options.memberLeftIdleMillis();
+    claimSoon(idle);
+    vertx.setTimer(Math.max(1, idle), t -> claimSoon(idle));
+  }
+
+  // a pass already running may have asked with the long timeout: try again shortly rather than skip this one
+  private void claimSoon(long minIdle) {
+    if (stopped) {
+      return;
+    }
+    if (claiming) {
+      vertx.setTimer(100, t -> claimSoon(minIdle));
+    } else {
+      claim(minIdle);
+    }
+  }
+
   private void claim() {
+    claim(options.claimAfterMillis());
+  }
+
+  private void claim(long minIdle) {
     if (stopped || claiming) {
       return;
     }
     claiming = true;
-    api.xpending(List.of(stream, group, "IDLE", Long.toString(options.claimAfterMillis()), "-", "+",
+    api.xpending(List.of(stream, group, "IDLE", Long.toString(minIdle), "-", "+",
             Integer.toString(options.batchSize())))
         .compose(pending -> {
           List<String> toClaim = new ArrayList<>();
@@ -307,7 +336,7 @@ public final class EventConsumer {
           if (toClaim.isEmpty()) {
             return Future.all(dead).mapEmpty();
           }
-          List<String> args = new ArrayList<>(List.of(stream, group, name, Long.toString(options.claimAfterMillis())));
+          List<String> args = new ArrayList<>(List.of(stream, group, name, Long.toString(minIdle)));
           args.addAll(toClaim);
           return api.xclaim(args).compose(claimed -> handleAll(entries(claimed)));
         })
@@ -378,6 +407,11 @@ public final class EventConsumer {
 
   private Future<Void> ack(String entryId) {
     return api.xack(List.of(stream, group, entryId)).mapEmpty();
+  }
+
+  /** Whether {@link #stop} was called. */
+  boolean stopped() {
+    return stopped;
   }
 
   /** Stops reading and claiming; entries being handled finish, unacknowledged ones are claimed by others later. */

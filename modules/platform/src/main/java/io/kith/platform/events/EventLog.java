@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
@@ -49,6 +50,8 @@ public final class EventLog {
   private boolean draining;
   // the groups consumed on this node by stream, for the lag and pending gauges (EventLogMetrics)
   private final Map<String, Set<String>> consumed = new ConcurrentHashMap<>();
+  // the consumers this log started, told when a cluster member leaves (stopped ones are dropped then)
+  private final List<EventConsumer> consumers = new CopyOnWriteArrayList<>();
 
   /** Creates the log over a Redis client, without an outbox (a refused append fails). */
   public EventLog(Vertx vertx, Redis redis, IdGenerator ids, EventLogOptions options) {
@@ -86,6 +89,15 @@ public final class EventLog {
     return outbox.drain(DRAIN_MAX, event -> redis.send(xadd(event)))
         .onFailure(e -> LOG.warn("Cannot drain the event outbox: {}", e.getMessage()))
         .onComplete(ar -> draining = false);
+  }
+
+  /**
+   * A cluster member left: every running consumer of this node claims the entries the departed node's consumers
+   * held, without waiting for the claim timeout (see {@link EventConsumer#memberLeft}).
+   */
+  public void memberLeft() {
+    consumers.removeIf(EventConsumer::stopped);
+    consumers.forEach(EventConsumer::memberLeft);
   }
 
   /** Stops draining the outbox (the platform is closing). */
@@ -224,13 +236,18 @@ public final class EventLog {
     EventConsumer consumer = new EventConsumer(vertx, redis, api, stream, domain, group,
         group + "-" + ids.next(), handler, options, concurrency);
     if (groups == null) {
-      return consumer.start("$").map(v -> consumer);
+      return consumer.start("$").map(v -> started(consumer));
     }
     return groups.known(stream, group)
         .compose(known -> consumer.start(known ? "0" : "$"))
         .compose(v -> groups.remember(stream, group)
             .recover(e -> consumer.stop().transform(x -> Future.failedFuture(e))))
-        .map(v -> consumer);
+        .map(v -> started(consumer));
+  }
+
+  private EventConsumer started(EventConsumer consumer) {
+    consumers.add(consumer);
+    return consumer;
   }
 
   /**

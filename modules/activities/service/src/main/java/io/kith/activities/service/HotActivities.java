@@ -402,6 +402,18 @@ final class HotActivities {
     return redis.batch(batch).mapEmpty();
   }
 
+  /** Takes the completeness marker off user lists, so that their next read rebuilds them from MongoDB. */
+  Future<Void> forgetLists(List<String> keys) {
+    if (keys.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Request> batch = new ArrayList<>();
+    for (String key : keys) {
+      batch.add(Request.cmd(Command.ZREM).arg(key).arg(MARKER));
+    }
+    return redis.batch(batch).mapEmpty();
+  }
+
   /** Activities whose reminder is due, up to {@code limit}. */
   Future<List<Long>> due(long now, int limit) {
     return api.zrangebyscore(List.of(DUE, "-inf", Long.toString(now), "LIMIT", "0", Integer.toString(limit)))
@@ -435,6 +447,11 @@ final class HotActivities {
 
   Future<Void> markWarm(long now) {
     return api.set(List.of(WARM, Long.toString(now))).mapEmpty();
+  }
+
+  /** Drops the warm marker: the next sweep loads every activity of the window again. */
+  Future<Void> forgetWarm() {
+    return api.del(List.of(WARM)).mapEmpty();
   }
 
   /** Takes the warm-load lock for {@code millis}; true when taken. */

@@ -91,13 +91,26 @@ final class Seats {
     return participants.find(id, user).compose(part -> claim(doc, user, part, attempt));
   }
 
+  /**
+   * The answer to a join, leave or removal that finds it was done already: a retry, whose first call may have stored
+   * the change and then failed (or died) before copying it to Redis. The activity and the participation are copied
+   * again (versioned copies: a copy already there changes nothing).
+   */
+  private Future<Outcome> copiedAgain(JsonObject doc, JsonObject part) {
+    return activities.byId(doc.getLong("_id")).compose(latest -> {
+      JsonObject now = latest == null ? doc : latest;
+      return effects.activity(latest).compose(v -> effects.participant(part, now)).map(v -> new Outcome(part, now,
+          false));
+    });
+  }
+
   /** Claims a place for a user not taking part yet (their participation {@code part}, or null). */
   private Future<Outcome> claim(JsonObject doc, long user, JsonObject part, int attempt) {
     long id = doc.getLong("_id");
     if (part != null) {
       String status = part.getString("status");
       if (Activities.JOINED.equals(status) || Activities.WAITLISTED.equals(status)) {
-        return Future.succeededFuture(new Outcome(part, doc, false));
+        return copiedAgain(doc, part);
       }
       if (Activities.REMOVED.equals(status)) {
         return Failures.fail(ActivitiesErrors.PARTICIPANT_REMOVED,
@@ -231,7 +244,7 @@ final class Seats {
       String status = part == null ? Activities.NONE : part.getString("status");
       boolean joined = Activities.JOINED.equals(status);
       if (!joined && !Activities.WAITLISTED.equals(status)) {
-        return Future.succeededFuture(new Outcome(part, doc, false));
+        return part == null ? Future.succeededFuture(new Outcome(null, doc, false)) : copiedAgain(doc, part);
       }
       JsonObject set = new JsonObject().put("status", removed ? Activities.REMOVED : Activities.NONE)
           .put("since", System.currentTimeMillis());

@@ -19,10 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A copy that Redis refused (it was restarting, say) would otherwise be missing for good: the activity hash keeps
  * its {@code loaded} mark and the user's joined list its completeness marker, so no read looks at MongoDB again. So
- * the activity and the user are noted here, and {@link #repair} (run by every sweep) brings them back once Redis
- * answers: the activity is loaded again from MongoDB (every participation, through the versioned copies), and the
- * user's joined list loses its marker, so its next read rebuilds it from MongoDB. The notes live on this node only;
- * a join retried after a refusal also copies the stored participation again (see {@link Seats}).
+ * the activity and the user are noted here, and {@link #repair} brings them back once Redis answers (at every sweep,
+ * and at once after a copy succeeds): the activity is loaded again from MongoDB (every participation, through the
+ * versioned copies), and the user's joined list loses its marker, so that its next read rebuilds it from MongoDB.
+ * The notes live on this node only; a join, leave or removal retried after a refusal copies the stored state again
+ * (see {@link Seats}), which covers a node that died before its repair.
  */
 final class Effects {
 
@@ -51,7 +52,7 @@ final class Effects {
     if (doc == null) {
       return Future.succeededFuture();
     }
-    return hot.putActivity(doc, false, System.currentTimeMillis()).recover(e -> {
+    return hot.putActivity(doc, false, System.currentTimeMillis()).onSuccess(v -> repairNow()).recover(e -> {
       LOG.warn("Cannot copy activity {} to Redis (repaired once it answers): {}", doc.getLong("_id"), e.toString());
       note(doc.getLong("_id"), null);
       return Future.succeededFuture();
@@ -63,7 +64,8 @@ final class Effects {
     if (part == null) {
       return Future.succeededFuture();
     }
-    return hot.putParticipant(part, activityDoc, System.currentTimeMillis()).recover(e -> {
+    long now = System.currentTimeMillis();
+    return hot.putParticipant(part, activityDoc, now).onSuccess(v -> repairNow()).recover(e -> {
       LOG.warn("Cannot copy participation {} to Redis (repaired once it answers): {}", part.getString("_id"),
           e.toString());
       note(part.getLong("activity"), part.getLong("user"));
@@ -79,6 +81,13 @@ final class Effects {
     staleActivities.add(activity);
     if (user != null) {
       staleLists.add(user);
+    }
+  }
+
+  /** Redis answers again: what it refused is repaired now rather than at the next sweep. */
+  private void repairNow() {
+    if (!staleActivities.isEmpty() || !staleLists.isEmpty() || reloadAll) {
+      repair();
     }
   }
 

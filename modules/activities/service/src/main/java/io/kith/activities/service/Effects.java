@@ -3,6 +3,7 @@ package io.kith.activities.service;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.activities.api.events.ActivitiesEvent;
 import io.kith.platform.Platform;
+import io.kith.platform.store.StoreFailures;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -61,16 +62,36 @@ final class Effects {
 
   /** Copies a participation to Redis; never fails (a refused copy is repaired later). */
   Future<Void> participant(JsonObject part, JsonObject activityDoc) {
+    return tryParticipant(part, activityDoc).mapEmpty();
+  }
+
+  /**
+   * Copies a participation to Redis; never fails, answers whether Redis took it (a refused copy is repaired later).
+   * A user's own join, leave or removal is answered only once this is true (see {@link #copied}).
+   */
+  Future<Boolean> tryParticipant(JsonObject part, JsonObject activityDoc) {
     if (part == null) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(true);
     }
     long now = System.currentTimeMillis();
-    return hot.putParticipant(part, activityDoc, now).onSuccess(v -> repairNow()).recover(e -> {
+    return hot.putParticipant(part, activityDoc, now).map(v -> {
+      repairNow();
+      return true;
+    }).recover(e -> {
       LOG.warn("Cannot copy participation {} to Redis (repaired once it answers): {}", part.getString("_id"),
           e.toString());
       note(part.getLong("activity"), part.getLong("user"));
-      return Future.succeededFuture();
+      return Future.succeededFuture(false);
     });
+  }
+
+  /**
+   * {@code value} when the copy was taken, else 503 {@code unavailable}: the change is stored (and its event
+   * appended), and the client's retry, which finds it done, copies it again before it is acknowledged. So an
+   * acknowledged join is in the user's lists whatever the repair's timing.
+   */
+  static <T> Future<T> copied(boolean taken, T value) {
+    return taken ? Future.succeededFuture(value) : Future.failedFuture(StoreFailures.unavailable("Redis"));
   }
 
   private void note(long activity, Long user) {

@@ -51,7 +51,10 @@ final class HotActivities {
 
   /** Copies a record if newer; marks the participant keys complete with ARGV[4] = 1. */
   static final LuaScripts.Script PUT_DOC = LuaScripts.load(HotActivities.class, "hot-put-doc.lua");
-  /** Copies one participation if newer: KEYS p, w, i, r, pv; ARGV user, v, status, seq, invited, expire-at. */
+  /**
+   * Copies one participation unless older: KEYS p, w, i, r, pv; ARGV user, v, status, seq, invited, expire-at. The same
+   * version applies again (the same record: no change) so that a retried copy also redoes the user's list entry.
+   */
   static final LuaScripts.Script PUT_PART = LuaScripts.load(HotActivities.class, "hot-put-part.lua");
   private static final LuaScripts.Script UNLOCK = LuaScripts.load(HotActivities.class, "hot-unlock.lua");
 
@@ -345,7 +348,7 @@ final class HotActivities {
     return Future.all(hash, redis.batch(batch)).mapEmpty();
   }
 
-  /** Copies one participation (if newer) and the user's joined list. */
+  /** Copies one participation (unless older) and the user's joined list. */
   Future<Void> putParticipant(JsonObject part, JsonObject activityDoc, long now) {
     long id = part.getLong("activity");
     long user = part.getLong("user");

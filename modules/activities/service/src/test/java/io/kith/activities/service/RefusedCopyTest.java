@@ -25,97 +25,97 @@ class RefusedCopyTest extends ActivitiesTestBase {
   @DisplayName("a join whose Redis copy was refused is answered 503 unavailable, yet stored: it shows in the joiner's "
       + "list and among the participants once Redis answers again, and the retried join acknowledges it")
   void refusedJoinCopy() throws Exception {
-    List<Long> u = newUsers(2);
-    long organiser = u.get(0);
-    long joiner = u.get(1);
-    long id = createId(organiser, body());
-    assertEquals(List.of(), joinedIds(joiner), "the joiner's list is built (complete) before the join");
+    Meetup m = meetup(false);
 
-    refuseCopies(id, true);
-    failsWith("unavailable", null, activities.join(joiner, id));
-    assertFalse(joinedIds(joiner).contains(id), "while Redis refuses the copy, the list cannot show it");
-    assertFalse(allParticipants(organiser, id, Activities.JOINED, 100).contains(joiner));
+    refuseCopies(m.id(), true);
+    failsWith("unavailable", null, activities.join(m.joiner(), m.id()));
+    assertFalse(joinedIds(m.joiner()).contains(m.id()), "while Redis refuses the copy, the list cannot show it");
+    assertFalse(allParticipants(m.organiser(), m.id(), Activities.JOINED, 100).contains(m.joiner()));
 
-    refuseCopies(id, false);
-    pollUntil("the join reaches the joiner's list and the participants", () -> activities.joined(joiner,
-            filters(new JsonObject()), pageOf(new JsonObject())).map(Page::toJson)
-        .compose(page -> activities.participants(organiser, id, filters(new JsonObject()), pageOf(new JsonObject()))
-            .map(Page::toJson).map(parts -> ids(page).contains(id) && userIds(parts).contains(joiner))));
-
-    JsonObject again = await(activities.join(joiner, id));
-    assertEquals(Activities.JOINED, again.getString("status"));
-    assertEquals(1, again.getInteger("participant_count"));
-    assertEquals(List.of(id), joinedIds(joiner));
-    assertEquals(List.of(joiner), allParticipants(organiser, id, Activities.JOINED, 100));
+    refuseCopies(m.id(), false);
+    pollUntil("the join reaches the joiner's list and the participants", () -> listed(m, true));
+    assertJoinedAgain(m);
   }
 
   @Test
   @DisplayName("a leave whose Redis copy was refused leaves the joiner's list and the participants once Redis answers "
       + "again")
   void refusedLeaveCopy() throws Exception {
-    List<Long> u = newUsers(2);
-    long organiser = u.get(0);
-    long joiner = u.get(1);
-    long id = createId(organiser, body());
-    join(joiner, id);
-    assertEquals(List.of(id), joinedIds(joiner));
+    Meetup m = meetup(true);
 
-    refuseCopies(id, true);
-    assertEquals(Activities.NONE, await(activities.leave(joiner, id)).getString("status"));
-    assertTrue(allParticipants(organiser, id, Activities.JOINED, 100).contains(joiner),
+    refuseCopies(m.id(), true);
+    assertEquals(Activities.NONE, await(activities.leave(m.joiner(), m.id())).getString("status"));
+    assertTrue(allParticipants(m.organiser(), m.id(), Activities.JOINED, 100).contains(m.joiner()),
         "while Redis refuses the copy, the participants still show the old state");
 
-    refuseCopies(id, false);
-    pollUntil("the leave reaches the joiner's list and the participants", () -> activities.joined(joiner,
-            filters(new JsonObject()), pageOf(new JsonObject())).map(Page::toJson)
-        .compose(page -> activities.participants(organiser, id, filters(new JsonObject()), pageOf(new JsonObject()))
-            .map(Page::toJson).map(parts -> ids(page).isEmpty() && userIds(parts).isEmpty())));
-    assertEquals(0, await(activities.activity(organiser, id)).getInteger("participant_count"));
+    refuseCopies(m.id(), false);
+    pollUntil("the leave reaches the joiner's list and the participants", () -> listed(m, false));
+    assertEquals(0, await(activities.activity(m.organiser(), m.id())).getInteger("participant_count"));
   }
 
   @Test
   @DisplayName("a join stored by a node that died before copying it to Redis is copied by the retried join")
   void retriedJoinCopies() throws Exception {
-    List<Long> u = newUsers(2);
-    long organiser = u.get(0);
-    long joiner = u.get(1);
-    long id = createId(organiser, body());
-    assertEquals(List.of(), joinedIds(joiner));
+    Meetup m = meetup(false);
     // what the dead node did: the place and the participation, in MongoDB only
     ActivityStore store = new ActivityStore(platform.mongo());
-    JsonObject doc = await(store.byId(id));
+    JsonObject doc = await(store.byId(m.id()));
     long now = System.currentTimeMillis();
-    await(store.move(id, 1, 0, now));
-    await(new ParticipantStore(platform.mongo()).insert(id, joiner, Activities.JOINED, false, platform.ids().next(),
-        doc.getLong("start"), now));
-    assertEquals(List.of(), joinedIds(joiner), "nothing reached Redis");
+    await(store.move(m.id(), 1, 0, now));
+    await(new ParticipantStore(platform.mongo()).insert(m.id(), m.joiner(), Activities.JOINED, false,
+        platform.ids().next(), doc.getLong("start"), now));
+    assertEquals(List.of(), joinedIds(m.joiner()), "nothing reached Redis");
 
-    JsonObject again = await(activities.join(joiner, id));
-    assertEquals(Activities.JOINED, again.getString("status"));
-    assertEquals(1, again.getInteger("participant_count"));
-    assertEquals(List.of(id), joinedIds(joiner));
-    assertEquals(List.of(joiner), allParticipants(organiser, id, Activities.JOINED, 100));
+    assertJoinedAgain(m);
   }
 
   @Test
   @DisplayName("a participant removed while Redis refused the copy is out of the participants once it answers, and "
       + "cannot join again (participant_removed)")
   void refusedRemovalCopy() throws Exception {
-    List<Long> u = newUsers(2);
-    long organiser = u.get(0);
-    long joiner = u.get(1);
-    long id = createId(organiser, body());
-    join(joiner, id);
+    Meetup m = meetup(true);
 
-    refuseCopies(id, true);
-    await(activities.removeParticipant(organiser, id, joiner));
-    refuseCopies(id, false);
-    pollUntil("the removal reaches the participants and the joiner's list", () -> activities.joined(joiner,
-            filters(new JsonObject()), pageOf(new JsonObject())).map(Page::toJson)
-        .compose(page -> activities.participants(organiser, id, filters(new JsonObject()), pageOf(new JsonObject()))
-            .map(Page::toJson).map(parts -> ids(page).isEmpty() && userIds(parts).isEmpty())));
-    failsWith("participant_removed", null, activities.join(joiner, id));
-    assertEquals(Activities.REMOVED, await(activities.activity(joiner, id)).getJsonObject("viewer").getString("status"));
+    refuseCopies(m.id(), true);
+    await(activities.removeParticipant(m.organiser(), m.id(), m.joiner()));
+    refuseCopies(m.id(), false);
+    pollUntil("the removal reaches the participants and the joiner's list", () -> listed(m, false));
+    failsWith("participant_removed", null, activities.join(m.joiner(), m.id()));
+    assertEquals(Activities.REMOVED, await(activities.activity(m.joiner(), m.id())).getJsonObject("viewer")
+        .getString("status"));
+  }
+
+  /**
+   * An organiser, a joiner and an activity; the joiner has joined it ({@code joined}) or not, and their list was read
+   * once (built, with its completeness marker).
+   */
+  private Meetup meetup(boolean joined) throws Exception {
+    List<Long> u = newUsers(2);
+    long id = createId(u.get(0), body());
+    if (joined) {
+      assertEquals(Activities.JOINED, join(u.get(1), id));
+    }
+    assertEquals(joined ? List.of(id) : List.of(), joinedIds(u.get(1)));
+    return new Meetup(u.get(0), u.get(1), id);
+  }
+
+  private record Meetup(long organiser, long joiner, long id) {
+  }
+
+  /** Whether the joiner's list and the activity's participants (read by the organiser) both show the join or not. */
+  private Future<Boolean> listed(Meetup m, boolean shown) {
+    return activities.joined(m.joiner(), filters(new JsonObject()), pageOf(new JsonObject())).map(Page::toJson)
+        .compose(page -> activities.participants(m.organiser(), m.id(), filters(new JsonObject()),
+                pageOf(new JsonObject())).map(Page::toJson)
+            .map(parts -> ids(page).contains(m.id()) == shown && userIds(parts).contains(m.joiner()) == shown));
+  }
+
+  /** A retried join answers {@code joined} with one participant, and both lists show it at once. */
+  private void assertJoinedAgain(Meetup m) throws Exception {
+    JsonObject again = await(activities.join(m.joiner(), m.id()));
+    assertEquals(Activities.JOINED, again.getString("status"));
+    assertEquals(1, again.getInteger("participant_count"));
+    assertEquals(List.of(m.id()), joinedIds(m.joiner()));
+    assertEquals(List.of(m.joiner()), allParticipants(m.organiser(), m.id(), Activities.JOINED, 100));
   }
 
   /** Makes the copy script of an activity's participations fail (true) or work again (false). */

@@ -1,6 +1,5 @@
 package io.kith.faults;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -18,9 +17,6 @@ class RedisRestartFaultTest extends FaultTestBase {
   }
 
   @Test
-  @Disabled("fails: a join acknowledged while Redis restarts can be missing from GET /me/activities/joined for good "
-      + "(activities' Effects.participant drops a failed Redis copy, and a retried join answers the stored "
-      + "participation without copying it again); enable once activities repairs the copy")
   @DisplayName("a Redis restart under load: every acknowledged activity join is still in the joiner's list")
   void joinsAcrossRedisRestart() throws Exception {
     loadAcrossRestart("redis-restart-joins").assertNothingLost(cluster.nodes());

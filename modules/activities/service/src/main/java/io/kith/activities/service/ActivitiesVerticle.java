@@ -44,7 +44,7 @@ public final class ActivitiesVerticle extends VerticleBase {
     ParticipantStore participants = new ParticipantStore(platform.mongo());
     HotActivities hot = new HotActivities(platform.redis(), settings.warmMillis());
     WarmStart loader = new WarmStart(activities, participants, hot, settings.warmMillis());
-    Effects effects = new Effects(platform, hot);
+    Effects effects = new Effects(platform, hot, loader);
     Seats seats = new Seats(activities, participants, effects, platform.ids(), settings);
     RelationsInternal relations = RelationsInternal.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);

@@ -51,7 +51,10 @@ final class HotActivities {
 
   /** Copies a record if newer; marks the participant keys complete with ARGV[4] = 1. */
   static final LuaScripts.Script PUT_DOC = LuaScripts.load(HotActivities.class, "hot-put-doc.lua");
-  /** Copies one participation if newer: KEYS p, w, i, r, pv; ARGV user, v, status, seq, invited, expire-at. */
+  /**
+   * Copies one participation unless older: KEYS p, w, i, r, pv; ARGV user, v, status, seq, invited, expire-at. The same
+   * version applies again (the same record: no change) so that a retried copy also redoes the user's list entry.
+   */
   static final LuaScripts.Script PUT_PART = LuaScripts.load(HotActivities.class, "hot-put-part.lua");
   private static final LuaScripts.Script UNLOCK = LuaScripts.load(HotActivities.class, "hot-unlock.lua");
 
@@ -345,7 +348,7 @@ final class HotActivities {
     return Future.all(hash, redis.batch(batch)).mapEmpty();
   }
 
-  /** Copies one participation (if newer) and the user's joined list. */
+  /** Copies one participation (unless older) and the user's joined list. */
   Future<Void> putParticipant(JsonObject part, JsonObject activityDoc, long now) {
     long id = part.getLong("activity");
     long user = part.getLong("user");
@@ -402,6 +405,18 @@ final class HotActivities {
     return redis.batch(batch).mapEmpty();
   }
 
+  /** Takes the completeness marker off user lists, so that their next read rebuilds them from MongoDB. */
+  Future<Void> forgetLists(List<String> keys) {
+    if (keys.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Request> batch = new ArrayList<>();
+    for (String key : keys) {
+      batch.add(Request.cmd(Command.ZREM).arg(key).arg(MARKER));
+    }
+    return redis.batch(batch).mapEmpty();
+  }
+
   /** Activities whose reminder is due, up to {@code limit}. */
   Future<List<Long>> due(long now, int limit) {
     return api.zrangebyscore(List.of(DUE, "-inf", Long.toString(now), "LIMIT", "0", Integer.toString(limit)))
@@ -435,6 +450,11 @@ final class HotActivities {
 
   Future<Void> markWarm(long now) {
     return api.set(List.of(WARM, Long.toString(now))).mapEmpty();
+  }
+
+  /** Drops the warm marker: the next sweep loads every activity of the window again. */
+  Future<Void> forgetWarm() {
+    return api.del(List.of(WARM)).mapEmpty();
   }
 
   /** Takes the warm-load lock for {@code millis}; true when taken. */

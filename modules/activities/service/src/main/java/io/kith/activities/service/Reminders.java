@@ -68,6 +68,7 @@ final class Reminders {
     long now = System.currentTimeMillis();
     Future<Void> warm = hot.warm().compose(ok -> ok ? Future.succeededFuture() : loader.loadAll().mapEmpty());
     return warm
+        .compose(v -> effects.repair())
         .compose(v -> hot.sweepStarted(now))
         .compose(v -> hot.due(now, DUE_BATCH))
         .compose(due -> {

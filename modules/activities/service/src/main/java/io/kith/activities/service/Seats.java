@@ -91,13 +91,26 @@ final class Seats {
     return participants.find(id, user).compose(part -> claim(doc, user, part, attempt));
   }
 
+  /**
+   * The answer to a join, leave or removal that finds it was done already: a retry, whose first call may have stored
+   * the change and then failed (or died) before copying it to Redis. The activity and the participation are copied
+   * again (versioned copies: a copy already there changes nothing).
+   */
+  private Future<Outcome> copiedAgain(JsonObject doc, JsonObject part) {
+    return activities.byId(doc.getLong("_id")).compose(latest -> {
+      JsonObject now = latest == null ? doc : latest;
+      return effects.activity(latest).compose(v -> effects.tryParticipant(part, now))
+          .compose(taken -> Effects.copied(taken, new Outcome(part, now, false)));
+    });
+  }
+
   /** Claims a place for a user not taking part yet (their participation {@code part}, or null). */
   private Future<Outcome> claim(JsonObject doc, long user, JsonObject part, int attempt) {
     long id = doc.getLong("_id");
     if (part != null) {
       String status = part.getString("status");
       if (Activities.JOINED.equals(status) || Activities.WAITLISTED.equals(status)) {
-        return Future.succeededFuture(new Outcome(part, doc, false));
+        return copiedAgain(doc, part);
       }
       if (Activities.REMOVED.equals(status)) {
         return Failures.fail(ActivitiesErrors.PARTICIPANT_REMOVED,
@@ -118,7 +131,7 @@ final class Seats {
   private Future<Outcome> seat(long id, JsonObject claimed, long user, JsonObject part, String via, long now,
                                int attempt) {
     return become(claimed, user, part, Activities.JOINED, now).compose(made -> made != null
-        ? joined(claimed, made, via).map(v -> new Outcome(made, claimed, true))
+        ? joined(claimed, made, via).compose(taken -> Effects.copied(taken, new Outcome(made, claimed, true)))
         // the same user's other join won: give the place back, answer what that one made
         : giveBack(id, -1, 0).compose(v -> attempt(claimed, user, attempt + 1)));
   }
@@ -183,11 +196,12 @@ final class Seats {
     if (made == null) {
       return giveBack(id, 0, -1).compose(v -> attempt(slot, user, JOIN_ATTEMPTS - 1));
     }
-    return effects.activity(slot).compose(v -> effects.participant(made, slot))
+    return effects.activity(slot).compose(v -> effects.tryParticipant(made, slot))
         // a place may have been freed while this user was being put on the waitlist
-        .compose(v -> fill(id))
-        .compose(v -> participants.find(id, user))
-        .compose(now2 -> activities.byId(id).map(d -> new Outcome(now2, d, true)));
+        .compose(taken -> fill(id).map(taken))
+        .compose(taken -> participants.find(id, user)
+            .compose(now2 -> activities.byId(id).map(d -> new Outcome(now2, d, true)))
+            .compose(out -> Effects.copied(taken, out)));
   }
 
   /**
@@ -205,11 +219,12 @@ final class Seats {
         new JsonObject().put("status", status).put("seq", seq).put("since", now).put("start", doc.getLong("start")));
   }
 
-  private Future<Void> joined(JsonObject doc, JsonObject part, String via) {
+  /** Copies a new place and appends its event; answers whether Redis took the participation's copy. */
+  private Future<Boolean> joined(JsonObject doc, JsonObject part, String via) {
     return effects.activity(doc)
-        .compose(v -> effects.participant(part, doc))
-        .compose(v -> effects.emit(new ActivityJoined(doc.getLong("_id"), doc.getLong("organiser"),
-            doc.getString("title"), part.getLong("user"), via)));
+        .compose(v -> effects.tryParticipant(part, doc))
+        .compose(taken -> effects.emit(new ActivityJoined(doc.getLong("_id"), doc.getLong("organiser"),
+            doc.getString("title"), part.getLong("user"), via)).map(taken));
   }
 
   /** Gives back a place ({@code -1, 0}) or a waitlist slot ({@code 0, -1}); then fills free places. */
@@ -231,7 +246,7 @@ final class Seats {
       String status = part == null ? Activities.NONE : part.getString("status");
       boolean joined = Activities.JOINED.equals(status);
       if (!joined && !Activities.WAITLISTED.equals(status)) {
-        return Future.succeededFuture(new Outcome(part, doc, false));
+        return part == null ? Future.succeededFuture(new Outcome(null, doc, false)) : copiedAgain(doc, part);
       }
       JsonObject set = new JsonObject().put("status", removed ? Activities.REMOVED : Activities.NONE)
           .put("since", System.currentTimeMillis());
@@ -248,6 +263,7 @@ final class Seats {
   /** The user left ({@code moved}): their place or slot goes back, and a place is filled from the waitlist. */
   private Future<Outcome> gaveUp(long id, JsonObject moved, boolean joined) {
     return activities.move(id, joined ? -1 : 0, joined ? 0 : -1, System.currentTimeMillis())
+        // a refused copy is not refused to the caller: their event (appended by the caller) would be lost with it
         .compose(after -> effects.activity(after)
             .compose(v -> effects.participant(moved, after))
             .compose(v -> joined ? fill(id) : Future.succeededFuture())
@@ -293,6 +309,7 @@ final class Seats {
         .compose(promoted -> promoted == null
             // the waiter left meanwhile (and gave back their slot): undo and look again
             ? activities.move(id, -1, 1, System.currentTimeMillis()).compose(effects::activity)
-            : joined(claimed, promoted, "promoted"));
+            // the promoted user is not the caller: a refused copy of theirs is left to the repair
+            : joined(claimed, promoted, "promoted").mapEmpty());
   }
 }

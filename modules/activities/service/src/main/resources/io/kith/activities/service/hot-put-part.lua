@@ -1,5 +1,5 @@
 local cur = tonumber(redis.call('hget', KEYS[5], ARGV[1]) or '-1')
-if tonumber(ARGV[2]) <= cur then return 0 end
+if tonumber(ARGV[2]) < cur then return 0 end
 redis.call('hset', KEYS[5], ARGV[1], ARGV[2])
 if ARGV[3] == 'joined' then redis.call('zadd', KEYS[1], ARGV[4], ARGV[1])
 else redis.call('zrem', KEYS[1], ARGV[1]) end

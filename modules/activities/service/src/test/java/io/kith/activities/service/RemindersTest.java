@@ -24,8 +24,9 @@ class RemindersTest extends ActivitiesTestBase {
     ActivityStore store = new ActivityStore(platform.mongo());
     ParticipantStore parts = new ParticipantStore(platform.mongo());
     HotActivities hot = new HotActivities(platform.redis(), settings.warmMillis());
-    return new Reminders(platform, settings, store, parts, hot, new WarmStart(store, parts, hot, settings.warmMillis()),
-        new Effects(platform, hot), relationsInternal);
+    WarmStart loader = new WarmStart(store, parts, hot, settings.warmMillis());
+    return new Reminders(platform, settings, store, parts, hot, loader, new Effects(platform, hot, loader),
+        relationsInternal);
   }
 
   @Test

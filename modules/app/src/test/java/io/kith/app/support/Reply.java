@@ -41,7 +41,8 @@ public record Reply(int status, MultiMap headers, Buffer body) {
   /**
    * Asserts a problem+json answer with this status and code (and, when {@code field} is not null, this field).
    *
-   * @return the problem body
+   * @return the problem body without its {@code request_id}, which is asserted to be the response's
+   *     {@code X-Request-Id} and differs on every request (two refusals that must look alike are compared without it)
    */
   public JsonObject problem(int expectedStatus, String code, String field) {
     assertEquals(expectedStatus, status, "unexpected status; body: " + text());
@@ -54,6 +55,11 @@ public record Reply(int status, MultiMap headers, Buffer body) {
     if (field != null) {
       assertEquals(field, problem.getString("field"), problem.encode());
     }
+    String requestId = header("X-Request-Id");
+    if (requestId != null) {
+      assertEquals(requestId, problem.getString("request_id"), "the problem names its request: " + problem.encode());
+    }
+    problem.remove("request_id");
     return problem;
   }
 

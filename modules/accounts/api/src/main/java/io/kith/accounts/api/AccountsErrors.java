@@ -41,6 +41,15 @@ public final class AccountsErrors {
   /** A verification asked for a channel on which the account has no identifier waiting to be verified. */
   public static final ErrorCode NOTHING_TO_VERIFY = ErrorCode.of(409, "nothing_to_verify", "Nothing to verify");
 
+  /**
+   * The account is scheduled for deletion: its login answers {@code pending_deletion} with a cancel token instead of
+   * a session, and a deletion asked again is refused with this code.
+   */
+  public static final ErrorCode ACCOUNT_PENDING_DELETION =
+      ErrorCode.of(403, "account_pending_deletion", "Account scheduled for deletion");
+  /** The account was deleted: its username logs in no more (its sessions ended when the deletion was asked). */
+  public static final ErrorCode ACCOUNT_DELETED = ErrorCode.of(401, "account_deleted", "Account deleted");
+
   private AccountsErrors() {
   }
 }

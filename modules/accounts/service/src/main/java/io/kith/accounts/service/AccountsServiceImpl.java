@@ -31,10 +31,12 @@ final class AccountsServiceImpl implements AccountsService {
   private final Nearby nearby;
   private final Verification verification;
   private final PasswordReset reset;
+  private final Deletion deletion;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
                       Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
-                      KnownDevices devices, CodeStore codes, Messenger messenger) {
+                      KnownDevices devices, CodeStore codes, Messenger messenger,
+                      Deletion.Settings deletionSettings) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Quotas quotas = new Quotas(platform.redis());
     Throttles throttles = new Throttles(limiter);
@@ -45,7 +47,8 @@ final class AccountsServiceImpl implements AccountsService {
     this.reset = new PasswordReset(platform, settings, store, codes, passwords, limiter, messenger,
         devices);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events, verification);
-    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices);
+    this.deletion = new Deletion(platform, deletionSettings, store, cache, devices, codes, messenger);
+    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices, deletion);
     this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
     this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos,
         verification);
@@ -103,6 +106,16 @@ final class AccountsServiceImpl implements AccountsService {
   @Override
   public Future<Void> logoutEverywhere(long actor) {
     return login.logoutEverywhere(actor);
+  }
+
+  @Override
+  public Future<JsonObject> requestDeletion(long actor, String password, String acceptLanguage) {
+    return login.checkPassword(actor, password).compose(v -> deletion.schedule(actor, acceptLanguage));
+  }
+
+  @Override
+  public Future<JsonObject> cancelDeletion(String deletionToken, String device) {
+    return deletion.cancel(deletionToken, device);
   }
 
   @Override

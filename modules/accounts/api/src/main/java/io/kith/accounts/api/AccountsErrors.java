@@ -42,8 +42,9 @@ public final class AccountsErrors {
   public static final ErrorCode NOTHING_TO_VERIFY = ErrorCode.of(409, "nothing_to_verify", "Nothing to verify");
 
   /**
-   * The account is scheduled for deletion: its login answers {@code pending_deletion} with a cancel token instead of
-   * a session, and a deletion asked again is refused with this code.
+   * The account is scheduled for deletion: its login (with the right password) is refused with this code, carrying
+   * {@code pending_deletion, deletion_at, deletion_token, expires_in} instead of a session; a deletion asked again is
+   * refused with it too.
    */
   public static final ErrorCode ACCOUNT_PENDING_DELETION =
       ErrorCode.of(403, "account_pending_deletion", "Account scheduled for deletion");

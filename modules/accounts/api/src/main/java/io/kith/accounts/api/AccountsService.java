@@ -57,8 +57,9 @@ public interface AccountsService {
    * @param clientAddress the caller's network address, for throttling
    * @return the token pair ({@code access_token, refresh_token, token_type, expires_in, session_id, user_id}) and the
    *         device's {@code device_token} (the one presented when it was known, else a new one); for an account
-   *         pending deletion, with the right password, {@code {pending_deletion: true, user_id, deletion_at,
-   *         deletion_token, expires_in}} and no session; {@code account_deleted} for the username of an erased account
+   *         pending deletion, with the right password, no session but the failure {@code account_pending_deletion}
+   *         carrying {@code pending_deletion, deletion_at, deletion_token, expires_in}; {@code account_deleted} for
+   *         the username of an erased account
    */
   Future<JsonObject> login(JsonObject request, String clientAddress);
 
@@ -119,7 +120,7 @@ public interface AccountsService {
    * Schedules the deletion of the actor's account after {@code accounts.deletion-grace-days}: every session and
    * device token ends at once, the account is hidden from everyone (it answers like a missing one), and its verified
    * email is told how to cancel. Its login then answers {@code pending_deletion} with a cancel token instead of a
-   * session. {@code validation_failed} without a password, {@code invalid_credentials} on {@code password} when wrong
+   * session (see {@link #login}). {@code validation_failed} without a password, {@code invalid_credentials} on {@code password} when wrong
    * (throttled like a password change), {@code account_pending_deletion} when already scheduled.
    *
    * @param acceptLanguage the request's Accept-Language (may be null), for an account without a locale

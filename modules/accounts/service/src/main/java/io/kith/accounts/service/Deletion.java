@@ -123,8 +123,9 @@ final class Deletion {
   }
 
   /**
-   * The answer of a login whose password was right for an account pending deletion: no session, but a cancel token
-   * for {@code POST /me/deletion/cancel}. An erased account is refused with {@code account_deleted}.
+   * The answer of a login whose password was right for an account pending deletion: no session, but 403
+   * {@code account_pending_deletion} carrying {@code pending_deletion, deletion_at, deletion_token, expires_in}, the
+   * token for {@code POST /me/deletion/cancel}. An erased account is refused with {@code account_deleted}.
    */
   Future<JsonObject> pendingLogin(JsonObject account) {
     long id = account.getLong("_id");
@@ -140,9 +141,11 @@ final class Deletion {
                 .put(FIELD + ".cancel_expires", expires)))
         .compose(r -> r.getDocMatched() == 0
             ? Failures.<JsonObject>fail(AccountsErrors.ACCOUNT_DELETED, "this account was deleted")
-            : Future.succeededFuture(new JsonObject().put("pending_deletion", true).put("user_id", id)
-                .put("deletion_at", mark.getLong("due_at")).put("deletion_token", token)
-                .put("expires_in", CANCEL_TOKEN_SECONDS)));
+            // a problem rather than a 200 of another shape: generated clients keep one login answer type
+            : Future.failedFuture(Failures.withExtra(AccountsErrors.ACCOUNT_PENDING_DELETION,
+                "this account is scheduled for deletion; cancel it with the deletion token",
+                new JsonObject().put("pending_deletion", true).put("deletion_at", mark.getLong("due_at"))
+                    .put("deletion_token", token).put("expires_in", (long) CANCEL_TOKEN_SECONDS))));
   }
 
   /**

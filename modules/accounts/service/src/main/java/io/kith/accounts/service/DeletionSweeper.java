@@ -39,7 +39,7 @@ final class DeletionSweeper {
   static final int PER_SWEEP = 100;
   /** Per-user rate-limit counters of accounts (see the README's Redis keys). */
   private static final List<String> USER_LIMITS = List.of("login-fail:acct:", "verify:user:", "profile:", "nearby:",
-      "presence:", "nickname:", "profile-update:");
+      "presence:", "nickname:", "profile-update:", "position:", "contacts:");
 
   /** One step of an erasure: its name and what it does, completing with how many things it erased. */
   private record Step(String name, Function<Long, Future<Long>> erase) {

@@ -1,15 +1,17 @@
 package io.kith.app.accounts;
 
+import io.kith.accounts.api.AccountsEvents;
+import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.app.accounts.AccountsKith.User;
+import io.kith.platform.Platform;
+import io.kith.platform.events.DomainEvent;
+import io.kith.platform.testkit.EventRecorder;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Request;
-import io.vertx.redis.client.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -37,15 +39,25 @@ class ErasureHttpTest {
 
   private AccountsKith one;
   private AccountsKith two;
+  private Recorder events;
 
   @BeforeAll
   void start() {
     one = AccountsKith.start(DUE_AT_ONCE.copy());
     two = AccountsKith.start(DUE_AT_ONCE.copy());
+    events = new Recorder(one.kith().platform());
+    try {
+      events.start();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @AfterAll
-  void stop() {
+  void stop() throws Exception {
+    if (events != null) {
+      events.close();
+    }
     for (AccountsKith node : new AccountsKith[] {one, two}) {
       if (node != null) {
         node.close();
@@ -64,28 +76,19 @@ class ErasureHttpTest {
     return Await.result(account(id));
   }
 
-  /** The AccountDeleted payloads of the accounts stream about {@code userId}. */
-  private List<JsonObject> deletedEvents(long userId) {
-    Response entries = Await.result(one.kith().platform().redis()
-        .send(Request.cmd(Command.XRANGE).arg("events:accounts").arg("-").arg("+")));
-    List<JsonObject> out = new java.util.ArrayList<>();
-    for (Response entry : entries) {
-      Response fields = entry.get(1);
-      String type = null;
-      JsonObject payload = null;
-      for (int i = 0; i + 1 < fields.size(); i += 2) {
-        String name = fields.get(i).toString();
-        if (name.equals("type")) {
-          type = fields.get(i + 1).toString();
-        } else if (name.equals("payload")) {
-          payload = new JsonObject(fields.get(i + 1).toString());
-        }
-      }
-      if ("AccountDeleted".equals(type) && payload != null && payload.getLong("user_id", 0L) == userId) {
-        out.add(payload);
-      }
+  /** The AccountDeleted events about {@code userId} recorded so far (at least one: waits for the first). */
+  private List<DomainEvent> deletedEvents(long userId) {
+    java.util.function.Supplier<List<DomainEvent>> mine = () -> events.matching(e ->
+        AccountsEvents.ACCOUNT_DELETED.equals(e.type()) && AccountDeleted.fromJson(e.payload()).userId() == userId);
+    one.eventually("AccountDeleted of " + userId, () -> Future.succeededFuture(!mine.get().isEmpty()));
+    return mine.get();
+  }
+
+  /** The accounts stream, read from the class's start in a group of its own. */
+  private static final class Recorder extends EventRecorder {
+    Recorder(Platform platform) {
+      super(platform, AccountsEvents.DOMAIN);
     }
-    return out;
   }
 
   @Test
@@ -106,9 +109,9 @@ class ErasureHttpTest {
     one.registerRaw(new JsonObject().put("username", user.username()).put("password", "Another-pass-991"),
         newAddress()).problem(409, "username_taken");
 
-    List<JsonObject> events = deletedEvents(user.id());
-    assertEquals(1, events.size(), events.toString());
-    assertTrue(events.get(0).getLong("deleted_at") > 0, events.toString());
+    List<DomainEvent> deleted = deletedEvents(user.id());
+    assertEquals(1, deleted.size(), deleted.toString());
+    assertTrue(AccountDeleted.fromJson(deleted.get(0).payload()).deletedAt() > 0, deleted.toString());
     for (String gone : List.of("password", "email", "email_lc", "phone", "nickname_lc", "username")) {
       assertFalse(tombstone.containsKey(gone), gone + " kept: " + tombstone.encode());
     }
@@ -139,6 +142,7 @@ class ErasureHttpTest {
     one.call(HttpMethod.DELETE, AccountsKith.API + "/me", marker.access(), newAddress(),
         new JsonObject().put("password", marker.password())).expect(200);
     awaitErased(marker.id());
+    deletedEvents(marker.id());
     assertEquals(tombstone, Await.result(account(user.id())));
     assertEquals(1, deletedEvents(user.id()).size());
   }

@@ -47,7 +47,7 @@ final class AccountsServiceImpl implements AccountsService {
     this.reset = new PasswordReset(platform, settings, store, codes, passwords, limiter, messenger,
         devices);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events, verification);
-    this.deletion = new Deletion(platform, deletionSettings, store, cache, devices, codes, messenger);
+    this.deletion = new Deletion(platform, deletionSettings, cache, devices, codes, messenger);
     this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices, deletion);
     this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
     this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos,

@@ -57,18 +57,16 @@ final class Deletion {
   private final Platform platform;
   private final Settings settings;
   private final MongoClient mongo;
-  private final AccountStore store;
   private final ProfileCache cache;
   private final KnownDevices devices;
   private final CodeStore codes;
   private final Messenger messenger;
 
-  Deletion(Platform platform, Settings settings, AccountStore store, ProfileCache cache, KnownDevices devices,
-           CodeStore codes, Messenger messenger) {
+  Deletion(Platform platform, Settings settings, ProfileCache cache, KnownDevices devices, CodeStore codes,
+           Messenger messenger) {
     this.platform = platform;
     this.settings = settings;
     this.mongo = platform.mongo();
-    this.store = store;
     this.cache = cache;
     this.devices = devices;
     this.codes = codes;

@@ -47,6 +47,7 @@ public final class AccountsRoutes implements ApiRoutes {
           body.getString("password")), json -> json);
     });
     mountVerification(builder);
+    mountDeletion(builder);
     builder.getRoute("getOwnProfile").addHandler(rc -> {
       long me = Http.caller(rc).userId();
       Http.reply(rc, accounts.profile(me, me), json -> json);
@@ -131,6 +132,17 @@ public final class AccountsRoutes implements ApiRoutes {
     } else {
       rc.fail(failure);
     }
+  }
+
+  /** Scheduling the deletion of one's account, and cancelling it with the token a login answered. */
+  private void mountDeletion(RouterBuilder builder) {
+    builder.getRoute("deleteAccount").addHandler(rc -> Http.reply(rc,
+        accounts.requestDeletion(Http.caller(rc).userId(), Http.body(rc).getString("password"), acceptLanguage(rc)),
+        json -> json));
+    builder.getRoute("cancelDeletion").addHandler(rc -> {
+      JsonObject body = Http.body(rc);
+      Http.reply(rc, accounts.cancelDeletion(body.getString("deletion_token"), body.getString("device")), json -> json);
+    });
   }
 
   private static String acceptLanguage(RoutingContext rc) {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -57,7 +58,10 @@ public final class DevOutbox implements Mailer, SmsGateway {
         channel);
     return vertx.executeBlocking(() -> {
       Files.createDirectories(dir);
-      Files.writeString(dir.resolve(name), message.encodePrettily(), StandardCharsets.UTF_8);
+      // written under another name and moved into place, so a reader of the outbox never sees half a message
+      Path partial = dir.resolve(name + ".part");
+      Files.writeString(partial, message.encodePrettily(), StandardCharsets.UTF_8);
+      Files.move(partial, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
       prune();
       return null;
     }, false);

@@ -47,6 +47,16 @@ public final class AccountsErrors {
   public static final ErrorCode USERNAME_CHANGE_TOO_SOON =
       ErrorCode.of(429, "username_change_too_soon", "Username changed too recently");
 
+  /**
+   * The account is scheduled for deletion: its login (with the right password) is refused with this code, carrying
+   * {@code pending_deletion, deletion_at, deletion_token, expires_in} instead of a session; a deletion asked again is
+   * refused with it too.
+   */
+  public static final ErrorCode ACCOUNT_PENDING_DELETION =
+      ErrorCode.of(403, "account_pending_deletion", "Account scheduled for deletion");
+  /** The account was deleted: its username logs in no more (its sessions ended when the deletion was asked). */
+  public static final ErrorCode ACCOUNT_DELETED = ErrorCode.of(401, "account_deleted", "Account deleted");
+
   private AccountsErrors() {
   }
 }

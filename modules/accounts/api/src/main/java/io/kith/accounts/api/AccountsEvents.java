@@ -7,6 +7,8 @@ package io.kith.accounts.api;
  *   <li>{@value #USER_REGISTERED}: {@code {user_id, username}}</li>
  *   <li>{@value #PROFILE_UPDATED}: {@code {user_id, fields: [names of changed fields]}}</li>
  *   <li>{@value #PRESENCE_CHANGED}: {@code {user_id, online, mode}}</li>
+ *   <li>{@value #ACCOUNT_DELETED}: {@code {user_id, deleted_at}}: every domain erases what belongs to the user
+ *   (the contract is in the accounts README, "Deletion")</li>
  * </ul>
  *
  * <p>Each type has a record of the same name in {@code io.kith.accounts.api.events} whose {@code toJson()} writes the
@@ -22,6 +24,9 @@ public final class AccountsEvents {
   public static final String PROFILE_UPDATED = "ProfileUpdated";
   /** The user came online, went offline, or changed presence mode. */
   public static final String PRESENCE_CHANGED = "PresenceChanged";
+
+  /** The account was erased after its grace period; every domain erases the user's data. */
+  public static final String ACCOUNT_DELETED = "AccountDeleted";
 
   private AccountsEvents() {
   }

@@ -56,7 +56,10 @@ public interface AccountsService {
    *                      account or forgotten is ignored)
    * @param clientAddress the caller's network address, for throttling
    * @return the token pair ({@code access_token, refresh_token, token_type, expires_in, session_id, user_id}) and the
-   *         device's {@code device_token} (the one presented when it was known, else a new one)
+   *         device's {@code device_token} (the one presented when it was known, else a new one); for an account
+   *         pending deletion, with the right password, no session but the failure {@code account_pending_deletion}
+   *         carrying {@code pending_deletion, deletion_at, deletion_token, expires_in}; {@code account_deleted} for
+   *         the username of an erased account
    */
   Future<JsonObject> login(JsonObject request, String clientAddress);
 
@@ -120,6 +123,27 @@ public interface AccountsService {
 
   /** Ends every session of the actor and forgets every device token the actor's logins were given. */
   Future<Void> logoutEverywhere(long actor);
+
+  /**
+   * Schedules the deletion of the actor's account after {@code accounts.deletion-grace-days}: every session and
+   * device token ends at once, the account is hidden from everyone (it answers like a missing one), and its verified
+   * email is told how to cancel. Its login then answers {@code pending_deletion} with a cancel token instead of a
+   * session (see {@link #login}). {@code validation_failed} without a password, {@code invalid_credentials} on {@code password} when wrong
+   * (throttled like a password change), {@code account_pending_deletion} when already scheduled.
+   *
+   * @param acceptLanguage the request's Accept-Language (may be null), for an account without a locale
+   * @return {@code {pending_deletion: true, deletion_at: <epoch ms>}}
+   */
+  Future<JsonObject> requestDeletion(long actor, String password, String acceptLanguage);
+
+  /**
+   * Cancels a pending deletion with the {@code deletion_token} that a login of the account answered, and logs the
+   * account in. {@code token_invalid} for a wrong, used or expired token, or once the erasure began.
+   *
+   * @param device the device label of the new session (may be null)
+   * @return the token pair and {@code device_token}, as {@link #login} answers
+   */
+  Future<JsonObject> cancelDeletion(String deletionToken, String device);
 
   /**
    * The actor's own profile (everything) or another user's public view; {@code user_not_found} for a missing user and,

@@ -182,13 +182,13 @@ final class AccountStore {
     return mongo.findOne(COLLECTION, new JsonObject().put("_id", id), NO_PASSWORD);
   }
 
-  /** Accounts (without password hashes) by ids; unknown ids are absent. */
+  /** Accounts (without password hashes) by ids; unknown ids, and accounts pending deletion or erased, are absent. */
   Future<List<JsonObject>> byIds(Collection<Long> ids) {
     if (ids.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
     return mongo.findWithOptions(COLLECTION,
-        new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(ids)))),
+        new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(ids)))).mergeIn(Deletion.HIDDEN),
         new FindOptions().setFields(NO_PASSWORD));
   }
 
@@ -219,13 +219,14 @@ final class AccountStore {
         new JsonObject().put("$set", new JsonObject().put("password", hash)).put("$inc", BUMP)).mapEmpty();
   }
 
-  /** Accounts whose {@code key} is one of {@code values} (without password hashes). */
+  /** Accounts whose {@code key} is one of {@code values} (without password hashes), none pending deletion or erased. */
   Future<List<JsonObject>> byAny(String key, Collection<String> values) {
     if (values.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
     return mongo.findWithOptions(COLLECTION,
-        new JsonObject().put(key, new JsonObject().put("$in", new JsonArray(List.copyOf(values)))),
+        new JsonObject().put(key, new JsonObject().put("$in", new JsonArray(List.copyOf(values))))
+            .mergeIn(Deletion.HIDDEN),
         new FindOptions().setFields(NO_PASSWORD).setLimit(values.size() * 2));
   }
 
@@ -237,13 +238,14 @@ final class AccountStore {
     // an anchored, escaped regex: a range ending in some "highest" character misorders on UTF-8 (MongoDB) or UTF-16
     // (the embedded server) comparison for some scripts, while a prefix regex still uses the index
     JsonObject range = new JsonObject().put("$regex", "^" + escapeRegex(prefix));
-    JsonObject query = new JsonObject().put("nickname_lc", range);
+    JsonObject query = new JsonObject().put("nickname_lc", range).mergeIn(Deletion.HIDDEN);
     if (afterNickname != null) {
       query = new JsonObject().put("$and", new JsonArray()
           .add(new JsonObject().put("nickname_lc", range))
           .add(new JsonObject().put("$or", new JsonArray()
               .add(new JsonObject().put("nickname_lc", new JsonObject().put("$gt", afterNickname)))
-              .add(new JsonObject().put("nickname_lc", afterNickname).put("_id", new JsonObject().put("$gt", afterId))))));
+              .add(new JsonObject().put("nickname_lc", afterNickname).put("_id", new JsonObject().put("$gt", afterId)))))
+          .add(Deletion.HIDDEN));
     }
     return mongo.findWithOptions(COLLECTION, query, new FindOptions()
         .setFields(NO_PASSWORD)

@@ -32,10 +32,12 @@ final class AccountsServiceImpl implements AccountsService {
   private final Verification verification;
   private final PasswordReset reset;
   private final UsernameChange usernames;
+  private final Deletion deletion;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
                       Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
-                      KnownDevices devices, CodeStore codes, Messenger messenger) {
+                      KnownDevices devices, CodeStore codes, Messenger messenger,
+                      Deletion.Settings deletionSettings) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Quotas quotas = new Quotas(platform.redis());
     Throttles throttles = new Throttles(limiter);
@@ -46,7 +48,9 @@ final class AccountsServiceImpl implements AccountsService {
     this.reset = new PasswordReset(platform, settings, store, codes, passwords, limiter, messenger,
         devices);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events, verification);
-    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices, messenger);
+    this.deletion = new Deletion(platform, deletionSettings, cache, devices, codes, messenger);
+    this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices, messenger,
+        deletion);
     this.usernames = new UsernameChange(settings, store, cache, login, events);
     this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
     this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos,
@@ -110,6 +114,16 @@ final class AccountsServiceImpl implements AccountsService {
   @Override
   public Future<Void> logoutEverywhere(long actor) {
     return login.logoutEverywhere(actor);
+  }
+
+  @Override
+  public Future<JsonObject> requestDeletion(long actor, String password, String acceptLanguage) {
+    return login.checkPassword(actor, password).compose(v -> deletion.schedule(actor, acceptLanguage));
+  }
+
+  @Override
+  public Future<JsonObject> cancelDeletion(String deletionToken, String device) {
+    return deletion.cancel(deletionToken, device);
   }
 
   @Override

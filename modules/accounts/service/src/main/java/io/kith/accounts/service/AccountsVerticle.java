@@ -29,6 +29,7 @@ public final class AccountsVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> photoAccess;
   private Passwords passwords;
   private long sweeper = -1;
+  private long deletionSweeper = -1;
   private Outbound outbound;
 
   /** Creates the verticle on a node's platform. */
@@ -39,6 +40,7 @@ public final class AccountsVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     AccountsSettings settings = AccountsSettings.from(platform.config().section("accounts"));
+    Deletion.Settings deletionSettings = Deletion.Settings.from(platform.config().section("accounts"));
     AccountStore store = new AccountStore(platform.mongo());
     ProfileCache cache = new ProfileCache(platform.redis(), store, settings.profileCacheTtlSeconds());
     PresenceStore presence = new PresenceStore(platform.redis(), settings.presenceExpirySeconds() * 1000L);
@@ -56,7 +58,7 @@ public final class AccountsVerticle extends VerticleBase {
     KnownDevices devices = new KnownDevices(platform.mongo());
     AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
         new GraphRelationships(RelationsService.proxy(vertx), RelationsInternal.proxy(vertx)), devices, codes,
-        new Messenger(vertx, outbound, new Messages()));
+        new Messenger(vertx, outbound, new Messages()), deletionSettings);
     AccountsInternal internal = service.internal();
     return Future.all(store.ensureIndexes(), codes.ensureIndexes(), devices.ensureIndexes()).compose(v -> {
       bindings = new ServiceBindings(vertx);
@@ -66,6 +68,9 @@ public final class AccountsVerticle extends VerticleBase {
           bindings.bind(UserDirectory.class, new RelationsDirectory(service, internal), UserDirectory.ADDRESS));
       sweeper = vertx.setPeriodic(60_000, id -> nearby.sweep()
           .onFailure(e -> LOG.warn("Sweeping expired nearby positions failed: {}", e.toString())));
+      DeletionSweeper deletions = new DeletionSweeper(platform, deletionSettings, cache, nearby);
+      deletionSweeper = vertx.setPeriodic(deletionSettings.sweepSeconds() * 1000L, id -> deletions.sweep()
+          .onFailure(e -> LOG.warn("Sweeping due account deletions failed: {}", e.toString())));
       return bound
           .compose(all -> MediaAttachments.serveAccess(vertx, MediaAttachments.PROFILE, service::mayReadPhoto))
           .map(consumer -> photoAccess = consumer);
@@ -76,6 +81,9 @@ public final class AccountsVerticle extends VerticleBase {
   public Future<?> stop() {
     if (sweeper >= 0) {
       vertx.cancelTimer(sweeper);
+    }
+    if (deletionSweeper >= 0) {
+      vertx.cancelTimer(deletionSweeper);
     }
     if (passwords != null) {
       passwords.close();

@@ -3,6 +3,7 @@ package io.kith.accounts.service;
 import io.kith.accounts.api.AccountsErrors;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.metrics.KithMetrics;
 import io.vertx.core.Future;
@@ -35,9 +36,10 @@ final class Login {
   private final LastActive lastActive;
   private final KnownDevices devices;
   private final Messenger messenger;
+  private final Deletion deletion;
 
   Login(Platform platform, AccountsSettings settings, AccountStore store, Passwords passwords, RateLimiter limiter,
-        Quotas quotas, LastActive lastActive, KnownDevices devices, Messenger messenger) {
+        Quotas quotas, LastActive lastActive, KnownDevices devices, Messenger messenger, Deletion deletion) {
     this.messenger = messenger;
     this.platform = platform;
     this.settings = settings;
@@ -47,6 +49,7 @@ final class Login {
     this.quotas = quotas;
     this.lastActive = lastActive;
     this.devices = devices;
+    this.deletion = deletion;
   }
 
   /**
@@ -120,6 +123,9 @@ final class Login {
         .compose(v -> countAttempt(a.accountKey(), settings.loginMaxFailuresPerAccount(), windowMillis, throttled))
         .compose(v -> checked(a))
         .compose(ok -> ok ? signedIn(a)
+            // a tombstone keeps no password: its username answers that the account is gone
+            : Deletion.erased(a.account()) ? Failures.<JsonObject>fail(AccountsErrors.ACCOUNT_DELETED,
+                "this account was deleted")
             : Failures.<JsonObject>fail(AccountsErrors.INVALID_CREDENTIALS, "wrong login or password"));
   }
 
@@ -132,6 +138,10 @@ final class Login {
 
   private Future<JsonObject> signedIn(Attempt a) {
     long userId = a.account().getLong("_id");
+    if (Deletion.marked(a.account())) {
+      // no session for an account pending deletion: only a token that can cancel it
+      return limiter.reset(a.accountKey()).compose(v -> deletion.pendingLogin(a.account()));
+    }
     upgradeHash(userId, a.password(), a.account().getString("password"));
     // a success clears its own counter (a known device's success leaves the account's failures, so that an attacker
     // gains no guesses from the owner's logins) and does not count against the address
@@ -194,6 +204,17 @@ final class Login {
       return passwordConfirmed(actor, currentPassword, "current_password")
           .compose(v -> replacePassword(actor, account, newPassword));
     });
+  }
+
+  /**
+   * Checks the actor's password for a sensitive request (deletion) under the same per-account throttle as a password
+   * change: {@code validation_failed} when absent, {@code invalid_credentials} on {@code password} when wrong.
+   */
+  Future<Void> checkPassword(long actor, String password) {
+    if (password == null || password.isEmpty()) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "password", "password is required");
+    }
+    return passwordConfirmed(actor, password, "password");
   }
 
   /**

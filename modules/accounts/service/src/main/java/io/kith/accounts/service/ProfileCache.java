@@ -57,7 +57,8 @@ final class ProfileCache {
   }
 
   /**
-   * Accounts by id from the cache, misses from the store in one query; unknown ids are absent. The documents may be
+   * Accounts by id from the cache, misses from the store in one query; unknown ids, and accounts pending deletion or
+   * erased, are absent. The documents may be
    * shared with other readers: do not change them.
    */
   Future<Map<Long, JsonObject>> getAll(Collection<Long> ids) {
@@ -77,7 +78,11 @@ final class ProfileCache {
         if (r == null) {
           misses.add(order.get(i));
         } else {
-          found.put(order.get(i), parsed.parse(order.get(i), r));
+          JsonObject doc = parsed.parse(order.get(i), r);
+          // an account pending deletion is cached with its mark, and answers like a missing one
+          if (!Deletion.marked(doc)) {
+            found.put(order.get(i), doc);
+          }
         }
       }
       if (misses.isEmpty()) {

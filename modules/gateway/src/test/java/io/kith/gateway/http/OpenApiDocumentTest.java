@@ -201,8 +201,9 @@ class OpenApiDocumentTest {
       }
     });
     assertEquals(schemas.getJsonObject("ProfileChanges"), patch[0]);
-    assertEquals(Set.of("nickname", "gender", "birthday", "signature", "photo_url", "school", "job", "location",
-        "phone", "email", "locale", "interests", "settings"), patch[0].getJsonObject("properties").fieldNames());
+    assertEquals(Set.of("nickname", "gender", "birthday", "signature", "photo_url", "photo_media", "school", "job",
+        "location", "phone", "email", "locale", "interests", "settings"),
+        patch[0].getJsonObject("properties").fieldNames());
     JsonObject username = register[0].getJsonObject("properties").getJsonObject("username");
     assertEquals(3, username.getInteger("minLength"));
     assertEquals(30, username.getInteger("maxLength"));

@@ -5,6 +5,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.kith.platform.Platform;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.RedisNodes;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -599,7 +600,7 @@ class EventLogTest {
     lines.start();
     logger.addAppender(lines);
     try {
-      Await.result(redis.flushall(List.of()));
+      Await.result(RedisNodes.flushAll(vertx, platform.redis()));
       // appended at once: some land in a stream that the flush emptied of its groups, before a consumer notices
       List<Long> after = ids(append(log, domain, 30));
 
@@ -668,7 +669,7 @@ class EventLogTest {
     await("the events before the stop", () -> seen.keySet().containsAll(before));
     Await.result(first.stop());
 
-    Await.result(redis.flushall(List.of()));
+    Await.result(RedisNodes.flushAll(vertx, platform.redis()));
     List<Long> meanwhile = ids(append(log, domain, 3));
     consume(log, domain, "restarted", counting(seen));
     List<Long> after = ids(append(log, domain, 2));

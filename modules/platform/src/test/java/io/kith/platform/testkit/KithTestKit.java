@@ -11,9 +11,7 @@ import io.kith.platform.token.TokenPair;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -84,8 +82,7 @@ public final class KithTestKit implements BeforeAllCallback {
     Vertx vertx = Vertx.vertx();
     Redis cluster = Redis.createClient(vertx, Stores.redisOptions(clusterUrl(), redisSection()));
     try {
-      Await.result(RedisNodes.masters(cluster).compose(masters -> Future.all(masters.stream()
-          .map(node -> RedisNodes.sendTo(vertx, node, Request.cmd(Command.FLUSHALL))).toList())));
+      Await.result(RedisNodes.flushAll(vertx, cluster));
     } finally {
       cluster.close();
       vertx.close();

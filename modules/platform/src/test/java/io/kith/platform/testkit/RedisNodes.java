@@ -45,6 +45,15 @@ public final class RedisNodes {
     });
   }
 
+  /**
+   * FLUSHALL on every master (the one server on a single Redis): it has no key, so a cluster client would send it to
+   * one node only, and a replica refuses it.
+   */
+  public static Future<Void> flushAll(Vertx vertx, Redis redis) {
+    return masters(redis).compose(masters -> Future.all(masters.stream()
+        .map(node -> sendTo(vertx, node, Request.cmd(Command.FLUSHALL))).toList())).mapEmpty();
+  }
+
   /** Sends {@code command} to the server at {@code node} ({@code host:port}) on a connection of its own. */
   public static Future<Response> sendTo(Vertx vertx, String node, Request command) {
     Redis direct = Redis.createClient(vertx, new RedisOptions().setConnectionString("redis://" + node));

@@ -50,8 +50,16 @@ public final class RedisNodes {
    * one node only, and a replica refuses it.
    */
   public static Future<Void> flushAll(Vertx vertx, Redis redis) {
+    return onEveryMaster(vertx, redis, () -> Request.cmd(Command.FLUSHALL));
+  }
+
+  /**
+   * Sends a command made by {@code command} to every master (the one server on a single Redis), for the commands that
+   * have no key and so would reach one node only through a cluster client (FLUSHALL, SCRIPT FLUSH).
+   */
+  public static Future<Void> onEveryMaster(Vertx vertx, Redis redis, java.util.function.Supplier<Request> command) {
     return masters(redis).compose(masters -> Future.all(masters.stream()
-        .map(node -> sendTo(vertx, node, Request.cmd(Command.FLUSHALL))).toList())).mapEmpty();
+        .map(node -> sendTo(vertx, node, command.get())).toList())).mapEmpty();
   }
 
   /** Sends {@code command} to the server at {@code node} ({@code host:port}) on a connection of its own. */

@@ -1,0 +1,39 @@
+package io.kith.push.service;
+
+import io.kith.platform.Platform;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Wires the push module's parts: each part starts here and is stopped, in reverse order, when the verticle stops.
+ */
+public final class PushVerticle extends VerticleBase {
+
+  private final Platform platform;
+  private final List<Supplier<Future<?>>> stops = new ArrayList<>();
+
+  /** Creates the verticle on a node's platform. */
+  public PushVerticle(Platform platform) {
+    this.platform = platform;
+  }
+
+  @Override
+  public Future<?> start() {
+    // each part: build it on platform, start it, and add its stop to stops
+    return Future.succeededFuture(platform);
+  }
+
+  @Override
+  public Future<?> stop() {
+    Future<?> chain = Future.succeededFuture();
+    for (int i = stops.size() - 1; i >= 0; i--) {
+      Supplier<Future<?>> stop = stops.get(i);
+      chain = chain.eventually(stop::get);
+    }
+    return chain;
+  }
+}

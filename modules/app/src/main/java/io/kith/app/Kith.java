@@ -106,9 +106,14 @@ public final class Kith {
   /** Settings of different sections that only work together. */
   static void checkConsistency(KithConfig config) {
     try {
-      if (Stores.clusterMode(config.section("redis")) && config.getString("redis.url", "").isBlank()) {
+      String mode = Stores.mode(config.section("redis"));
+      if (Stores.CLUSTER.equals(mode) && config.getString("redis.url", "").isBlank()) {
         throw new ConfigException("redis.mode cluster needs redis.url (KITH_REDIS_URL): the seed nodes, "
             + "comma-separated (redis://10.0.0.1:6379,redis://10.0.0.2:6379); there is no embedded Redis Cluster");
+      }
+      if (Stores.SENTINEL.equals(mode) && config.getString("redis.url", "").isBlank()) {
+        throw new ConfigException("redis.mode sentinel needs redis.url (KITH_REDIS_URL): the sentinels, "
+            + "comma-separated (redis://10.0.0.1:26379,redis://10.0.0.2:26379), and redis.master-name");
       }
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());

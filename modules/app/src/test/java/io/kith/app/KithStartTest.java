@@ -142,11 +142,17 @@ class KithStartTest {
   }
 
   @Test
-  @DisplayName("a Redis mode other than standalone or cluster, or cluster mode without seed nodes, is refused at start")
+  @DisplayName("a Redis mode other than standalone, cluster or sentinel, or cluster or sentinel mode without the "
+      + "servers to ask, is refused at start")
   void redisModeChecked() {
     ConfigException e = assertThrows(ConfigException.class, () -> Kith.checkConsistency(KithTestKit.config(
-        new JsonObject().put("redis", new JsonObject().put("mode", "sentinel")))));
-    assertTrue(e.getMessage().contains("redis.mode must be standalone or cluster"), e.getMessage());
+        new JsonObject().put("redis", new JsonObject().put("mode", "replicated")))));
+    assertTrue(e.getMessage().contains("redis.mode must be standalone, cluster or sentinel"), e.getMessage());
+    e = assertThrows(ConfigException.class, () -> Kith.checkConsistency(KithTestKit.config(
+        new JsonObject().put("redis", new JsonObject().put("mode", "sentinel").put("url", "")))));
+    assertTrue(e.getMessage().contains("redis.mode sentinel needs redis.url"), e.getMessage());
+    Kith.checkConsistency(KithTestKit.config(new JsonObject().put("redis", new JsonObject().put("mode", "sentinel")
+        .put("url", "redis://127.0.0.1:26379").put("master-name", "kith"))));
     e = assertThrows(ConfigException.class, () -> Kith.checkConsistency(KithTestKit.config(
         new JsonObject().put("redis", new JsonObject().put("mode", "cluster").put("url", "")))));
     assertTrue(e.getMessage().contains("redis.mode cluster needs redis.url"), e.getMessage());

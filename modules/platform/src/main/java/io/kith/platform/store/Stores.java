@@ -11,6 +11,7 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.RedisReplicas;
+import io.vertx.redis.client.RedisRole;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,38 +28,60 @@ public final class Stores {
   private Stores() {
   }
 
-  /** Config key: {@code standalone} (one server, {@code redis.url} its URL) or {@code cluster} (Redis Cluster). */
+  /**
+   * Config key: {@code standalone} (one server, {@code redis.url} its URL), {@code cluster} (Redis Cluster) or
+   * {@code sentinel} (a master and its replicas watched by Redis Sentinel).
+   */
   public static final String MODE = "mode";
   /** {@link #MODE} of a single Redis server. */
   public static final String STANDALONE = "standalone";
   /** {@link #MODE} of a Redis Cluster: {@code redis.url} is a comma-separated list of seed node URLs. */
   public static final String CLUSTER = "cluster";
+  /**
+   * {@link #MODE} of a master watched by Redis Sentinel: {@code redis.url} is a comma-separated list of sentinel URLs,
+   * {@code redis.master-name} the name they watch; every command goes to the master they name, found again after a
+   * failover.
+   */
+  public static final String SENTINEL = "sentinel";
+
+  /** The Redis mode {@code redisSection} selects; fails on a mode Kith does not know. */
+  public static String mode(JsonObject redisSection) {
+    String mode = redisSection.getString(MODE, STANDALONE);
+    if (!STANDALONE.equals(mode) && !CLUSTER.equals(mode) && !SENTINEL.equals(mode)) {
+      throw new IllegalArgumentException("redis.mode must be standalone, cluster or sentinel, not '" + mode + "'");
+    }
+    return mode;
+  }
 
   /** Whether {@code redisSection} selects Redis Cluster; fails on a mode Kith does not know. */
   public static boolean clusterMode(JsonObject redisSection) {
-    String mode = redisSection.getString(MODE, STANDALONE);
-    if (!STANDALONE.equals(mode) && !CLUSTER.equals(mode)) {
-      throw new IllegalArgumentException("redis.mode must be standalone or cluster, not '" + mode + "'");
-    }
-    return CLUSTER.equals(mode);
+    return CLUSTER.equals(mode(redisSection));
   }
 
   /**
-   * Options for a pooled Redis client: one server at {@code url}, or, in cluster mode, a cluster client seeded by each
-   * comma-separated URL of {@code url} (it learns the rest of the topology from them). Commands always go to masters:
+   * Options for a pooled Redis client: one server at {@code url}; in cluster mode, a cluster client seeded by each
+   * comma-separated URL of {@code url} (it learns the rest of the topology from them); in sentinel mode, a client that
+   * asks the sentinels at {@code url} for the master of {@code redis.master-name} on each new connection (so pooled
+   * connections lost in a failover are replaced by connections to the promoted replica). Commands always go to masters:
    * a replica lags, and Kith reads what it has just written.
    */
   public static RedisOptions redisOptions(String url, JsonObject redisSection) {
     RedisOptions options = new RedisOptions();
-    if (clusterMode(redisSection)) {
-      options.setType(RedisClientType.CLUSTER).setUseReplicas(RedisReplicas.NEVER);
+    String mode = mode(redisSection);
+    if (STANDALONE.equals(mode)) {
+      options.setConnectionString(url);
+    } else {
+      if (CLUSTER.equals(mode)) {
+        options.setType(RedisClientType.CLUSTER).setUseReplicas(RedisReplicas.NEVER);
+      } else {
+        options.setType(RedisClientType.SENTINEL).setRole(RedisRole.MASTER)
+            .setMasterName(redisSection.getString("master-name", "mymaster"));
+      }
       for (String seed : url.split(",")) {
         if (!seed.isBlank()) {
           options.addConnectionString(seed.strip());
         }
       }
-    } else {
-      options.setConnectionString(url);
     }
     return options
         // RESP2 replies have one shape on every Redis version Kith supports (6.2 embedded, 7.x servers).

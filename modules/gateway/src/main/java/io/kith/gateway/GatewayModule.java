@@ -13,12 +13,14 @@ import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
 import io.kith.gateway.http.MessagingRoutes;
+import io.kith.gateway.http.ModerationRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
 import io.kith.gateway.http.WhiteboardRoutes;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.moderation.api.ModerationService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.gateway.http.HealthRoutes;
@@ -71,12 +73,13 @@ public final class GatewayModule implements KithModule {
         new NotificationsRoutes(NotificationsService.proxy(platform.vertx())),
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
-        new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())));
+        new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
+        new ModerationRoutes(ModerationService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,
         NotificationsService.ADDRESS, MessagingService.ADDRESS, MessagingInternal.ADDRESS, WhiteboardService.ADDRESS,
-        WhiteboardInternal.ADDRESS, ActivitiesService.ADDRESS, ActivitiesInternal.ADDRESS));
+        WhiteboardInternal.ADDRESS, ActivitiesService.ADDRESS, ActivitiesInternal.ADDRESS, ModerationService.ADDRESS));
     AccountsPresence presence = new AccountsPresence(AccountsInternal.proxy(platform.vertx()));
     RoomAccess rooms = new DomainRooms(MessagingInternal.proxy(platform.vertx()),
         WhiteboardInternal.proxy(platform.vertx()));

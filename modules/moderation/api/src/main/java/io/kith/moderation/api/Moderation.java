@@ -1,0 +1,48 @@
+package io.kith.moderation.api;
+
+import io.kith.platform.error.ErrorCode;
+
+import java.util.List;
+
+/** Moderation's vocabulary: roles, report targets, categories, states, and its error codes. */
+public final class Moderation {
+
+  /** A user with no operator power (everyone without another role). */
+  public static final String USER = "user";
+  /** Works the moderation queue. */
+  public static final String MODERATOR = "moderator";
+  /** Also changes roles and reads the audit log. */
+  public static final String ADMIN = "admin";
+  /** The roles, weakest first. */
+  public static final List<String> ROLES = List.of(USER, MODERATOR, ADMIN);
+
+  /** What can be reported (comments and messages follow when their domains offer the lookup; see the README). */
+  public static final List<String> TARGET_TYPES = List.of("user", "post", "group", "whiteboard", "activity");
+  /** Why. */
+  public static final List<String> CATEGORIES =
+      List.of("spam", "harassment", "hate", "nudity", "violence", "self_harm", "illegal", "other");
+
+  /** A report waiting for a decision (assigned or not). */
+  public static final String OPEN = "open";
+  /** A report closed with no action. */
+  public static final String DISMISSED = "dismissed";
+  /** The report states. */
+  public static final List<String> STATES = List.of(OPEN, DISMISSED);
+
+  /** The decisions a moderator can make on a report. */
+  public static final List<String> DECISIONS = List.of("dismiss");
+
+  /** 403: the actor's role does not allow the operation. */
+  public static final ErrorCode ROLE_REQUIRED = ErrorCode.of(403, "role_required", "Operator role required");
+  /** 409: the reporter already has an open report on this target. */
+  public static final ErrorCode REPORT_EXISTS = ErrorCode.of(409, "report_exists", "Report already open");
+  /** 409: the report was already decided. */
+  public static final ErrorCode REPORT_CLOSED = ErrorCode.of(409, "report_closed", "Report already decided");
+  /** 404: the reported target does not exist or the reporter cannot see it (the same answer). */
+  public static final ErrorCode TARGET_NOT_FOUND = ErrorCode.of(404, "target_not_found", "Target not found");
+  /** 404: no such report (or not the caller's). */
+  public static final ErrorCode REPORT_NOT_FOUND = ErrorCode.of(404, "report_not_found", "Report not found");
+
+  private Moderation() {
+  }
+}

@@ -1,0 +1,23 @@
+package io.kith.moderation.api;
+
+/**
+ * The event stream of moderation ({@value #DOMAIN}) and its event types:
+ * <ul>
+ *   <li>{@value #REPORT_FILED}: {@code {report_id, target_type, target_id, target_owner, category}} (never the
+ *   reporter, whom the reported user is not told)</li>
+ *   <li>{@value #REPORT_DECIDED}: {@code {report_id, reporter_id, decision, target_type, target_id}}: the reporter is
+ *   told their report was decided</li>
+ * </ul>
+ */
+public final class ModerationEvents {
+
+  /** The stream's domain name. */
+  public static final String DOMAIN = "moderation";
+  /** A report was filed. */
+  public static final String REPORT_FILED = "ReportFiled";
+  /** A report was decided. */
+  public static final String REPORT_DECIDED = "ReportDecided";
+
+  private ModerationEvents() {
+  }
+}

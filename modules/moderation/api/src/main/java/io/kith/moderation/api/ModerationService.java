@@ -1,0 +1,70 @@
+package io.kith.moderation.api;
+
+import io.kith.platform.bus.ServiceProxies;
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
+import io.vertx.codegen.annotations.GenIgnore;
+import io.vertx.codegen.annotations.ProxyGen;
+import io.vertx.codegen.annotations.VertxGen;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Reports, the moderation queue and operator roles. Every method takes the acting user from a verified token and
+ * decides in the service what that user may do: anyone files and reads their own reports; moderators and admins work
+ * the queue; only admins change roles and read the audit log. Failures are coded (see {@link Moderation}).
+ */
+@ProxyGen
+@VertxGen
+public interface ModerationService {
+
+  /** Event-bus address of the service. */
+  String ADDRESS = "kith.moderation";
+
+  /** A proxy to the service (on any node of the cluster that runs moderation). */
+  @GenIgnore
+  static ModerationService proxy(Vertx vertx) {
+    return ServiceProxies.proxy(vertx, ModerationService.class, ADDRESS);
+  }
+
+  /** The actor's role: {@code {role}}. */
+  Future<JsonObject> myRole(long actor);
+
+  /** Sets {@code userId}'s role ({@code user}, {@code moderator}, {@code admin}); admins only. */
+  Future<JsonObject> setRole(long actor, long userId, String role);
+
+  /**
+   * Files a report {@code {target: {type, id}, category, comment?, evidence_ids?}} on something the actor can see;
+   * returns the report as its reporter sees it. A target the actor cannot see is {@code not_found}; a second open
+   * report of the same reporter on the same target is {@code report_exists}.
+   */
+  Future<JsonObject> fileReport(long actor, JsonObject report);
+
+  /** The actor's own reports, newest first, with their states. */
+  Future<Page> myReports(long actor, PageRequest page);
+
+  /**
+   * The moderation queue, newest first: reports filtered by {@code state}, {@code category}, {@code target_type},
+   * {@code target_id}, {@code assignee} and {@code older_than} (milliseconds of age); moderators only.
+   */
+  Future<Page> queue(long actor, JsonObject filter, PageRequest page);
+
+  /** Open reports grouped by target (the most reported first, at most 100 targets); moderators only. */
+  Future<JsonObject> queueByTarget(long actor, JsonObject filter);
+
+  /** One report as moderators see it; moderators only. */
+  Future<JsonObject> report(long actor, long reportId);
+
+  /** Assigns an open report to a moderator (the actor when {@code assignee} is 0); moderators only. */
+  Future<JsonObject> assign(long actor, long reportId, long assignee);
+
+  /**
+   * Decides an open report {@code {decision: dismiss, reason}}: the report is closed with the moderator, reason and
+   * time, and its reporter is told; moderators only.
+   */
+  Future<JsonObject> decide(long actor, long reportId, JsonObject decision);
+
+  /** The audit log, newest first, filtered by {@code action}, {@code actor} and {@code target_id}; admins only. */
+  Future<Page> audit(long actor, JsonObject filter, PageRequest page);
+}

@@ -1,0 +1,53 @@
+package io.kith.moderation.service;
+
+import io.kith.accounts.api.AccountsService;
+import io.kith.activities.api.ActivitiesService;
+import io.kith.feeds.api.FeedsService;
+import io.kith.messaging.api.MessagingService;
+import io.kith.messaging.api.WhiteboardService;
+import io.kith.moderation.api.ModerationEvents;
+import io.kith.moderation.api.ModerationService;
+import io.kith.platform.Platform;
+import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.limit.RateLimiter;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+
+/**
+ * Wires the moderation stores and service, makes the configured admins admins, and binds the service on
+ * {@link ModerationService#ADDRESS}.
+ */
+public final class ModerationVerticle extends VerticleBase {
+
+  private final Platform platform;
+  private ServiceBindings bindings;
+
+  /** Creates the verticle on a node's platform. */
+  public ModerationVerticle(Platform platform) {
+    this.platform = platform;
+  }
+
+  @Override
+  public Future<?> start() {
+    ModerationSettings settings = ModerationSettings.from(platform.config().section("moderation"));
+    Roles roles = new Roles(platform.mongo());
+    ReportStore reports = new ReportStore(platform.mongo());
+    AuditLog audit = new AuditLog(platform.mongo(), platform.ids());
+    Targets targets = new Targets(AccountsService.proxy(vertx), FeedsService.proxy(vertx),
+        MessagingService.proxy(vertx), WhiteboardService.proxy(vertx), ActivitiesService.proxy(vertx));
+    ModerationServiceImpl service = new ModerationServiceImpl(settings, roles, reports, audit, targets,
+        platform.ids(), new RateLimiter(platform.redis()), platform.events().publisher(ModerationEvents.DOMAIN));
+    return reports.ensureIndexes()
+        .compose(v -> audit.ensureIndexes())
+        .compose(v -> roles.bootstrap(settings.admins()))
+        .compose(v -> {
+          bindings = new ServiceBindings(vertx);
+          return bindings.bind(ModerationService.class, service, ModerationService.ADDRESS);
+        });
+  }
+
+  @Override
+  public Future<?> stop() {
+    return bindings == null ? Future.succeededFuture() : bindings.unregister();
+  }
+}

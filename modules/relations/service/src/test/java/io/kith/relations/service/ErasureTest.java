@@ -235,6 +235,26 @@ class ErasureTest extends RelationsTestBase {
   }
 
   @Test
+  @DisplayName("an erasure resumed after a crash skips the steps its report records and runs the rest")
+  void resumeSkipsRecordedSteps() throws Exception {
+    List<Long> u = newUsers(3);
+    long me = u.get(0);
+    await(relations.mute(me, u.get(1)));
+    await(relations.follow(me, u.get(2)));
+    // a run that crashed after recording its mutes step (as if that step had erased 5 mutes)
+    await(new Erasures(platform.mongo()).step(Erasure.DOMAIN, me, "mutes", "mutes", 5));
+
+    delete(me);
+    JsonObject report = finishedReport(me);
+
+    assertEquals(5L, report.getJsonObject("counts").getLong("mutes"), "the recorded step was not run again");
+    assertEquals(1, count(EdgeStore.EDGES, new JsonObject().put("t", "m").put("a", me)));
+    assertEquals(1L, report.getJsonObject("counts").getLong("follows"));
+    assertEquals(0, count(EdgeStore.EDGES, new JsonObject().put("t", "f").put("a", me)));
+    assertEquals(0L, await(relationsInternal.counts(u.get(2))).getLong("follower_count"));
+  }
+
+  @Test
   @DisplayName("an AccountDeleted of a user without relations finishes an empty report and touches nobody")
   void userWithoutRelations() throws Exception {
     List<Long> u = newUsers(3);

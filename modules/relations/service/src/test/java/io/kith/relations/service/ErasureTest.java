@@ -26,50 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ErasureTest extends RelationsTestBase {
 
-  /** The users of one scenario: {@code me} is deleted, {@code bystander} has nothing to do with them. */
-  private record Cast(long me, long a, long b, long c, long d, long p1, long e, long f, long bystander, long pals) {
-  }
-
-  /**
-   * Gives {@code me} data of every kind: me follows a, b follows me, me and c are friends, me requests to follow p1
-   * and d requests to follow me, me blocks e and f blocks me, me and a mute each other, me and b hide from each
-   * other, me has a group holding c and is in c's group "pals", me tags a and a tags me. The bystander follows a, is
-   * c's friend and in c's group, and tags a.
-   */
-  private Cast scenario() throws Exception {
-    List<Long> u = newUsers(8);
-    long me = u.get(0);
-    long a = u.get(1);
-    long b = u.get(2);
-    long c = u.get(3);
-    long d = u.get(4);
-    long e = u.get(5);
-    long f = u.get(6);
-    long bystander = u.get(7);
-    long p1 = newPrivateUser();
-    await(relations.follow(me, a));
-    await(relations.follow(b, me));
-    befriend(me, c);
-    befriend(bystander, c);
-    await(relations.follow(bystander, a));
-    await(relations.follow(me, p1));
-    await(accounts.updateProfile(me, new JsonObject().put("settings", new JsonObject().put("follow_approval", true))));
-    assertEquals("requested", await(relations.follow(d, me)).getString("state"));
-    await(relations.block(me, e));
-    await(relations.block(f, me));
-    await(relations.mute(me, a));
-    await(relations.mute(a, me));
-    await(relations.hide(me, b));
-    await(relations.hide(b, me));
-    long mine = await(relations.createGroup(me, "close")).getLong("id");
-    await(relations.addGroupMembers(me, mine, List.of(c)));
-    long pals = await(relations.createGroup(c, "pals")).getLong("id");
-    await(relations.addGroupMembers(c, pals, List.of(me, bystander)));
-    await(relations.tagUser(me, a, "work"));
-    await(relations.tagUser(a, me, "x"));
-    await(relations.tagUser(bystander, a, "y"));
-    Cast cast = new Cast(me, a, b, c, d, p1, e, f, bystander, pals);
-    // the others' hot sets and a's follower copy hold me before the erasure, so their cleaning is what is checked
+  /** {@link #everyKind()}, with the others' hot sets and a's follower list copy built, so their cleaning is checked. */
+  private EveryKind scenario() throws Exception {
+    EveryKind cast = everyKind();
+    long me = cast.me();
+    long a = cast.a();
+    long c = cast.c();
     for (long other : others(cast)) {
       await(relationsInternal.ties(other, List.of(me)));
     }
@@ -78,7 +40,7 @@ class ErasureTest extends RelationsTestBase {
     return cast;
   }
 
-  private static List<Long> others(Cast k) {
+  private static List<Long> others(EveryKind k) {
     return List.of(k.a(), k.b(), k.c(), k.d(), k.p1(), k.e(), k.f());
   }
 
@@ -129,7 +91,7 @@ class ErasureTest extends RelationsTestBase {
   @Test
   @DisplayName("a deleted account leaves no edge, group, tag or count, and the report counts what went")
   void erasesEverything() throws Exception {
-    Cast k = scenario();
+    EveryKind k = scenario();
     long bystanderEdges = count(EdgeStore.EDGES, either("a", "b", k.bystander()));
 
     delete(k.me());
@@ -174,7 +136,7 @@ class ErasureTest extends RelationsTestBase {
   @Test
   @DisplayName("after an erasure the other users' counts equal a recount and their lists, groups and sets lack the user")
   void othersStayExact() throws Exception {
-    Cast k = scenario();
+    EveryKind k = scenario();
     long me = k.me();
 
     delete(me);
@@ -213,7 +175,7 @@ class ErasureTest extends RelationsTestBase {
   @Test
   @DisplayName("a second AccountDeleted for the same user changes nothing: the report and every count stay as they were")
   void secondDeliveryChangesNothing() throws Exception {
-    Cast k = scenario();
+    EveryKind k = scenario();
     delete(k.me());
     JsonObject first = finishedReport(k.me());
     List<JsonObject> before = countsOf(k);
@@ -228,7 +190,7 @@ class ErasureTest extends RelationsTestBase {
     assertCountsExact(List.of(k.a(), k.b(), k.c(), k.bystander()));
   }
 
-  private List<JsonObject> countsOf(Cast k) throws Exception {
+  private List<JsonObject> countsOf(EveryKind k) throws Exception {
     List<Future<JsonObject>> all = List.of(relationsInternal.counts(k.a()), relationsInternal.counts(k.b()),
         relationsInternal.counts(k.c()), relationsInternal.counts(k.bystander()));
     return await(Future.all(all)).list();

@@ -75,9 +75,14 @@ final class Blocks {
             }));
   }
 
+  /** The Redis key of {@code actor}'s block rate-limit window (an erasure deletes it). */
+  static String limitKey(long actor) {
+    return "rl:relations:blocks:" + actor;
+  }
+
   /** Counts a block or unblock of {@code actor}: {@code rate_limited} past {@code blocks-per-minute}. */
   private Future<Void> throttleBlocks(long actor) {
-    return limiter.enforce("rl:relations:blocks:" + actor, MINUTE, settings.blocksPerMinute(),
+    return limiter.enforce(limitKey(actor), MINUTE, settings.blocksPerMinute(),
         "too many blocks and unblocks (at most " + settings.blocksPerMinute() + " a minute); retry later");
   }
 

@@ -135,6 +135,33 @@ final class EdgeStore {
     return mongo.count(EDGES, new JsonObject().put("t", type).put("a", a));
   }
 
+  /**
+   * Edges of {@code type} with {@code user} at either end, oldest first, after edge {@code after} (null: from the
+   * first), at most {@code limit}: what an erasure deletes in batches and an export pages through.
+   */
+  Future<List<JsonObject>> involving(String type, long user, Long after, int limit) {
+    JsonObject query = new JsonObject().put("t", type)
+        .put("$or", new JsonArray().add(new JsonObject().put("a", user)).add(new JsonObject().put("b", user)));
+    return mongo.findWithOptions(EDGES, after == null ? query : query.put("_id", new JsonObject().put("$gt", after)),
+        new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit));
+  }
+
+  /**
+   * Edges of {@code type} whose {@code side} ("a" outgoing, "b" incoming) is {@code user}, oldest first, after edge
+   * {@code after} (null: from the first): the export's pages.
+   */
+  Future<List<JsonObject>> after(String type, String side, long user, Long after, int limit) {
+    JsonObject query = new JsonObject().put("t", type).put(side, user);
+    return mongo.findWithOptions(EDGES, after == null ? query : query.put("_id", new JsonObject().put("$gt", after)),
+        new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit));
+  }
+
+  /** Deletes the edges with these ids; returns how many there were. */
+  Future<Long> deleteAll(List<Long> ids) {
+    return mongo.removeDocuments(EDGES, new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids))))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   // ---------------------------------------------------------------- counts
 
   Future<Void> inc(long user, String field, int delta) {
@@ -159,6 +186,31 @@ final class EdgeStore {
     return mongo.updateCollectionWithOptions(COUNTS, new JsonObject().put("user", user),
         new JsonObject().put("$inc", increments), new UpdateOptions().setUpsert(true))
         .mapEmpty();
+  }
+
+  /**
+   * Sets {@code user}'s count {@code field} ({@code following}, {@code followers} or {@code friends}) to a recount of
+   * their edges of {@code type} on {@code side}, leaving out those with {@code excluded} (whose edges are about to be
+   * erased): run before the delete, so a crash after either write leaves the count exact and a repeat sets the same.
+   * A follower recount moves the follower version too, so a Redis copy of the list is taken again.
+   */
+  Future<Void> recount(long user, String field, String type, String side, long excluded) {
+    String other = "a".equals(side) ? "b" : "a";
+    return mongo.count(EDGES, new JsonObject().put("t", type).put(side, user)
+            .put(other, new JsonObject().put("$ne", excluded)))
+        .compose(n -> {
+          JsonObject update = new JsonObject().put("$set", new JsonObject().put(field, n));
+          if ("followers".equals(field)) {
+            update.put("$inc", new JsonObject().put(FOLLOWER_VERSION, 1));
+          }
+          return mongo.updateCollection(COUNTS, new JsonObject().put("user", user), update);
+        }).mapEmpty();
+  }
+
+  /** Deletes {@code user}'s counts document; returns how many there were (0 or 1). */
+  Future<Long> deleteCounts(long user) {
+    return mongo.removeDocuments(COUNTS, new JsonObject().put("user", user))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
   }
 
   /** A user's follower count and follower version. */

@@ -155,9 +155,14 @@ final class Follows {
     return throttleFollows(actor).compose(t -> removeFollow(actor, target));
   }
 
+  /** The Redis key of {@code actor}'s follow rate-limit window (an erasure deletes it). */
+  static String limitKey(long actor) {
+    return "rl:relations:follows:" + actor;
+  }
+
   /** Counts a follow or unfollow of {@code actor}: {@code rate_limited} past {@code follows-per-minute}. */
   private Future<Void> throttleFollows(long actor) {
-    return limiter.enforce("rl:relations:follows:" + actor, MINUTE, settings.followsPerMinute(),
+    return limiter.enforce(limitKey(actor), MINUTE, settings.followsPerMinute(),
         "too many follows and unfollows (at most " + settings.followsPerMinute() + " a minute); retry later");
   }
 

@@ -163,6 +163,44 @@ final class GroupStore {
         .setLimit(limit));
   }
 
+  /** The groups of {@code owner} after group {@code after} (null: from the first), oldest first: export pages. */
+  Future<List<JsonObject>> ownedAfter(long owner, Long after, int limit) {
+    JsonObject query = new JsonObject().put("owner", owner);
+    return mongo.findWithOptions(GROUPS, after == null ? query : query.put("_id", new JsonObject().put("$gt", after)),
+        new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit));
+  }
+
+  /** Every member id of a group, in the order they were added (a group holds at most 5,000). */
+  Future<List<Long>> memberIds(long groupId) {
+    return mongo.findWithOptions(MEMBERS, new JsonObject().put("g", groupId), new FindOptions()
+            .setSort(new JsonObject().put("_id", 1)).setFields(new JsonObject().put("member", 1)))
+        .map(rows -> rows.stream().map(r -> r.getLong("member")).toList());
+  }
+
+  /** Deletes every group of {@code owner} with its members (members first); returns how many groups there were. */
+  Future<Long> deleteOwned(long owner) {
+    return mongo.removeDocuments(MEMBERS, new JsonObject().put("owner", owner))
+        .compose(r -> mongo.removeDocuments(GROUPS, new JsonObject().put("owner", owner)))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
+  /**
+   * Sets a group's size to a recount of its members other than {@code excluded} (who is about to leave it): run
+   * before the delete, so the size stays exact whichever write a crash interrupts.
+   */
+  Future<Void> recountSize(long groupId, long excluded) {
+    return mongo.count(MEMBERS, new JsonObject().put("g", groupId).put("member", new JsonObject().put("$ne", excluded)))
+        .compose(n -> mongo.updateCollection(GROUPS, new JsonObject().put("_id", groupId),
+            new JsonObject().put("$set", new JsonObject().put("size", n))))
+        .mapEmpty();
+  }
+
+  /** Deletes the membership rows with these ids; returns how many there were. */
+  Future<Long> deleteRows(List<Long> ids) {
+    return mongo.removeDocuments(MEMBERS, new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids))))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   /** Groups of {@code owner} that hold each of {@code members}. */
   Future<List<JsonObject>> membershipsOf(long owner, Collection<Long> members) {
     if (members.isEmpty()) {

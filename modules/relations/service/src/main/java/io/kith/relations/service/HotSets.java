@@ -46,6 +46,9 @@ final class HotSets {
   /** Users who hide from this user. */
   static final String HIDDEN_BY = "hb";
 
+  /** Every set a user has. */
+  static final List<String> ALL = List.of(FOLLOWING, FRIENDS, BLOCKS, BLOCKED_BY, MUTES, HIDES, HIDDEN_BY);
+
   static final long TTL_SECONDS = 86_400;
   /** Generations outlive their sets, so that one cannot vanish while a rebuild is in flight. */
   static final long GENERATION_TTL_SECONDS = 2 * TTL_SECONDS;

@@ -2,17 +2,22 @@ package io.kith.relations.service;
 
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.Exports;
+import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 
 /**
  * Wires the relations stores and service and binds the service on {@link RelationsService#ADDRESS}, its internal
- * operations on {@link RelationsInternal#ADDRESS}.
+ * operations on {@link RelationsInternal#ADDRESS}; serves relations' part of account exports and erases deleted
+ * accounts' relations.
  */
 public final class RelationsVerticle extends VerticleBase {
 
@@ -21,6 +26,8 @@ public final class RelationsVerticle extends VerticleBase {
 
   private final Platform platform;
   private ServiceBindings bindings;
+  private Erasure erasure;
+  private MessageConsumer<JsonObject> export;
 
   /** Creates the verticle on a node's platform. */
   public RelationsVerticle(Platform platform) {
@@ -42,6 +49,12 @@ public final class RelationsVerticle extends VerticleBase {
           bindings = new ServiceBindings(vertx);
           return Future.all(bindings.bind(RelationsService.class, service, RelationsService.ADDRESS),
               bindings.bind(RelationsInternal.class, service.internal(), RelationsInternal.ADDRESS));
+        })
+        .compose(v -> {
+          export = Exports.serve(vertx, RelationsEvents.DOMAIN,
+              new Export(edges, groups, tags, UserDirectory.proxy(vertx), Exports.MAX_RECORDS));
+          erasure = new Erasure(platform, edges, groups, tags, sets);
+          return Future.all(export.completion(), erasure.start());
         });
   }
 
@@ -61,6 +74,8 @@ public final class RelationsVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return bindings == null ? Future.succeededFuture() : bindings.unregister();
+    return Future.all(erasure == null ? Future.succeededFuture() : erasure.stop(),
+        export == null ? Future.succeededFuture() : export.unregister(),
+        bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

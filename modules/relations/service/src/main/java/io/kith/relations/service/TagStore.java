@@ -96,6 +96,19 @@ final class TagStore {
         .put("target", new JsonObject().put("$in", new JsonArray(List.copyOf(targets)))));
   }
 
+  /** The tags {@code owner} put, after tag row {@code after} (null: from the first), oldest first: export pages. */
+  Future<List<JsonObject>> ownedAfter(long owner, Long after, int limit) {
+    JsonObject query = new JsonObject().put("owner", owner);
+    return mongo.findWithOptions(TAGS, after == null ? query : query.put("_id", new JsonObject().put("$gt", after)),
+        new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit));
+  }
+
+  /** Deletes the tag rows whose {@code field} ({@code owner} or {@code target}) is {@code user}; returns how many. */
+  Future<Long> deleteBy(String field, long user) {
+    return mongo.removeDocuments(TAGS, new JsonObject().put(field, user))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   Future<List<JsonObject>> placing(long target, int max) {
     return mongo.findWithOptions(TAGS, new JsonObject().put("target", target), new FindOptions().setLimit(max));
   }

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -165,6 +166,52 @@ abstract class RelationsTestBase extends ModuleTestBase {
       pollUntil(type + " " + from + " -> " + to, () -> Future.succeededFuture(!of(type, from, to).isEmpty()));
       return of(type, from, to).get(0);
     }
+  }
+
+  /** The users of {@link #everyKind()}: {@code bystander} has nothing to do with {@code me}; the two groups' ids. */
+  protected record EveryKind(long me, long a, long b, long c, long d, long p1, long e, long f, long bystander,
+                              long mine, long pals) {
+  }
+
+  /**
+   * Gives {@code me} data of every kind: me follows a, b follows me, me and c are friends, me requests to follow p1
+   * and d requests to follow me, me blocks e and f blocks me, me and a mute each other, me and b hide from each
+   * other, me has a group holding c and is in c's group "pals", me tags a and a tags me. The bystander follows a, is
+   * c's friend and in c's group, and tags a.
+   */
+  protected EveryKind everyKind() throws Exception {
+    List<Long> u = newUsers(8);
+    long me = u.get(0);
+    long a = u.get(1);
+    long b = u.get(2);
+    long c = u.get(3);
+    long d = u.get(4);
+    long e = u.get(5);
+    long f = u.get(6);
+    long bystander = u.get(7);
+    long p1 = newPrivateUser();
+    await(relations.follow(me, a));
+    await(relations.follow(b, me));
+    befriend(me, c);
+    befriend(bystander, c);
+    await(relations.follow(bystander, a));
+    await(relations.follow(me, p1));
+    await(accounts.updateProfile(me, new JsonObject().put("settings", new JsonObject().put("follow_approval", true))));
+    assertEquals("requested", await(relations.follow(d, me)).getString("state"));
+    await(relations.block(me, e));
+    await(relations.block(f, me));
+    await(relations.mute(me, a));
+    await(relations.mute(a, me));
+    await(relations.hide(me, b));
+    await(relations.hide(b, me));
+    long mine = await(relations.createGroup(me, "close")).getLong("id");
+    await(relations.addGroupMembers(me, mine, List.of(c)));
+    long pals = await(relations.createGroup(c, "pals")).getLong("id");
+    await(relations.addGroupMembers(c, pals, List.of(me, bystander)));
+    await(relations.tagUser(me, a, "work"));
+    await(relations.tagUser(a, me, "x"));
+    await(relations.tagUser(bystander, a, "y"));
+    return new EveryKind(me, a, b, c, d, p1, e, f, bystander, mine, pals);
   }
 
   /** Registers a fresh user who requires approval of followers. */

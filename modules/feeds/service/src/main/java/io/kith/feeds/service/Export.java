@@ -49,10 +49,14 @@ final class Export implements Exports.Source {
       }
       int colon = text.indexOf(':');
       int file = colon < 0 ? -1 : FILES.indexOf(text.substring(0, colon));
-      if (file < 0) {
-        throw new IllegalArgumentException("not a feeds export cursor: " + text);
+      try {
+        if (file >= 0) {
+          return new Cursor(file, Long.parseLong(text.substring(colon + 1)));
+        }
+      } catch (NumberFormatException e) {
+        // refused below, as any cursor feeds never gave
       }
-      return new Cursor(file, Long.parseLong(text.substring(colon + 1)));
+      throw new IllegalArgumentException("not a feeds export cursor: " + text);
     }
 
     String text() {

@@ -187,23 +187,31 @@ final class Erasure {
    * changed.
    */
   private Future<Long> references(long user) {
-    JsonObject mentioning = new JsonObject().put("$or", new JsonArray()
-        .add(new JsonObject().put("mentions", user)).add(new JsonObject().put("aud.users", user)));
-    JsonObject pull = new JsonObject().put("$pull", new JsonObject().put("mentions", user).put("aud.users", user));
-    Future<Long> posts = mongo.findWithOptions(PostStore.POSTS, mentioning,
-            new FindOptions().setFields(new JsonObject().put("_id", 1)))
-        .compose(docs -> {
-          List<Long> ids = PostStore.ids(docs);
-          return ids.isEmpty() ? Future.succeededFuture(0L)
-              : mongo.updateCollectionWithOptions(PostStore.POSTS, in("_id", ids), pull, new UpdateOptions()
-                      .setMulti(true))
-                  .compose(r -> dropCopies(ids).map(modified(r)));
-        });
+    Future<Long> mentions = pullFromPosts("mentions", user);
+    Future<Long> audiences = pullFromPosts("aud.users", user);
     Future<Long> replies = mongo.updateCollectionWithOptions(PostStore.COMMENTS,
             new JsonObject().put("reply_to_author", user),
             new JsonObject().put("$set", new JsonObject().put("reply_to_author", 0L)), new UpdateOptions().setMulti(true))
         .map(Erasure::modified);
-    return Future.all(posts, replies).map(v -> posts.result() + replies.result());
+    return Future.all(mentions, audiences, replies)
+        .map(v -> mentions.result() + audiences.result() + replies.result());
+  }
+
+  /**
+   * Pulls the user from the array {@code field} of the posts holding them (one update per field: only posts whose
+   * field holds the user are matched, so the path always exists), and drops those posts' cached copies.
+   */
+  private Future<Long> pullFromPosts(String field, long user) {
+    return mongo.findWithOptions(PostStore.POSTS, new JsonObject().put(field, user),
+            new FindOptions().setFields(new JsonObject().put("_id", 1)))
+        .compose(docs -> {
+          List<Long> ids = PostStore.ids(docs);
+          return ids.isEmpty() ? Future.succeededFuture(0L)
+              : mongo.updateCollectionWithOptions(PostStore.POSTS, in("_id", ids).put(field, user),
+                      new JsonObject().put("$pull", new JsonObject().put(field, user)),
+                      new UpdateOptions().setMulti(true))
+                  .compose(r -> dropCopies(ids).map(modified(r)));
+        });
   }
 
   /**

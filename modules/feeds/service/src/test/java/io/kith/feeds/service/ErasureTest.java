@@ -33,7 +33,7 @@ class ErasureTest extends FeedsTestBase {
    * with them, and {@code u}, whom nothing of d touches.
    */
   private record World(long d, long a, long b, long u, long p1, long p2, long media, long dRepost, long aPost,
-                       long bPost, long uPost, long aRepost, long aReply) {
+                       long bPost, long uPost, long aRepost, long aReply, long aOnly) {
   }
 
   private World world() throws Exception {
@@ -46,6 +46,7 @@ class ErasureTest extends FeedsTestBase {
     befriend(b, d);
     long aPost = await(feeds.publish(a, body("public").put("mentions", new JsonArray().add(d)))).getLong("id");
     long bPost = publishPublic(b);
+    long aOnly = publish(a, "only", audience(List.of(d, b), List.of(), List.of()));
     long uPost = publishPublic(u);
     long p2 = publish(d, "friends");
     long dRepost = await(feeds.repost(d, bPost, body("public"))).getLong("id");
@@ -65,7 +66,7 @@ class ErasureTest extends FeedsTestBase {
     awaitInHome(a, p1);
     awaitInHome(a, dRepost);
     awaitInMoments(b, p2);
-    return new World(d, a, b, u, p1, p2, media, dRepost, aPost, bPost, uPost, aRepost, aReply);
+    return new World(d, a, b, u, p1, p2, media, dRepost, aPost, bPost, uPost, aRepost, aReply, aOnly);
   }
 
   private long comment(long actor, long post, Long replyTo) throws Exception {
@@ -134,7 +135,7 @@ class ErasureTest extends FeedsTestBase {
 
     assertEquals(new JsonObject().put("follower_timelines", 2L).put("comments", 2L).put("likes", 2L)
         .put("comments_received", 2L).put("likes_received", 1L).put("reposts", 1L).put("posts", 2L).put("media", 1L)
-        .put("references", 2L), withoutRedisKeys(counts));
+        .put("references", 3L), withoutRedisKeys(counts));
     long d = w.d();
     List<Long> dPosts = List.of(w.p1(), w.p2(), w.dRepost());
     assertEquals(0, count(PostStore.POSTS, new JsonObject().put("author", d)));
@@ -144,6 +145,7 @@ class ErasureTest extends FeedsTestBase {
     assertEquals(0, count(PostStore.LIKES, new JsonObject().put("u", d)));
     assertEquals(0, count(PostStore.LIKES, new JsonObject().put("a", d)));
     assertEquals(0, count(PostStore.POSTS, new JsonObject().put("mentions", d)));
+    assertEquals(0, count(PostStore.POSTS, new JsonObject().put("aud.users", d)));
     assertEquals(0, count("media_items", new JsonObject().put("owner", d)));
     assertEquals(0, count("media.files", new JsonObject().put("filename", Long.toString(w.media()))));
   }
@@ -195,6 +197,9 @@ class ErasureTest extends FeedsTestBase {
     assertEquals(List.of(w.aReply()), ids(comments));
     assertNull(comments.getJsonArray("items").getJsonObject(0).getValue("reply_to"));
     assertEquals(new JsonArray(), await(feeds.post(w.a(), w.aPost())).getJsonArray("mentions"));
+    assertEquals(new JsonArray().add(w.b()), await(feeds.post(w.a(), w.aOnly())).getJsonObject("audience")
+        .getJsonArray("users"));
+    assertEquals(w.aOnly(), await(feeds.post(w.b(), w.aOnly())).getLong("id"));
   }
 
   @Test

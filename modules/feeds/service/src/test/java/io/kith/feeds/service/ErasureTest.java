@@ -69,6 +69,14 @@ class ErasureTest extends FeedsTestBase {
     return new World(d, a, b, u, p1, p2, media, dRepost, aPost, bPost, uPost, aRepost, aReply, aOnly);
   }
 
+  /** A world whose user {@code d} was deleted and erased. */
+  private World erasedWorld() throws Exception {
+    World w = world();
+    deleted(w.d());
+    finishedReport(w.d());
+    return w;
+  }
+
   private long comment(long actor, long post, Long replyTo) throws Exception {
     JsonObject body = new JsonObject().put("text", "comment by " + actor);
     if (replyTo != null) {
@@ -153,9 +161,7 @@ class ErasureTest extends FeedsTestBase {
   @Test
   @DisplayName("after the erasure the service answers not found for the user's posts and no list shows them")
   void serviceShowsNothingOfTheUser() throws Exception {
-    World w = world();
-    deleted(w.d());
-    finishedReport(w.d());
+    World w = erasedWorld();
 
     failsWith(FeedsErrors.POST_NOT_FOUND.code(), feeds.post(w.a(), w.p1()));
     failsWith(FeedsErrors.POST_NOT_FOUND.code(), feeds.post(w.b(), w.p2()));
@@ -182,9 +188,7 @@ class ErasureTest extends FeedsTestBase {
   @Test
   @DisplayName("others' counters equal a recount, a reply to the user reads as a plain comment, and mentions go")
   void othersStayExact() throws Exception {
-    World w = world();
-    deleted(w.d());
-    finishedReport(w.d());
+    World w = erasedWorld();
 
     for (long post : List.of(w.aPost(), w.bPost(), w.uPost(), w.aRepost())) {
       assertCountersExact(post);
@@ -248,9 +252,7 @@ class ErasureTest extends FeedsTestBase {
   @Test
   @DisplayName("a follower's home skips an erased post its timeline still holds")
   void staleTimelineEntryIsSkipped() throws Exception {
-    World w = world();
-    deleted(w.d());
-    finishedReport(w.d());
+    World w = erasedWorld();
     // as when relations erased the follow before feeds could take the post out of the follower's timeline
     Timelines timelines = new Timelines(platform.redis(), FeedsSettings.from(platform.config().section("feeds")));
     await(timelines.push(Timelines.HOME, List.of(w.a()), w.p1()));

@@ -53,6 +53,7 @@ final class Erasure {
   private static final Logger LOG = LoggerFactory.getLogger(Erasure.class);
   /** The feeds rate-limit windows, named as {@code rl:feeds:<name>:<user>}. */
   private static final List<String> LIMITS = List.of("post", "edit", "comment", "like", "media-upload");
+  private static final Function<List<JsonObject>, Future<Void>> NOTHING = docs -> Future.succeededFuture();
 
   /** One recorded step: its name, the kind it counts, and the work (answering the count). */
   private record Step(String name, String kind, Function<Long, Future<Long>> work) {
@@ -139,12 +140,12 @@ final class Erasure {
 
   /** The user's comments, anywhere; the posts they were on are recounted. */
   private Future<Long> comments(long user) {
-    return drain(PostStore.COMMENTS, new JsonObject().put("author", user), "post", 0L);
+    return drain(PostStore.COMMENTS, new JsonObject().put("author", user), "post", NOTHING, 0L);
   }
 
   /** The user's likes; the posts they were on are recounted (the user's own liked set goes with the Redis step). */
   private Future<Long> likes(long user) {
-    return drain(PostStore.LIKES, new JsonObject().put("u", user), "p", 0L);
+    return drain(PostStore.LIKES, new JsonObject().put("u", user), "p", NOTHING, 0L);
   }
 
   /** Others' comments on the user's posts and reposts (they go with the posts). */
@@ -153,13 +154,14 @@ final class Erasure {
         .map(Erasure::removed));
   }
 
-  /** Others' likes on the user's posts and reposts, and the likers' liked sets' entries for them. */
+  /**
+   * Others' likes on the user's posts and reposts (in batches: a post may have many), and the likers' liked sets'
+   * entries for them.
+   */
   private Future<Long> likesReceived(long user) {
-    return eachOwnBatch(user, 0L, 0L, ids -> mongo.findWithOptions(PostStore.LIKES, in("p", ids),
-            new FindOptions().setFields(new JsonObject().put("p", 1).put("u", 1)))
-        .compose(likes -> Future.all(likes.stream().map(l -> FeedsCore.quietly(core.flags().remove(ViewerFlags.LIKED,
-                l.getLong("u"), l.getLong("p")))).toList())
-            .compose(v -> mongo.removeDocuments(PostStore.LIKES, in("p", ids))).map(Erasure::removed)));
+    return eachOwnBatch(user, 0L, 0L, ids -> drain(PostStore.LIKES, in("p", ids), null, likes -> Future.all(likes
+        .stream().map(l -> FeedsCore.quietly(core.flags().remove(ViewerFlags.LIKED, l.getLong("u"), l.getLong("p"))))
+        .toList()).mapEmpty(), 0L));
   }
 
   /**
@@ -168,12 +170,12 @@ final class Erasure {
    */
   private Future<Long> reposts(long user) {
     JsonObject query = new JsonObject().put("author", user).put("repost_of", new JsonObject().put("$gt", 0));
-    return drain(PostStore.POSTS, query, "repost_of", 0L);
+    return drain(PostStore.POSTS, query, "repost_of", NOTHING, 0L);
   }
 
   /** The user's remaining posts (deleted ones too), and their cached copies. */
   private Future<Long> posts(long user) {
-    return drain(PostStore.POSTS, new JsonObject().put("author", user), null, 0L);
+    return drain(PostStore.POSTS, new JsonObject().put("author", user), null, NOTHING, 0L);
   }
 
   /** The user's uploads with their bytes, whatever uses them (posts, a profile photo, chat images). */
@@ -242,10 +244,12 @@ final class Erasure {
 
   /**
    * Removes the records matching {@code query} batch by batch until none is left; the posts named by each record's
-   * {@code post} field (null: none) are marked for a recount before the batch goes and recounted after. Removed posts'
-   * cached copies are dropped, and stray comments and likes on them with them. Answers how many records went.
+   * {@code post} field (null: none) are marked for a recount before the batch goes and recounted after, and
+   * {@code before} runs over the batch before it goes. Removed posts' cached copies are dropped, and stray comments and
+   * likes on them with them. Answers how many records went.
    */
-  private Future<Long> drain(String collection, JsonObject query, String post, long done) {
+  private Future<Long> drain(String collection, JsonObject query, String post,
+                             Function<List<JsonObject>, Future<Void>> before, long done) {
     return mongo.findWithOptions(collection, query, new FindOptions().setLimit(BATCH)
             .setSort(new JsonObject().put("_id", 1)))
         .compose(docs -> {
@@ -258,10 +262,11 @@ final class Erasure {
             docs.forEach(d -> counted.add(d.getLong(post)));
           }
           return Future.all(counted.stream().map(core.recount()::touch).toList())
+              .compose(v -> before.apply(docs))
               .compose(v -> mongo.removeDocuments(collection, in("_id", ids)))
               .compose(v -> PostStore.POSTS.equals(collection) ? postsGone(ids) : Future.<Void>succeededFuture())
               .compose(v -> Future.all(counted.stream().map(core.recount()::now).toList()))
-              .compose(v -> drain(collection, query, post, done + docs.size()));
+              .compose(v -> drain(collection, query, post, before, done + docs.size()));
         });
   }
 

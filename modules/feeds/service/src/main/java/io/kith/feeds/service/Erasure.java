@@ -34,9 +34,9 @@ import java.util.function.Function;
  * Erases a deleted account's feeds data when accounts appends {@code AccountDeleted} (stream {@code events:accounts},
  * consumer group {@value #GROUP}, guarded by event id): the erasure contract of the accounts README, "Deletion".
  *
- * <p>The steps run in the order of {@code steps}, each idempotent (deletes by user id, counters recounted from the records
- * rather than decremented) and recorded in the platform's {@link Erasures} report, so a run that stopped half-way
- * resumes after the last recorded step. Steps that need the user's posts (their followers' timelines, the comments and
+ * <p>The steps run in the order of {@code steps}, each idempotent (deletes by user id, counters recounted from the
+ * records rather than decremented) and recorded in the platform's {@link Erasures} report, so a run that stopped
+ * half-way resumes after the last recorded step. Steps that need the user's posts (their followers' timelines, the comments and
  * likes others left on them) run before the posts go. Others' counters are recounted at once after each batch; the
  * posts are marked for the regular recount ({@link CounterRecount#touch}) before their records change, so a node dying
  * mid-batch still leaves them exact. Others' reposts of the user's posts stay and show their original as
@@ -116,13 +116,20 @@ final class Erasure {
   /**
    * Takes the user's recent posts out of the home and moments timelines of the followers relations still lists (it
    * may have erased the user's edges first: the posts are then skipped at read, their documents being gone, and
-   * trimmed away by newer posts); a celebrity's posts were never fanned out. Answers the followers reached.
+   * trimmed away by newer posts); a celebrity's posts were never fanned out. Answers the followers reached. A refusal
+   * of relations ends the walk instead of failing the step: nothing shows the posts either way, and an erasure that
+   * could never finish would keep the rest of the user's data.
    */
   private Future<Long> followerTimelines(long user) {
     return core.timelines().markedCelebrity(user).compose(celebrity -> celebrity ? Future.succeededFuture(0L)
         : core.posts().byAuthors(List.of(user), 0, 0, core.settings().timelineCap())
             .compose(recent -> recent.isEmpty() ? Future.succeededFuture(0L)
-                : unspread(user, PostStore.ids(recent), null, 0L)));
+                : unspread(user, PostStore.ids(recent), null, 0L)
+                    .recover(e -> {
+                      LOG.warn("Could not take deleted account {}'s posts out of its followers' timelines (skipped at "
+                          + "read): {}", user, e.toString());
+                      return Future.succeededFuture(0L);
+                    })));
   }
 
   private Future<Long> unspread(long user, List<Long> postIds, String cursor, long reached) {

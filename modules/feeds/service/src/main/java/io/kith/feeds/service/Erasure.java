@@ -83,16 +83,18 @@ final class Erasure {
     this.erasures = new Erasures(mongo);
   }
 
-  /** Starts consuming the accounts stream; the verticle stops the consumer. */
+  /**
+   * Starts consuming the accounts stream; the verticle stops the consumer. Only {@code AccountDeleted} goes through the
+   * handled-event guard: the stream's other events (presence changes above all) are many and need no guard key each.
+   */
   Future<EventConsumer> start() {
     EventLog log = core.platform().events();
-    return log.consume(AccountsEvents.DOMAIN, GROUP, log.once(GROUP, this::handle));
+    Function<DomainEvent, Future<?>> guarded = log.once(GROUP, this::handle);
+    return log.consume(AccountsEvents.DOMAIN, GROUP, event -> AccountsEvents.ACCOUNT_DELETED.equals(event.type())
+        ? guarded.apply(event) : Future.succeededFuture());
   }
 
   private Future<?> handle(DomainEvent event) {
-    if (!AccountsEvents.ACCOUNT_DELETED.equals(event.type())) {
-      return Future.succeededFuture();
-    }
     long user = AccountDeleted.fromJson(event.payload()).userId();
     return user <= 0 ? Future.succeededFuture() : erase(user);
   }

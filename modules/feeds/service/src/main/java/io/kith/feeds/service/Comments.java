@@ -145,7 +145,7 @@ final class Comments {
   }
 
   /** Comment views, without those of users in a block with the viewer. */
-  private Future<List<JsonObject>> commentViews(long viewer, List<JsonObject> docs) {
+  Future<List<JsonObject>> commentViews(long viewer, List<JsonObject> docs) {
     Set<Long> users = new LinkedHashSet<>();
     docs.forEach(d -> {
       users.add(d.getLong("author"));

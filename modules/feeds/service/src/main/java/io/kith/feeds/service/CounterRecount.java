@@ -163,6 +163,22 @@ final class CounterRecount {
     });
   }
 
+  /**
+   * Recounts a post's counters at once, without a lease (an account's erasure changed the records of many posts): sets
+   * them from the records unless a write changed one since they were read, in which case the post is left to a round
+   * (touched). A missing or deleted post shows no counters and is left alone.
+   */
+  Future<Void> now(long postId) {
+    return posts.find(postId).compose(post -> {
+      if (post == null || post.getBoolean("deleted", false)) {
+        return Future.succeededFuture();
+      }
+      JsonObject seen = PostStore.counters(post);
+      return posts.countInteractions(postId).compose(counted -> counted.equals(seen) ? Future.<Void>succeededFuture()
+          : posts.setCounters(postId, seen, counted).compose(set -> set ? cache.changed(postId) : touch(postId)));
+    });
+  }
+
   /** A lease taken at {@code taken}, the posts' score until it ends ({@code deadline}). */
   record Lease(long taken, String deadline) {
   }

@@ -27,12 +27,15 @@ final class FeedsServiceImpl implements FeedsService {
   private final TimelineReads reads;
   private final Comments comments;
   private final Likes likes;
+  private final PostViews views;
+  private final RelationsInternal relationsInternal;
 
   FeedsServiceImpl(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines, MediaStore media,
                    RelationsService relations, RelationsInternal relationsInternal, AccountsService accounts) {
     this.core = FeedsCore.of(platform, settings, posts, timelines, media, relations, relationsInternal, accounts);
     this.access = new PostAccess(core);
-    PostViews views = new PostViews(core);
+    this.views = new PostViews(core);
+    this.relationsInternal = relationsInternal;
     this.posts = new Posts(core, access, views);
     this.reads = new TimelineReads(core, access, views);
     this.comments = new Comments(core, access);
@@ -52,6 +55,16 @@ final class FeedsServiceImpl implements FeedsService {
   /** The live documents the viewer may see (and on timelines does not mute), in the given order. */
   Future<List<JsonObject>> visibleDocs(long viewer, List<JsonObject> docs, boolean timeline) {
     return access.visibleDocs(viewer, docs, timeline);
+  }
+
+  /** The erasure of deleted accounts' data (the verticle starts its consumer). */
+  Erasure erasure() {
+    return new Erasure(core, relationsInternal);
+  }
+
+  /** Feeds' part of account exports, in pages of {@code pageSize} records (the verticle serves it). */
+  Export export(int pageSize) {
+    return new Export(core, views, comments, pageSize);
   }
 
   /** The internal operations ({@link FeedsInternal}) over the same features, for the verticle to bind. */

@@ -2,22 +2,27 @@ package io.kith.feeds.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsInternal;
+import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.EventConsumer;
+import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.kith.platform.store.Stores;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Wires the feeds stores, service and fan-out worker, binds the service on {@link FeedsService#ADDRESS} and its
- * internal operations on {@link FeedsInternal#ADDRESS}, and runs the counter recount's rounds ({@link CounterRecount})
+ * internal operations on {@link FeedsInternal#ADDRESS}, erases deleted accounts' data ({@link Erasure}), serves feeds'
+ * part of account exports ({@link Export}), and runs the counter recount's rounds ({@link CounterRecount})
  * every {@code feeds.recount-every-seconds}.
  */
 public final class FeedsVerticle extends VerticleBase {
@@ -27,6 +32,8 @@ public final class FeedsVerticle extends VerticleBase {
   private final Platform platform;
   private ServiceBindings bindings;
   private FanOut fanOut;
+  private EventConsumer erasure;
+  private MessageConsumer<JsonObject> export;
   private long celebrityTimer = -1;
   private long recountTimer = -1;
   private boolean recounting;
@@ -58,6 +65,8 @@ public final class FeedsVerticle extends VerticleBase {
     return posts.ensureIndexes()
         .compose(v -> media.ensureIndexes())
         .compose(v -> fanOut.start())
+        .compose(v -> service.erasure().start()).onSuccess(c -> erasure = c)
+        .onSuccess(c -> export = Exports.serve(vertx, FeedsEvents.DOMAIN, service.export(Exports.MAX_RECORDS)))
         .compose(v -> {
           bindings = new ServiceBindings(vertx);
           return Future.all(bindings.bind(FeedsService.class, service, FeedsService.ADDRESS),
@@ -89,7 +98,11 @@ public final class FeedsVerticle extends VerticleBase {
     if (recountTimer >= 0) {
       vertx.cancelTimer(recountTimer);
     }
-    Future<Void> worker = fanOut == null ? Future.succeededFuture() : fanOut.stop();
+    if (export != null) {
+      export.unregister();
+    }
+    Future<Void> worker = (fanOut == null ? Future.<Void>succeededFuture() : fanOut.stop())
+        .compose(v -> erasure == null ? Future.succeededFuture() : erasure.stop());
     return worker.compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

@@ -51,6 +51,9 @@ final class PostStore {
             new IndexOptions().name("author_reposts")))
         .compose(v -> mongo.createIndexWithOptions(COMMENTS, new JsonObject().put("post", 1).put("_id", -1),
             new IndexOptions().name("post_newest")))
+        // an account's erasure and export read a user's comments
+        .compose(v -> mongo.createIndexWithOptions(COMMENTS, new JsonObject().put("author", 1).put("_id", 1),
+            new IndexOptions().name("author_oldest")))
         .compose(v -> mongo.createIndexWithOptions(LIKES, new JsonObject().put("p", 1).put("u", 1),
             new IndexOptions().name("like_unique").unique(true)))
         .compose(v -> mongo.createIndexWithOptions(LIKES, new JsonObject().put("u", 1).put("_id", -1),

@@ -406,6 +406,16 @@ final class Timelines {
     return runScripts(List.of(script(REMOVE, key(kind, user), new ArrayList<>(postIds)))).mapEmpty();
   }
 
+  /** Removes posts from the timelines of these users, one script call per timeline, pipelined. */
+  Future<Void> removeFromAll(String kind, Collection<Long> users, Collection<Long> postIds) {
+    if (users.isEmpty() || postIds.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<LuaScripts.Call> calls = new ArrayList<>(users.size());
+    users.forEach(user -> calls.add(script(REMOVE, key(kind, user), new ArrayList<>(postIds))));
+    return runScripts(calls).mapEmpty();
+  }
+
   /** Removes one post from the timelines of these users (pipelined). */
   Future<Void> removeFrom(String kind, Collection<Long> users, long postId) {
     if (users.isEmpty()) {

@@ -5,6 +5,7 @@ import io.kith.accounts.service.AccountsModule;
 import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
+import io.kith.feeds.api.MediaClient;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
@@ -15,17 +16,22 @@ import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.file.OpenOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -163,6 +169,29 @@ abstract class FeedsTestBase extends ModuleTestBase {
   /** Publishes a public post; returns its id. */
   protected long publishPublic(long author) throws Exception {
     return publish(author, "public");
+  }
+
+  // ---------------------------------------------------------------- media
+
+  /** Uploads a small PNG of {@code owner} through the media transfer, as the gateway does; returns its media id. */
+  protected long uploadPng(long owner) throws Exception {
+    byte[] bytes = new byte[4_096];
+    ThreadLocalRandom.current().nextBytes(bytes);
+    byte[] head = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    System.arraycopy(head, 0, bytes, 0, head.length);
+    Path file = Files.createTempFile("kith-upload", ".png");
+    try {
+      Files.write(file, bytes);
+      Promise<JsonObject> done = Promise.promise();
+      vertx.getOrCreateContext().runOnContext(v -> vertx.fileSystem()
+          .open(file.toString(), new OpenOptions().setRead(true))
+          .compose(body -> MediaClient.create(vertx).upload(owner, "image/png", bytes.length, body)
+              .eventually(body::close))
+          .onComplete(done));
+      return await(done.future()).getLong("id");
+    } finally {
+      Files.deleteIfExists(file);
+    }
   }
 
   // ---------------------------------------------------------------- pages

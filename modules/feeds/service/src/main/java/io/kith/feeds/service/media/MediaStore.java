@@ -244,6 +244,27 @@ public final class MediaStore {
         });
   }
 
+  /**
+   * Removes every media {@code owner} uploaded, with its bytes, whatever uses it (the owner's account is erased), in
+   * batches of 100; returns how many records went. The bytes go before the record, so a run that stops half-way
+   * leaves the record for the next run to find.
+   */
+  public Future<Long> eraseOwner(long owner) {
+    return mongo.findWithOptions(ITEMS, new JsonObject().put("owner", owner), new FindOptions().setLimit(100)
+            .setFields(new JsonObject().put("_id", 1).put("file", 1)))
+        .compose(docs -> {
+          if (docs.isEmpty()) {
+            return Future.succeededFuture(0L);
+          }
+          List<Future<Void>> bytes = docs.stream().map(d -> deleteBytes(d.getString("file"))).toList();
+          JsonArray ids = new JsonArray(docs.stream().map(d -> d.getLong("_id")).toList());
+          return Future.all(bytes)
+              .compose(v -> mongo.removeDocuments(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", ids))))
+              .compose(v -> eraseOwner(owner))
+              .map(more -> more + docs.size());
+        });
+  }
+
   // ---------------------------------------------------------------- uploads
 
   /** Starts an upload: records it (so that a crash leaves something the sweep finds) and returns the record. */

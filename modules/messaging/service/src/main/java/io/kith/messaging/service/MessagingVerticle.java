@@ -8,6 +8,7 @@ import io.kith.messaging.api.WhiteboardService;
 import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -16,6 +17,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -23,7 +25,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * operations on {@link MessagingInternal#ADDRESS} and the bridge inbound addresses, and the whiteboards (their service
  * on {@link WhiteboardService#ADDRESS}, their internal operations on {@link WhiteboardInternal#ADDRESS}, their bridge
  * addresses).
- * Sweeps expired group invitations every {@code messaging.group-invitation-sweep-seconds}.
+ * Sweeps expired group invitations every {@code messaging.group-invitation-sweep-seconds}. Erases deleted accounts'
+ * data ({@link Erasure}) and serves the messaging part of account exports ({@link Export}).
  */
 public final class MessagingVerticle extends VerticleBase {
 
@@ -37,6 +40,8 @@ public final class MessagingVerticle extends VerticleBase {
   private WhiteboardInbound boardInbound;
   private MessageConsumer<JsonObject> settingsChanges;
   private MessageConsumer<JsonObject> mediaAccess;
+  private MessageConsumer<JsonObject> exports;
+  private Erasure erasure;
   private long sweepTimer = -1;
   private boolean sweeping;
 
@@ -70,6 +75,10 @@ public final class MessagingVerticle extends VerticleBase {
     boardInbound = new WhiteboardInbound(vertx, whiteboards);
     service.onGroupDissolved(whiteboards::groupDissolved);
     MediaAttachments.registerCodec(vertx);
+    AccountDataStore accountData = new AccountDataStore(platform.mongo());
+    erasure = new Erasure(platform, accountData, messages, service, whiteboards);
+    exports = Exports.serve(vertx, Erasure.DOMAIN, new Export(accountData, groups, service, AccountsService.proxy(vertx),
+        Exports.MAX_RECORDS));
     return settingsChanges.completion()
         .compose(v -> MediaAttachments.serveAccess(vertx, MediaAttachments.CONVERSATION, service::mayReadMedia))
         .map(consumer -> mediaAccess = consumer)
@@ -77,6 +86,8 @@ public final class MessagingVerticle extends VerticleBase {
         .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
         .compose(v -> boards.ensureIndexes())
+        .compose(v -> exports.completion())
+        .compose(v -> erasure.start())
         .compose(v -> inbound.start())
         .compose(v -> boardInbound.start())
         .compose(v -> {
@@ -119,7 +130,9 @@ public final class MessagingVerticle extends VerticleBase {
     Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
     Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();
     Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
-    return Future.all(bridge, boardBridge, changes, media)
+    Future<Void> export = exports == null ? Future.succeededFuture() : exports.unregister();
+    Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
+    return Future.all(List.of(bridge, boardBridge, changes, media, export, erasing))
         .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

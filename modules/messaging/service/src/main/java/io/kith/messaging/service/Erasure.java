@@ -7,7 +7,6 @@ import io.kith.messaging.api.WhiteboardErrors;
 import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.Erasures;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -45,7 +44,6 @@ final class Erasure {
   private final MessagingServiceImpl service;
   private final WhiteboardServiceImpl boards;
   private final Erasures erasures;
-  private EventConsumer consumer;
 
   Erasure(Platform platform, AccountDataStore store, MessageStore messages, MessagingServiceImpl service,
           WhiteboardServiceImpl boards) {
@@ -57,19 +55,8 @@ final class Erasure {
     this.erasures = new Erasures(platform.mongo());
   }
 
-  Future<Void> start() {
-    return platform.events().consume(AccountsEvents.DOMAIN, GROUP, platform.events().once(GROUP, this::handle))
-        .map(c -> {
-          consumer = c;
-          return null;
-        });
-  }
-
-  Future<Void> stop() {
-    return consumer == null ? Future.succeededFuture() : consumer.stop();
-  }
-
-  private Future<?> handle(DomainEvent event) {
+  /** Handles one event of the accounts stream: {@code AccountDeleted} erases its user, anything else is ignored. */
+  Future<?> handle(DomainEvent event) {
     if (!AccountsEvents.ACCOUNT_DELETED.equals(event.type())) {
       return Future.succeededFuture();
     }

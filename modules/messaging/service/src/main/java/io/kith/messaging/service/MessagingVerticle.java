@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
@@ -8,6 +9,7 @@ import io.kith.messaging.api.WhiteboardService;
 import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
@@ -41,7 +43,7 @@ public final class MessagingVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> settingsChanges;
   private MessageConsumer<JsonObject> mediaAccess;
   private MessageConsumer<JsonObject> exports;
-  private Erasure erasure;
+  private EventConsumer erasures;
   private long sweepTimer = -1;
   private boolean sweeping;
 
@@ -75,10 +77,6 @@ public final class MessagingVerticle extends VerticleBase {
     boardInbound = new WhiteboardInbound(vertx, whiteboards);
     service.onGroupDissolved(whiteboards::groupDissolved);
     MediaAttachments.registerCodec(vertx);
-    AccountDataStore accountData = new AccountDataStore(platform.mongo());
-    erasure = new Erasure(platform, accountData, messages, service, whiteboards);
-    exports = Exports.serve(vertx, Erasure.DOMAIN, new Export(accountData, groups, service, AccountsService.proxy(vertx),
-        Exports.MAX_RECORDS));
     return settingsChanges.completion()
         .compose(v -> MediaAttachments.serveAccess(vertx, MediaAttachments.CONVERSATION, service::mayReadMedia))
         .map(consumer -> mediaAccess = consumer)
@@ -86,8 +84,7 @@ public final class MessagingVerticle extends VerticleBase {
         .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
         .compose(v -> boards.ensureIndexes())
-        .compose(v -> exports.completion())
-        .compose(v -> erasure.start())
+        .compose(v -> accountLifecycle(service, groups, messages, whiteboards))
         .compose(v -> inbound.start())
         .compose(v -> boardInbound.start())
         .compose(v -> {
@@ -103,6 +100,22 @@ public final class MessagingVerticle extends VerticleBase {
           long every = settings.invitationSweepSeconds() * 1_000L;
           long first = 1 + ThreadLocalRandom.current().nextLong(Math.min(every, SWEEP_FIRST_MILLIS));
           sweepTimer = vertx.setPeriodic(first, every, t -> sweep(service));
+        });
+  }
+
+  /** Serves the messaging part of account exports and consumes {@code AccountDeleted} to erase deleted accounts. */
+  private Future<Void> accountLifecycle(MessagingServiceImpl service, GroupStore groups, MessageStore messages,
+                                        WhiteboardServiceImpl whiteboards) {
+    AccountDataStore accountData = new AccountDataStore(platform.mongo());
+    Erasure erasure = new Erasure(platform, accountData, messages, service, whiteboards);
+    exports = Exports.serve(vertx, Erasure.DOMAIN, new Export(accountData, groups, service, AccountsService.proxy(vertx),
+        Exports.MAX_RECORDS));
+    return exports.completion()
+        .compose(v -> platform.events().consume(AccountsEvents.DOMAIN, Erasure.GROUP,
+            platform.events().once(Erasure.GROUP, erasure::handle)))
+        .map(consumer -> {
+          erasures = consumer;
+          return null;
         });
   }
 
@@ -131,7 +144,7 @@ public final class MessagingVerticle extends VerticleBase {
     Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();
     Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
     Future<Void> export = exports == null ? Future.succeededFuture() : exports.unregister();
-    Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
+    Future<Void> erasing = erasures == null ? Future.succeededFuture() : erasures.stop();
     return Future.all(List.of(bridge, boardBridge, changes, media, export, erasing))
         .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }

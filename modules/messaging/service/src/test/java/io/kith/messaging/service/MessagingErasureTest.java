@@ -48,11 +48,12 @@ class MessagingErasureTest extends GroupTestBase {
     long x = users.get(0);
     long a = users.get(1);
     long b = users.get(2);
-    long c = users.get(3);
-    long u = users.get(4);
     befriend(x, a);
     befriend(x, b);
     befriend(a, b);
+    // c is invited by x; u only talks with c
+    long c = users.get(3);
+    long u = users.get(4);
     befriend(x, c);
     // direct: x and a, x's message last; x and b
     send(x, a, "one");

@@ -103,9 +103,7 @@ final class Erasure {
       if (ids.isEmpty()) {
         return Future.succeededFuture(done);
       }
-      List<Future<Void>> all = new ArrayList<>();
-      ids.forEach(id -> all.add(action.apply(id)));
-      return Future.all(all).compose(v -> each(page, action, ids.get(ids.size() - 1), done + ids.size()));
+      return inTurn(ids, action).compose(v -> each(page, action, ids.get(ids.size() - 1), done + ids.size()));
     });
   }
 
@@ -129,18 +127,24 @@ final class Erasure {
    */
   private Future<Long> messages(long user) {
     return store.sentIn(user)
-        .compose(conversations -> eachOf(conversations, c -> platform.redisApi()
+        .compose(conversations -> inTurn(conversations, c -> platform.redisApi()
             .del(List.of(RecentWindow.key(c))).mapEmpty()))
         .compose(v -> store.deleteSent(user))
-        .compose(count -> store.lastFrom(user).compose(conversations -> eachOf(conversations,
+        .compose(count -> store.lastFrom(user).compose(conversations -> inTurn(conversations,
             c -> messages.range(c, null, null, 1, false).compose(newest -> store.replaceLastFrom(c, user,
                 newest.isEmpty() ? null : Conversations.view(newest.get(0)))))).map(count));
   }
 
-  private static Future<Void> eachOf(List<Long> ids, Function<Long, Future<Void>> action) {
-    List<Future<Void>> all = new ArrayList<>();
-    ids.forEach(id -> all.add(action.apply(id)));
-    return Future.all(all).mapEmpty();
+  /**
+   * Applies {@code action} to each id, one after the other: an erasure is background work, and a user with thousands
+   * of groups or conversations must not take the store pools from the requests of everyone else.
+   */
+  private static Future<Void> inTurn(List<Long> ids, Function<Long, Future<Void>> action) {
+    Future<Void> chain = Future.succeededFuture();
+    for (long id : ids) {
+      chain = chain.compose(v -> action.apply(id));
+    }
+    return chain;
   }
 
   /** The settings go, and every node's copy of them with the change notice a settings change sends. */

@@ -133,6 +133,7 @@ class MessagingErasureTest extends GroupTestBase {
   void erasesEverything() throws Exception {
     World w = world();
     Inbox revoked = revocations();
+    assertEquals(1L, await(platform.redisApi().exists(List.of(RecentWindow.key(w.direct())))).toLong());
     assertEquals(1L, await(platform.redisApi().exists(List.of("rl:messaging:send:" + w.x()))).toLong());
 
     JsonObject report = erase(w.x());
@@ -149,6 +150,9 @@ class MessagingErasureTest extends GroupTestBase {
     assertEquals(0, count(WhiteboardStore.BOARDS, new JsonObject().put("$or", new JsonArray()
         .add(new JsonObject().put("members", w.x())).add(new JsonObject().put("owner", w.x())))));
     assertEquals(0L, await(platform.redisApi().exists(List.of("rl:messaging:send:" + w.x()))).toLong());
+    // the Redis windows that held x's messages are gone (history reads MongoDB until new messages refill them)
+    assertEquals(0L, await(platform.redisApi().exists(List.of(RecentWindow.key(w.direct())))).toLong());
+    assertEquals(0L, await(platform.redisApi().exists(List.of(RecentWindow.key(w.g1())))).toLong());
     assertEquals(0, await(messaging.conversations(w.x(), PageRequest.first(50))).items().size());
 
     // a's direct conversation: x is a deleted user, a's own message stays, unread and the last message are exact

@@ -246,6 +246,20 @@ class MessagingErasureTest extends GroupTestBase {
   }
 
   @Test
+  @DisplayName("a direct conversation stays while one side is erased and goes once both are")
+  void bothErased() throws Exception {
+    List<Long> users = newUsers(2);
+    long conversation = send(users.get(0), users.get(1), "first").getLong("conversation");
+    send(users.get(1), users.get(0), "second");
+    erase(users.get(0));
+    JsonObject left = await(messaging.conversation(users.get(1), conversation));
+    assertEquals(new JsonObject().put("id", users.get(0)).put("deleted", true), left.getJsonObject("peer"));
+    erase(users.get(1));
+    assertEquals(0, count(ConversationStore.CONVERSATIONS, new JsonObject().put("_id", conversation)));
+    assertEquals(0, count(MessageStore.MESSAGES, new JsonObject().put("conversation", conversation)));
+  }
+
+  @Test
   @DisplayName("an erasure of a user messaging never knew finishes with nothing counted")
   void unknownUser() throws Exception {
     long nobody = platform.ids().next();

@@ -51,6 +51,12 @@ final class ConversationList {
     });
   }
 
+  /** The views of these member documents of {@code actor} (an export's page), in their order. */
+  Future<List<JsonObject>> views(long actor, List<JsonObject> members) {
+    return page(actor, members, members.size()).map(body -> body.getJsonArray("items").stream()
+        .map(JsonObject.class::cast).toList());
+  }
+
   /** Looks up the page's conversations, peers and peer markers at once, then assembles the views. */
   private Future<JsonObject> page(long actor, List<JsonObject> members, int limit) {
     boolean more = members.size() > limit;
@@ -130,7 +136,12 @@ final class ConversationList {
       view.put("group", Groups.summary(conv, member, actor));
     } else {
       long peer = Conversations.peerOf(conv, actor);
-      view.put("peer", UserSummaries.of(summaries, peer));
+      JsonObject summary = UserSummaries.of(summaries, peer);
+      // the peer's account was erased (Erasure): its id stays as the conversation's other side, marked deleted
+      if (conv.getJsonArray("erased", new JsonArray()).contains(peer)) {
+        summary = new JsonObject().put("id", peer).put("deleted", true);
+      }
+      view.put("peer", summary);
       view.put("peer_read_seq", peerReadSeq);
     }
     JsonObject last = conv.getJsonObject("last_message");

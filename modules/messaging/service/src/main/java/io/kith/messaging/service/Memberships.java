@@ -104,7 +104,12 @@ final class Memberships {
   }
 
   Future<Void> leave(long actor, long groupId) {
-    return access.throttleJoins(actor).compose(t -> access.asMember(actor, groupId))
+    return access.throttleJoins(actor).compose(t -> leaveUnthrottled(actor, groupId));
+  }
+
+  /** A leave without the rate limit: an erased account leaves its groups this way ({@link Erasure}). */
+  Future<Void> leaveUnthrottled(long actor, long groupId) {
+    return access.asMember(actor, groupId)
         .compose(seen -> groups.remove(groupId, actor).compose(after -> left(actor, seen, after)));
   }
 

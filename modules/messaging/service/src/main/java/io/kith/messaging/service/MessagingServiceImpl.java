@@ -79,6 +79,21 @@ final class MessagingServiceImpl implements MessagingService {
     preferences.settingsChanged(user);
   }
 
+  /** An erased account leaves a group as a leave does, without the rate limit ({@link Erasure}). */
+  Future<Void> leaveErased(long user, long groupId) {
+    return memberships.leaveUnthrottled(user, groupId);
+  }
+
+  /** The conversation views of these member documents of {@code actor} ({@link Export}). */
+  Future<List<JsonObject>> conversationViews(long actor, List<JsonObject> members) {
+    return conversationList.views(actor, members);
+  }
+
+  /** The group view of {@code doc} as {@code actor}, a member with member document {@code member}, sees it. */
+  JsonObject groupView(JsonObject doc, JsonObject member, long actor) {
+    return groups.view(doc, Groups.roleOf(doc, member, actor), false);
+  }
+
   // ------------------------------------------------------------------ messages
 
   @Override

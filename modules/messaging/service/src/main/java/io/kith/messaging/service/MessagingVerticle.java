@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
@@ -8,6 +9,8 @@ import io.kith.messaging.api.WhiteboardService;
 import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.EventConsumer;
+import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -16,6 +19,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -23,7 +27,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * operations on {@link MessagingInternal#ADDRESS} and the bridge inbound addresses, and the whiteboards (their service
  * on {@link WhiteboardService#ADDRESS}, their internal operations on {@link WhiteboardInternal#ADDRESS}, their bridge
  * addresses).
- * Sweeps expired group invitations every {@code messaging.group-invitation-sweep-seconds}.
+ * Sweeps expired group invitations every {@code messaging.group-invitation-sweep-seconds}. Erases deleted accounts'
+ * data ({@link Erasure}) and serves the messaging part of account exports ({@link Export}).
  */
 public final class MessagingVerticle extends VerticleBase {
 
@@ -37,6 +42,8 @@ public final class MessagingVerticle extends VerticleBase {
   private WhiteboardInbound boardInbound;
   private MessageConsumer<JsonObject> settingsChanges;
   private MessageConsumer<JsonObject> mediaAccess;
+  private MessageConsumer<JsonObject> exports;
+  private EventConsumer erasures;
   private long sweepTimer = -1;
   private boolean sweeping;
 
@@ -77,6 +84,7 @@ public final class MessagingVerticle extends VerticleBase {
         .compose(v -> groups.ensureIndexes())
         .compose(v -> messages.ensureIndexes())
         .compose(v -> boards.ensureIndexes())
+        .compose(v -> accountLifecycle(service, groups, messages, whiteboards))
         .compose(v -> inbound.start())
         .compose(v -> boardInbound.start())
         .compose(v -> {
@@ -92,6 +100,22 @@ public final class MessagingVerticle extends VerticleBase {
           long every = settings.invitationSweepSeconds() * 1_000L;
           long first = 1 + ThreadLocalRandom.current().nextLong(Math.min(every, SWEEP_FIRST_MILLIS));
           sweepTimer = vertx.setPeriodic(first, every, t -> sweep(service));
+        });
+  }
+
+  /** Serves the messaging part of account exports and consumes {@code AccountDeleted} to erase deleted accounts. */
+  private Future<Void> accountLifecycle(MessagingServiceImpl service, GroupStore groups, MessageStore messages,
+                                        WhiteboardServiceImpl whiteboards) {
+    AccountDataStore accountData = new AccountDataStore(platform.mongo());
+    Erasure erasure = new Erasure(platform, accountData, messages, service, whiteboards);
+    exports = Exports.serve(vertx, Erasure.DOMAIN, new Export(accountData, groups, service, AccountsService.proxy(vertx),
+        Exports.MAX_RECORDS));
+    return exports.completion()
+        .compose(v -> platform.events().consume(AccountsEvents.DOMAIN, Erasure.GROUP,
+            platform.events().once(Erasure.GROUP, erasure::handle)))
+        .map(consumer -> {
+          erasures = consumer;
+          return null;
         });
   }
 
@@ -119,7 +143,9 @@ public final class MessagingVerticle extends VerticleBase {
     Future<Void> boardBridge = boardInbound == null ? Future.succeededFuture() : boardInbound.stop();
     Future<Void> changes = settingsChanges == null ? Future.succeededFuture() : settingsChanges.unregister();
     Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
-    return Future.all(bridge, boardBridge, changes, media)
+    Future<Void> export = exports == null ? Future.succeededFuture() : exports.unregister();
+    Future<Void> erasing = erasures == null ? Future.succeededFuture() : erasures.stop();
+    return Future.all(List.of(bridge, boardBridge, changes, media, export, erasing))
         .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

@@ -5,6 +5,7 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.Platform;
+import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -21,6 +22,8 @@ public final class NotificationsVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
   private Producers producers;
+  private Erasure erasure;
+  private MessageConsumer<JsonObject> export;
 
   /** Creates the verticle on a node's platform. */
   public NotificationsVerticle(Platform platform) {
@@ -44,8 +47,12 @@ public final class NotificationsVerticle extends VerticleBase {
         changes, new Preferences(records));
     producers = new Producers(platform, delivery, system, records, RelationsInternal.proxy(vertx), feeds,
         AccountsInternal.proxy(vertx));
+    erasure = new Erasure(platform, records, hot, pushes);
     return records.ensureIndexes()
         .compose(v -> producers.start())
+        .compose(v -> erasure.start())
+        .map(v -> export = Exports.serve(vertx, Erasure.DOMAIN,
+            new AccountExport(records, views, Exports.MAX_RECORDS)))
         .compose(v -> {
           binding = new ServiceBinder(vertx).setAddress(NotificationsService.ADDRESS)
               .register(NotificationsService.class, service);
@@ -56,6 +63,8 @@ public final class NotificationsVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     Future<Void> worker = producers == null ? Future.succeededFuture() : producers.stop();
-    return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
+    Future<Void> exporting = export == null ? Future.succeededFuture() : export.unregister();
+    return Future.all(worker, erasing, exporting).compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

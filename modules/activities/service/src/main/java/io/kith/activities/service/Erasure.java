@@ -5,7 +5,8 @@ import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.events.ActivityLeft;
 import io.kith.platform.Platform;
-import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.ErasureSteps;
+import io.kith.platform.events.ErasureSteps.Step;
 import io.kith.platform.events.Erasures;
 import io.kith.platform.events.EventConsumer;
 import io.kith.platform.limit.RateLimiter;
@@ -20,12 +21,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.LongFunction;
 
 /**
  * Erases a deleted account's activities data when accounts' {@code AccountDeleted} arrives (consumer group
- * {@value #GROUP}, {@code once}-guarded), in idempotent steps recorded with the platform's {@link Erasures}
- * (domain {@value #DOMAIN}; a step the report holds is skipped, so a crashed erasure resumes):
+ * {@value #GROUP}, {@code once}-guarded), in idempotent steps run by the platform's {@link ErasureSteps} and recorded
+ * in {@link Erasures} (domain {@value #DOMAIN}; a step the report holds is skipped, so a crashed erasure resumes):
  * <ol>
  *   <li>{@code cancelled}: the user's open activities that have not ended are cancelled by the organiser's own cancel
  *   path, so participants get the notice a cancel gives ({@code ActivityCancelled} marked {@code organiser_deleted});</li>
@@ -59,10 +59,6 @@ final class Erasure {
   private final Erasures erasures;
   private EventConsumer consumer;
 
-  /** One step: its name in the report, the kind it counts, and the work (answers how many things it erased). */
-  private record Step(String name, String kind, LongFunction<Future<Long>> work) {
-  }
-
   Erasure(Platform platform, ActivityStore activities, ParticipantStore participants, Seats seats, Edits edits,
           Effects effects, HotActivities hot) {
     this.hot = hot;
@@ -76,8 +72,8 @@ final class Erasure {
   }
 
   Future<Void> start() {
-    return platform.events().consume(AccountsEvents.DOMAIN, GROUP, platform.events().once(GROUP, this::handle))
-        .map(c -> {
+    return ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, GROUP, AccountsEvents.ACCOUNT_DELETED,
+        e -> AccountDeleted.fromJson(e.payload()).userId(), this::erase).map(c -> {
           consumer = c;
           return null;
         });
@@ -87,29 +83,14 @@ final class Erasure {
     return consumer == null ? Future.succeededFuture() : consumer.stop();
   }
 
-  private Future<?> handle(DomainEvent event) {
-    if (!AccountsEvents.ACCOUNT_DELETED.equals(event.type())) {
-      return Future.succeededFuture();
-    }
-    long user = AccountDeleted.fromJson(event.payload()).userId();
-    return user <= 0 ? Future.succeededFuture() : erase(user);
-  }
-
   /** Runs every step not recorded yet, in order, then finishes the report. */
   Future<JsonObject> erase(long user) {
-    List<Step> steps = List.of(
+    return ErasureSteps.run(erasures, DOMAIN, user, List.of(
         new Step("cancelled", "activities_cancelled", this::cancelOpen),
         new Step("left", "places_left", this::leaveAll),
         new Step("organised", "activities", this::deleteOrganised),
         new Step("participations", "participations", this::deleteParticipations),
-        new Step("redis", "redis_keys", this::dropRedis));
-    Future<Void> chain = Future.succeededFuture();
-    for (Step s : steps) {
-      chain = chain.compose(v -> erasures.done(DOMAIN, user, s.name()).compose(done -> done
-          ? Future.succeededFuture()
-          : s.work().apply(user).compose(n -> erasures.step(DOMAIN, user, s.name(), s.kind(), n))));
-    }
-    return chain.compose(v -> erasures.finish(DOMAIN, user));
+        new Step("redis", "redis_keys", this::dropRedis)));
   }
 
   // ---------------------------------------------------------------- cancelled

@@ -3,7 +3,8 @@ package io.kith.notifications.service;
 import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.platform.Platform;
-import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.ErasureSteps;
+import io.kith.platform.events.ErasureSteps.Step;
 import io.kith.platform.events.Erasures;
 import io.kith.platform.events.EventConsumer;
 import io.vertx.core.Future;
@@ -13,12 +14,11 @@ import io.vertx.redis.client.Response;
 
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongFunction;
 
 /**
  * Erases a deleted account's notifications when accounts' {@code AccountDeleted} arrives (consumer group
- * {@value #GROUP}, {@code once}-guarded), in idempotent steps recorded with the platform's {@link Erasures} (domain
- * {@value #DOMAIN}; a step the report holds is skipped, so a crashed erasure resumes):
+ * {@value #GROUP}, {@code once}-guarded), in idempotent steps run by the platform's {@link ErasureSteps} and recorded
+ * in {@link Erasures} (domain {@value #DOMAIN}; a step the report holds is skipped, so a crashed erasure resumes):
  * <ol>
  *   <li>{@code received}: every notification the user received, from MongoDB, then their whole Redis side (counters
  *   and generation included);</li>
@@ -43,10 +43,6 @@ final class Erasure {
   private final Erasures erasures;
   private EventConsumer consumer;
 
-  /** One step: its name in the report, the kind it counts, and the work (answers how many things it erased). */
-  private record Step(String name, String kind, LongFunction<Future<Long>> work) {
-  }
-
   Erasure(Platform platform, NotificationRecords records, HotStore hot, Pushes pushes) {
     this.platform = platform;
     this.records = records;
@@ -56,39 +52,25 @@ final class Erasure {
   }
 
   Future<Void> start() {
-    var log = platform.events();
-    return log.consume(AccountsEvents.DOMAIN, GROUP, log.once(GROUP, this::handle)).map(c -> {
-      consumer = c;
-      return null;
-    });
+    return ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, GROUP, AccountsEvents.ACCOUNT_DELETED,
+        e -> AccountDeleted.fromJson(e.payload()).userId(), this::erase).map(c -> {
+          consumer = c;
+          return null;
+        });
   }
 
   Future<Void> stop() {
     return consumer == null ? Future.succeededFuture() : consumer.stop();
   }
 
-  private Future<?> handle(DomainEvent event) {
-    if (!AccountsEvents.ACCOUNT_DELETED.equals(event.type())) {
-      return Future.succeededFuture();
-    }
-    long user = AccountDeleted.fromJson(event.payload()).userId();
-    return user > 0 ? erase(user) : Future.succeededFuture();
-  }
-
   /** Every step the report does not hold yet, in order; then the report is finished. */
   Future<JsonObject> erase(long user) {
-    Future<Void> chain = Future.succeededFuture();
-    for (Step step : List.of(
+    return ErasureSteps.run(erasures, DOMAIN, user, List.of(
         new Step("received", "notifications", this::received),
         new Step("caused", "notifications_caused", this::caused),
         new Step("preferences", "preferences", records::deletePreferences),
         new Step("muted_by_others", "mutes", records::unmuteEverywhere),
-        new Step("rate_limits", "rate_limits", this::rateLimits))) {
-      chain = chain.compose(v -> erasures.done(DOMAIN, user, step.name())).compose(done -> done
-          ? Future.<Void>succeededFuture()
-          : step.work().apply(user).compose(n -> erasures.step(DOMAIN, user, step.name(), step.kind(), n)));
-    }
-    return chain.compose(v -> erasures.finish(DOMAIN, user));
+        new Step("rate_limits", "rate_limits", this::rateLimits)));
   }
 
   /** The record first, then the side: a read in between rebuilds nothing, it finds the side still there. */

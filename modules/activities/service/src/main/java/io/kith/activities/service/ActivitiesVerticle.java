@@ -1,6 +1,8 @@
 package io.kith.activities.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.activities.api.ActivitiesInternal;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.api.MediaClient;
@@ -8,6 +10,8 @@ import io.kith.messaging.api.MessagingInternal;
 import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.ErasureSteps;
+import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
@@ -34,7 +38,7 @@ public final class ActivitiesVerticle extends VerticleBase {
   private Discussion discussion;
   private Reminders reminders;
   private Blocks blocks;
-  private Erasure erasure;
+  private EventConsumer erasure;
   private MessageConsumer<JsonObject> export;
 
   /** Creates the verticle on a node's platform. */
@@ -69,7 +73,7 @@ public final class ActivitiesVerticle extends VerticleBase {
         new FriendsActivities(settings, hot, views, relations, accounts));
     discussion = new Discussion(platform, settings, activities, participants, effects, MessagingInternal.proxy(vertx));
     blocks = new Blocks(platform, activities, participants, seats, effects, relations);
-    erasure = new Erasure(platform, activities, participants, seats, edits, effects, hot);
+    Erasure erasing = new Erasure(platform, activities, participants, seats, edits, effects, hot);
     reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects, relations);
     return activities.ensureIndexes()
         .compose(v -> participants.ensureIndexes())
@@ -90,7 +94,9 @@ public final class ActivitiesVerticle extends VerticleBase {
             (viewer, activity) -> views.visibleOne(viewer, activity).map(h -> true)))
         .map(consumer -> mediaAccess = consumer)
         .compose(v -> blocks.start())
-        .compose(v -> erasure.start())
+        .compose(v -> ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, Erasure.GROUP,
+            AccountsEvents.ACCOUNT_DELETED, e -> AccountDeleted.fromJson(e.payload()).userId(), erasing::erase))
+        .map(c -> erasure = c)
         .map(v -> export = Exports.serve(vertx, Erasure.DOMAIN,
             new AccountExport(activities, participants, views, Exports.MAX_RECORDS)))
         .compose(v -> {

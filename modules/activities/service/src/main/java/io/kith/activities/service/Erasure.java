@@ -1,14 +1,11 @@
 package io.kith.activities.service;
 
-import io.kith.accounts.api.AccountsEvents;
-import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.events.ActivityLeft;
 import io.kith.platform.Platform;
 import io.kith.platform.events.ErasureSteps;
 import io.kith.platform.events.ErasureSteps.Step;
 import io.kith.platform.events.Erasures;
-import io.kith.platform.events.EventConsumer;
 import io.kith.platform.limit.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -57,7 +54,6 @@ final class Erasure {
   private final Effects effects;
   private final HotActivities hot;
   private final Erasures erasures;
-  private EventConsumer consumer;
 
   Erasure(Platform platform, ActivityStore activities, ParticipantStore participants, Seats seats, Edits edits,
           Effects effects, HotActivities hot) {
@@ -69,18 +65,6 @@ final class Erasure {
     this.edits = edits;
     this.effects = effects;
     this.erasures = new Erasures(platform.mongo());
-  }
-
-  Future<Void> start() {
-    return ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, GROUP, AccountsEvents.ACCOUNT_DELETED,
-        e -> AccountDeleted.fromJson(e.payload()).userId(), this::erase).map(c -> {
-          consumer = c;
-          return null;
-        });
-  }
-
-  Future<Void> stop() {
-    return consumer == null ? Future.succeededFuture() : consumer.stop();
   }
 
   /** Runs every step not recorded yet, in order, then finishes the report. */

@@ -1,12 +1,9 @@
 package io.kith.notifications.service;
 
-import io.kith.accounts.api.AccountsEvents;
-import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.platform.Platform;
 import io.kith.platform.events.ErasureSteps;
 import io.kith.platform.events.ErasureSteps.Step;
 import io.kith.platform.events.Erasures;
-import io.kith.platform.events.EventConsumer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.RedisAPI;
@@ -41,7 +38,6 @@ final class Erasure {
   private final HotStore hot;
   private final Pushes pushes;
   private final Erasures erasures;
-  private EventConsumer consumer;
 
   Erasure(Platform platform, NotificationRecords records, HotStore hot, Pushes pushes) {
     this.platform = platform;
@@ -49,18 +45,6 @@ final class Erasure {
     this.hot = hot;
     this.pushes = pushes;
     this.erasures = new Erasures(platform.mongo());
-  }
-
-  Future<Void> start() {
-    return ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, GROUP, AccountsEvents.ACCOUNT_DELETED,
-        e -> AccountDeleted.fromJson(e.payload()).userId(), this::erase).map(c -> {
-          consumer = c;
-          return null;
-        });
-  }
-
-  Future<Void> stop() {
-    return consumer == null ? Future.succeededFuture() : consumer.stop();
   }
 
   /** Every step the report does not hold yet, in order; then the report is finished. */

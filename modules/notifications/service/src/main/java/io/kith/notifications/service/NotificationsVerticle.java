@@ -1,10 +1,14 @@
 package io.kith.notifications.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.Platform;
+import io.kith.platform.events.ErasureSteps;
+import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
@@ -22,7 +26,7 @@ public final class NotificationsVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
   private Producers producers;
-  private Erasure erasure;
+  private EventConsumer erasure;
   private MessageConsumer<JsonObject> export;
 
   /** Creates the verticle on a node's platform. */
@@ -47,10 +51,12 @@ public final class NotificationsVerticle extends VerticleBase {
         changes, new Preferences(records));
     producers = new Producers(platform, delivery, system, records, RelationsInternal.proxy(vertx), feeds,
         AccountsInternal.proxy(vertx));
-    erasure = new Erasure(platform, records, hot, pushes);
+    Erasure erasing = new Erasure(platform, records, hot, pushes);
     return records.ensureIndexes()
         .compose(v -> producers.start())
-        .compose(v -> erasure.start())
+        .compose(v -> ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, Erasure.GROUP,
+            AccountsEvents.ACCOUNT_DELETED, e -> AccountDeleted.fromJson(e.payload()).userId(), erasing::erase))
+        .map(c -> erasure = c)
         .map(v -> export = Exports.serve(vertx, Erasure.DOMAIN,
             new AccountExport(records, views, Exports.MAX_RECORDS)))
         .compose(v -> {

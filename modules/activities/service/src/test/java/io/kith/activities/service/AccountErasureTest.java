@@ -7,11 +7,14 @@ import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.Erasures;
 import io.kith.platform.events.Exports;
 import io.kith.platform.page.Page;
+import io.kith.platform.testkit.ErasureReports;
+import io.kith.platform.testkit.ExportPages;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,12 +33,8 @@ class AccountErasureTest extends ActivitiesTestBase {
         .append(new AccountDeleted(user, System.currentTimeMillis())));
   }
 
-  /** Waits for the finished erasure report of {@code user}; returns it. */
-  private JsonObject finishedReport(long user) throws Exception {
-    Erasures erasures = new Erasures(platform.mongo());
-    pollUntil("the activities erasure of " + user, () -> erasures.report(Erasure.DOMAIN, user)
-        .map(r -> r != null && r.getLong("finished_at") != null));
-    return await(erasures.report(Erasure.DOMAIN, user));
+  private JsonObject finishedReport(long user) {
+    return ErasureReports.finished(platform, Erasure.DOMAIN, user, Duration.ofSeconds(60));
   }
 
   private long count(String collection, JsonObject query) throws Exception {
@@ -177,13 +176,7 @@ class AccountErasureTest extends ActivitiesTestBase {
           .put("waiting", 0).put("discussion", null).put("created", past).put("updated", past).put("v", 1L)));
     }
 
-    List<Exports.Page> pages = new ArrayList<>();
-    String cursor = null;
-    do {
-      Exports.Page page = await(Exports.fetch(vertx, "activities", user, cursor, 60_000));
-      pages.add(page);
-      cursor = page.cursor();
-    } while (cursor != null && pages.size() < 10);
+    List<Exports.Page> pages = ExportPages.all(vertx, "activities", user, 10);
     assertEquals(2, pages.size(), "two pages");
     assertEquals(Exports.MAX_RECORDS, pages.get(0).records().size());
     List<Long> organised = new ArrayList<>();

@@ -6,6 +6,8 @@ import io.kith.activities.api.ActivitiesEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.events.Erasures;
 import io.kith.platform.events.Exports;
+import io.kith.platform.testkit.ErasureReports;
+import io.kith.platform.testkit.ExportPages;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.kith.relations.api.RelationsEvents;
@@ -31,12 +33,8 @@ class AccountErasureTest extends NotificationsTestBase {
         .append(new AccountDeleted(user, System.currentTimeMillis())));
   }
 
-  /** Waits for the finished erasure report of {@code user}; returns it. */
-  private JsonObject finishedReport(long user) throws Exception {
-    Erasures erasures = new Erasures(platform.mongo());
-    await(Poll.until(vertx, WAIT, "the notifications erasure of " + user, () -> erasures.report(Erasure.DOMAIN, user)
-        .map(r -> r != null && r.getLong("finished_at") != null)));
-    return await(erasures.report(Erasure.DOMAIN, user));
+  private JsonObject finishedReport(long user) {
+    return ErasureReports.finished(platform, Erasure.DOMAIN, user, WAIT);
   }
 
   private long count(String collection, JsonObject query) throws Exception {
@@ -157,13 +155,7 @@ class AccountErasureTest extends NotificationsTestBase {
     relationsEvent(RelationsEvents.USER_FOLLOWED, user, other);
     drain(other);
 
-    List<Exports.Page> pages = new ArrayList<>();
-    String cursor = null;
-    do {
-      Exports.Page page = await(Exports.fetch(vertx, "notifications", user, cursor, 60_000));
-      pages.add(page);
-      cursor = page.cursor();
-    } while (cursor != null && pages.size() < 10);
+    List<Exports.Page> pages = ExportPages.all(vertx, "notifications", user, 10);
     assertEquals(2, pages.size(), "two pages");
     assertEquals(Exports.MAX_RECORDS, pages.get(0).records().size());
     List<Long> received = new ArrayList<>();

@@ -203,7 +203,7 @@ final class ActivityStore {
         new FindOptions().setSort(new JsonObject().put("start", -1).put("_id", -1)).setLimit(limit));
   }
 
-  /** A page of a user's activities by id after {@code afterId} (account erasure and export), open ones only if asked. */
+  /** A page of a user's activities by id after {@code afterId} (erasure, export); with {@code openOnly}, open ones. */
   Future<List<JsonObject>> organisedPage(long organiser, long afterId, boolean openOnly, int limit) {
     JsonObject query = new JsonObject().put("organiser", organiser).put("_id", new JsonObject().put("$gt", afterId));
     if (openOnly) {

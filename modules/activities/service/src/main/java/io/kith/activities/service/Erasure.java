@@ -25,7 +25,7 @@ import java.util.Set;
  * in {@link Erasures} (domain {@value #DOMAIN}; a step the report holds is skipped, so a crashed erasure resumes):
  * <ol>
  *   <li>{@code cancelled}: the user's open activities that have not ended are cancelled by the organiser's own cancel
- *   path, so participants get the notice a cancel gives ({@code ActivityCancelled} marked {@code organiser_deleted});</li>
+ *   path, so participants get the notice a cancel gives ({@code ActivityCancelled}, {@code organiser_deleted});</li>
  *   <li>{@code left}: where the user holds a place or waits, they leave by the participant's own leave path, so the
  *   place goes to the first waiter and the counts stay exact ({@code ActivityLeft});</li>
  *   <li>{@code organised}: every activity the user organised is deleted with its participations and its Redis keys;
@@ -57,13 +57,13 @@ final class Erasure {
 
   Erasure(Platform platform, ActivityStore activities, ParticipantStore participants, Seats seats, Edits edits,
           Effects effects, HotActivities hot) {
-    this.hot = hot;
     this.platform = platform;
     this.activities = activities;
     this.participants = participants;
     this.seats = seats;
     this.edits = edits;
     this.effects = effects;
+    this.hot = hot;
     this.erasures = new Erasures(platform.mongo());
   }
 

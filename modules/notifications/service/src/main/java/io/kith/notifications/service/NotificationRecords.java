@@ -192,7 +192,8 @@ final class NotificationRecords {
   /** Takes an erased account out of every other user's muted users; answers how many preferences changed. */
   Future<Long> unmuteEverywhere(long user) {
     return mongo.updateCollectionWithOptions(PREFERENCES, new JsonObject().put("muted_users", user),
-            new JsonObject().put("$pull", new JsonObject().put("muted_users", user)), new UpdateOptions().setMulti(true))
+            new JsonObject().put("$pull", new JsonObject().put("muted_users", user)),
+            new UpdateOptions().setMulti(true))
         .map(r -> r == null ? 0L : r.getDocModified());
   }
 

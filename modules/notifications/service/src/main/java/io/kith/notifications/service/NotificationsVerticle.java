@@ -71,6 +71,7 @@ public final class NotificationsVerticle extends VerticleBase {
     Future<Void> worker = producers == null ? Future.succeededFuture() : producers.stop();
     Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
     Future<Void> exporting = export == null ? Future.succeededFuture() : export.unregister();
-    return Future.all(worker, erasing, exporting).compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    return Future.all(worker, erasing, exporting)
+        .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

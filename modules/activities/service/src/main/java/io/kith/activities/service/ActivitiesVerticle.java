@@ -1,6 +1,8 @@
 package io.kith.activities.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.activities.api.ActivitiesInternal;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.api.MediaClient;
@@ -8,6 +10,9 @@ import io.kith.messaging.api.MessagingInternal;
 import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.ErasureSteps;
+import io.kith.platform.events.EventConsumer;
+import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -15,6 +20,8 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.List;
 
 /**
  * Wires the activities stores, the service and its feature files, discussion and block consumers and sweep; loads
@@ -31,6 +38,8 @@ public final class ActivitiesVerticle extends VerticleBase {
   private Discussion discussion;
   private Reminders reminders;
   private Blocks blocks;
+  private EventConsumer erasure;
+  private MessageConsumer<JsonObject> export;
 
   /** Creates the verticle on a node's platform. */
   public ActivitiesVerticle(Platform platform) {
@@ -51,9 +60,10 @@ public final class ActivitiesVerticle extends VerticleBase {
     Quotas quotas = new Quotas(platform);
     Covers covers = new Covers(vertx, MediaClient.create(vertx));
     ActivityViews views = new ActivityViews(activities, participants, hot, loader, relations, accounts);
+    Edits edits = new Edits(settings, activities, participants, hot, seats, effects, covers, views, relations);
     ActivitiesServiceImpl service = new ActivitiesServiceImpl(
         new Creation(platform.ids(), settings, activities, hot, effects, quotas, covers, views),
-        new Edits(settings, activities, participants, hot, seats, effects, covers, views, relations),
+        edits,
         new Invitations(settings, participants, effects, quotas, views, relations, accounts),
         new Joining(seats, effects, views),
         new Participants(hot, seats, effects, views, relations, accounts),
@@ -63,6 +73,7 @@ public final class ActivitiesVerticle extends VerticleBase {
         new FriendsActivities(settings, hot, views, relations, accounts));
     discussion = new Discussion(platform, settings, activities, participants, effects, MessagingInternal.proxy(vertx));
     blocks = new Blocks(platform, activities, participants, seats, effects, relations);
+    Erasure erasing = new Erasure(platform, activities, participants, seats, edits, effects, hot);
     reminders = new Reminders(platform, settings, activities, participants, hot, loader, effects, relations);
     return activities.ensureIndexes()
         .compose(v -> participants.ensureIndexes())
@@ -83,6 +94,11 @@ public final class ActivitiesVerticle extends VerticleBase {
             (viewer, activity) -> views.visibleOne(viewer, activity).map(h -> true)))
         .map(consumer -> mediaAccess = consumer)
         .compose(v -> blocks.start())
+        .compose(v -> ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, Erasure.GROUP,
+            AccountsEvents.ACCOUNT_DELETED, e -> AccountDeleted.fromJson(e.payload()).userId(), erasing::erase))
+        .map(c -> erasure = c)
+        .map(v -> export = Exports.serve(vertx, Erasure.DOMAIN,
+            new AccountExport(activities, participants, views, Exports.MAX_RECORDS)))
         .compose(v -> {
           reminders.start();
           bindings = new ServiceBindings(vertx);
@@ -99,7 +115,9 @@ public final class ActivitiesVerticle extends VerticleBase {
     Future<Void> consumer = discussion == null ? Future.succeededFuture() : discussion.stop();
     Future<Void> blocked = blocks == null ? Future.succeededFuture() : blocks.stop();
     Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
-    return Future.all(consumer, blocked, media)
+    Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
+    Future<Void> exporting = export == null ? Future.succeededFuture() : export.unregister();
+    return Future.all(List.of(consumer, blocked, media, erasing, exporting))
         .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

@@ -203,6 +203,23 @@ final class ActivityStore {
         new FindOptions().setSort(new JsonObject().put("start", -1).put("_id", -1)).setLimit(limit));
   }
 
+  /** A page of a user's activities by id after {@code afterId} (erasure, export); with {@code openOnly}, open ones. */
+  Future<List<JsonObject>> organisedPage(long organiser, long afterId, boolean openOnly, int limit) {
+    JsonObject query = new JsonObject().put("organiser", organiser).put("_id", new JsonObject().put("$gt", afterId));
+    if (openOnly) {
+      query.put("status", Activities.OPEN);
+    }
+    return mongo.findWithOptions(COLLECTION, query,
+        new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit));
+  }
+
+  /** Deletes these activities of {@code organiser}; answers how many went. */
+  Future<Long> deleteOrganised(long organiser, List<Long> ids) {
+    return mongo.removeDocuments(COLLECTION, new JsonObject().put("organiser", organiser)
+            .put("_id", new JsonObject().put("$in", new JsonArray(ids))))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   /** Adds the clauses that are not null to {@code query} under {@code $and}. */
   static void and(JsonObject query, JsonObject... clauses) {
     JsonArray all = new JsonArray();

@@ -204,12 +204,26 @@ final class Edits {
 
   /** The Redis copy and {@code ActivityCancelled} naming the participants; answers the organiser's view. */
   private Future<JsonObject> cancelled(long actor, JsonObject cancelled) {
+    return announce(cancelled, false).compose(v -> views.viewOf(actor, cancelled, null));
+  }
+
+  /**
+   * Cancels an open activity of an organiser whose account is being erased, by the organiser's own path (so the
+   * participants get the notice a cancel gives), its event marked {@code organiser_deleted}; true when this call
+   * cancelled it.
+   */
+  Future<Boolean> cancelOfDeleted(JsonObject doc) {
+    return activities.cancel(doc.getLong("_id"), doc.getLong("organiser"), System.currentTimeMillis())
+        .compose(cancelled -> cancelled == null ? Future.succeededFuture(false)
+            : announce(cancelled, true).map(true));
+  }
+
+  private Future<Void> announce(JsonObject cancelled, boolean organiserDeleted) {
     long activityId = cancelled.getLong("_id");
     return effects.activity(cancelled)
         .compose(v -> participants.joinedIds(activityId, settings.maxParticipants()))
         .compose(joined -> toldOf(cancelled, joined))
         .compose(users -> effects.emit(new ActivityCancelled(cancelled.getLong("_id"), cancelled.getLong("organiser"),
-            cancelled.getString("title"), cancelled.getLong("start"), users)))
-        .compose(v -> views.viewOf(actor, cancelled, null));
+            cancelled.getString("title"), cancelled.getLong("start"), users, organiserDeleted)));
   }
 }

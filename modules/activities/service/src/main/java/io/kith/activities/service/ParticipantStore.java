@@ -128,6 +128,28 @@ final class ParticipantStore {
         .map(l -> new ArrayList<>(l.stream().map(d -> d.getLong("user")).toList()));
   }
 
+  /**
+   * A page of {@code user}'s participations by {@code _id} after {@code afterId} (null: from the first), of these
+   * statuses (null: any), for the account erasure and export.
+   */
+  Future<List<JsonObject>> ofUser(long user, List<String> statuses, String afterId, int limit) {
+    JsonObject query = new JsonObject().put("user", user);
+    if (statuses != null) {
+      query.put("status", new JsonObject().put("$in", new JsonArray(statuses)));
+    }
+    if (afterId != null) {
+      query.put("_id", new JsonObject().put("$gt", afterId));
+    }
+    return mongo.findWithOptions(COLLECTION, query,
+        new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit));
+  }
+
+  /** Deletes participations: those of {@code field} (activity or user) in {@code values}; answers how many went. */
+  Future<Long> delete(String field, List<?> values) {
+    return mongo.removeDocuments(COLLECTION, new JsonObject().put(field, new JsonObject().put("$in",
+        new JsonArray(new ArrayList<>(values))))).map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   /** How many users hold an invitation to the activity. */
   Future<Long> invitedCount(long activity) {
     return mongo.count(COLLECTION, new JsonObject().put("activity", activity).put("invited", true));

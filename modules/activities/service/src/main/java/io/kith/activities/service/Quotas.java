@@ -34,7 +34,8 @@ final class Quotas {
             Math.max(1, (Math.max(0, t.resetMillis()) + 999) / 1000))));
   }
 
-  private static String key(String what, long actor) {
+  /** The window key of {@code what} for a user (also reset by the account erasure). */
+  static String key(String what, long actor) {
     return "rl:activities:" + what + ":" + actor;
   }
 }

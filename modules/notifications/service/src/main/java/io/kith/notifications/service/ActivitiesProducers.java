@@ -20,8 +20,8 @@ import java.util.Set;
  *   <li>{@code ActivityUpdated} with {@code start}, {@code end} or {@code place} changed: an
  *   {@link Notifications#ACTIVITY_UPDATED} to each participant, one per activity (slot
  *   {@code activity_updated:<activity>}), each newer change replacing it; the same new values twice make one.</li>
- *   <li>{@code ActivityCancelled}: an {@link Notifications#ACTIVITY_CANCELLED} to each participant; the pending
- *   invitations to the activity go.</li>
+ *   <li>{@code ActivityCancelled}: an {@link Notifications#ACTIVITY_CANCELLED} to each participant (with no actor when
+ *   {@code organiser_deleted}: the organiser's account was erased); the pending invitations to the activity go.</li>
  *   <li>{@code ActivityJoined}: an {@link Notifications#ACTIVITY_JOINED} to the organiser; the joiner's invitation
  *   (answered) and removal notice (over) go.</li>
  *   <li>{@code ActivityLeft}: with {@code removed_by}, an {@link Notifications#ACTIVITY_REMOVED} to the removed user;
@@ -96,8 +96,13 @@ final class ActivitiesProducers {
   private Future<?> cancelled(JsonObject p, long activity, long organiser, JsonObject base) {
     Future<Void> invitations = system.purge(new JsonObject().put("activity", activity)
         .put("type", Notifications.ACTIVITY_INVITATION));
+    // cancelled by the erasure of the organiser's account: told without an actor, so the notice is not erased with
+    // what the deleted user caused, whichever of the two erasures runs first
+    if (!Boolean.TRUE.equals(p.getValue("organiser_deleted"))) {
+      base.put("from_user", organiser);
+    }
     return Future.all(invitations, each(Payloads.ids(p, "participants"), Notifications.ACTIVITY_CANCELLED,
-        "activity_cancelled:" + activity, null, withTimes(p, base.put("from_user", organiser), false)));
+        "activity_cancelled:" + activity, null, withTimes(p, base, false)));
   }
 
   private Future<?> joined(DomainEvent e, JsonObject p, long activity, long organiser, JsonObject base) {

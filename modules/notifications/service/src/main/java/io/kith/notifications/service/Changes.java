@@ -45,9 +45,14 @@ final class Changes {
     return throttleMarks(actor).compose(v -> marked(actor, hot.markWhere(actor, valid)));
   }
 
+  /** The key of {@code user}'s mark-read window (also dropped by the account erasure). */
+  static String markReadKey(long user) {
+    return "rl:notifications:mark-read:" + user;
+  }
+
   /** Counts a mark-read call of {@code actor}: {@code rate_limited} past {@code mark-reads-per-minute}. */
   private Future<Void> throttleMarks(long actor) {
-    return limiter.enforce("rl:notifications:mark-read:" + actor, 60_000L, settings.markReadsPerMinute(),
+    return limiter.enforce(markReadKey(actor), 60_000L, settings.markReadsPerMinute(),
         "too many mark-read calls (at most " + settings.markReadsPerMinute() + " a minute); retry later");
   }
 

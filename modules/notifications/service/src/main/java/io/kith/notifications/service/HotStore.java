@@ -54,6 +54,7 @@ final class HotStore {
   private static final LuaScripts.Script MARK_WHERE = script("mark_where.lua");
   private static final LuaScripts.Script DELETE_IDS = script("delete_ids.lua");
   private static final LuaScripts.Script DELETE_WHERE = script("delete_where.lua");
+  private static final LuaScripts.Script ERASE = script("erase.lua");
   /** Rebuilds that lose the race with concurrent writes are retried this many times before giving up. */
   private static final int REBUILD_ATTEMPTS = 5;
 
@@ -150,6 +151,16 @@ final class HotStore {
    */
   Future<Void> invalidate(long user) {
     return api.del(List.of(countersKey(user))).mapEmpty();
+  }
+
+  /**
+   * Deletes the user's whole side (an erased account), counters and generation included; answers how many
+   * notifications it held. A later access rebuilds an empty side from the record.
+   */
+  Future<Long> erase(long user) {
+    List<String> args = script(user);
+    args.add(new JsonArray(Notifications.TYPES).encode());
+    return ERASE.run(api, args).map(Response::toLong);
   }
 
   // ---------------------------------------------------------------- the user's own reads and writes

@@ -147,6 +147,22 @@ final class NotificationRecords {
         .setFields(new JsonObject().put("_id", 1).put("to", 1).put("post", 1).put("repost", 1)));
   }
 
+  /** Deletes every notification {@code user} received (an erased account); answers how many went. */
+  Future<Long> deleteReceived(long user) {
+    return removed(NOTIFICATIONS, new JsonObject().put("to", user));
+  }
+
+  /** A page of the notifications {@code user} received, oldest first, by id after {@code afterId} (the export). */
+  Future<List<JsonObject>> receivedAfter(long user, long afterId, int limit) {
+    return mongo.findWithOptions(NOTIFICATIONS, new JsonObject().put("to", user)
+        .put("_id", new JsonObject().put("$gt", afterId)),
+        new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit));
+  }
+
+  private Future<Long> removed(String collection, JsonObject filter) {
+    return mongo.removeDocuments(collection, filter).map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   private static JsonObject byIds(long user, List<Long> ids) {
     return new JsonObject().put("to", user).put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(ids))));
   }
@@ -160,6 +176,25 @@ final class NotificationRecords {
       return new JsonObject().put("muted_types", d.getJsonArray("muted_types", new JsonArray()))
           .put("muted_users", d.getJsonArray("muted_users", new JsonArray()));
     });
+  }
+
+  /** The user's preferences as {@link #preferences} shows them, or null when they never set any (the export). */
+  Future<JsonObject> storedPreferences(long user) {
+    return mongo.count(PREFERENCES, new JsonObject().put("user", user))
+        .compose(n -> n == 0 ? Future.succeededFuture(null) : preferences(user));
+  }
+
+  /** Deletes the user's preferences (an erased account); answers how many documents went (0 or 1). */
+  Future<Long> deletePreferences(long user) {
+    return removed(PREFERENCES, new JsonObject().put("user", user));
+  }
+
+  /** Takes an erased account out of every other user's muted users; answers how many preferences changed. */
+  Future<Long> unmuteEverywhere(long user) {
+    return mongo.updateCollectionWithOptions(PREFERENCES, new JsonObject().put("muted_users", user),
+            new JsonObject().put("$pull", new JsonObject().put("muted_users", user)),
+            new UpdateOptions().setMulti(true))
+        .map(r -> r == null ? 0L : r.getDocModified());
   }
 
   /** Sets members of the user's preferences (upsert). */

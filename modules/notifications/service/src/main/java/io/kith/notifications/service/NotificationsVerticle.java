@@ -1,10 +1,15 @@
 package io.kith.notifications.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.Platform;
+import io.kith.platform.events.ErasureSteps;
+import io.kith.platform.events.EventConsumer;
+import io.kith.platform.events.Exports;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -21,6 +26,8 @@ public final class NotificationsVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
   private Producers producers;
+  private EventConsumer erasure;
+  private MessageConsumer<JsonObject> export;
 
   /** Creates the verticle on a node's platform. */
   public NotificationsVerticle(Platform platform) {
@@ -44,8 +51,14 @@ public final class NotificationsVerticle extends VerticleBase {
         changes, new Preferences(records));
     producers = new Producers(platform, delivery, system, records, RelationsInternal.proxy(vertx), feeds,
         AccountsInternal.proxy(vertx));
+    Erasure erasing = new Erasure(platform, records, hot, pushes);
     return records.ensureIndexes()
         .compose(v -> producers.start())
+        .compose(v -> ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, Erasure.GROUP,
+            AccountsEvents.ACCOUNT_DELETED, e -> AccountDeleted.fromJson(e.payload()).userId(), erasing::erase))
+        .map(c -> erasure = c)
+        .map(v -> export = Exports.serve(vertx, Erasure.DOMAIN,
+            new AccountExport(records, views, Exports.MAX_RECORDS)))
         .compose(v -> {
           binding = new ServiceBinder(vertx).setAddress(NotificationsService.ADDRESS)
               .register(NotificationsService.class, service);
@@ -56,6 +69,9 @@ public final class NotificationsVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     Future<Void> worker = producers == null ? Future.succeededFuture() : producers.stop();
-    return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
+    Future<Void> exporting = export == null ? Future.succeededFuture() : export.unregister();
+    return Future.all(worker, erasing, exporting)
+        .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

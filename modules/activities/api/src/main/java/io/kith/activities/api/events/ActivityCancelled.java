@@ -16,9 +16,16 @@ import java.util.List;
  * @param title its title
  * @param start its start (epoch ms)
  * @param participants the participants at the time (the organiser excluded)
+ * @param organiserDeleted the organiser's account was deleted (the activity is cancelled by its erasure, and the
+ *     participants' notices name no actor); in the payload as {@code organiser_deleted: true} only when set
  */
-public record ActivityCancelled(long activity, long organiser, String title, long start, List<Long> participants)
-    implements ActivitiesEvent {
+public record ActivityCancelled(long activity, long organiser, String title, long start, List<Long> participants,
+                                boolean organiserDeleted) implements ActivitiesEvent {
+
+  /** The organiser's own cancel. */
+  public ActivityCancelled(long activity, long organiser, String title, long start, List<Long> participants) {
+    this(activity, organiser, title, start, participants, false);
+  }
 
   @Override
   public String eventType() {
@@ -27,12 +34,14 @@ public record ActivityCancelled(long activity, long organiser, String title, lon
 
   @Override
   public JsonObject toJson() {
-    return base().put("start", start).put("participants", new JsonArray(new ArrayList<>(participants)));
+    JsonObject json = base().put("start", start).put("participants", new JsonArray(new ArrayList<>(participants)));
+    return organiserDeleted ? json.put("organiser_deleted", true) : json;
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static ActivityCancelled fromJson(JsonObject json) {
     return new ActivityCancelled(json.getLong("activity", 0L), json.getLong("organiser", 0L), json.getString("title"),
-        json.getLong("start", 0L), Event.longs(json.getJsonArray("participants")));
+        json.getLong("start", 0L), Event.longs(json.getJsonArray("participants")),
+        json.getBoolean("organiser_deleted", false));
   }
 }

@@ -24,10 +24,13 @@ import java.util.zip.ZipOutputStream;
  * One export archive being written: blocking file IO, so every method runs on a worker thread, one at a time.
  *
  * <p>A ZIP stream writes one entry after the other, but a domain's pages mix its files; so each domain's records are
- * first spooled to one file per archive file ({@code <id>.spool/<name>}, a JSON array written item by item), and
+ * first spooled to one file per archive file ({@code <id>-<attempt>.spool/<name>}, a JSON array written item by
+ * item), and
  * when the domain's last page came, each spooled file is copied into its entry {@code <domain>/<name>}. Nothing holds
- * more than one page in memory. The archive is {@code <id>.zip.part} until {@link #finish} renames it
- * {@code <id>.zip}, so a half-written archive never looks complete; {@link #abort} deletes everything.
+ * more than one page in memory. The archive is {@code <id>-<attempt>.zip.part} until {@link #finish} renames it
+ * {@code <id>.zip}, so a half-written archive never looks complete; {@link #abort} deletes what this attempt wrote.
+ * The temporary names carry the attempt, so a node that lost its claim (too slow, not dead) and the node that
+ * restarted the job never write or delete each other's files.
  */
 final class ExportArchive {
 
@@ -48,10 +51,10 @@ final class ExportArchive {
   private final JsonObject domains = new JsonObject();
   private long bytes;
 
-  /** Starts the archive of export {@code id} in {@code dir}, replacing leftovers of an earlier attempt. */
-  ExportArchive(Path dir, long id, long maxBytes) {
-    this.spool = dir.resolve(id + ".spool");
-    this.part = dir.resolve(id + ".zip.part");
+  /** Starts attempt {@code attempt} of the archive of export {@code id} in {@code dir}. */
+  ExportArchive(Path dir, long id, int attempt, long maxBytes) {
+    this.spool = dir.resolve(id + "-" + attempt + ".spool");
+    this.part = dir.resolve(id + "-" + attempt + ".zip.part");
     this.done = dir.resolve(fileName(id));
     this.maxBytes = maxBytes;
     try {
@@ -66,6 +69,19 @@ final class ExportArchive {
   /** The finished archive's name in the export directory. */
   static String fileName(long id) {
     return id + ".zip";
+  }
+
+  /** Deletes the archive of export {@code id} and whatever any attempt left of it in {@code dir}. */
+  static void deleteAll(Path dir, long id) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (Stream<Path> all = Files.list(dir)) {
+      for (Path p : all.filter(p -> p.getFileName().toString().startsWith(id + "-")
+          || p.getFileName().toString().equals(fileName(id))).toList()) {
+        deleteTree(p);
+      }
+    }
   }
 
   /** Adds one page of {@code domain}'s records to their spooled files. */
@@ -157,7 +173,7 @@ final class ExportArchive {
   }
 
   /** Deletes a directory and what it holds, if it exists. */
-  static void deleteTree(Path dir) throws IOException {
+  private static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

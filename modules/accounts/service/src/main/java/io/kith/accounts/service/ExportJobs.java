@@ -13,7 +13,6 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,7 +38,7 @@ final class ExportJobs {
   private static final long FIRST_BACKOFF_MS = 500;
 
   /** The job's identity while this node holds it. */
-  private record Job(long id, long user, long createdAt, String claim) {
+  private record Job(long id, long user, long createdAt, int attempt, String claim) {
   }
 
   private final Platform platform;
@@ -77,7 +76,8 @@ final class ExportJobs {
     String claim = node + ":" + now;
     return store.claim(claim, now, settings.leaseSeconds() * 1000L).compose(doc -> doc == null
         ? Future.succeededFuture(done)
-        : run(new Job(doc.getLong("_id"), doc.getLong("user"), doc.getLong("created_at"), claim))
+        : run(new Job(doc.getLong("_id"), doc.getLong("user"), doc.getLong("created_at"),
+            doc.getInteger("attempts", 1), claim))
             .compose(v -> build(done + 1)));
   }
 
@@ -85,7 +85,7 @@ final class ExportJobs {
   private Future<Void> run(Job job) {
     Future<ExportArchive> opened = vertx.executeBlocking(() -> {
       Files.createDirectories(settings.dir());
-      return new ExportArchive(settings.dir(), job.id(), settings.maxBytes());
+      return new ExportArchive(settings.dir(), job.id(), job.attempt(), settings.maxBytes());
     });
     return opened.compose(archive -> domains(job, archive, 0)
             .compose(v -> vertx.executeBlocking(() -> archive.finish(new JsonObject().put("user_id", job.user())
@@ -211,16 +211,9 @@ final class ExportJobs {
   Future<Long> erase(long user) {
     return store.all(user).compose(all -> vertx.executeBlocking(() -> {
       for (JsonObject doc : all) {
-        long id = doc.getLong("_id");
-        Files.deleteIfExists(settings.dir().resolve(ExportArchive.fileName(id)));
-        Files.deleteIfExists(settings.dir().resolve(id + ".zip.part"));
-        deleteSpool(id);
+        ExportArchive.deleteAll(settings.dir(), doc.getLong("_id"));
       }
       return null;
     })).compose(v -> store.removeAll(user));
-  }
-
-  private void deleteSpool(long id) throws IOException {
-    ExportArchive.deleteTree(settings.dir().resolve(id + ".spool"));
   }
 }

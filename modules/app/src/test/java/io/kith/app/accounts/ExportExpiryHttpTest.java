@@ -2,7 +2,6 @@ package io.kith.app.accounts;
 
 import io.kith.app.accounts.AccountsKith.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -11,8 +10,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import static io.kith.app.accounts.AccountsKith.newAddress;
 
 /** An export's archive past its download time, on a node whose archives live about two seconds. */
 @ExtendWith(KithTestKit.class)
@@ -42,8 +39,7 @@ class ExportExpiryHttpTest {
   void expired() {
     User user = kith.register();
     long id = kith.post("/me/export", user.access(), null).expect(202).getLong("export_id");
-    kith.eventually("export " + id + " expired", () -> kith.send(HttpMethod.GET, AccountsKith.API + "/me/exports/"
-        + id, user.access(), newAddress(), null).map(r -> "expired".equals(r.expect(200).getString("state"))));
+    kith.awaitExport(user, id, "expired");
 
     kith.get("/me/exports/" + id + "/download", user.access()).problem(410, "export_expired");
     kith.post("/me/export", user.access(), null).expect(202);

@@ -96,15 +96,8 @@ class ExportHttpTest {
     return kith.get("/me/exports/" + id + "/download", user.access());
   }
 
-  /** Polls the export's status until it is {@code state}; returns it. */
   private JsonObject awaitState(User user, long id, String state) {
-    JsonObject[] last = new JsonObject[1];
-    kith.eventually("export " + id + " " + state, () -> kith.send(HttpMethod.GET, AccountsKith.API + "/me/exports/"
-        + id, user.access(), newAddress(), null).map(r -> {
-          last[0] = r.expect(200);
-          return state.equals(last[0].getString("state"));
-        }));
-    return last[0];
+    return kith.awaitExport(user, id, state);
   }
 
   private static Map<String, String> unzip(Reply reply) throws IOException {

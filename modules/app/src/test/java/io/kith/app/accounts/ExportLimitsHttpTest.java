@@ -2,7 +2,6 @@ package io.kith.app.accounts;
 
 import io.kith.app.accounts.AccountsKith.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import static io.kith.app.accounts.AccountsKith.newAddress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,13 +43,7 @@ class ExportLimitsHttpTest {
   /** Asks for an export and waits until it failed; returns its status. */
   private JsonObject failedExport(User user) {
     long id = kith.post("/me/export", user.access(), null).expect(202).getLong("export_id");
-    JsonObject[] last = new JsonObject[1];
-    kith.eventually("export " + id + " failed", () -> kith.send(HttpMethod.GET, AccountsKith.API + "/me/exports/"
-        + id, user.access(), newAddress(), null).map(r -> {
-          last[0] = r.expect(200);
-          return "failed".equals(last[0].getString("state"));
-        }));
-    return last[0];
+    return kith.awaitExport(user, id, "failed");
   }
 
   @Test

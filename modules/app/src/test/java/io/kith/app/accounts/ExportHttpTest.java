@@ -1,6 +1,7 @@
 package io.kith.app.accounts;
 
 import io.kith.app.accounts.AccountsKith.User;
+import io.kith.app.support.Conformance;
 import io.kith.app.support.Reply;
 import io.kith.platform.events.Exports;
 import io.kith.platform.testkit.Await;
@@ -47,6 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ExportHttpTest {
 
   private static final long HOUR = 3_600_000L;
+  /** The node's archive limit: far above accounts' part, below what the probe answers for {@link #large}. */
+  private static final long MAX_BYTES = 200_000;
 
   private Inboxes inboxes;
   private AccountsKith kith;
@@ -54,6 +57,9 @@ class ExportHttpTest {
   /** Users whose probe page waits until the test completes it. */
   private final Map<Long, Promise<Exports.Page>> held = new ConcurrentHashMap<>();
   private final Set<Long> holding = ConcurrentHashMap.newKeySet();
+  /** Users whose probe part is larger than the archive limit. */
+  private final Set<Long> large = ConcurrentHashMap.newKeySet();
+  private final Conformance contract = Conformance.load();
 
   @BeforeAll
   void start() {
@@ -62,10 +68,19 @@ class ExportHttpTest {
         .put("kith", new JsonObject().put("modules", new JsonArray().add("accounts").add("gateway")
             .add("notifications")))
         .put("accounts", new JsonObject().put("export-domains", new JsonArray().add("accounts").add("probe"))
-            .put("export-sweep-seconds", 1).put("export-page-timeout-ms", 120_000)));
+            .put("export-sweep-seconds", 1).put("export-page-timeout-ms", 120_000).put("export-max-bytes", MAX_BYTES)));
     probe = Exports.serve(kith.kith().vertx(), "probe", (user, cursor) -> {
       if (holding.contains(user)) {
         return held.computeIfAbsent(user, u -> Promise.promise()).future();
+      }
+      if (large.contains(user)) {
+        // pages of 500 records of about 1 KB, without end: the limit must stop the job
+        List<Exports.Record> page = new java.util.ArrayList<>();
+        for (int i = 0; i < Exports.MAX_RECORDS; i++) {
+          page.add(new Exports.Record("notes.json", new JsonObject().put("note", "x".repeat(1000))));
+        }
+        return Future.succeededFuture(new Exports.Page(page, String.valueOf(cursor == null ? 1
+            : Integer.parseInt(cursor) + 1)));
       }
       return Future.succeededFuture(new Exports.Page(List.of(new Exports.Record("notes.json",
           new JsonObject().put("note", "from the probe").put("user", user))), null));
@@ -124,8 +139,10 @@ class ExportHttpTest {
     JsonObject asked = kith.post("/me/export", user.access(), null).expect(202);
     assertEquals("pending", asked.getString("state"), asked.encode());
     long id = asked.getLong("export_id");
+    assertEquals(List.of(), contract.problems("requestExport", 202, asked));
     JsonObject ready = awaitState(user, id, "ready");
     assertEquals(ready.getLong("ready_at") + 48 * HOUR, ready.getLong("expires_at"), ready.encode());
+    assertEquals(List.of(), contract.problems("getExport", 200, ready));
 
     Reply reply = download(user, id);
     assertEquals(200, reply.status(), reply.text());
@@ -164,8 +181,9 @@ class ExportHttpTest {
       assertFalse(all.contains(secret), "the archive holds no secret: " + secret);
     }
 
-    JsonObject listed = kith.get("/me/exports", user.access()).expect(200).getJsonArray("items").getJsonObject(0);
-    assertEquals(ready, listed);
+    JsonObject list = kith.get("/me/exports", user.access()).expect(200);
+    assertEquals(List.of(), contract.problems("listExports", 200, list));
+    assertEquals(ready, list.getJsonArray("items").getJsonObject(0));
     kith.eventually("the export_ready notification", () -> kith.send(HttpMethod.GET, AccountsKith.API
         + "/notifications", user.access(), newAddress(), null).map(r -> r.expect(200).getJsonArray("items").stream()
         .map(JsonObject.class::cast).anyMatch(n -> "export_ready".equals(n.getString("type"))
@@ -214,6 +232,19 @@ class ExportHttpTest {
         new JsonObject().put("_id", id), null));
     assertEquals(2, doc.getInteger("attempts"), doc.encode());
     assertEquals(ready.getLong("size").longValue(), download(user, id).body().length());
+  }
+
+  @Test
+  @DisplayName("an export whose records pass accounts.export-max-bytes fails with a reason naming the limit, and "
+      + "offers no archive")
+  void tooLarge() {
+    User user = kith.register();
+    large.add(user.id());
+    long id = kith.post("/me/export", user.access(), null).expect(202).getLong("export_id");
+    JsonObject failed = awaitState(user, id, "failed");
+    assertTrue(failed.getString("reason").contains("export-max-bytes"), failed.encode());
+    download(user, id).problem(409, "export_not_ready");
+    large.remove(user.id());
   }
 
   @Test

@@ -88,7 +88,8 @@ public final class AccountsVerticle extends VerticleBase {
       exportPart = Exports.serve(vertx, AccountsEvents.DOMAIN, service.ownExport());
       return bound
           .compose(all -> MediaAttachments.serveAccess(vertx, MediaAttachments.PROFILE, service::mayReadPhoto))
-          .map(consumer -> photoAccess = consumer);
+          .map(consumer -> photoAccess = consumer)
+          .compose(x -> exportPart.completion());
     });
   }
 

@@ -216,7 +216,7 @@ class ExportHttpTest {
 
   @Test
   @DisplayName("a job left running by a crashed node is retaken after the lease, restarted from scratch, and becomes "
-      + "ready; meanwhile a new export is 409 export_in_progress")
+      + "ready (meanwhile a new export is 409 export_in_progress); after three interrupted attempts it fails")
   void crashedJobRetaken() {
     User user = kith.register();
     long id = kith.kith().platform().ids().next();
@@ -232,6 +232,16 @@ class ExportHttpTest {
         new JsonObject().put("_id", id), null));
     assertEquals(2, doc.getInteger("attempts"), doc.encode());
     assertEquals(ready.getLong("size").longValue(), download(user, id).body().length());
+
+    // a job whose nodes keep dying is not retried for ever
+    User unlucky = kith.register();
+    long doomed = kith.kith().platform().ids().next();
+    Await.result(kith.kith().platform().mongo().insert("account_exports", new JsonObject().put("_id", doomed)
+        .put("user", unlucky.id()).put("state", "running").put("created_at", now).put("active", unlucky.id())
+        .put("claim", "a-crashed-node").put("claimed_at", now - 3_600_000L).put("attempts", 3)));
+    JsonObject failed = awaitState(unlucky, doomed, "failed");
+    assertTrue(failed.getString("reason").contains("interrupted"), failed.encode());
+    kith.post("/me/export", unlucky.access(), null).expect(202);
   }
 
   @Test

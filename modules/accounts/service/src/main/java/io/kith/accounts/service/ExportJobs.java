@@ -36,6 +36,8 @@ final class ExportJobs {
   /** Exports one sweep builds or expires at most (the next sweep goes on). */
   static final int PER_SWEEP = 20;
   private static final long FIRST_BACKOFF_MS = 500;
+  /** Attempts after which a job that keeps being interrupted (its node dying each time) fails instead. */
+  static final int MAX_ATTEMPTS = 3;
 
   /** The job's identity while this node holds it. */
   private record Job(long id, long user, long createdAt, int attempt, String claim) {
@@ -76,9 +78,17 @@ final class ExportJobs {
     String claim = node + ":" + now;
     return store.claim(claim, now, settings.leaseSeconds() * 1000L).compose(doc -> doc == null
         ? Future.succeededFuture(done)
-        : run(new Job(doc.getLong("_id"), doc.getLong("user"), doc.getLong("created_at"),
+        : start(new Job(doc.getLong("_id"), doc.getLong("user"), doc.getLong("created_at"),
             doc.getInteger("attempts", 1), claim))
             .compose(v -> build(done + 1)));
+  }
+
+  /** Runs a claimed job, unless it was interrupted too often: an export that kills its node must not loop. */
+  private Future<Void> start(Job job) {
+    if (job.attempt() > MAX_ATTEMPTS) {
+      return fail(job, new IllegalStateException("the export was interrupted " + MAX_ATTEMPTS + " times"));
+    }
+    return run(job);
   }
 
   /** Builds one export to its end: ready, or failed with a reason. Never fails itself. */

@@ -212,6 +212,17 @@ final class AccountsKith extends TestNode {
     return patch("/me", user.access(), changes).expect(200);
   }
 
+  /** Polls {@code GET /me/exports/{id}} as {@code user} until the export's state is {@code state}; returns it. */
+  JsonObject awaitExport(User user, long id, String state) {
+    JsonObject[] last = new JsonObject[1];
+    eventually("export " + id + " " + state, () -> send(HttpMethod.GET, API + "/me/exports/" + id, user.access(),
+        newAddress(), null).map(r -> {
+          last[0] = r.expect(200);
+          return state.equals(last[0].getString("state"));
+        }));
+    return last[0];
+  }
+
   // ------------------------------------------------------------------ waiting
 
   /**

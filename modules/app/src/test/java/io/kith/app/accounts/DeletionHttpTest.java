@@ -28,17 +28,24 @@ class DeletionHttpTest {
 
   private Inboxes inboxes;
   private AccountsKith kith;
+  /** A second node whose codes live one second, for the expired deletion code. */
+  private AccountsKith shortCodes;
 
   @BeforeAll
   void start() {
     inboxes = new Inboxes();
     kith = AccountsKith.start(inboxes.config());
+    shortCodes = AccountsKith.start(inboxes.config().put("accounts",
+        new JsonObject().put("verification-code-ttl-seconds", 1)));
   }
 
   @AfterAll
   void stop() throws Exception {
     if (kith != null) {
       kith.close();
+    }
+    if (shortCodes != null) {
+      shortCodes.close();
     }
     if (inboxes != null) {
       inboxes.close();
@@ -55,10 +62,60 @@ class DeletionHttpTest {
 
   /** A user whose email is verified (deletion mail goes to a verified email only). */
   private User verifiedUser() {
+    return verifiedUser(kith);
+  }
+
+  private User verifiedUser(AccountsKith node) {
     String email = newEmail();
-    User user = kith.register(unique("Del"), email, null);
-    kith.confirmCode(user, "email", inboxes.nextMail(email).code()).expect(200);
+    User user = node.register(unique("Del"), email, null);
+    node.confirmCode(user, "email", inboxes.nextMail(email).code()).expect(200);
     return user;
+  }
+
+  private static io.kith.app.support.Reply deleteOn(AccountsKith node, User user, JsonObject body) {
+    return node.call(HttpMethod.DELETE, AccountsKith.API + "/me", user.access(), newAddress(), body);
+  }
+
+  @Test
+  @DisplayName("a deletion confirmed by a mailed code instead of the password is scheduled; a wrong code is "
+      + "code_invalid and a used one cannot be used again")
+  void confirmedByCode() {
+    User user = verifiedUser();
+    JsonObject sent = kith.post("/me/deletion/code", user.access(), new JsonObject()).expect(202);
+    assertEquals("email", sent.getString("channel"), sent.encode());
+    Inboxes.Mail mail = inboxes.nextMail(user.email());
+    assertTrue(mail.subject().contains("deletion"), mail.subject());
+    String code = mail.code();
+    String wrong = code.equals("000000") ? "111111" : "000000";
+
+    delete(user, new JsonObject().put("code", wrong)).problem(400, "code_invalid");
+    kith.get("/me", user.access()).expect(200);
+    JsonObject answer = delete(user, new JsonObject().put("code", code)).expect(200);
+    assertTrue(answer.getBoolean("pending_deletion"), answer.encode());
+    kith.get("/me", user.access()).problem(401, "session_revoked");
+    kith.login(user.username(), user.password(), newAddress()).problem(403, "account_pending_deletion");
+    assertTrue(inboxes.nextMail(user.email()).subject().contains("deleted"));
+  }
+
+  @Test
+  @DisplayName("a deletion code is refused when expired, when never sent, and for an account with no verified "
+      + "identifier (409 nothing_to_verify)")
+  void codeRefusals() {
+    User user = verifiedUser(shortCodes);
+    shortCodes.post("/me/deletion/code", user.access(), new JsonObject()).expect(202);
+    String code = inboxes.nextMail(user.email()).code();
+    long sent = System.currentTimeMillis();
+    shortCodes.eventually("the code's second passed", () -> io.vertx.core.Future.succeededFuture(
+        System.currentTimeMillis() > sent + 1500));
+    deleteOn(shortCodes, user, new JsonObject().put("code", code)).problem(400, "code_expired");
+    deleteOn(shortCodes, user, new JsonObject().put("code", code)).problem(400, "code_invalid");
+    shortCodes.get("/me", user.access()).expect(200);
+
+    User unverified = kith.register(unique("Del"), newEmail(), null);
+    kith.post("/me/deletion/code", unverified.access(), new JsonObject()).problem(409, "nothing_to_verify");
+    delete(unverified, new JsonObject().put("code", "123456")).problem(400, "code_invalid");
+    kith.post("/me/deletion/code", unverified.access(), new JsonObject().put("channel", "fax"))
+        .problem(400, "validation_failed");
   }
 
   @Test

@@ -3,6 +3,8 @@ package io.kith.app.accounts;
 import io.kith.app.accounts.AccountsKith.User;
 import io.kith.app.support.Reply;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Outbox;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -150,6 +152,26 @@ class DeviceLoginHttpTest {
 
     kith.post("/me/password", owner.access(), new JsonObject().put("current_password", owner.password())
         .put("new_password", fresh)).expectNoContent();
+
+    assertForgotten(owner, fresh, old);
+  }
+
+  @Test
+  @DisplayName("a password reset forgets the device tokens: an old one no longer escapes the account's throttle")
+  void passwordResetForgetsDevices() {
+    User owner = kith.register();
+    String old = deviceOf(owner);
+    String fresh = owner.password() + "-reset";
+
+    kith.post("/auth/password-reset", null, new JsonObject().put("identifier", owner.email())).expect(202);
+    String[] code = new String[1];
+    kith.eventually("a reset code in the outbox", () -> {
+      JsonObject message = Outbox.newest(owner.email(), "reset_code");
+      code[0] = message == null ? null : Inboxes.code(message.getString("text"));
+      return Future.succeededFuture(code[0] != null);
+    });
+    kith.post("/auth/password-reset/confirm", null, new JsonObject().put("identifier", owner.email())
+        .put("code", code[0]).put("new_password", fresh)).expectNoContent();
 
     assertForgotten(owner, fresh, old);
   }

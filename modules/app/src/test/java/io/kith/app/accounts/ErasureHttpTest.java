@@ -26,6 +26,7 @@ import static io.kith.app.accounts.AccountsKith.newAddress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @ExtendWith(KithTestKit.class)
@@ -97,10 +98,14 @@ class ErasureHttpTest {
   void erased() {
     User user = one.register();
     User other = two.register();
+    // an export asked before the deletion goes with the account (its document and any archive)
+    long export = one.post("/me/export", user.access(), null).expect(202).getLong("export_id");
     one.call(HttpMethod.DELETE, AccountsKith.API + "/me", user.access(), newAddress(),
         new JsonObject().put("password", user.password())).expect(200);
 
     JsonObject tombstone = awaitErased(user.id());
+    assertNull(Await.result(one.kith().platform().mongo().findOne("account_exports",
+        new JsonObject().put("_id", export), null)), "the export's document is erased");
     one.login(user.username(), user.password(), newAddress()).problem(401, "account_deleted");
     two.login(user.email(), user.password(), newAddress()).problem(401, "invalid_credentials");
     one.get("/me", user.access()).problem(401, "session_revoked");
@@ -124,8 +129,9 @@ class ErasureHttpTest {
     assertEquals(2L, counts.getLong("codes"), counts.encode());
     assertEquals(0L, counts.getLong("sessions"), counts.encode());
     assertEquals(0L, counts.getLong("device_tokens"), counts.encode());
+    assertEquals(1L, counts.getLong("exports"), counts.encode());
     for (String step : List.of("sessions", "device_tokens", "codes", "presence", "nearby", "rate_limits",
-        "profile_fields", "event")) {
+        "exports", "profile_fields", "event")) {
       assertTrue(erasure.getJsonArray("steps").contains(step), step + " missing: " + erasure.encode());
     }
   }

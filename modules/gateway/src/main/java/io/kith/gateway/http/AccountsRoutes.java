@@ -48,6 +48,7 @@ public final class AccountsRoutes implements ApiRoutes {
     });
     mountVerification(builder);
     mountDeletion(builder);
+    mountExport(builder);
     builder.getRoute("getOwnProfile").addHandler(rc -> {
       long me = Http.caller(rc).userId();
       Http.reply(rc, accounts.profile(me, me), json -> json);
@@ -134,15 +135,56 @@ public final class AccountsRoutes implements ApiRoutes {
     }
   }
 
-  /** Scheduling the deletion of one's account, and cancelling it with the token a login answered. */
+  /**
+   * Scheduling the deletion of one's account (by the password, or by a code mailed for it), and cancelling it with
+   * the token a login answered.
+   */
   private void mountDeletion(RouterBuilder builder) {
-    builder.getRoute("deleteAccount").addHandler(rc -> Http.reply(rc,
-        accounts.requestDeletion(Http.caller(rc).userId(), Http.body(rc).getString("password"), acceptLanguage(rc)),
-        json -> json));
+    builder.getRoute("deleteAccount").addHandler(rc -> {
+      JsonObject body = Http.body(rc);
+      long me = Http.caller(rc).userId();
+      Http.reply(rc, body.containsKey("code") && !body.containsKey("password")
+          ? accounts.requestDeletionByCode(me, body.getString("code"), acceptLanguage(rc))
+          : accounts.requestDeletion(me, body.getString("password"), acceptLanguage(rc)), json -> json);
+    });
+    builder.getRoute("requestDeletionCode").addHandler(rc ->
+        accounts.requestDeletionCode(Http.caller(rc).userId(), Http.body(rc).getString("channel"), acceptLanguage(rc))
+            .onComplete(ar -> sendOr(rc, 202, ar.succeeded() ? ar.result() : null, ar.cause())));
     builder.getRoute("cancelDeletion").addHandler(rc -> {
       JsonObject body = Http.body(rc);
       Http.reply(rc, accounts.cancelDeletion(body.getString("deletion_token"), body.getString("device")), json -> json);
     });
+  }
+
+  /** Exporting one's data: asking, the status and list, and the download of a ready archive. */
+  private void mountExport(RouterBuilder builder) {
+    builder.getRoute("requestExport").addHandler(rc -> accounts.requestExport(Http.caller(rc).userId())
+        .onComplete(ar -> sendOr(rc, 202, ar.succeeded() ? ar.result() : null, ar.cause())));
+    builder.getRoute("listExports").addHandler(rc ->
+        Http.reply(rc, accounts.exports(Http.caller(rc).userId()), json -> json));
+    builder.getRoute("getExport").addHandler(rc ->
+        Http.reply(rc, accounts.export(Http.caller(rc).userId(), longParam(rc, "exportId")), json -> json));
+    builder.getRoute("downloadExport").addHandler(rc ->
+        accounts.exportFile(Http.caller(rc).userId(), longParam(rc, "exportId")).onComplete(ar -> {
+          if (ar.failed()) {
+            rc.fail(ar.cause());
+            return;
+          }
+          JsonObject file = ar.result();
+          rc.response()
+              .putHeader("Content-Type", "application/zip")
+              .putHeader("Content-Disposition", "attachment; filename=\"" + file.getString("filename") + "\"")
+              .putHeader("Cache-Control", "private, no-store")
+              .putHeader("X-Content-Type-Options", "nosniff")
+              // already compressed
+              .putHeader("Content-Encoding", "identity")
+              .sendFile(file.getString("path"))
+              .onFailure(e -> {
+                if (!rc.response().headWritten()) {
+                  rc.fail(e); // the sweeper deleted the archive between the check and the read
+                }
+              });
+        }));
   }
 
   private static String acceptLanguage(RoutingContext rc) {

@@ -57,6 +57,16 @@ public final class AccountsErrors {
   /** The account was deleted: its username logs in no more (its sessions ended when the deletion was asked). */
   public static final ErrorCode ACCOUNT_DELETED = ErrorCode.of(401, "account_deleted", "Account deleted");
 
+  /** An export of the user's data is already pending or running: one at a time per user. */
+  public static final ErrorCode EXPORT_IN_PROGRESS =
+      ErrorCode.of(409, "export_in_progress", "An export is already being built");
+  /** No export of the caller has this id (another user's export answers the same). */
+  public static final ErrorCode EXPORT_NOT_FOUND = ErrorCode.of(404, "export_not_found", "Export not found");
+  /** The export is not ready to download (pending, running or failed); see its {@code state}. */
+  public static final ErrorCode EXPORT_NOT_READY = ErrorCode.of(409, "export_not_ready", "Export not ready");
+  /** The export's download time ended and its archive was deleted; ask for a new export. */
+  public static final ErrorCode EXPORT_EXPIRED = ErrorCode.of(410, "export_expired", "Export expired");
+
   private AccountsErrors() {
   }
 }

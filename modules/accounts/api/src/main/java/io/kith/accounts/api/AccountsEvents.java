@@ -9,6 +9,8 @@ package io.kith.accounts.api;
  *   <li>{@value #PRESENCE_CHANGED}: {@code {user_id, online, mode}}</li>
  *   <li>{@value #ACCOUNT_DELETED}: {@code {user_id, deleted_at}}: every domain erases what belongs to the user
  *   (the contract is in the accounts README, "Deletion")</li>
+ *   <li>{@value #ACCOUNT_EXPORT_READY}: {@code {user_id, export_id, expires_at}}: the user's export archive can be
+ *   downloaded until {@code expires_at}</li>
  * </ul>
  *
  * <p>Each type has a record of the same name in {@code io.kith.accounts.api.events} whose {@code toJson()} writes the
@@ -27,6 +29,9 @@ public final class AccountsEvents {
 
   /** The account was erased after its grace period; every domain erases the user's data. */
   public static final String ACCOUNT_DELETED = "AccountDeleted";
+
+  /** An export archive of the user's data is ready to download. */
+  public static final String ACCOUNT_EXPORT_READY = "AccountExportReady";
 
   private AccountsEvents() {
   }

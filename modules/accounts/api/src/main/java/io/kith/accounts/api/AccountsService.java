@@ -137,6 +137,26 @@ public interface AccountsService {
   Future<JsonObject> requestDeletion(long actor, String password, String acceptLanguage);
 
   /**
+   * Sends a fresh code to one of the actor's verified identifiers, for {@link #requestDeletionByCode} instead of the
+   * password (an account signed in by a device whose password the owner forgot). Limited like verification codes
+   * ({@code rate_limited}); {@code nothing_to_verify} when the actor has no verified identifier on that channel.
+   *
+   * @param channel        {@code email} or {@code phone}; null: the verified email, else the verified phone
+   * @param acceptLanguage the request's Accept-Language (may be null), for an account without a locale
+   * @return {@code {channel, expires_in}}
+   */
+  Future<JsonObject> requestDeletionCode(long actor, String channel, String acceptLanguage);
+
+  /**
+   * {@link #requestDeletion}, confirmed by the code {@link #requestDeletionCode} sent instead of the password:
+   * {@code code_invalid} for a wrong, used or killed code (the attempts are limited), {@code code_expired} past its
+   * lifetime.
+   *
+   * @return {@code {pending_deletion: true, deletion_at: <epoch ms>}}
+   */
+  Future<JsonObject> requestDeletionByCode(long actor, String code, String acceptLanguage);
+
+  /**
    * Cancels a pending deletion with the {@code deletion_token} that a login of the account answered, and logs the
    * account in. {@code token_invalid} for a wrong, used or expired token, or once the erasure began.
    *
@@ -144,6 +164,34 @@ public interface AccountsService {
    * @return the token pair and {@code device_token}, as {@link #login} answers
    */
   Future<JsonObject> cancelDeletion(String deletionToken, String device);
+
+  /**
+   * Asks for an export of everything of the actor's (profile, identities, sessions, devices and every other domain's
+   * part), built in the background into one ZIP archive the actor alone may download for
+   * {@code accounts.export-ttl-hours}. One at a time ({@code export_in_progress} while one is pending or running), at
+   * most {@code accounts.export-requests-per-day} a day ({@code rate_limited} with {@code retry_after}).
+   *
+   * @return the export's status, {@code {export_id, state: "pending", created_at}}
+   */
+  Future<JsonObject> requestExport(long actor);
+
+  /**
+   * The status of one of the actor's exports: {@code {export_id, state, created_at, ready_at?, expires_at?, size?,
+   * reason?}}, state {@code pending}, {@code running}, {@code ready}, {@code failed} (with {@code reason}) or
+   * {@code expired}. {@code export_not_found} for an unknown id and, alike, another user's export.
+   */
+  Future<JsonObject> export(long actor, long exportId);
+
+  /** The actor's exports, newest first, at most {@code 20}: {@code {items: [<status>]}}. */
+  Future<JsonObject> exports(long actor);
+
+  /**
+   * Where the archive of one of the actor's ready exports lies, for the gateway to stream it:
+   * {@code {path, size, filename}} ({@code path} on the export directory, which a gateway serving downloads shares
+   * with the accounts nodes). {@code export_not_found} as {@link #export}, {@code export_not_ready} before it is
+   * ready or after it failed, {@code export_expired} past {@code expires_at}.
+   */
+  Future<JsonObject> exportFile(long actor, long exportId);
 
   /**
    * The actor's own profile (everything) or another user's public view; {@code user_not_found} for a missing user and,

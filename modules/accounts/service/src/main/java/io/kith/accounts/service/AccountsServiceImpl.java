@@ -33,11 +33,14 @@ final class AccountsServiceImpl implements AccountsService {
   private final PasswordReset reset;
   private final UsernameChange usernames;
   private final Deletion deletion;
+  private final DeletionCode deletionCode;
+  private final AccountExports exports;
+  private final OwnExport ownExport;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
                       Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
                       KnownDevices devices, CodeStore codes, Messenger messenger,
-                      Deletion.Settings deletionSettings) {
+                      Deletion.Settings deletionSettings, AccountExports exports) {
     RateLimiter limiter = new RateLimiter(platform.redis());
     Quotas quotas = new Quotas(platform.redis());
     Throttles throttles = new Throttles(limiter);
@@ -59,6 +62,14 @@ final class AccountsServiceImpl implements AccountsService {
     this.presence = new Presence(platform, settings, cache, presence, relationships, throttles, lastActive, push,
         profiles);
     this.nearby = new Nearby(settings, cache, nearby, limiter, throttles, relationships);
+    this.deletionCode = new DeletionCode(settings.verification(), store, codes, limiter, messenger);
+    this.exports = exports;
+    this.ownExport = new OwnExport(profiles, store, platform.sessions(), devices);
+  }
+
+  /** Accounts' own part of exports, for the verticle to serve at {@code kith.export.accounts}. */
+  OwnExport ownExport() {
+    return ownExport;
   }
 
   /** Whether {@code viewer} may read the photo attached to {@code userId}'s profile (media access, see ProfilePhotos). */
@@ -119,6 +130,36 @@ final class AccountsServiceImpl implements AccountsService {
   @Override
   public Future<JsonObject> requestDeletion(long actor, String password, String acceptLanguage) {
     return login.checkPassword(actor, password).compose(v -> deletion.schedule(actor, acceptLanguage));
+  }
+
+  @Override
+  public Future<JsonObject> requestDeletionCode(long actor, String channel, String acceptLanguage) {
+    return deletionCode.send(actor, channel, acceptLanguage);
+  }
+
+  @Override
+  public Future<JsonObject> requestDeletionByCode(long actor, String code, String acceptLanguage) {
+    return deletionCode.check(actor, code).compose(v -> deletion.schedule(actor, acceptLanguage));
+  }
+
+  @Override
+  public Future<JsonObject> requestExport(long actor) {
+    return exports.request(actor);
+  }
+
+  @Override
+  public Future<JsonObject> export(long actor, long exportId) {
+    return exports.status(actor, exportId);
+  }
+
+  @Override
+  public Future<JsonObject> exports(long actor) {
+    return exports.list(actor);
+  }
+
+  @Override
+  public Future<JsonObject> exportFile(long actor, long exportId) {
+    return exports.file(actor, exportId);
   }
 
   @Override

@@ -1,12 +1,15 @@
 package io.kith.accounts.service;
 
 import io.kith.accounts.api.AccountsInternal;
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsService;
 import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.api.UserDirectory;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.Exports;
+import io.kith.platform.limit.RateLimiter;
 import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.outbound.Outbound;
 import io.vertx.core.Future;
@@ -30,6 +33,8 @@ public final class AccountsVerticle extends VerticleBase {
   private Passwords passwords;
   private long sweeper = -1;
   private long deletionSweeper = -1;
+  private long exportSweeper = -1;
+  private MessageConsumer<JsonObject> exportPart;
   private Outbound outbound;
 
   /** Creates the verticle on a node's platform. */
@@ -56,11 +61,19 @@ public final class AccountsVerticle extends VerticleBase {
     LOG.info("Accounts messages: {}", outbound.description());
     CodeStore codes = new CodeStore(platform.mongo());
     KnownDevices devices = new KnownDevices(platform.mongo());
+    Messenger messenger = new Messenger(vertx, outbound, new Messages());
+    ExportSettings exportSettings = ExportSettings.from(platform.config().section("accounts"),
+        platform.config().section("kith"));
+    ExportStore exportStore = new ExportStore(platform.mongo());
+    ExportJobs exportJobs = new ExportJobs(platform, exportSettings, exportStore, new ExportMail(store, messenger));
+    AccountExports exports = new AccountExports(platform, exportSettings, exportStore,
+        new RateLimiter(platform.redis()), () -> sweepExports(exportJobs));
     AccountsServiceImpl service = new AccountsServiceImpl(platform, settings, store, cache, passwords, presence, nearby,
         new GraphRelationships(RelationsService.proxy(vertx), RelationsInternal.proxy(vertx)), devices, codes,
-        new Messenger(vertx, outbound, new Messages()), deletionSettings);
+        messenger, deletionSettings, exports);
     AccountsInternal internal = service.internal();
-    return Future.all(store.ensureIndexes(), codes.ensureIndexes(), devices.ensureIndexes()).compose(v -> {
+    return Future.all(store.ensureIndexes(), codes.ensureIndexes(), devices.ensureIndexes(),
+        exportStore.ensureIndexes()).compose(v -> {
       bindings = new ServiceBindings(vertx);
       Future<?> bound = Future.all(bindings.bind(AccountsService.class, service, AccountsService.ADDRESS),
           bindings.bind(AccountsInternal.class, internal, AccountsInternal.ADDRESS),
@@ -68,13 +81,20 @@ public final class AccountsVerticle extends VerticleBase {
           bindings.bind(UserDirectory.class, new RelationsDirectory(service, internal), UserDirectory.ADDRESS));
       sweeper = vertx.setPeriodic(60_000, id -> nearby.sweep()
           .onFailure(e -> LOG.warn("Sweeping expired nearby positions failed: {}", e.toString())));
-      DeletionSweeper deletions = new DeletionSweeper(platform, deletionSettings, cache, nearby);
+      DeletionSweeper deletions = new DeletionSweeper(platform, deletionSettings, cache, nearby, exportJobs);
       deletionSweeper = vertx.setPeriodic(deletionSettings.sweepSeconds() * 1000L, id -> deletions.sweep()
           .onFailure(e -> LOG.warn("Sweeping due account deletions failed: {}", e.toString())));
+      exportSweeper = vertx.setPeriodic(exportSettings.sweepSeconds() * 1000L, id -> sweepExports(exportJobs));
+      exportPart = Exports.serve(vertx, AccountsEvents.DOMAIN, service.ownExport());
       return bound
           .compose(all -> MediaAttachments.serveAccess(vertx, MediaAttachments.PROFILE, service::mayReadPhoto))
-          .map(consumer -> photoAccess = consumer);
+          .map(consumer -> photoAccess = consumer)
+          .compose(x -> exportPart.completion());
     });
+  }
+
+  private void sweepExports(ExportJobs jobs) {
+    jobs.sweep().onFailure(e -> LOG.warn("Sweeping exports failed: {}", e.toString()));
   }
 
   @Override
@@ -85,11 +105,15 @@ public final class AccountsVerticle extends VerticleBase {
     if (deletionSweeper >= 0) {
       vertx.cancelTimer(deletionSweeper);
     }
+    if (exportSweeper >= 0) {
+      vertx.cancelTimer(exportSweeper);
+    }
     if (passwords != null) {
       passwords.close();
     }
     return Future.all(outbound == null ? Future.succeededFuture() : outbound.close(),
         bindings == null ? Future.succeededFuture() : bindings.unregister(),
-        photoAccess == null ? Future.succeededFuture() : photoAccess.unregister());
+        photoAccess == null ? Future.succeededFuture() : photoAccess.unregister(),
+        exportPart == null ? Future.succeededFuture() : exportPart.unregister());
   }
 }

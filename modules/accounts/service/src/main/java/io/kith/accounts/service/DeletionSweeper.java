@@ -39,7 +39,7 @@ final class DeletionSweeper {
   static final int PER_SWEEP = 100;
   /** Per-user rate-limit counters of accounts (see the README's Redis keys). */
   private static final List<String> USER_LIMITS = List.of("login-fail:acct:", "verify:user:", "profile:", "nearby:",
-      "presence:", "nickname:", "profile-update:", "position:", "contacts:");
+      "presence:", "nickname:", "profile-update:", "position:", "contacts:", "export:");
 
   /** One step of an erasure: its name and what it does, completing with how many things it erased. */
   private record Step(String name, Function<Long, Future<Long>> erase) {
@@ -50,18 +50,22 @@ final class DeletionSweeper {
   private final MongoClient mongo;
   private final ProfileCache cache;
   private final NearbyStore nearby;
+  private final ExportJobs exports;
   private final List<Step> steps;
   private final AtomicBoolean running = new AtomicBoolean();
 
-  DeletionSweeper(Platform platform, Deletion.Settings settings, ProfileCache cache, NearbyStore nearby) {
+  DeletionSweeper(Platform platform, Deletion.Settings settings, ProfileCache cache, NearbyStore nearby,
+                  ExportJobs exports) {
     this.platform = platform;
     this.settings = settings;
     this.mongo = platform.mongo();
     this.cache = cache;
     this.nearby = nearby;
+    this.exports = exports;
     this.steps = List.of(new Step("sessions", this::sessions), new Step("device_tokens", this::deviceTokens),
         new Step("codes", this::codes), new Step("presence", this::presence), new Step("nearby", this::nearbyEntry),
-        new Step("rate_limits", this::rateLimits), new Step("profile_fields", this::profile),
+        new Step("rate_limits", this::rateLimits), new Step("exports", exports::erase),
+        new Step("profile_fields", this::profile),
         new Step("event", this::announce));
   }
 

@@ -94,4 +94,11 @@ final class KnownDevices {
   Future<Void> forget(long user) {
     return mongo.removeDocuments(COLLECTION, new JsonObject().put("user", user)).mapEmpty();
   }
+
+  /** The user's device tokens as {@code {created, last_used}}, newest first (never the token or its hash). */
+  Future<java.util.List<JsonObject>> list(long user) {
+    return mongo.findWithOptions(COLLECTION, new JsonObject().put("user", user), new FindOptions()
+            .setSort(new JsonObject().put("created", -1)).setLimit(MAX_PER_USER)
+            .setFields(new JsonObject().put("_id", 0).put("created", 1).put("last_used", 1)));
+  }
 }

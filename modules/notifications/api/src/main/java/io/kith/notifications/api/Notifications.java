@@ -76,11 +76,14 @@ public final class Notifications {
    * {@code activity, title, start, place}.
    */
   public static final String ACTIVITY_STARTING_SOON = "activity_starting_soon";
+  /** The recipient's data export is ready to download (no actor): {@code export, expires_at}. */
+  public static final String EXPORT_READY = "export_ready";
 
   /** Every type, in a stable order. */
   public static final List<String> TYPES = List.of(FOLLOWER, FOLLOW_REQUEST, REQUEST_ACCEPTED, FRIEND, COMMENT, REPLY,
       LIKE, REPOST, MENTION, MESSAGE, CHAT_MENTION, GROUP_INVITATION, MEMBER_KICKED, ACTIVITY_UPDATED,
-      ACTIVITY_CANCELLED, ACTIVITY_JOINED, ACTIVITY_REMOVED, ACTIVITY_INVITATION, ACTIVITY_STARTING_SOON);
+      ACTIVITY_CANCELLED, ACTIVITY_JOINED, ACTIVITY_REMOVED, ACTIVITY_INVITATION, ACTIVITY_STARTING_SOON,
+      EXPORT_READY);
 
   /** The optional id fields a notification may carry, each usable as a query condition. */
   public static final List<String> FIELDS = List.of("from_user", "post", "comment", "reply_to", "repost", "activity",
@@ -96,9 +99,10 @@ public final class Notifications {
   /**
    * Optional number details (not query conditions): {@code count} (how many events a notification that is replaced
    * by newer ones stands for since it was last read, at least 1), {@code start} and {@code end} (an activity's times,
-   * epoch milliseconds), {@code seq} (a chat message's sequence in its conversation).
+   * epoch milliseconds), {@code seq} (a chat message's sequence in its conversation), {@code export} and
+   * {@code expires_at} (a ready export and when its archive is deleted).
    */
-  public static final List<String> NUMBERS = List.of("count", "start", "end", "seq");
+  public static final List<String> NUMBERS = List.of("count", "start", "end", "seq", "export", "expires_at");
 
   /** Optional list details (not query conditions): {@code changed} (names of what an activity update changed). */
   public static final List<String> LISTS = List.of("changed");

@@ -1,5 +1,6 @@
 package io.kith.notifications.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.feeds.api.FeedsEvents;
@@ -63,7 +64,8 @@ final class Producers {
     return consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, this::onRelations)
         .compose(v -> consume(FeedsEvents.DOMAIN, FEEDS_GROUP, this::onFeeds))
         .compose(v -> consume(MessagingEvents.DOMAIN, MessagingProducers.GROUP, messaging::handle))
-        .compose(v -> consume(ActivitiesEvents.DOMAIN, ActivitiesProducers.GROUP, activities::handle));
+        .compose(v -> consume(ActivitiesEvents.DOMAIN, ActivitiesProducers.GROUP, activities::handle))
+        .compose(v -> consume(AccountsEvents.DOMAIN, ExportProducers.GROUP, new ExportProducers(notifier)::handle));
   }
 
   private Future<Void> consume(String domain, String group, Function<DomainEvent, Future<?>> handler) {

@@ -31,9 +31,14 @@ public final class LocalCluster implements AutoCloseable {
       "KITH_RELATIONS_FOLLOWS_PER_MINUTE", "100000");
 
   private final List<KithNode> nodes;
+  // a node outliving the JVM that started it (Ctrl-C of the bench, a crashed test JVM) would hold its ports and CPU
+  private final Thread killer;
 
   private LocalCluster(List<KithNode> nodes) {
     this.nodes = List.copyOf(nodes);
+    this.killer = new Thread(() -> this.nodes.forEach(n -> n.process().ifPresent(ProcessHandle::destroyForcibly)),
+        "local-cluster-killer");
+    Runtime.getRuntime().addShutdownHook(killer);
   }
 
   /**
@@ -141,5 +146,10 @@ public final class LocalCluster implements AutoCloseable {
   @Override
   public void close() {
     nodes.forEach(KithNode::stopQuietly);
+    try {
+      Runtime.getRuntime().removeShutdownHook(killer);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs or has run
+    }
   }
 }

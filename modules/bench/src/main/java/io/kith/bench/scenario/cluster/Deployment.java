@@ -37,6 +37,7 @@ final class Deployment {
   private final List<BenchAccounts> accounts = new ArrayList<>();
   private Redis redisClient;
   private List<BenchAccounts.User> users = List.of();
+  private List<BenchAccounts.User> loginUsers = List.of();
 
   private Deployment(String name, EmbeddedRedis redis, LocalCluster cluster) {
     this.name = name;
@@ -102,13 +103,22 @@ final class Deployment {
   }
 
   /**
-   * Registers {@code count} users spread over the nodes, makes each follow the next {@code follows} (so that posts
-   * fan out and follows notify), and reads each home timeline once (a timeline nobody read is not fanned out to).
+   * The users the logins log in as, and only they: a user keeps at most 50 sessions, so logging in as the load's
+   * users would drop the sessions whose tokens the other requests carry (401 session_revoked).
    */
-  Future<Void> setUp(int count, int follows) {
+  List<BenchAccounts.User> loginUsers() {
+    return loginUsers;
+  }
+
+  /**
+   * Registers {@code count} users spread over the nodes, and {@code logins} more for the logins; makes each of the
+   * first follow the next {@code follows} (so that posts fan out and follows notify), and reads each of their home
+   * timelines once (a timeline nobody read is not fanned out to).
+   */
+  Future<Void> setUp(int count, int logins, int follows) {
     List<BenchAccounts.User> registered = new ArrayList<>();
     Future<Void> chain = Future.succeededFuture();
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count + logins; i++) {
       int index = i;
       chain = chain.compose(v -> accounts(index).register("u" + index).map(u -> {
         registered.add(u);
@@ -116,7 +126,8 @@ final class Deployment {
       }));
     }
     return chain.compose(v -> {
-      users = List.copyOf(registered);
+      users = List.copyOf(registered.subList(0, count));
+      loginUsers = List.copyOf(registered.subList(count, count + logins));
       Future<Void> seeding = Future.succeededFuture();
       for (int i = 0; i < count; i++) {
         BenchAccounts.User user = users.get(i);

@@ -13,7 +13,7 @@ import java.util.UUID;
 /**
  * The mixed load of the scale-out scenario, the same on every configuration: a social app's day in six requests, each
  * as a user of the deployment, each through the next node in turn (one counter for all, so the nodes share every
- * kind alike). Logins hash a password (at the lowest cost the nodes are set to); follows walk through every pair of
+ * kind alike). Logins log in as users of their own ({@link Deployment#loginUsers()}) and hash a password (at the lowest cost the nodes are set to); follows walk through every pair of
  * users, then repeat (idempotent); posts fan out to their author's followers and messages notify their recipient in
  * the background, on the event log's consumers.
  */
@@ -51,7 +51,8 @@ final class MixedOperations {
 
   private Future<?> login() {
     long i = next++;
-    return deployment.accounts(i).login(user(i));
+    List<BenchAccounts.User> users = deployment.loginUsers();
+    return deployment.accounts(i).login(users.get((int) Math.floorMod(i, (long) users.size())));
   }
 
   private Future<?> follow() {

@@ -53,6 +53,16 @@ final class ScaleFigures {
     return ops <= 0 ? Double.NaN : nanos / 1e6 / ops;
   }
 
+  /**
+   * The cores a configuration's nodes kept busy while it had no load (between its slices; heartbeats, the event log's
+   * consumers, the JIT finishing): a cost that does not scale with requests, NaN when never sampled idle.
+   */
+  static Figure idle(String name, NodeSample idle) {
+    double cores = idle == null || idle.wallNanos() <= 0 ? Double.NaN : (double) idle.nodeNanos() / idle.wallNanos();
+    return Figure.of(name + " idle nodes", cores, "cores", "CPU time of the nodes per second of wall time while "
+        + "the other configuration was measured");
+  }
+
   /** What one configuration's processes spent per answered request of its mix, as figures. */
   static List<Figure> costs(String name, int size, NodeSample used, long ops) {
     List<Figure> figures = new ArrayList<>();

@@ -42,6 +42,8 @@ public final class ScaleOutScenario extends DescribedScenario {
   private static final Logger LOG = LoggerFactory.getLogger(ScaleOutScenario.class);
   /** Follows each user starts with: posts fan out to five timelines, follows notify. */
   private static final int SEEDED_FOLLOWS = 5;
+  /** Users only the logins act as. */
+  private static final int LOGIN_USERS = 10;
 
   /** The two configurations, once started. */
   private static final class Run {
@@ -55,6 +57,11 @@ public final class ScaleOutScenario extends DescribedScenario {
     final List<List<OperationStats>> manySlices = new ArrayList<>();
     NodeSample oneUsed;
     NodeSample manyUsed;
+    /** Each configuration's last sample after a slice, and what it used idle between its slices. */
+    NodeSample oneLast;
+    NodeSample manyLast;
+    NodeSample oneIdle;
+    NodeSample manyIdle;
     String loadBefore;
   }
 
@@ -95,9 +102,9 @@ public final class ScaleOutScenario extends DescribedScenario {
       return null;
     }, false))
         .compose(v -> start(context, ctx, run, "1n", 1))
-        .compose(d -> (run.one = d).setUp(users, SEEDED_FOLLOWS))
+        .compose(d -> (run.one = d).setUp(users, LOGIN_USERS, SEEDED_FOLLOWS))
         .compose(v -> start(context, ctx, run, (int) context.option("nodes") + "n", (int) context.option("nodes")))
-        .compose(d -> (run.many = d).setUp(users, SEEDED_FOLLOWS))
+        .compose(d -> (run.many = d).setUp(users, LOGIN_USERS, SEEDED_FOLLOWS))
         .compose(v -> measure(context, ctx, run))
         .map(v -> result(context, run))
         .eventually(() -> stop(context, ctx, run));
@@ -138,18 +145,31 @@ public final class ScaleOutScenario extends DescribedScenario {
     boolean one = d == run.one;
     List<Operation> ops = new MixedOperations(d).operations();
     LOG.info("round {}/{}: {}", round + 1, rounds, d);
-    return d.sample(ctx, run.worker).compose(before -> runner.run(name() + " " + d.name(), ops)
-        .compose(stats -> d.sample(ctx, run.worker).map(after -> {
-          NodeSample used = after.minus(before);
-          if (one) {
-            run.oneSlices.add(stats);
-            run.oneUsed = run.oneUsed == null ? used : run.oneUsed.plus(used);
-          } else {
-            run.manySlices.add(stats);
-            run.manyUsed = run.manyUsed == null ? used : run.manyUsed.plus(used);
-          }
-          return null;
-        })));
+    return d.sample(ctx, run.worker).compose(before -> {
+      // since its previous slice the configuration sat idle while the other one was measured
+      NodeSample last = one ? run.oneLast : run.manyLast;
+      if (last != null) {
+        NodeSample idle = before.minus(last);
+        if (one) {
+          run.oneIdle = run.oneIdle == null ? idle : run.oneIdle.plus(idle);
+        } else {
+          run.manyIdle = run.manyIdle == null ? idle : run.manyIdle.plus(idle);
+        }
+      }
+      return runner.run(name() + " " + d.name(), ops).compose(stats -> d.sample(ctx, run.worker).map(after -> {
+        NodeSample used = after.minus(before);
+        if (one) {
+          run.oneSlices.add(stats);
+          run.oneUsed = run.oneUsed == null ? used : run.oneUsed.plus(used);
+          run.oneLast = after;
+        } else {
+          run.manySlices.add(stats);
+          run.manyUsed = run.manyUsed == null ? used : run.manyUsed.plus(used);
+          run.manyLast = after;
+        }
+        return null;
+      }));
+    });
   }
 
   private ScenarioResult result(ScenarioContext context, Run run) {
@@ -178,6 +198,8 @@ public final class ScaleOutScenario extends DescribedScenario {
         + "in the cluster over one node's: what clustering costs in CPU, whatever the cores"));
     figures.addAll(ScaleFigures.costs("1n", 1, run.oneUsed, oneMix.ok()));
     figures.addAll(ScaleFigures.costs(run.many.name(), size, run.manyUsed, manyMix.ok()));
+    figures.add(ScaleFigures.idle("1n", run.oneIdle));
+    figures.add(ScaleFigures.idle(run.many.name(), run.manyIdle));
     List<String> notes = new ArrayList<>(List.of(
         String.format(Locale.ROOT, "closed loop, %d in flight, %d slices of %d s per configuration, alternating; "
             + "%d users per configuration", context.settings().connections(), run.oneSlices.size(),

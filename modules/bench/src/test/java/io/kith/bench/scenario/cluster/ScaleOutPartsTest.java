@@ -101,6 +101,14 @@ class ScaleOutPartsTest {
     assertTrue(Double.isNaN(ScaleFigures.millisPerOp(5, 0)));
   }
 
+  @Test
+  @DisplayName("idle nodes are CPU time over wall time between slices, and unknown when never sampled idle")
+  void idle() {
+    NodeSample idle = new NodeSample(2_000_000_000L, 500_000_000L, Map.of(), 0, 0, Map.of(), 0, 0);
+    assertEquals(0.25, ScaleFigures.idle("3n", idle).value(), 1e-9);
+    assertTrue(Double.isNaN(ScaleFigures.idle("3n", null).value()));
+  }
+
   /** {@code ok} answers of 1 ms in {@code seconds}, and one 503. */
   private static OperationStats stats(String name, int ok, int seconds) {
     Histogram latency = new Histogram(3_600_000_000L, 3);

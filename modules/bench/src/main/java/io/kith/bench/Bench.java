@@ -118,11 +118,11 @@ public final class Bench {
     }, "kith-bench-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      BenchEnvironment env = args.target().isPresent()
-          ? BenchEnvironment.remote(args.target().get(), args.token())
+      BenchEnvironment env = scenario.startsItsOwnKith() ? BenchEnvironment.none()
+          : args.target().isPresent() ? BenchEnvironment.remote(args.target().get(), args.token())
           : InProcessKith.start(scenario.inProcessConfig()).await();
       environment.set(env);
-      LOG.info("running {} against {}", scenario.name(), env.target().baseUrl());
+      LOG.info("running {} against {}", scenario.name(), env.describe());
       Context context = vertx.getOrCreateContext();
       ProgressListener progress = args.progress() && console ? new TerminalProgress(err) : ProgressListener.NONE;
       LoadRunner runner = new LoadRunner(vertx, context, args.settings(), progress);
@@ -165,7 +165,7 @@ public final class Bench {
 
   private static RunInfo runInfo(BenchArgs args, BenchEnvironment env, Instant startedAt) {
     LoadSettings s = args.settings();
-    return new RunInfo(args.scenario().name(), args.scenario().description(), env.target().baseUrl(),
+    return new RunInfo(args.scenario().name(), args.scenario().description(), env.describe(),
         env.inProcess(), s.closedLoop(), s.rate(), s.warmup(), s.duration(), s.connections(), s.timeout(), startedAt,
         args.options());
   }

@@ -227,6 +227,9 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
         throw new UsageException("--tcp-bridge-port is for a remote --target; in-process runs know the port");
       }
     } else {
+      if (scenario.startsItsOwnKith()) {
+        throw new UsageException("scenario " + scenario.name() + " starts its own Kith nodes; it takes no --target");
+      }
       if (token == null && scenario.needsToken()) {
         throw new UsageException("scenario " + scenario.name() + " authenticates: with --target, pass --token "
             + "with an access token of an existing user");

@@ -129,11 +129,12 @@ class BenchArgsTest {
   void unknownScenario() {
     assertEquals("unknown scenario 'feeds-latest'; the scenarios are: auth-overhead, bridge-roundtrip, "
         + "accounts-profile, accounts-login, relations-batch, relations-followers, feeds-fanout, feeds-home, "
-        + "feeds-moments, notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap",
+        + "feeds-moments, notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap, "
+        + "scale-out",
         refusal("feeds-latest"));
     assertEquals("name a scenario to run (auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, "
         + "relations-batch, relations-followers, feeds-fanout, feeds-home, feeds-moments, "
-        + "notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap), or "
+        + "notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap, scale-out), or "
         + "'list'", refusal("--rate", "10"));
   }
 
@@ -158,6 +159,17 @@ class BenchArgsTest {
         refusal("auth-overhead", "--token", "t"));
     assertEquals("--tcp-bridge-port is for a remote --target; in-process runs know the port",
         refusal("bridge-roundtrip", "--tcp-bridge-port", "7000"));
+  }
+
+  @Test
+  @DisplayName("scale-out starts its own nodes: it refuses a --target, and its options have their defaults")
+  void scaleOut() throws Exception {
+    assertEquals("scenario scale-out starts its own Kith nodes; it takes no --target",
+        refusal("scale-out", "--target", "http://localhost:8080"));
+    BenchArgs args = parse("scale-out", "--slice", "2");
+    assertTrue(args.scenario().startsItsOwnKith());
+    assertEquals(Map.of("nodes", 3.0, "users", 60.0, "slice", 2.0), args.options());
+    assertTrue(refusal("scale-out", "--nodes", "1").contains("--nodes must be a whole number from 2 to 8"));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.kith.faults;
 
+import io.kith.bench.cluster.KithNode;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -67,11 +68,6 @@ final class Api {
   /** {@code method} on {@code /api/v1 + path} of {@code node}, as {@code as} (null: anonymous). */
   Reply call(KithNode node, String method, String path, User as, JsonObject body) {
     return send(node, method, "/api/v1" + path, as, body);
-  }
-
-  /** GET /health of {@code node} (not under /api/v1). */
-  Reply health(KithNode node) {
-    return send(node, "GET", "/health", null, null);
   }
 
   private Reply send(KithNode node, String method, String path, User as, JsonObject body) {

@@ -1,5 +1,6 @@
 package io.kith.faults;
 
+import io.kith.bench.cluster.KithNode;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.kith.faults;
 
+import io.kith.bench.cluster.KithNode;
+import io.kith.bench.cluster.LocalCluster;
 import io.kith.platform.store.EmbeddedMongo;
 import io.kith.platform.store.EmbeddedRedis;
 import io.kith.platform.store.FreePorts;
@@ -11,30 +13,30 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.stream.Collectors;
 
 /**
- * Three Kith nodes in cluster mode on loopback, each running every module, on one real redis-server (AOF on, started
- * here from PATH, else the binary embedded-redis ships) and one MongoDB-wire server (the embedded one on its H2
- * backend, in this JVM: the faults hit the nodes, not MongoDB). Everything lives under
+ * Three Kith nodes in cluster mode on loopback ({@link LocalCluster}), each running every module, on one real
+ * redis-server (AOF on, started here from PATH, else the binary embedded-redis ships) and one MongoDB-wire server (the
+ * embedded one on its H2 backend, in this JVM: the faults hit the nodes, not MongoDB). Everything lives under
  * {@code target/faults/<test>/}: the nodes' logs, Redis's data and log, MongoDB's file.
  */
 final class FaultCluster implements AutoCloseable {
 
-  /** Generous for a JVM start on two busy cores. */
-  static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+  /** The suite's own settings on every node. */
+  private static final Map<String, String> SUITE = Map.of(
+      // a dead node's pending events are claimed after 5 s rather than 30 s: the suite stays bounded
+      "KITH_EVENTLOG_CLAIM_AFTER_MS", "5000");
+  /** Small heaps and C1 only: three nodes start faster on two busy cores, and the suite measures no speed. */
+  private static final List<String> JVM = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
   private final Path dir;
   private final int redisPort = FreePorts.pick();
   private EmbeddedRedis redis;
   private final EmbeddedMongo mongo;
-  private final List<KithNode> nodes = new ArrayList<>();
+  private LocalCluster nodes;
   final Api api = new Api();
 
   private FaultCluster(Path dir) {
@@ -53,90 +55,28 @@ final class FaultCluster implements AutoCloseable {
     Files.createDirectories(dir);
     FaultCluster cluster = new FaultCluster(dir);
     try {
-      cluster.startNodes(3, overrides);
-    } catch (Exception | AssertionError e) {
+      Map<String, String> env = new HashMap<>(SUITE);
+      env.putAll(overrides);
+      cluster.nodes = LocalCluster.start(dir, 3,
+          new LocalCluster.Stores(cluster.redis.url(), cluster.mongo.url(), "faults"), env, JVM);
+    } catch (Exception | Error e) {
       cluster.close();
       throw e;
     }
     return cluster;
   }
 
-  private void startNodes(int count, Map<String, String> overrides) throws Exception {
-    List<Integer> clusterPorts = new ArrayList<>();
-    for (int i = 0; i < count; i++) {
-      clusterPorts.add(FreePorts.pick());
-    }
-    String members = clusterPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
-    String clusterName = "faults-" + UUID.randomUUID();
-    for (int i = 0; i < count; i++) {
-      String name = "node-" + (i + 1);
-      Files.deleteIfExists(dir.resolve(name + ".log"));
-      Map<String, String> env = new HashMap<>(Map.ofEntries(
-          Map.entry("KITH_DATA_DIR", dir.resolve(name).toString()),
-          Map.entry("KITH_MODULES", "all"),
-          Map.entry("KITH_HTTP_PORT", Integer.toString(FreePorts.pick())),
-          Map.entry("KITH_HTTP_INSTANCES", "1"),
-          Map.entry("KITH_HTTP_ACCESS_LOG", "false"),
-          Map.entry("KITH_REDIS_URL", redis.url()),
-          Map.entry("KITH_MONGO_URL", mongo.url()),
-          Map.entry("KITH_MONGO_DATABASE", "faults"),
-          Map.entry("KITH_CLUSTER_ENABLED", "true"),
-          Map.entry("KITH_CLUSTER_NAME", clusterName),
-          Map.entry("KITH_CLUSTER_HOST", "127.0.0.1"),
-          Map.entry("KITH_CLUSTER_PORT", Integer.toString(clusterPorts.get(i))),
-          Map.entry("KITH_CLUSTER_MEMBERS", members),
-          Map.entry("KITH_CLUSTER_JOIN_WAIT_SECONDS", "3"),
-          Map.entry("KITH_TOKENS_SECRET", "fault-suite-secret-fault-suite-secret-0123456789"),
-          // the lowest password-hashing cost: the suite registers hundreds of users (Kith warns about it)
-          Map.entry("KITH_ACCOUNTS_ARGON2_MEMORY_KIB", "1024"),
-          Map.entry("KITH_ACCOUNTS_ARGON2_ITERATIONS", "1"),
-          // every user registers from 127.0.0.1
-          Map.entry("KITH_ACCOUNTS_REGISTER_MAX_PER_ADDRESS", "100000"),
-          Map.entry("KITH_MESSAGING_SENDS_PER_MINUTE", "100000"),
-          // a dead node's pending events are claimed after 5 s rather than 30 s: the suite stays bounded
-          Map.entry("KITH_EVENTLOG_CLAIM_AFTER_MS", "5000")));
-      env.putAll(overrides);
-      int port = Integer.parseInt(env.get("KITH_HTTP_PORT"));
-      nodes.add(new KithNode(name, port, dir.resolve(name + ".log"), env));
-    }
-    launch();
-    awaitLog(nodes.get(0), "Members {size:" + count, START_TIMEOUT);
-  }
-
-  // The first node alone (it forms the cluster after cluster.join-wait-seconds), then the others, which join it.
-  private void launch() throws Exception {
-    nodes.get(0).start();
-    nodes.get(0).awaitHealthy(START_TIMEOUT);
-    for (KithNode node : nodes.subList(1, nodes.size())) {
-      node.start();
-    }
-    for (KithNode node : nodes.subList(1, nodes.size())) {
-      node.awaitHealthy(START_TIMEOUT);
-    }
-  }
-
   /** Starts every node again (after they all stopped), as the cluster was first started. */
   void restartNodes() throws Exception {
-    launch();
-  }
-
-  /** Waits until {@code node}'s log contains {@code text}. */
-  static void awaitLog(KithNode node, String text, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!Files.readString(node.log()).contains(text)) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(node + " never logged '" + text + "':\n" + node.tail());
-      }
-      Thread.sleep(200);
-    }
+    nodes.launch();
   }
 
   KithNode node(int index) {
-    return nodes.get(index);
+    return nodes.node(index);
   }
 
   List<KithNode> nodes() {
-    return List.copyOf(nodes);
+    return nodes.nodes();
   }
 
   /** Stops redis-server (SIGTERM: it writes its AOF) and starts it again on the same port and data. */
@@ -160,7 +100,9 @@ final class FaultCluster implements AutoCloseable {
 
   @Override
   public void close() {
-    nodes.forEach(KithNode::stopQuietly);
+    if (nodes != null) {
+      nodes.close();
+    }
     try {
       redis.close();
     } finally {

@@ -1,5 +1,6 @@
 package io.kith.faults;
 
+import io.kith.bench.cluster.KithNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

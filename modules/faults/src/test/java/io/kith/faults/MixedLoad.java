@@ -1,5 +1,7 @@
 package io.kith.faults;
 
+import io.kith.bench.cluster.KithNode;
+import io.kith.bench.cluster.LocalCluster;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
@@ -27,10 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 final class MixedLoad {
 
   /** The per-user limits the load would otherwise hit (429 is allowed, but a client stuck on it proves nothing). */
-  static final Map<String, String> LIMITS = Map.of(
-      "KITH_FEEDS_POSTS_PER_HOUR", "100000",
-      "KITH_FEEDS_LIKES_PER_MINUTE", "100000",
-      "KITH_RELATIONS_FOLLOWS_PER_MINUTE", "100000");
+  static final Map<String, String> LIMITS = LocalCluster.LIMITS;
 
   private static final int USERS = 8;
   private static final int TARGETS = 40;

@@ -1,5 +1,6 @@
 package io.kith.faults;
 
+import io.kith.bench.cluster.KithNode;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

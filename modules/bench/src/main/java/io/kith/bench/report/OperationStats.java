@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonObject;
 import org.HdrHistogram.Histogram;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -179,6 +180,49 @@ public final class OperationStats {
             .put("p50", number(sendLagMillis(50)))
             .put("p99", number(sendLagMillis(99)))
             .put("max", number(sendLagMicros.getTotalCount() == 0 ? Double.NaN : sendLagMicros.getMaxValue() / 1000.0)));
+  }
+
+  /**
+   * One operation's stats out of {@code parts} measured side by side in the same window (several operations of one
+   * phase, as a mix): counts and histograms add up, the window is the longest of theirs, so the throughput is the
+   * mix's requests per second.
+   */
+  public static OperationStats concurrent(String name, String description, List<OperationStats> parts) {
+    return combine(name, description, parts, parts.stream().mapToLong(p -> p.windowNanos).max().orElse(0));
+  }
+
+  /**
+   * One operation's stats out of {@code parts} measured one after another (slices of a run): counts and histograms
+   * add up, and so do the windows, so the throughput is the requests over the measured time of all parts.
+   */
+  public static OperationStats sequential(String name, String description, List<OperationStats> parts) {
+    return combine(name, description, parts, parts.stream().mapToLong(p -> p.windowNanos).sum());
+  }
+
+  private static OperationStats combine(String name, String description, List<OperationStats> parts,
+                                        long windowNanos) {
+    if (parts.isEmpty()) {
+      throw new IllegalArgumentException("nothing to combine");
+    }
+    Histogram latency = parts.get(0).latencyMicros.copy();
+    Histogram lag = parts.get(0).sendLagMicros.copy();
+    latency.reset();
+    lag.reset();
+    Map<String, Long> kinds = new LinkedHashMap<>();
+    long sent = 0;
+    long errors = 0;
+    long timeouts = 0;
+    long dropped = 0;
+    for (OperationStats p : parts) {
+      latency.add(p.latencyMicros);
+      lag.add(p.sendLagMicros);
+      p.errorKinds.forEach((kind, count) -> kinds.merge(kind, count, Long::sum));
+      sent += p.sent;
+      errors += p.errors;
+      timeouts += p.timeouts;
+      dropped += p.dropped;
+    }
+    return new OperationStats(name, description, sent, errors, timeouts, dropped, kinds, latency, lag, windowNanos);
   }
 
   /** The JSON key of a percentile: 50 becomes "p50", 99.9 becomes "p99_9". */

@@ -26,6 +26,14 @@ public interface Scenario {
     return true;
   }
 
+  /**
+   * Whether the scenario starts the Kith it measures itself (node processes of its own): the bench then starts none
+   * in-process, and refuses {@code --target}.
+   */
+  default boolean startsItsOwnKith() {
+    return false;
+  }
+
   /** The scenario's own command-line options ({@code --name value}); none by default. */
   default List<ScenarioOption> options() {
     return List.of();

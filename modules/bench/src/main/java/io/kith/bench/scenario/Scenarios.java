@@ -4,6 +4,7 @@ import io.kith.bench.scenario.accounts.AccountsLoginScenario;
 import io.kith.bench.scenario.accounts.AccountsProfileScenario;
 import io.kith.bench.scenario.activities.ActivitiesJoinScenario;
 import io.kith.bench.scenario.activities.ActivitiesNearbyScenario;
+import io.kith.bench.scenario.cluster.ScaleOutScenario;
 import io.kith.bench.scenario.feeds.FeedsFanoutScenario;
 import io.kith.bench.scenario.feeds.FeedsHomeScenario;
 import io.kith.bench.scenario.feeds.FeedsMomentsScenario;
@@ -76,7 +77,8 @@ public final class Scenarios {
         new ActivitiesNearbyScenario(),
 
         new MessagingDirectScenario(),
-        new BridgeIdleHeapScenario()));
+        new BridgeIdleHeapScenario(),
+        new ScaleOutScenario()));
   }
 
   /** All scenarios in listing order. */

@@ -1,55 +1,85 @@
-package io.kith.faults;
+package io.kith.bench.cluster;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One Kith process: {@code java -cp <this JVM's class path> io.kith.app.Main}, configured by environment variables
- * like an operator's node, with its output in {@code node-N.log}. Faults are signals to its pid: SIGKILL, SIGSTOP and
- * SIGCONT, SIGTERM.
+ * like an operator's node, with its output in {@code node-N.log} (the app's format plus Hazelcast's membership changes,
+ * {@value #LOGBACK}). The fault suite hurts it with signals to its pid (SIGKILL, SIGSTOP and SIGCONT, SIGTERM); the
+ * bench's {@code scale-out} reads its CPU time.
  */
-final class KithNode {
+public final class KithNode {
 
-  private static final Api PROBE = new Api();
+  /** The nodes' logging configuration, a resource of this module. */
+  public static final String LOGBACK = "kith-node-logback.xml";
+
+  private static final HttpClient PROBE = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final String name;
   private final int httpPort;
   private final Path log;
   private final Map<String, String> env;
+  private final List<String> jvmOptions;
   private Process process;
 
-  KithNode(String name, int httpPort, Path log, Map<String, String> env) {
+  /**
+   * @param name       for logs and messages ({@code node-1})
+   * @param httpPort   the port of its HTTP API ({@code KITH_HTTP_PORT} in {@code env})
+   * @param log        where its output is appended
+   * @param env        its {@code KITH_} variables (any others of this JVM's environment are not passed on)
+   * @param jvmOptions options of its JVM (heap, GC)
+   */
+  public KithNode(String name, int httpPort, Path log, Map<String, String> env, List<String> jvmOptions) {
     this.name = name;
     this.httpPort = httpPort;
     this.log = log;
-    this.env = env;
+    this.env = Map.copyOf(env);
+    this.jvmOptions = List.copyOf(jvmOptions);
   }
 
-  String name() {
+  /** Its name, {@code node-N}. */
+  public String name() {
     return name;
   }
 
   /** The base URL of this node's HTTP API. */
-  String base() {
+  public String base() {
     return "http://127.0.0.1:" + httpPort;
   }
 
-  Path log() {
+  /** The port of its HTTP API. */
+  public int httpPort() {
+    return httpPort;
+  }
+
+  /** Its log file. */
+  public Path log() {
     return log;
   }
 
+  /** The running process, empty before {@link #start()}. */
+  public Optional<ProcessHandle> process() {
+    return Optional.ofNullable(process).map(Process::toHandle);
+  }
+
   /** Starts the process (again, after a kill or a stop: the log is appended to). */
-  void start() throws IOException {
+  public void start() throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Path logback = Path.of("src", "test", "resources", "faults-node-logback.xml").toAbsolutePath();
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-Dlogback.configurationFile=" + logback, "-cp", System.getProperty("java.class.path"),
+    List<String> command = new ArrayList<>(List.of(java));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-Dlogback.configurationFile=" + LOGBACK, "-cp", System.getProperty("java.class.path"),
         "io.kith.app.Main"));
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().keySet().removeIf(k -> k.startsWith("KITH_"));
@@ -59,52 +89,58 @@ final class KithNode {
   }
 
   /** Waits until /health answers UP; fails with the log's tail if the process exits or the deadline passes. */
-  void awaitHealthy(Duration timeout) throws Exception {
+  public void awaitHealthy(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!healthy()) {
       if (!process.isAlive()) {
-        throw new AssertionError(name + " exited early:\n" + tail());
+        throw new IllegalStateException(name + " exited early:\n" + tail());
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(name + " did not become healthy within " + timeout + ":\n" + tail());
+        throw new IllegalStateException(name + " did not become healthy within " + timeout + ":\n" + tail());
       }
       Thread.sleep(200);
     }
   }
 
-  private boolean healthy() {
-    Api.Reply health = PROBE.health(this);
-    return health.status() == 200 && health.body().contains("\"UP\"");
+  private boolean healthy() throws InterruptedException {
+    try {
+      HttpResponse<String> health = PROBE.send(HttpRequest.newBuilder(URI.create(base() + "/health"))
+          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      return health.statusCode() == 200 && health.body().contains("\"UP\"");
+    } catch (IOException notYet) {
+      return false;
+    }
   }
 
-  boolean alive() {
+  /** Whether the process runs. */
+  public boolean alive() {
     return process != null && process.isAlive();
   }
 
   /** {@code kill -9}: the process dies at once, mid-write, with nothing flushed or handed over. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(60, TimeUnit.SECONDS);
   }
 
   /** SIGSTOP: the process freezes (no heartbeats, no replies) but keeps its sockets open. */
-  void pause() throws Exception {
+  public void pause() throws Exception {
     signal("STOP");
   }
 
   /** SIGCONT after {@link #pause()}. */
-  void resume() throws Exception {
+  public void resume() throws Exception {
     signal("CONT");
   }
 
   /** SIGTERM; true when the process exited by itself within the deadline. */
-  boolean terminate(Duration timeout) throws InterruptedException {
+  public boolean terminate(Duration timeout) throws InterruptedException {
     process.destroy();
     return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** Whatever still runs: SIGCONT (a stopped JVM ignores SIGTERM), SIGTERM, then SIGKILL. */
-  void stopQuietly() {
+  public void stopQuietly() {
     if (!alive()) {
       return;
     }
@@ -126,7 +162,7 @@ final class KithNode {
   }
 
   /** The last lines of the node's log, for a failure message. */
-  String tail() {
+  public String tail() {
     try {
       List<String> lines = Files.readAllLines(log);
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));

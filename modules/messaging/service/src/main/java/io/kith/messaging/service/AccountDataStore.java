@@ -50,6 +50,12 @@ final class AccountDataStore {
     return new JsonObject().put("kind", "group").put("members", user).put("dissolved", new JsonObject().put("$ne", true));
   }
 
+  /** Ids of the live managed groups {@code user} owns (member or not), after {@code after}. */
+  Future<List<Long>> ownedManagedGroups(long user, Long after, int limit) {
+    return ids(CONVERSATIONS, new JsonObject().put("kind", "group").put("group_kind", "managed").put("owner", user)
+        .put("dissolved", new JsonObject().put("$ne", true)), after, limit);
+  }
+
   /** Ids of the boards {@code user} owns, after {@code after}. */
   Future<List<Long>> ownedBoards(long user, Long after, int limit) {
     return ids(BOARDS, new JsonObject().put("owner", user), after, limit);

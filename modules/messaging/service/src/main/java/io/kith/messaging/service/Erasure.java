@@ -72,6 +72,8 @@ final class Erasure {
             () -> each(after -> store.memberBoards(user, after, BATCH), board -> gone(boards.removeMember(user, board, user)))))
         .compose(v -> step(user, "groups", "group_memberships",
             () -> each(after -> store.groups(user, after, BATCH), group -> leave(user, group))))
+        .compose(v -> step(user, "managed_groups", "managed_groups",
+            () -> each(after -> store.ownedManagedGroups(user, after, BATCH), group -> service.dissolveErased(user, group))))
         .compose(v -> step(user, "dissolved_groups", "dissolved_groups", () -> store.releaseDissolved(user)))
         .compose(v -> step(user, "invitations", "invitations", () -> store.dropInvitations(user)))
         .compose(v -> step(user, "bans", "bans", () -> store.dropBans(user)))

@@ -206,6 +206,15 @@ final class GroupLifecycle {
     });
   }
 
+  /**
+   * Dissolves a managed group whose owner was erased ({@link Erasure}): the managing domain's object is gone with its
+   * owner, so nobody is left to end the group. Members lose it as in any dissolution.
+   */
+  Future<Void> dissolveOrphaned(long owner, long groupId) {
+    return groups.dissolve(groupId, owner, System.currentTimeMillis())
+        .compose(before -> before == null ? Future.succeededFuture() : dissolved(before, owner));
+  }
+
   /** After a group was marked dissolved: everybody loses it, then the cleanup and the event. */
   Future<Void> dissolved(JsonObject before, long by) {
     long id = before.getLong("_id");

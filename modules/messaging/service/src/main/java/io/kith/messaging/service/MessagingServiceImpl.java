@@ -84,6 +84,11 @@ final class MessagingServiceImpl implements MessagingService {
     return memberships.leaveUnthrottled(user, groupId);
   }
 
+  /** An erased account's managed groups (an activity's discussion) are dissolved ({@link Erasure}). */
+  Future<Void> dissolveErased(long owner, long groupId) {
+    return lifecycle.dissolveOrphaned(owner, groupId);
+  }
+
   /** The conversation views of these member documents of {@code actor} ({@link Export}). */
   Future<List<JsonObject>> conversationViews(long actor, List<JsonObject> members) {
     return conversationList.views(actor, members);

@@ -126,6 +126,8 @@ class DeletionJourneyHttpTest {
     kith.awaitPage("/notifications?from_user=" + victim.id(), alice, "alice's notifications from the victim",
         page -> page.getJsonArray("items").size() >= 2);
 
+    assertFullExport(victim);
+
     kith.call(io.vertx.core.http.HttpMethod.DELETE, TestKith.API + "/me", victim.access(),
         new JsonObject().put("password", PASSWORD)).expect(200);
     awaitEveryDomainFinished(victim.id());
@@ -156,6 +158,29 @@ class DeletionJourneyHttpTest {
 
     assertCountersEqualLists(alice, bob, alicePost, aliceActivity);
     assertNothingStored(victim.id());
+  }
+
+  /** Before leaving, the user exports everything: every domain's part is in the archive. */
+  private void assertFullExport(User user) {
+    long id = kith.post("/me/export", user, null).expect(202).getLong("export_id");
+    kith.awaitPage("/me/exports/" + id, user, "the export ready", s -> "ready".equals(s.getString("state")));
+    java.util.Map<String, String> zip = new java.util.HashMap<>();
+    try (java.util.zip.ZipInputStream in = new java.util.zip.ZipInputStream(new java.io.ByteArrayInputStream(
+        kith.get("/me/exports/" + id + "/download", user).body().getBytes()))) {
+      for (java.util.zip.ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+        zip.put(e.getName(), new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    JsonObject domains = new JsonObject(zip.get("manifest.json")).getJsonObject("domains");
+    assertEquals(new TreeSet<>(io.kith.platform.events.Exports.DOMAINS), new TreeSet<>(domains.fieldNames()));
+    for (String file : List.of("accounts/profile.json", "relations/following.json", "relations/followers.json",
+        "feeds/posts.json", "feeds/likes.json", "feeds/comments.json", "messaging/messages.json",
+        "messaging/groups.json", "activities/activities.json", "activities/joined.json")) {
+      assertTrue(zip.containsKey(file), file + " missing from " + new TreeSet<>(zip.keySet()));
+      assertFalse(new JsonArray(zip.get(file)).isEmpty(), file + " is empty");
+    }
   }
 
   /** Polls until accounts' tombstone and every domain's report say the erasure finished. */

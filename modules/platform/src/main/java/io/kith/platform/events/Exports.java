@@ -19,7 +19,12 @@ import java.util.regex.Pattern;
  * {@code {records: [{file, item}...], cursor}} of at most {@value #MAX_RECORDS} records, the cursor null after the last
  * page. A record's {@code file} names the JSON file of the archive the item belongs to ({@code posts.json} becomes
  * {@code <domain>/posts.json}, one JSON array per file), and its item is the object as the user's own API view shows
- * it. The cursor is the domain's own opaque text. The contract is written in the accounts README, "Export".
+ * it. The cursor is the domain's own opaque text.
+ *
+ * <p>Bytes (the user's photos and videos) travel apart from the records: an item carrying
+ * {@code blob: {id, name}} asks the exporter to write the bytes the domain serves at {@code kith.export.<domain>.blob}
+ * ({@link #serveBlobs}) as {@code <domain>/files/<name>}, fetched one chunk of at most {@value #MAX_CHUNK} bytes at a
+ * time ({@link #fetchBlob}). The contract is written in the accounts README, "Export".
  */
 public final class Exports {
 
@@ -27,11 +32,17 @@ public final class Exports {
   public static final String PREFIX = "kith.export.";
   /** The domains whose parts an export asks for, in the archive's order. */
   public static final List<String> DOMAINS =
-      List.of("accounts", "relations", "feeds", "messaging", "activities", "notifications");
+      List.of("accounts", "relations", "feeds", "media", "messaging", "activities", "notifications");
   /** The most records one page may carry. */
   public static final int MAX_RECORDS = 500;
 
+  /** The most bytes one blob chunk may carry. */
+  public static final int MAX_CHUNK = 256 * 1024;
+  /** The item member naming a blob: {@code {id, name}}. */
+  public static final String BLOB = "blob";
+
   private static final Pattern FILE = Pattern.compile("[a-z][a-z0-9_-]{0,40}\\.json");
+  private static final Pattern BLOB_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,80}(\\.[a-z0-9]{1,8})?");
 
   private Exports() {
   }
@@ -52,6 +63,11 @@ public final class Exports {
       for (Record r : records) {
         if (r.file() == null || !FILE.matcher(r.file()).matches() || r.item() == null) {
           throw new IllegalArgumentException("bad export record file: " + r.file());
+        }
+        JsonObject blob = r.item().getJsonObject(BLOB);
+        if (blob != null && (blob.getString("id") == null || blob.getString("name") == null
+            || !BLOB_NAME.matcher(blob.getString("name")).matches())) {
+          throw new IllegalArgumentException("bad export blob: " + blob.encode());
         }
       }
     }
@@ -84,6 +100,17 @@ public final class Exports {
     Future<Page> page(long user, String cursor);
   }
 
+  /** One chunk of a blob: its bytes and how many chunks the blob has. */
+  public record Chunk(byte[] data, int chunks) {
+  }
+
+  /** A domain's blobs: chunk {@code n} (from 0) of blob {@code id} of {@code user}, failing when not theirs. */
+  @FunctionalInterface
+  public interface BlobSource {
+    /** Chunk {@code n} of {@code user}'s blob {@code id}. */
+    Future<Chunk> chunk(long user, String id, int n);
+  }
+
   /** The export address of {@code domain}. */
   public static String address(String domain) {
     return PREFIX + domain;
@@ -110,6 +137,40 @@ public final class Exports {
       page.onSuccess(p -> message.reply(p.toJson()))
           .onFailure(e -> message.fail(500, domain + " export failed: " + e.getMessage()));
     });
+  }
+
+  /** Serves {@code domain}'s blobs at {@code kith.export.<domain>.blob} until the consumer is unregistered. */
+  public static MessageConsumer<JsonObject> serveBlobs(Vertx vertx, String domain, BlobSource source) {
+    return vertx.eventBus().<JsonObject>consumer(address(domain) + ".blob", message -> {
+      JsonObject body = message.body();
+      Long user = body == null ? null : body.getLong("user");
+      String id = body == null ? null : body.getString("id");
+      Integer n = body == null ? null : body.getInteger("n");
+      if (user == null || user <= 0 || id == null || n == null || n < 0) {
+        message.fail(400, "blob request needs user, id and n");
+        return;
+      }
+      Future<Chunk> chunk;
+      try {
+        chunk = source.chunk(user, id, n);
+      } catch (RuntimeException e) {
+        chunk = Future.failedFuture(e);
+      }
+      chunk.onSuccess(c -> {
+        if (c.data().length > MAX_CHUNK) {
+          message.fail(500, domain + " served a chunk over " + MAX_CHUNK + " bytes");
+        } else {
+          message.reply(new JsonObject().put("data", c.data()).put("chunks", c.chunks()));
+        }
+      }).onFailure(e -> message.fail(500, domain + " blob failed: " + e.getMessage()));
+    });
+  }
+
+  /** Asks {@code domain} for chunk {@code n} of {@code user}'s blob {@code id}, waiting at most {@code timeoutMs}. */
+  public static Future<Chunk> fetchBlob(Vertx vertx, String domain, long user, String id, int n, long timeoutMs) {
+    return vertx.eventBus().<JsonObject>request(address(domain) + ".blob",
+            new JsonObject().put("user", user).put("id", id).put("n", n), new DeliveryOptions().setSendTimeout(timeoutMs))
+        .map(reply -> new Chunk(reply.body().getBinary("data"), reply.body().getInteger("chunks")));
   }
 
   /** Asks {@code domain} for the page of {@code user}'s data after {@code cursor}, waiting at most {@code timeoutMs}. */

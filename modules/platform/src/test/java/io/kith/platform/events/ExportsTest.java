@@ -83,4 +83,48 @@ class ExportsTest {
     assertEquals(ok.records(), back.records());
     assertNull(back.cursor());
   }
+
+  @Test
+  @DisplayName("a blob is fetched chunk by chunk from its domain; another user's or a missing blob fails the fetch")
+  void blobs(Vertx vertx) {
+    byte[] bytes = new byte[600_000];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) i;
+    }
+    Exports.serveBlobs(vertx, "pics", (user, id, n) -> {
+      if (user != 7 || !"b1".equals(id)) {
+        return Future.failedFuture(new IllegalArgumentException("no blob " + id + " of user " + user));
+      }
+      int from = n * Exports.MAX_CHUNK;
+      int to = Math.min(bytes.length, from + Exports.MAX_CHUNK);
+      int chunks = (bytes.length + Exports.MAX_CHUNK - 1) / Exports.MAX_CHUNK;
+      return Future.succeededFuture(new Exports.Chunk(java.util.Arrays.copyOfRange(bytes, from, to), chunks));
+    });
+    java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+    int n = 0;
+    int chunks;
+    do {
+      Exports.Chunk c = Await.result(Exports.fetchBlob(vertx, "pics", 7, "b1", n, 10_000));
+      got.writeBytes(c.data());
+      chunks = c.chunks();
+      n++;
+    } while (n < chunks);
+    assertEquals(3, chunks);
+    assertTrue(java.util.Arrays.equals(bytes, got.toByteArray()), "the bytes came back whole and in order");
+    assertTrue(Await.failure(Exports.fetchBlob(vertx, "pics", 8, "b1", 0, 10_000)).getMessage().contains("no blob"));
+    assertEquals(400, ((ReplyException) Await.failure(Exports.fetchBlob(vertx, "pics", 7, "b1", -1, 10_000)))
+        .failureCode());
+  }
+
+  @Test
+  @DisplayName("a record's blob must name a plain file (no path can be written)")
+  void blobNames() {
+    for (String bad : List.of("../x.jpg", "a/b.jpg", "", ".hidden", "x.jpg/")) {
+      JsonObject item = new JsonObject().put(Exports.BLOB, new JsonObject().put("id", "1").put("name", bad));
+      assertThrows(IllegalArgumentException.class,
+          () -> new Exports.Page(List.of(new Exports.Record("media.json", item)), null), bad);
+    }
+    JsonObject ok = new JsonObject().put(Exports.BLOB, new JsonObject().put("id", "1").put("name", "233-1.jpg"));
+    assertEquals(1, new Exports.Page(List.of(new Exports.Record("media.json", ok)), null).records().size());
+  }
 }

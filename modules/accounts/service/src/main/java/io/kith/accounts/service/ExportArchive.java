@@ -109,6 +109,37 @@ final class ExportArchive {
     }
   }
 
+  /** Starts the archive entry {@code <domain>/files/<name>} for a blob's bytes ({@link #blobChunk}, then {@link #endBlob}). */
+  void startBlob(String domain, String name) {
+    try {
+      zip.putNextEntry(new ZipEntry(domain + "/files/" + name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes the next chunk of the blob started last, counted against the archive's bound. */
+  void blobChunk(byte[] data) {
+    bytes += data.length;
+    if (bytes > maxBytes) {
+      throw new TooLarge(maxBytes);
+    }
+    try {
+      zip.write(data);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Ends the blob's entry. */
+  void endBlob() {
+    try {
+      zip.closeEntry();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Copies the domain's spooled files into the archive as {@code <domain>/<name>} and records their counts. */
   void closeDomain(String domain) {
     JsonObject files = new JsonObject();

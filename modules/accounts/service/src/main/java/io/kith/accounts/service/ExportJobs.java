@@ -14,7 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -126,8 +128,9 @@ final class ExportJobs {
     return page(domain, job.user(), cursor, 0)
         .compose(page -> vertx.executeBlocking(() -> {
           archive.append(page.records());
-          return page.cursor();
+          return page;
         }))
+        .compose(page -> blobs(job, archive, domain, page.records(), 0).map(v -> page.cursor()))
         .compose(next -> store.renew(job.id(), job.claim(), System.currentTimeMillis()).compose(mine -> {
           if (!mine) {
             return Future.failedFuture(new LostClaim());
@@ -142,15 +145,48 @@ final class ExportJobs {
         }));
   }
 
+  /** Writes the bytes of every record of the page that names a blob, one after the other. */
+  private Future<Void> blobs(Job job, ExportArchive archive, String domain, List<Exports.Record> records, int index) {
+    if (index >= records.size()) {
+      return Future.succeededFuture();
+    }
+    JsonObject blob = records.get(index).item().getJsonObject(Exports.BLOB);
+    if (blob == null) {
+      return blobs(job, archive, domain, records, index + 1);
+    }
+    return vertx.executeBlocking(() -> {
+      archive.startBlob(domain, blob.getString("name"));
+      return null;
+    }).compose(v -> chunks(job, archive, domain, blob.getString("id"), 0))
+        .compose(v -> vertx.executeBlocking(() -> {
+          archive.endBlob();
+          return null;
+        }))
+        .compose(v -> blobs(job, archive, domain, records, index + 1));
+  }
+
+  private Future<Void> chunks(Job job, ExportArchive archive, String domain, String id, int n) {
+    return retried(() -> Exports.fetchBlob(vertx, domain, job.user(), id, n, settings.pageTimeoutMs()), domain, 0)
+        .compose(chunk -> vertx.executeBlocking(() -> {
+          archive.blobChunk(chunk.data());
+          return chunk.chunks();
+        }))
+        .compose(chunks -> n + 1 < chunks ? chunks(job, archive, domain, id, n + 1) : Future.succeededFuture());
+  }
+
   /** One page, retried with doubling backoff; a failure names the domain. */
   private Future<Exports.Page> page(String domain, long user, String cursor, int attempt) {
-    return Exports.fetch(vertx, domain, user, cursor, settings.pageTimeoutMs()).recover(e -> {
+    return retried(() -> Exports.fetch(vertx, domain, user, cursor, settings.pageTimeoutMs()), domain, attempt);
+  }
+
+  private <T> Future<T> retried(Supplier<Future<T>> call, String domain, int attempt) {
+    return call.get().recover(e -> {
       if (attempt >= settings.pageRetries()) {
         return Future.failedFuture(new IllegalStateException(reason(domain, e)));
       }
       Promise<Void> later = Promise.promise();
       vertx.setTimer(FIRST_BACKOFF_MS << attempt, t -> later.complete());
-      return later.future().compose(v -> page(domain, user, cursor, attempt + 1));
+      return later.future().compose(v -> retried(call, domain, attempt + 1));
     });
   }
 

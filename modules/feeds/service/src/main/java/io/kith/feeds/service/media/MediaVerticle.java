@@ -5,6 +5,7 @@ import io.kith.feeds.api.MediaClient;
 import io.kith.platform.media.MediaAttachments;
 import io.kith.platform.Platform;
 import io.kith.platform.config.Bounds;
+import io.kith.platform.events.Exports;
 import io.kith.platform.limit.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -12,6 +13,10 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Wires feeds media: the store, the transfer handlers on {@link MediaClient#UPLOAD_ADDRESS} and
@@ -40,6 +45,8 @@ public final class MediaVerticle extends VerticleBase {
   private MessageConsumer<Object> uploads;
   private MessageConsumer<Object> reads;
   private MessageConsumer<JsonObject> attaches;
+  private MessageConsumer<JsonObject> exportPages;
+  private MessageConsumer<JsonObject> exportBlobs;
   private long sweepTimer = -1;
 
   /** Creates the verticle on a node's platform. */
@@ -70,7 +77,11 @@ public final class MediaVerticle extends VerticleBase {
       uploads = vertx.eventBus().consumer(MediaClient.UPLOAD_ADDRESS, transfers::onUpload);
       reads = vertx.eventBus().consumer(MediaClient.READ_ADDRESS, transfers::onRead);
       attaches = vertx.eventBus().consumer(MediaAttachments.ATTACH_ADDRESS, uses::onAttach);
-      return Future.all(uploads.completion(), reads.completion(), attaches.completion());
+      MediaExport export = new MediaExport(platform.mongo(), store);
+      exportPages = Exports.serve(vertx, MediaExport.DOMAIN, export::page);
+      exportBlobs = Exports.serveBlobs(vertx, MediaExport.DOMAIN, export::chunk);
+      return Future.all(List.of(uploads.completion(), reads.completion(), attaches.completion(),
+          exportPages.completion(), exportBlobs.completion()));
     });
   }
 
@@ -95,8 +106,12 @@ public final class MediaVerticle extends VerticleBase {
     if (sweepTimer >= 0) {
       vertx.cancelTimer(sweepTimer);
     }
-    return Future.all(uploads == null ? Future.succeededFuture() : uploads.unregister(),
-        reads == null ? Future.succeededFuture() : reads.unregister(),
-        attaches == null ? Future.succeededFuture() : attaches.unregister());
+    List<Future<Void>> all = new ArrayList<>();
+    for (MessageConsumer<?> consumer : Arrays.asList(uploads, reads, attaches, exportPages, exportBlobs)) {
+      if (consumer != null) {
+        all.add(consumer.unregister());
+      }
+    }
+    return Future.all(all);
   }
 }

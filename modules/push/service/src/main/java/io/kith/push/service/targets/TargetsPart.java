@@ -1,0 +1,51 @@
+package io.kith.push.service.targets;
+
+import io.kith.platform.Platform;
+import io.kith.push.api.PushTargetsService;
+import io.vertx.core.Future;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.serviceproxy.ServiceBinder;
+
+/**
+ * The push-targets part of the push module: its store and indexes, the service bound at
+ * {@link PushTargetsService#ADDRESS}, and the removal of ended sessions' targets.
+ */
+public final class TargetsPart {
+
+  private final Platform platform;
+  private final TargetRecords records;
+  private final SessionEnds sessionEnds;
+  private MessageConsumer<JsonObject> binding;
+
+  /** Builds the part on a node's platform. */
+  public TargetsPart(Platform platform) {
+    this.platform = platform;
+    this.records = new TargetRecords(platform.mongo());
+    this.sessionEnds = new SessionEnds(records);
+  }
+
+  /** The store of targets (delivery reads and prunes it). */
+  public TargetRecords records() {
+    return records;
+  }
+
+  /** Declares the indexes, listens for ended sessions and binds the service. */
+  public Future<Void> start() {
+    Targets targets = new Targets(records, platform.ids(),
+        TargetsSettings.from(platform.config().section("push")));
+    return records.ensureIndexes()
+        .compose(v -> sessionEnds.start(platform.vertx()))
+        .compose(v -> {
+          binding = new ServiceBinder(platform.vertx()).setAddress(PushTargetsService.ADDRESS)
+              .register(PushTargetsService.class, new PushTargetsServiceImpl(targets));
+          return binding.completion();
+        });
+  }
+
+  /** Unbinds the service and stops listening. */
+  public Future<Void> stop() {
+    Future<Void> unbound = binding == null ? Future.succeededFuture() : binding.unregister();
+    return unbound.eventually(sessionEnds::stop);
+  }
+}

@@ -6,7 +6,8 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /**
- * HTTP operations of push targets: register (for the token's session), list and remove the caller's own. The session
+ * HTTP operations of push targets: register (for the token's session), list and remove the caller's own; the
+ * caller's push preferences. The session
  * comes from the verified access token, never from the body, so a target always ends with the session that made it.
  */
 public final class PushTargetsRoutes implements ApiRoutes {
@@ -28,6 +29,10 @@ public final class PushTargetsRoutes implements ApiRoutes {
         Http.reply(rc, targets.list(me(rc)), json -> json));
     builder.getRoute("deletePushTarget").addHandler(rc ->
         Http.replyEmpty(rc, targets.remove(me(rc), Http.validated(rc).getPathParameters().get("targetId").getLong())));
+    builder.getRoute("getPushPreferences").addHandler(rc ->
+        Http.reply(rc, targets.preferences(me(rc)), json -> json));
+    builder.getRoute("setPushPreferences").addHandler(rc ->
+        Http.reply(rc, targets.setPreferences(me(rc), Http.body(rc)), json -> json));
   }
 
   private static long me(RoutingContext rc) {

@@ -21,6 +21,12 @@ import io.vertx.core.json.JsonObject;
  * key, uncompressed point, base64url) and {@code keys.auth} (16 bytes, base64url). Bad input fails with
  * {@code validation_failed} naming the field.
  *
+ * <p><b>Preferences</b>: {@code {kinds_off: [notification types], quiet_hours: {start: "HH:MM", end: "HH:MM",
+ * time_zone: "<IANA zone>"} | null, previews: bool}}: the types that do not push, the hours (in the user's zone,
+ * across midnight when {@code end} is earlier) without pushes, and whether a message push shows the message's text
+ * ({@code false}: "New message"). Muted users and types are the notifications module's preferences: what they stop
+ * never becomes a notification, so it never pushes.
+ *
  * <p><b>Target view</b>: {@code {id, kind, created_at, token? | endpoint?, topic?, sandbox?}}: what the client sent
  * bar the Web Push keys, which are never echoed.
  */
@@ -51,4 +57,13 @@ public interface PushTargetsService {
 
   /** Removes one of the actor's targets; another user's or an unknown id fails with {@code push_target_not_found}. */
   Future<Void> remove(long actor, long targetId);
+
+  /** The actor's push preferences (the defaults, {@code {kinds_off: [], quiet_hours: null, previews: true}}, if unset). */
+  Future<JsonObject> preferences(long actor);
+
+  /**
+   * Replaces the members given of the actor's push preferences; returns them all. An unknown member or type, a time
+   * that is not {@code HH:MM}, or an unknown time zone fails with {@code validation_failed} naming the field.
+   */
+  Future<JsonObject> setPreferences(long actor, JsonObject preferences);
 }

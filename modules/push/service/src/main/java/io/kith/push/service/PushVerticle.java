@@ -1,6 +1,8 @@
 package io.kith.push.service;
 
 import io.kith.platform.Platform;
+import io.kith.push.service.delivery.DeliveryPart;
+import io.kith.push.service.delivery.Preferences;
 import io.kith.push.service.targets.TargetsPart;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -26,8 +28,12 @@ public final class PushVerticle extends VerticleBase {
   public Future<?> start() {
     // each part: build it on platform, start it, and add its stop to stops
     Future<?> started = Future.succeededFuture(platform);
-    TargetsPart targets = new TargetsPart(platform);
-    started = started.compose(v -> targets.start()).onSuccess(v -> stops.add(targets::stop));
+    Preferences preferences = new Preferences(platform.mongo());
+    TargetsPart targets = new TargetsPart(platform, preferences);
+    started = started.compose(v -> preferences.ensureIndexes()).compose(v -> targets.start())
+        .onSuccess(v -> stops.add(targets::stop));
+    DeliveryPart delivery = new DeliveryPart(platform, targets.records(), preferences, targets.maxTargets());
+    started = started.compose(v -> delivery.start()).onSuccess(v -> stops.add(delivery::stop));
     return started;
   }
 

@@ -1,6 +1,7 @@
 package io.kith.push.service.targets;
 
 import io.kith.push.api.PushTargetsService;
+import io.kith.push.service.delivery.Preferences;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -8,9 +9,11 @@ import io.vertx.core.json.JsonObject;
 final class PushTargetsServiceImpl implements PushTargetsService {
 
   private final Targets targets;
+  private final Preferences preferences;
 
-  PushTargetsServiceImpl(Targets targets) {
+  PushTargetsServiceImpl(Targets targets, Preferences preferences) {
     this.targets = targets;
+    this.preferences = preferences;
   }
 
   @Override
@@ -26,5 +29,15 @@ final class PushTargetsServiceImpl implements PushTargetsService {
   @Override
   public Future<Void> remove(long actor, long targetId) {
     return targets.remove(actor, targetId);
+  }
+
+  @Override
+  public Future<JsonObject> preferences(long actor) {
+    return preferences.of(actor);
+  }
+
+  @Override
+  public Future<JsonObject> setPreferences(long actor, JsonObject changes) {
+    return preferences.set(actor, changes);
   }
 }

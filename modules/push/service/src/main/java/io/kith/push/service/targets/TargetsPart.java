@@ -2,6 +2,7 @@ package io.kith.push.service.targets;
 
 import io.kith.platform.Platform;
 import io.kith.push.api.PushTargetsService;
+import io.kith.push.service.delivery.Preferences;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
@@ -16,11 +17,15 @@ public final class TargetsPart {
   private final Platform platform;
   private final TargetRecords records;
   private final SessionEnds sessionEnds;
+  private final Preferences preferences;
+  private final TargetsSettings settings;
   private MessageConsumer<JsonObject> binding;
 
-  /** Builds the part on a node's platform. */
-  public TargetsPart(Platform platform) {
+  /** Builds the part on a node's platform; the service answers push preferences from {@code preferences}. */
+  public TargetsPart(Platform platform, Preferences preferences) {
     this.platform = platform;
+    this.preferences = preferences;
+    this.settings = TargetsSettings.from(platform.config().section("push"));
     this.records = new TargetRecords(platform.mongo());
     this.sessionEnds = new SessionEnds(records);
   }
@@ -30,15 +35,19 @@ public final class TargetsPart {
     return records;
   }
 
+  /** Most targets one user holds ({@code push.max-targets-per-user}). */
+  public int maxTargets() {
+    return settings.maxPerUser();
+  }
+
   /** Declares the indexes, listens for ended sessions and binds the service. */
   public Future<Void> start() {
-    Targets targets = new Targets(records, platform.ids(),
-        TargetsSettings.from(platform.config().section("push")));
+    Targets targets = new Targets(records, platform.ids(), settings);
     return records.ensureIndexes()
         .compose(v -> sessionEnds.start(platform.vertx()))
         .compose(v -> {
           binding = new ServiceBinder(platform.vertx()).setAddress(PushTargetsService.ADDRESS)
-              .register(PushTargetsService.class, new PushTargetsServiceImpl(targets));
+              .register(PushTargetsService.class, new PushTargetsServiceImpl(targets, preferences));
           return binding.completion();
         });
   }

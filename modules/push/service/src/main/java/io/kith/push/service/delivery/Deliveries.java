@@ -101,21 +101,25 @@ final class Deliveries {
     return targets.of(user, maxTargets).compose(list -> {
       List<Future<Void>> sends = new ArrayList<>();
       for (JsonObject target : list) {
-        Provider provider = providers.get(target.getString("kind"));
-        if (provider != null) {
-          sends.add(toTarget(user, target, provider, message));
-        }
+        sends.add(toTarget(user, target, message));
       }
       return Future.join(sends).<Void>mapEmpty().recover(e -> Future.succeededFuture());
     });
   }
 
-  /** A target whose session ended is dropped unsent: a missed revocation notice never reaches a logged-out device. */
-  private Future<Void> toTarget(long user, JsonObject target, Provider provider, PushMessage message) {
+  /**
+   * A target whose session ended is dropped unsent, whatever its kind: a missed revocation notice never reaches a
+   * logged-out device. A kind whose provider is off is skipped.
+   */
+  private Future<Void> toTarget(long user, JsonObject target, PushMessage message) {
     long id = target.getLong("_id");
+    Provider provider = providers.get(target.getString("kind"));
     return sessions.isActive(user, target.getString("session")).compose(alive -> {
       if (!alive) {
         return targets.remove(user, id).mapEmpty();
+      }
+      if (provider == null) {
+        return Future.succeededFuture();
       }
       return attempt(provider, target, message, 1).compose(outcome -> {
         if (outcome == Provider.Outcome.GONE) {

@@ -263,6 +263,36 @@ class PushDeliveryHttpTest {
   }
 
   @Test
+  @DisplayName("a group message reaches an offline member with the group's name and the sender's text, and nothing "
+      + "comes from a sender the member muted")
+  void groupMessages() {
+    User alice = kith.register();
+    User bob = kith.register();
+    User carol = kith.register();
+    String token = apnsToken();
+    kith.post(TARGETS, alice, apns(token)).expect(201);
+    long group = kith.post("/groups", bob, new JsonObject().put("kind", "topic").put("name", "Night owls")
+        .put("topic", PushKith.unique("topic"))).expect(201).getLong("id");
+    kith.post("/groups/" + group + "/join", alice, null).expect(200);
+    kith.post("/groups/" + group + "/join", carol, null).expect(200);
+    kith.put("/notifications/preferences/muted-users/" + carol.path(), alice).expect(200);
+
+    kith.post("/groups/" + group + "/messages", carol, new JsonObject().put("client_id", PushKith.unique("c"))
+        .put("text", "from carol")).expect(201);
+    // behind carol's on the messaging stream, delivered in order: once it arrives, carol's was handled
+    long conversation = kith.post("/groups/" + group + "/messages", bob, new JsonObject()
+        .put("client_id", PushKith.unique("c")).put("text", "hello owls")).expect(201).getJsonObject("message")
+        .getLong("conversation");
+    ProviderEndpoints.ApnsPush push = apnsPush(token, 1);
+    JsonObject alert = push.payload().getJsonObject("aps").getJsonObject("alert");
+    assertEquals("Night owls", alert.getString("title"));
+    assertEquals(bob.username() + ": hello owls", alert.getString("body"));
+    assertEquals("c" + conversation, push.headers().get("apns-collapse-id"));
+    assertEquals(group, push.payload().getJsonObject("kith").getLong("group"));
+    assertEquals(1, apnsCount(token), "nothing from the muted sender");
+  }
+
+  @Test
   @DisplayName("push preferences refuse unknown kinds, malformed times and unknown time zones, naming the field")
   void preferencesRefused() {
     User alice = kith.register();

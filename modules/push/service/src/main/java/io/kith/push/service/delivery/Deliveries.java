@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Pushes each stored notification to its recipient's targets, as named steps: who (offline only, unless
@@ -67,17 +68,24 @@ final class Deliveries {
     if (user < 1) {
       return Future.succeededFuture();
     }
+    String type = stored.notification().getString("type", "");
     return reachable(user)
-        .compose(yes -> yes ? preferences.of(user) : Future.succeededFuture(null))
-        .compose(prefs -> prefs == null || !wanted(stored, prefs) ? Future.succeededFuture()
-            : withinRate(user).compose(ok -> ok ? sendAll(user, Render.of(stored.notification(),
-                stored.unreadTotal(), prefs.getBoolean("previews", true))) : Future.succeededFuture()))
-        .<Void>mapEmpty()
+        .compose(yes -> !yes ? Future.<Void>succeededFuture() : deliver(user, type, prefs ->
+            Render.of(stored.notification(), stored.unreadTotal(), prefs.getBoolean("previews", true))))
         .recover(e -> {
           LOG.warn("push of notification {} to user {} failed: {}", stored.notification().getLong("id"), user,
               e.toString());
           return Future.succeededFuture();
         });
+  }
+
+  /**
+   * The steps after "who", shared by every source: the user's preferences let {@code kind} push now (not off, not
+   * quiet hours), the user is within the rate, then every target gets what {@code render} makes of the preferences.
+   */
+  Future<Void> deliver(long user, String kind, Function<JsonObject, PushMessage> render) {
+    return preferences.of(user).compose(prefs -> !wanted(kind, prefs) ? Future.<Void>succeededFuture()
+        : withinRate(user).compose(ok -> ok ? sendAll(user, render.apply(prefs)) : Future.succeededFuture()));
   }
 
   /** Offline users only, unless every user is pushed to. */
@@ -88,9 +96,8 @@ final class Deliveries {
     return accounts.onlineAmong(List.of(user)).map(online -> !online.getBoolean(Long.toString(user), false));
   }
 
-  private static boolean wanted(NotificationStored stored, JsonObject prefs) {
-    String type = stored.notification().getString("type", "");
-    return !prefs.getJsonArray("kinds_off").contains(type) && !Preferences.quiet(prefs, Instant.now());
+  private static boolean wanted(String kind, JsonObject prefs) {
+    return !prefs.getJsonArray("kinds_off").contains(kind) && !Preferences.quiet(prefs, Instant.now());
   }
 
   private Future<Boolean> withinRate(long user) {

@@ -1,11 +1,16 @@
 package io.kith.push.service.delivery;
 
 import io.kith.accounts.api.AccountsInternal;
+import io.kith.accounts.api.AccountsService;
+import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.NotificationsEvents;
+import io.kith.notifications.api.NotificationsService;
+import io.kith.platform.events.DomainEvent;
 import io.kith.platform.Platform;
 import io.kith.platform.events.EventConsumer;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.push.service.targets.TargetRecords;
+import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.client.WebClient;
@@ -17,15 +22,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The delivery part of the push module: the providers that have credentials (a provider without them is simply not
- * used; the log says which are on) and the consumer of the notifications stream in group {@value #GROUP}, each event
- * handled once ({@code EventLog.once}), up to {@code push.concurrency} at a time.
+ * used; the log says which are on), the consumer of the notifications stream in group {@value #GROUP} and that of the
+ * messaging stream (group chat messages) in group {@value #MESSAGES_GROUP}, each event handled once
+ * ({@code EventLog.once}), up to {@code push.concurrency} at a time.
  */
 public final class DeliveryPart {
 
   static final String GROUP = "push-notifications";
+  static final String MESSAGES_GROUP = "push-messages";
   private static final Logger LOG = LoggerFactory.getLogger(DeliveryPart.class);
 
   private final Platform platform;
@@ -34,7 +42,7 @@ public final class DeliveryPart {
   private final int maxTargets;
   private final Map<String, Provider> providers = new LinkedHashMap<>();
   private WebClient web;
-  private EventConsumer consumer;
+  private final List<EventConsumer> consumers = new ArrayList<>();
 
   /** Builds the part over the targets store; {@code maxTargets} bounds the targets read per push. */
   public DeliveryPart(Platform platform, TargetRecords targets, Preferences preferences, int maxTargets) {
@@ -59,12 +67,20 @@ public final class DeliveryPart {
     Deliveries deliveries = new Deliveries(platform.vertx(), settings, new Deliveries.Steps(targets, preferences,
         AccountsInternal.proxy(platform.vertx()), platform.sessions(), new RateLimiter(platform.redis()), maxTargets),
         providers);
+    GroupMessages messages = new GroupMessages(deliveries, settings.offlineOnly(),
+        AccountsInternal.proxy(platform.vertx()), AccountsService.proxy(platform.vertx()),
+        RelationsInternal.proxy(platform.vertx()), NotificationsService.proxy(platform.vertx()));
+    return consume(NotificationsEvents.DOMAIN, GROUP, settings.concurrency(), deliveries::handle)
+        .compose(v -> consume(MessagingEvents.DOMAIN, MESSAGES_GROUP, settings.concurrency(), messages::handle));
+  }
+
+  private Future<Void> consume(String domain, String group, int concurrency,
+                               Function<DomainEvent, Future<?>> handler) {
     var log = platform.events();
-    return log.consume(NotificationsEvents.DOMAIN, GROUP, settings.concurrency(), log.once(GROUP, deliveries::handle))
-        .map(c -> {
-          consumer = c;
-          return null;
-        });
+    return log.consume(domain, group, concurrency, log.once(group, handler)).map(c -> {
+      consumers.add(c);
+      return null;
+    });
   }
 
   private void makeProviders(DeliverySettings settings) throws Exception {
@@ -87,7 +103,7 @@ public final class DeliveryPart {
 
   /** Stops consuming and closes the providers' connections. */
   public Future<Void> stop() {
-    Future<Void> stopped = consumer == null ? Future.succeededFuture() : consumer.stop();
+    Future<Void> stopped = Future.join(consumers.stream().map(EventConsumer::stop).toList()).mapEmpty();
     return stopped.eventually(() -> {
       List<Future<Void>> closes = new ArrayList<>();
       providers.values().forEach(p -> closes.add(p.close()));

@@ -1,5 +1,6 @@
 package io.kith.push.service.delivery;
 
+import io.kith.messaging.api.events.MessageSent;
 import io.kith.notifications.api.Notifications;
 import io.vertx.core.json.JsonObject;
 
@@ -59,6 +60,19 @@ final class Render {
       default -> new PushMessage(null, String.format(TEXTS.getOrDefault(type, "Something new"), actor,
           title.isEmpty() ? "an activity" : title), badge, collapse(view), data);
     };
+  }
+
+  /**
+   * A group chat message: title the group's name, text "sender: preview" ("New message" with previews off or for
+   * media); collapsed per conversation.
+   */
+  static PushMessage groupMessage(MessageSent sent, JsonObject sender, long badge, boolean previews) {
+    String preview = sent.preview() == null ? "" : sent.preview();
+    JsonObject data = new JsonObject().put("type", "group_message").put("from_user", sent.from())
+        .put("conversation", sent.conversation()).put("message", sent.message()).put("group", sent.group());
+    String groupName = sent.groupName() == null || sent.groupName().isEmpty() ? null : sent.groupName();
+    return new PushMessage(groupName, previews && !preview.isEmpty() ? name(sender) + ": " + preview : NEW_MESSAGE,
+        badge, "c" + sent.conversation(), data);
   }
 
   /** One key per conversation, activity, post or group; else per type. */

@@ -36,7 +36,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * Local stand-ins of the three push providers for one test class, each answering as its provider documents: Pushy's
  * MockApnsServer (HTTP/2, TLS with a test CA) that refuses tokens marked gone with {@code Unregistered}; an HTTPS Web
- * Push endpoint ({@code POST /wp/<id>}) that answers 410 for subscriptions marked gone; and an FCM HTTP v1 endpoint
+ * Push endpoint ({@code POST /wp/<id>}) that answers 410 for subscriptions marked gone (503 once for those marked to
+ * fail once); and an FCM HTTP v1 endpoint
  * with its OAuth2 token endpoint ({@code POST /token}) that answers 404 {@code UNREGISTERED} for tokens marked gone.
  * Every request is recorded as it arrived.
  */
@@ -60,6 +61,8 @@ final class ProviderEndpoints implements AutoCloseable {
   final List<Request> fcm = new CopyOnWriteArrayList<>();
   final List<Request> tokenRequests = new CopyOnWriteArrayList<>();
   final Set<String> gone = ConcurrentHashMap.newKeySet();
+  /** Web Push subscriptions whose next request is answered 503 (once each). */
+  final Set<String> failOnce = ConcurrentHashMap.newKeySet();
 
   final ClusterCertificates certs;
   final Path signingKey;
@@ -91,8 +94,8 @@ final class ProviderEndpoints implements AutoCloseable {
     webPushServer = Await.result(vertx.createHttpServer(new HttpServerOptions().setSsl(true)
             .setKeyCertOptions(new PemKeyCertOptions().setKeyPath(server.key().toString())
                 .setCertPath(server.cert().toString())))
-        .requestHandler(req -> record(req, webPush, r ->
-            req.response().setStatusCode(gone.contains(last(req.path())) ? 410 : 201).end()))
+        .requestHandler(req -> record(req, webPush, r -> req.response().setStatusCode(
+            failOnce.remove(last(req.path())) ? 503 : gone.contains(last(req.path())) ? 410 : 201).end()))
         .listen(0));
     webPushPort = webPushServer.actualPort();
     fcmServer = Await.result(vertx.createHttpServer().requestHandler(this::fcm).listen(0, "127.0.0.1"));

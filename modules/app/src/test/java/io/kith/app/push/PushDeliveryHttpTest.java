@@ -196,6 +196,27 @@ class PushDeliveryHttpTest {
   }
 
   @Test
+  @DisplayName("a push service's 503 is tried again after a wait and the push gets through; the target stays")
+  void retried() throws Exception {
+    User alice = kith.register();
+    WebPushSubscriber browser = new WebPushSubscriber();
+    String id = apnsToken();
+    String path = "/wp/" + id;
+    endpoints.failOnce.add(id);
+    long target = kith.post(TARGETS, alice, browser.target("https://localhost:" + endpoints.webPushPort + path))
+        .expect(201).getLong("id");
+
+    kith.follow(kith.register(), alice);
+    List<ProviderEndpoints.Request> tries = await("two tries", () -> {
+      List<ProviderEndpoints.Request> to = endpoints.webPush.stream().filter(r -> r.path().equals(path)).toList();
+      return to.size() >= 2 ? to : null;
+    });
+    assertEquals(1, browser.decrypt(tries.get(1).body()).getInteger("badge"));
+    assertEquals(List.of(target), kith.get(TARGETS, alice).expect(200).getJsonArray("items").stream()
+        .map(i -> ((JsonObject) i).getLong("id")).toList());
+  }
+
+  @Test
   @DisplayName("FCM gets the v1 request as Google documents it, with a token from the service account; "
       + "UNREGISTERED drops the target")
   void fcm() {

@@ -24,13 +24,14 @@ import java.util.Set;
 /**
  * APNs over HTTP/2 with Pushy and token authentication (a .p8 key): one client for Apple's production host and one
  * for its sandbox, each made on first use, chosen by the target's {@code sandbox} flag (a configured host serves
- * both). Apple's answers: 410, {@code Unregistered}, {@code BadDeviceToken} and {@code DeviceTokenNotForTopic} mean
+ * both). Apple's answers: 410, {@code Unregistered} and {@code BadDeviceToken} mean
  * the token is gone; 429 and 5xx are retried.
  */
 final class ApnsProvider implements Provider {
 
   private static final Logger LOG = LoggerFactory.getLogger(ApnsProvider.class);
-  private static final Set<String> GONE = Set.of("Unregistered", "BadDeviceToken", "DeviceTokenNotForTopic");
+  // DeviceTokenNotForTopic is left out: a wrong push.apns.topic would otherwise drop every target
+  private static final Set<String> GONE = Set.of("Unregistered", "BadDeviceToken");
 
   private final Vertx vertx;
   private final DeliverySettings.Apns settings;

@@ -10,7 +10,7 @@ interface Provider {
   enum Outcome {
     /** Accepted. */
     SENT,
-    /** The device or subscription is gone (APNs 410, Unregistered, BadDeviceToken; FCM UNREGISTERED; 404/410). */
+    /** The device or subscription is gone (APNs 410, Unregistered, BadDeviceToken; FCM UNREGISTERED; 404, 410). */
     GONE,
     /** Worth another try later: 429, 5xx, no answer. */
     RETRY,

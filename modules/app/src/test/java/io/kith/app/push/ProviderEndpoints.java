@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.interfaces.ECPrivateKey;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -108,6 +109,23 @@ final class ProviderEndpoints implements AutoCloseable {
         .put("private_key_id", "key-1").put("private_key", pem(serviceAccountKeys))
         .put("client_email", "push@" + PROJECT + ".iam.gserviceaccount.com").put("client_id", "1")
         .put("token_uri", "http://127.0.0.1:" + fcmPort + "/token").encodePrettily());
+  }
+
+  /**
+   * The {@code push} settings that point every provider at these endpoints, Web Push signing with {@code vapid};
+   * events delivered one at a time (in stream order) and retried quickly.
+   */
+  JsonObject pushSection(KeyPair vapid) {
+    byte[] d = new byte[32];
+    WebPushSubscriber.fixed(((ECPrivateKey) vapid.getPrivate()).getS(), d, 0);
+    return new JsonObject().put("concurrency", 1).put("attempts", 2).put("retry-base-ms", 50)
+        .put("trust-path", certs.caFile().toString())
+        .put("apns", new JsonObject().put("key-path", signingKey.toString()).put("key-id", "KEY0000001")
+            .put("team-id", "TEAM000001").put("topic", "io.kith.demo").put("host", "localhost").put("port", apnsPort))
+        .put("fcm", new JsonObject().put("credentials-path", serviceAccount.toString()).put("project-id", PROJECT)
+            .put("base-url", "http://127.0.0.1:" + fcmPort))
+        .put("webpush", new JsonObject().put("public-key", WebPushSubscriber.b64(WebPushSubscriber.point(
+            vapid.getPublic()))).put("private-key", WebPushSubscriber.b64(d)).put("subject", "mailto:ops@kith.test"));
   }
 
   private static String pem(KeyPair keys) {

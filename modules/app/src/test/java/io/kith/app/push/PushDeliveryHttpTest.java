@@ -19,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.interfaces.ECPrivateKey;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -49,17 +48,7 @@ class PushDeliveryHttpTest {
   void start() throws Exception {
     endpoints = new ProviderEndpoints(dir);
     vapid = WebPushSubscriber.pair();
-    byte[] d = new byte[32];
-    WebPushSubscriber.fixed(((ECPrivateKey) vapid.getPrivate()).getS(), d, 0);
-    kith = PushKith.start(new JsonObject().put("concurrency", 1).put("attempts", 2).put("retry-base-ms", 50)
-        .put("pushes-per-minute", 1000).put("trust-path", endpoints.certs.caFile().toString())
-        .put("apns", new JsonObject().put("key-path", endpoints.signingKey.toString()).put("key-id", "KEY0000001")
-            .put("team-id", "TEAM000001").put("topic", "io.kith.demo").put("host", "localhost")
-            .put("port", endpoints.apnsPort))
-        .put("fcm", new JsonObject().put("credentials-path", endpoints.serviceAccount.toString())
-            .put("project-id", ProviderEndpoints.PROJECT).put("base-url", "http://127.0.0.1:" + endpoints.fcmPort))
-        .put("webpush", new JsonObject().put("public-key", WebPushSubscriber.b64(WebPushSubscriber.point(
-            vapid.getPublic()))).put("private-key", WebPushSubscriber.b64(d)).put("subject", "mailto:ops@kith.test")));
+    kith = PushKith.start(endpoints.pushSection(vapid).put("pushes-per-minute", 1000));
   }
 
   @AfterAll

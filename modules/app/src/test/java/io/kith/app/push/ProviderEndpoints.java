@@ -18,8 +18,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.PemKeyCertOptions;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -198,11 +196,13 @@ final class ProviderEndpoints implements AutoCloseable {
     }
   }
 
-  static void write(Path file, String text) {
-    try {
-      Files.writeString(file, text);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /** Stops a test class's node, then its endpoints (either may be null when the start failed). */
+  static void close(PushKith kith, ProviderEndpoints endpoints) {
+    if (kith != null) {
+      kith.close();
+    }
+    if (endpoints != null) {
+      endpoints.close();
     }
   }
 }

@@ -53,12 +53,7 @@ class PushDeliveryHttpTest {
 
   @AfterAll
   void stop() {
-    if (kith != null) {
-      kith.close();
-    }
-    if (endpoints != null) {
-      endpoints.close();
-    }
+    ProviderEndpoints.close(kith, endpoints);
   }
 
   private <T> T await(String what, Supplier<T> found) {

@@ -42,12 +42,7 @@ class PushRateHttpTest {
 
   @AfterAll
   void stop() {
-    if (kith != null) {
-      kith.close();
-    }
-    if (endpoints != null) {
-      endpoints.close();
-    }
+    ProviderEndpoints.close(kith, endpoints);
   }
 
   private long pushesTo(String token) {

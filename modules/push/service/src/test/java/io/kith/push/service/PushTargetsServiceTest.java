@@ -1,8 +1,11 @@
 package io.kith.push.service;
 
+import io.kith.accounts.api.AccountsEvents;
+import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.notifications.api.NotificationsEvents;
 import io.kith.notifications.api.events.NotificationStored;
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.events.Erasures;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
@@ -96,5 +99,24 @@ class PushTargetsServiceTest extends ModuleTestBase {
         new NotificationStored(user, new JsonObject().put("id", 1L).put("type", "follower"), List.of(), 1)
             .toJson()));
     awaitIds(user, List.of(kept));
+  }
+
+  @Test
+  @DisplayName("a deleted account's targets and push preferences are erased, and the erasure is reported")
+  void erasure() throws Exception {
+    long user = KithTestKit.newUserId();
+    TokenPair session = await(platform.sessions().open(user, "phone"));
+    await(service.register(user, session.sessionId(), apns()));
+    await(service.setPreferences(user, new JsonObject().put("previews", false)));
+
+    await(platform.events().append(AccountsEvents.DOMAIN, AccountsEvents.ACCOUNT_DELETED,
+        new AccountDeleted(user, System.currentTimeMillis()).toJson()));
+    Erasures erasures = new Erasures(platform.mongo());
+    await(Poll.until(vertx, WAIT, "the erasure report", () -> erasures.report("push-targets", user)
+        .map(r -> r != null && r.getValue("finished_at") != null)));
+    JsonObject report = await(erasures.report("push-targets", user));
+    assertEquals(new JsonObject().put("targets", 1L).put("preferences", 1L), report.getJsonObject("counts"));
+    assertEquals(List.of(), ids(user));
+    assertEquals(true, await(service.preferences(user)).getBoolean("previews"));
   }
 }

@@ -57,6 +57,12 @@ public final class Preferences {
     });
   }
 
+  /** Erases the user's preferences (the account was erased); yields how many documents went (0 or 1). */
+  public Future<Long> remove(long user) {
+    return mongo.removeDocuments(COLLECTION, new JsonObject().put("user", user))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   /** Replaces the members given ({@code kinds_off}, {@code quiet_hours} or null, {@code previews}); returns all. */
   public Future<JsonObject> set(long user, JsonObject changes) {
     JsonObject set = new JsonObject();

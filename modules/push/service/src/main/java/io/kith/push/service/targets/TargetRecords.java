@@ -89,8 +89,9 @@ public final class TargetRecords {
         .map(r -> r == null ? 0L : r.getRemovedCount());
   }
 
-  /** Removes every target of the user (the account was erased). */
-  public Future<Void> removeUser(long user) {
-    return mongo.removeDocuments(TARGETS, new JsonObject().put("user", user)).mapEmpty();
+  /** Removes every target of the user (the account was erased); yields how many. */
+  public Future<Long> removeUser(long user) {
+    return mongo.removeDocuments(TARGETS, new JsonObject().put("user", user))
+        .map(r -> r == null ? 0L : r.getRemovedCount());
   }
 }

@@ -10,13 +10,14 @@ import io.vertx.serviceproxy.ServiceBinder;
 
 /**
  * The push-targets part of the push module: its store and indexes, the service bound at
- * {@link PushTargetsService#ADDRESS}, and the removal of ended sessions' targets.
+ * {@link PushTargetsService#ADDRESS}, the removal of ended sessions' targets, and the erasure of deleted accounts'.
  */
 public final class TargetsPart {
 
   private final Platform platform;
   private final TargetRecords records;
   private final SessionEnds sessionEnds;
+  private final TargetsErasure erasure;
   private final Preferences preferences;
   private final TargetsSettings settings;
   private MessageConsumer<JsonObject> binding;
@@ -28,6 +29,7 @@ public final class TargetsPart {
     this.settings = TargetsSettings.from(platform.config().section("push"));
     this.records = new TargetRecords(platform.mongo());
     this.sessionEnds = new SessionEnds(records);
+    this.erasure = new TargetsErasure(platform, records, preferences);
   }
 
   /** The store of targets (delivery reads and prunes it). */
@@ -45,6 +47,7 @@ public final class TargetsPart {
     Targets targets = new Targets(records, platform.ids(), settings);
     return records.ensureIndexes()
         .compose(v -> sessionEnds.start(platform.vertx()))
+        .compose(v -> erasure.start())
         .compose(v -> {
           binding = new ServiceBinder(platform.vertx()).setAddress(PushTargetsService.ADDRESS)
               .register(PushTargetsService.class, new PushTargetsServiceImpl(targets, preferences));
@@ -55,6 +58,6 @@ public final class TargetsPart {
   /** Unbinds the service and stops listening. */
   public Future<Void> stop() {
     Future<Void> unbound = binding == null ? Future.succeededFuture() : binding.unregister();
-    return unbound.eventually(sessionEnds::stop);
+    return unbound.eventually(sessionEnds::stop).eventually(erasure::stop);
   }
 }

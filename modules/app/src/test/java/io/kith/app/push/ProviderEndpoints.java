@@ -18,11 +18,14 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.PemKeyCertOptions;
 
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Signature;
 import java.security.interfaces.ECPrivateKey;
 import java.time.Instant;
 import java.util.Base64;
@@ -194,6 +197,31 @@ final class ProviderEndpoints implements AutoCloseable {
     } finally {
       vertx.close();
     }
+  }
+
+  /**
+   * Checks a token request as Google's OAuth2 JWT-bearer grant (RFC 7523): form-encoded, the grant type, and an
+   * assertion signed RS256 with the service account's key; returns the assertion's claims.
+   */
+  JsonObject verifiedGrant(Request request) throws GeneralSecurityException {
+    Map<String, String> form = new java.util.HashMap<>();
+    for (String pair : request.body().toString().split("&")) {
+      int eq = pair.indexOf('=');
+      form.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+          URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+    }
+    if (!request.headers().getOrDefault("content-type", "").startsWith("application/x-www-form-urlencoded")
+        || !"urn:ietf:params:oauth:grant-type:jwt-bearer".equals(form.get("grant_type"))) {
+      throw new GeneralSecurityException("not a JWT-bearer grant: " + request.headers() + " " + form);
+    }
+    String[] jwt = form.get("assertion").split("\\.");
+    Signature rs256 = Signature.getInstance("SHA256withRSA");
+    rs256.initVerify(serviceAccountKeys.getPublic());
+    rs256.update((jwt[0] + "." + jwt[1]).getBytes(StandardCharsets.US_ASCII));
+    if (!rs256.verify(Base64.getUrlDecoder().decode(jwt[2]))) {
+      throw new GeneralSecurityException("the assertion's signature does not verify");
+    }
+    return new JsonObject(new String(Base64.getUrlDecoder().decode(jwt[1]), StandardCharsets.UTF_8));
   }
 
   /** Stops a test class's node, then its endpoints (either may be null when the start failed). */

@@ -203,7 +203,7 @@ class PushDeliveryHttpTest {
   @Test
   @DisplayName("FCM gets the v1 request as Google documents it, with a token from the service account; "
       + "UNREGISTERED drops the target")
-  void fcm() {
+  void fcm() throws Exception {
     User alice = kith.register();
     User bob = kith.register();
     String token = "fcm-" + apnsToken();
@@ -225,9 +225,11 @@ class PushDeliveryHttpTest {
     assertEquals(1, message.getJsonObject("android").getJsonObject("notification").getInteger("notification_count"));
     assertEquals(String.valueOf(bob.id()), message.getJsonObject("data").getString("from_user"),
         "FCM data values are strings");
-    ProviderEndpoints.Request tokenRequest = endpoints.tokenRequests.get(0);
-    assertTrue(tokenRequest.body().toString().contains(
-        "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer"), tokenRequest.body().toString());
+    JsonObject grant = endpoints.verifiedGrant(endpoints.tokenRequests.get(0));
+    assertEquals("push@" + ProviderEndpoints.PROJECT + ".iam.gserviceaccount.com", grant.getString("iss"));
+    // Google's documented audience of a service-account assertion, whatever URL the key's token_uri names
+    assertEquals("https://oauth2.googleapis.com/token", grant.getString("aud"));
+    assertEquals("https://www.googleapis.com/auth/firebase.messaging", grant.getString("scope"));
 
     awaitTargets(alice, 1);
     assertEquals(token, kith.get(TARGETS, alice).expect(200).getJsonArray("items").getJsonObject(0)

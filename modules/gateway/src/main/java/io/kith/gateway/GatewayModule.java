@@ -15,6 +15,7 @@ import io.kith.gateway.http.MediaRoutes;
 import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.ModerationRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
+import io.kith.gateway.http.PushTargetsRoutes;
 import io.kith.gateway.http.WhiteboardRoutes;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
@@ -22,6 +23,7 @@ import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.moderation.api.ModerationService;
 import io.kith.notifications.api.NotificationsService;
+import io.kith.push.api.PushTargetsService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.feeds.api.FeedsInternal;
@@ -74,7 +76,8 @@ public final class GatewayModule implements KithModule {
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
-        new ModerationRoutes(ModerationService.proxy(platform.vertx())));
+        new ModerationRoutes(ModerationService.proxy(platform.vertx())),
+        new PushTargetsRoutes(PushTargetsService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,

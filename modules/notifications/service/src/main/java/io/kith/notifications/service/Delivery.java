@@ -1,6 +1,9 @@
 package io.kith.notifications.service;
 
+import io.kith.notifications.api.NotificationsEvents;
+import io.kith.notifications.api.events.NotificationStored;
 import io.kith.platform.Platform;
+import io.kith.platform.events.EventPublisher;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -36,6 +39,7 @@ final class Delivery {
   private final Views views;
   private final Pushes pushes;
   private final SystemChanges system;
+  private final EventPublisher events;
 
   Delivery(Platform platform, NotificationRecords records, HotStore hot, Views views, Pushes pushes,
            SystemChanges system) {
@@ -45,6 +49,7 @@ final class Delivery {
     this.views = views;
     this.pushes = pushes;
     this.system = system;
+    this.events = platform.events().publisher(NotificationsEvents.DOMAIN);
   }
 
   /**
@@ -119,9 +124,11 @@ final class Delivery {
   }
 
   private Future<Void> push(Attempt a, HotStore.Inserted result, JsonObject counts) {
-    return views.of(a.to(), List.of(Views.stringRecord(a.stored()))).map(found -> {
+    return views.of(a.to(), List.of(Views.stringRecord(a.stored()))).compose(found -> {
       pushes.notification(a.to(), found.get(0), result.replaced(), counts);
-      return null;
+      // for what reaches closed apps (push): the same view, durable, after the record and its Redis side
+      return events.publish(new NotificationStored(a.to(), found.get(0), result.replaced(),
+          counts == null ? 0L : counts.getLong("total", 0L)));
     });
   }
 }

@@ -1,6 +1,9 @@
 package io.kith.push.service;
 
 import io.kith.platform.Platform;
+import io.kith.push.service.delivery.DeliveryPart;
+import io.kith.push.service.delivery.Preferences;
+import io.kith.push.service.targets.TargetsPart;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
@@ -24,7 +27,14 @@ public final class PushVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     // each part: build it on platform, start it, and add its stop to stops
-    return Future.succeededFuture(platform);
+    Future<?> started = Future.succeededFuture(platform);
+    Preferences preferences = new Preferences(platform.mongo());
+    TargetsPart targets = new TargetsPart(platform, preferences);
+    started = started.compose(v -> preferences.ensureIndexes()).compose(v -> targets.start())
+        .onSuccess(v -> stops.add(targets::stop));
+    DeliveryPart delivery = new DeliveryPart(platform, targets.records(), preferences, targets.maxTargets());
+    started = started.compose(v -> delivery.start()).onSuccess(v -> stops.add(delivery::stop));
+    return started;
   }
 
   @Override

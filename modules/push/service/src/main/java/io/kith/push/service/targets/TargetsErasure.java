@@ -1,0 +1,67 @@
+package io.kith.push.service.targets;
+
+import io.kith.accounts.api.AccountsEvents;
+import io.kith.accounts.api.events.AccountDeleted;
+import io.kith.platform.Platform;
+import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.Erasures;
+import io.kith.platform.events.EventConsumer;
+import io.kith.push.service.delivery.Preferences;
+import io.vertx.core.Future;
+
+import java.util.function.Supplier;
+
+/**
+ * Erases a deleted account's push targets and push preferences (the accounts README's erasure contract): consumes
+ * {@code AccountDeleted} in group {@value #GROUP}, once per event, in the idempotent steps {@code targets} and
+ * {@code preferences}, reported in {@code account_erasures} as domain {@value #DOMAIN}. The targets are normally gone
+ * already (the deletion ended every session); the step makes sure.
+ */
+final class TargetsErasure {
+
+  static final String GROUP = "push-targets-erasure";
+  static final String DOMAIN = "push-targets";
+
+  private final Platform platform;
+  private final TargetRecords records;
+  private final Preferences preferences;
+  private final Erasures erasures;
+  private EventConsumer consumer;
+
+  TargetsErasure(Platform platform, TargetRecords records, Preferences preferences) {
+    this.platform = platform;
+    this.records = records;
+    this.preferences = preferences;
+    this.erasures = new Erasures(platform.mongo());
+  }
+
+  Future<Void> start() {
+    var log = platform.events();
+    return log.consume(AccountsEvents.DOMAIN, GROUP, log.once(GROUP, this::handle)).map(c -> {
+      consumer = c;
+      return null;
+    });
+  }
+
+  private Future<?> handle(DomainEvent event) {
+    if (!AccountsEvents.ACCOUNT_DELETED.equals(event.type())) {
+      return Future.succeededFuture();
+    }
+    long user = AccountDeleted.fromJson(event.payload()).userId();
+    if (user < 1) {
+      return Future.succeededFuture();
+    }
+    return step(user, "targets", () -> records.removeUser(user))
+        .compose(v -> step(user, "preferences", () -> preferences.remove(user)))
+        .compose(v -> erasures.finish(DOMAIN, user));
+  }
+
+  private Future<Void> step(long user, String step, Supplier<Future<Long>> erase) {
+    return erasures.done(DOMAIN, user, step).compose(done -> done ? Future.succeededFuture()
+        : erase.get().compose(n -> erasures.step(DOMAIN, user, step, step, n)));
+  }
+
+  Future<Void> stop() {
+    return consumer == null ? Future.succeededFuture() : consumer.stop();
+  }
+}

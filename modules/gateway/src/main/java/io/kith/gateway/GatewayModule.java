@@ -14,12 +14,14 @@ import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
 import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
+import io.kith.gateway.http.WebhooksRoutes;
 import io.kith.gateway.http.WhiteboardRoutes;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.notifications.api.NotificationsService;
+import io.kith.push.api.WebhooksService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.feeds.api.FeedsInternal;
@@ -71,7 +73,8 @@ public final class GatewayModule implements KithModule {
         new NotificationsRoutes(NotificationsService.proxy(platform.vertx())),
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
-        new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())));
+        new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
+        new WebhooksRoutes(WebhooksService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,

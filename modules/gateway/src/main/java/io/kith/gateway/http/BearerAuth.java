@@ -30,6 +30,8 @@ import java.util.List;
 public final class BearerAuth implements Handler<RoutingContext> {
 
   private static final String PREFIX = "bearer ";
+  /** The contract's security scheme of user access tokens. */
+  static final String SCHEME = "bearerAuth";
   private final OpenAPIContract contract;
   private final AccessTokens tokens;
   private final Sessions sessions;
@@ -44,7 +46,10 @@ public final class BearerAuth implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext rc) {
     Operation op = operationOf(rc);
-    if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()) {
+    if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()
+        || op.getSecurityRequirements().stream().noneMatch(r -> r.getNames().contains(SCHEME))) {
+      // no user token here: open operations, and those of another scheme (the operator's admin token), whose
+      // service checks the credential itself
       rc.next();
       return;
     }

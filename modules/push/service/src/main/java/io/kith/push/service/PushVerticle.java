@@ -1,6 +1,7 @@
 package io.kith.push.service;
 
 import io.kith.platform.Platform;
+import io.kith.push.service.webhooks.WebhooksPart;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
@@ -24,7 +25,10 @@ public final class PushVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     // each part: build it on platform, start it, and add its stop to stops
-    return Future.succeededFuture(platform);
+    Future<?> chain = Future.succeededFuture(platform);
+    WebhooksPart webhooks = new WebhooksPart(platform);
+    chain = chain.compose(v -> webhooks.start()).onSuccess(v -> stops.add(webhooks::stop));
+    return chain;
   }
 
   @Override

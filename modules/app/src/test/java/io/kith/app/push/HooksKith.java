@@ -1,0 +1,68 @@
+package io.kith.app.push;
+
+import io.kith.app.support.Reply;
+import io.kith.app.support.TestKith;
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.Poll;
+import io.kith.platform.token.Sessions;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+
+/**
+ * One Kith node (accounts, relations, feeds, notifications, push and gateway) with an operator admin token, webhook
+ * receivers on loopback allow-listed, and quick retries; the admin API called as the operator.
+ */
+final class HooksKith extends TestKith {
+
+  /** The operator's admin token (its SHA-256 is configured). */
+  static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+  private HooksKith(JsonObject overrides) {
+    super(overrides, "h");
+  }
+
+  /** Starts a node whose failing deliveries are retried for {@code retryHours}. */
+  static HooksKith start(double retryHours) {
+    JsonObject overrides = config("accounts", "relations", "feeds", "notifications", "push", "gateway")
+        .put("push", new JsonObject().put("admin-token-hash", Sessions.sha256(ADMIN_TOKEN))
+            .put("webhooks", new JsonObject().put("allow-hosts", new JsonArray().add("127.0.0.1"))
+                .put("retry-hours", retryHours).put("backoff-base-ms", 50L).put("backoff-max-ms", 200L)
+                .put("poll-ms", 50L)));
+    return new HooksKith(overrides);
+  }
+
+  /** A call to the admin API ({@code path} below /api/v1/admin) as the operator. */
+  Reply admin(HttpMethod method, String path, Object body) {
+    return call(method, API + "/admin" + path, ADMIN_TOKEN, body);
+  }
+
+  /** Registers an endpoint for {@code events} at {@code url}; returns its view with the secret. */
+  JsonObject register(String url, String... events) {
+    return admin(HttpMethod.POST, "/webhooks", new JsonObject().put("url", url)
+        .put("events", new JsonArray(java.util.List.of(events)))).expect(201);
+  }
+
+  /** Waits until {@code condition} (on what a receiver recorded) holds. */
+  void await(String what, BooleanSupplier condition) {
+    Await.result(Poll.until(client(), WAIT, what, () -> Future.succeededFuture(condition.getAsBoolean())));
+  }
+
+  /** Waits until the endpoint's first page of deliveries satisfies {@code condition}; returns its items. */
+  JsonArray awaitDeliveries(long endpoint, String what, Predicate<JsonArray> condition) {
+    JsonArray[] last = new JsonArray[1];
+    Await.result(Poll.until(client(), WAIT, what, () -> send(HttpMethod.GET,
+        API + "/admin/webhooks/" + endpoint + "/deliveries?limit=100", ADMIN_TOKEN, null).map(reply -> {
+          if (reply.status() != 200) {
+            return false;
+          }
+          last[0] = reply.body().toJsonObject().getJsonArray("items");
+          return condition.test(last[0]);
+        })));
+    return last[0];
+  }
+}

@@ -14,6 +14,8 @@ import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
 import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
+import io.kith.gateway.http.ApiKeysRoutes;
+import io.kith.gateway.http.ServerRoutes;
 import io.kith.gateway.http.WebhooksRoutes;
 import io.kith.gateway.http.WhiteboardRoutes;
 import io.kith.messaging.api.MessagingInternal;
@@ -21,6 +23,7 @@ import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.notifications.api.NotificationsService;
+import io.kith.push.api.ApiKeysService;
 import io.kith.push.api.WebhooksService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.gateway.http.HealthRoutes;
@@ -74,7 +77,9 @@ public final class GatewayModule implements KithModule {
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
-        new WebhooksRoutes(WebhooksService.proxy(platform.vertx())));
+        new WebhooksRoutes(WebhooksService.proxy(platform.vertx())),
+        new ApiKeysRoutes(ApiKeysService.proxy(platform.vertx())),
+        new ServerRoutes(AccountsService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,

@@ -65,4 +65,10 @@ final class HooksKith extends TestKith {
         })));
     return last[0];
   }
+
+  /** Makes an API key with these scopes as the operator; returns its view with the key. */
+  JsonObject apiKey(String... scopes) {
+    return admin(HttpMethod.POST, "/api-keys", new JsonObject().put("name", unique("key"))
+        .put("scopes", new JsonArray(java.util.List.of(scopes)))).expect(201);
+  }
 }

@@ -45,7 +45,7 @@ public final class BearerAuth implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext rc) {
-    Operation op = operationOf(rc);
+    Operation op = operationOf(contract, rc);
     if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()
         || op.getSecurityRequirements().stream().noneMatch(r -> r.getNames().contains(SCHEME))) {
       // no user token here: open operations, and those of another scheme (the operator's admin token), whose
@@ -101,7 +101,8 @@ public final class BearerAuth implements Handler<RoutingContext> {
     return op.getSecurityRequirements().stream().anyMatch(SecurityRequirement::isEmpty);
   }
 
-  private Operation operationOf(RoutingContext rc) {
+  /** The contract's operation of a request, found as the router finds its route. */
+  static Operation operationOf(OpenAPIContract contract, RoutingContext rc) {
     String path = rc.normalizedPath();
     Operation op = contract.findOperation(path, rc.request().method());
     // the router serves "/a/b/" on the route of "/a/b": find the operation the same way, or a trailing slash would

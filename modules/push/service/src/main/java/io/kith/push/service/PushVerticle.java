@@ -1,6 +1,7 @@
 package io.kith.push.service;
 
 import io.kith.platform.Platform;
+import io.kith.push.service.keys.ApiKeysPart;
 import io.kith.push.service.webhooks.WebhooksPart;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -26,7 +27,9 @@ public final class PushVerticle extends VerticleBase {
   public Future<?> start() {
     // each part: build it on platform, start it, and add its stop to stops
     Future<?> chain = Future.succeededFuture(platform);
-    WebhooksPart webhooks = new WebhooksPart(platform);
+    ApiKeysPart keys = new ApiKeysPart(platform);
+    chain = chain.compose(v -> keys.start()).onSuccess(v -> stops.add(keys::stop));
+    WebhooksPart webhooks = new WebhooksPart(platform, keys.operator());
     chain = chain.compose(v -> webhooks.start()).onSuccess(v -> stops.add(webhooks::stop));
     return chain;
   }

@@ -3,6 +3,7 @@ package io.kith.push.service.webhooks;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
 import io.kith.push.api.WebhooksService;
+import io.kith.push.service.keys.OperatorCheck;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,14 +22,16 @@ public final class WebhooksPart {
   private static final Logger LOG = LoggerFactory.getLogger(WebhooksPart.class);
 
   private final Platform platform;
+  private final OperatorCheck operator;
   private ServiceBindings bindings;
   private WebhookIntake intake;
   private WebhookDispatcher dispatcher;
   private WebhookSender sender;
 
-  /** The part on a node's platform. */
-  public WebhooksPart(Platform platform) {
+  /** The part on a node's platform, administered by whoever {@code operator} lets in. */
+  public WebhooksPart(Platform platform, OperatorCheck operator) {
     this.platform = platform;
+    this.operator = operator;
   }
 
   /** Starts the part; completes once the service is bound and the consumers run. */
@@ -37,7 +40,7 @@ public final class WebhooksPart {
     WebhookEndpoints endpoints = new WebhookEndpoints(platform.mongo());
     WebhookDeliveries deliveries = new WebhookDeliveries(platform.mongo());
     AddressGuard guard = new AddressGuard(platform.vertx(), settings.allowHosts());
-    WebhooksServiceImpl service = new WebhooksServiceImpl(new OperatorCheck(settings.adminTokenHash()), endpoints,
+    WebhooksServiceImpl service = new WebhooksServiceImpl(operator, endpoints,
         deliveries, guard, platform.ids(), settings);
     sender = new WebhookSender(platform.vertx(), guard, settings);
     intake = new WebhookIntake(platform, endpoints, deliveries);

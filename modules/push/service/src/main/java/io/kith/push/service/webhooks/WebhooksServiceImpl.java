@@ -5,9 +5,11 @@ import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
+import io.kith.push.api.ApiKeys;
 import io.kith.push.api.Webhooks;
 import io.kith.push.api.WebhooksErrors;
 import io.kith.push.api.WebhooksService;
+import io.kith.push.service.keys.OperatorCheck;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -18,7 +20,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The admin operations on webhook endpoints and their deliveries; every one checks the operator credential first.
+ * The admin operations on webhook endpoints and their deliveries; every one checks the operator credential first
+ * (the admin token, or an API key with {@code webhooks:admin}).
  */
 final class WebhooksServiceImpl implements WebhooksService {
 
@@ -43,7 +46,7 @@ final class WebhooksServiceImpl implements WebhooksService {
   }
 
   private <T> Future<T> asOperator(String credential, Supplier<Future<T>> body) {
-    return operator.check(credential).compose(v -> Failures.guard(body));
+    return operator.check(credential, ApiKeys.WEBHOOKS_ADMIN).compose(v -> Failures.guard(body));
   }
 
   @Override

@@ -8,9 +8,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@code push.webhooks} configuration section and {@code push.admin-token-hash}.
+ * The {@code push.webhooks} configuration section.
  *
- * @param adminTokenHash SHA-256 (lower-case hex) of the operator's admin token; empty: no operator
  * @param endpoints      endpoints from configuration: {@code {url, events, secret, description}}
  * @param allowHosts     hosts exempt from the https and public-address checks (lower case)
  * @param retryMillis    how long a failing delivery is retried before it is dead-lettered
@@ -22,11 +21,10 @@ import java.util.Locale;
  * @param scanBatch      pending deliveries one look reads
  * @param rotationMillis how long a previous secret stays valid after a rotation
  */
-record WebhooksSettings(String adminTokenHash, List<JsonObject> endpoints, List<String> allowHosts, long retryMillis,
+record WebhooksSettings(List<JsonObject> endpoints, List<String> allowHosts, long retryMillis,
                         long backoffBaseMs, long backoffMaxMs, long timeoutMs, int answerBytes, long pollMs,
                         int scanBatch, long rotationMillis) {
 
-  static final String ADMIN_TOKEN_HASH = "admin-token-hash";
   static final String ENDPOINTS = "endpoints";
   static final String ALLOW_HOSTS = "allow-hosts";
   static final String RETRY_HOURS = "retry-hours";
@@ -40,22 +38,17 @@ record WebhooksSettings(String adminTokenHash, List<JsonObject> endpoints, List<
   private static final long HOUR = 3_600_000L;
 
   static WebhooksSettings from(JsonObject push) {
-    Bounds p = Bounds.of("push", push);
     JsonObject section = push.getJsonObject("webhooks", new JsonObject());
     Bounds b = Bounds.of("push.webhooks", section);
     double retryHours = b.decimal(RETRY_HOURS);
     if (!(retryHours > 0 && retryHours <= 24 * 30)) {
       throw new IllegalArgumentException("push.webhooks.retry-hours must be above 0 and at most 720: " + retryHours);
     }
-    String hash = p.text(ADMIN_TOKEN_HASH).trim().toLowerCase(Locale.ROOT);
-    if (!hash.isEmpty() && !hash.matches("[0-9a-f]{64}")) {
-      throw new IllegalArgumentException("push.admin-token-hash must be 64 hex digits (a SHA-256) or empty");
-    }
     List<JsonObject> endpoints = section.getJsonArray(ENDPOINTS, new JsonArray()).stream()
         .map(e -> e instanceof JsonObject ? (JsonObject) e : new JsonObject().put("url", String.valueOf(e))).toList();
     List<String> hosts = section.getJsonArray(ALLOW_HOSTS, new JsonArray()).stream()
         .map(h -> String.valueOf(h).toLowerCase(Locale.ROOT)).toList();
-    return new WebhooksSettings(hash, endpoints, hosts, (long) (retryHours * HOUR),
+    return new WebhooksSettings(endpoints, hosts, (long) (retryHours * HOUR),
         b.within(BACKOFF_BASE_MS, 10L, HOUR), b.within(BACKOFF_MAX_MS, 10L, 24 * HOUR),
         b.within(TIMEOUT_MS, 100L, 120_000L), b.within(ANSWER_BYTES, 0, 65_536), b.within(POLL_MS, 10L, 60_000L),
         b.within(SCAN_BATCH, 1, 100_000), b.within(ROTATION_HOURS, 0L, 24L * 30) * HOUR);

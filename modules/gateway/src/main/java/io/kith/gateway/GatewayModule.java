@@ -24,6 +24,7 @@ import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.push.api.ApiKeysService;
+import io.kith.push.api.SystemNotificationsService;
 import io.kith.push.api.WebhooksService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.gateway.http.HealthRoutes;
@@ -79,7 +80,8 @@ public final class GatewayModule implements KithModule {
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
         new WebhooksRoutes(WebhooksService.proxy(platform.vertx())),
         new ApiKeysRoutes(ApiKeysService.proxy(platform.vertx())),
-        new ServerRoutes(AccountsService.proxy(platform.vertx())));
+        new ServerRoutes(AccountsService.proxy(platform.vertx()),
+            SystemNotificationsService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,

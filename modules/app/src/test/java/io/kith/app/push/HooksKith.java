@@ -15,12 +15,17 @@ import java.util.function.Predicate;
 
 /**
  * One Kith node (accounts, relations, feeds, notifications, push and gateway) with an operator admin token, webhook
- * receivers on loopback allow-listed, and quick retries; the admin API called as the operator.
+ * receivers on loopback allow-listed, quick retries, small announcement batches and the app-defined notification
+ * type {@value #BADGE}; the admin API called as the operator.
  */
 final class HooksKith extends TestKith {
 
   /** The operator's admin token (its SHA-256 is configured). */
   static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+  /** The app-defined notification type configured: {@code {badge: string, level: integer}}. */
+  static final String BADGE = "badge_earned";
+  /** The password of users made by {@link #registerKnown}. */
+  static final String PASSWORD = "Sunny-days-42!";
 
   private HooksKith(JsonObject overrides) {
     super(overrides, "h");
@@ -32,7 +37,10 @@ final class HooksKith extends TestKith {
         .put("push", new JsonObject().put("admin-token-hash", Sessions.sha256(ADMIN_TOKEN))
             .put("webhooks", new JsonObject().put("allow-hosts", new JsonArray().add("127.0.0.1"))
                 .put("retry-hours", retryHours).put("backoff-base-ms", 50L).put("backoff-max-ms", 200L)
-                .put("poll-ms", 50L)));
+                .put("poll-ms", 50L))
+            .put("announcements", new JsonObject().put("batch", 2).put("poll-ms", 50L)))
+        .put("notifications", new JsonObject().put("custom-types", new JsonArray().add(new JsonObject()
+            .put("name", BADGE).put("fields", new JsonObject().put("badge", "string").put("level", "integer")))));
     return new HooksKith(overrides);
   }
 
@@ -70,5 +78,14 @@ final class HooksKith extends TestKith {
   JsonObject apiKey(String... scopes) {
     return admin(HttpMethod.POST, "/api-keys", new JsonObject().put("name", unique("key"))
         .put("scopes", new JsonArray(java.util.List.of(scopes)))).expect(201);
+  }
+
+  /** Registers a user whose password is {@link #PASSWORD}. */
+  io.kith.app.support.User registerKnown() {
+    String name = unique("hk");
+    JsonObject body = call(HttpMethod.POST, API + "/accounts", null, new JsonObject().put("username", name)
+        .put("password", PASSWORD)).expect(201);
+    return new io.kith.app.support.User(body.getJsonObject("user").getLong("id"), name,
+        body.getJsonObject("tokens").getString("access_token"));
   }
 }

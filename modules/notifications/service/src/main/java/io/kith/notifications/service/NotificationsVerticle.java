@@ -3,6 +3,7 @@ package io.kith.notifications.service;
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsInternal;
+import io.kith.notifications.api.NotificationsInternal;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.Platform;
 import io.kith.relations.api.RelationsInternal;
@@ -20,6 +21,7 @@ public final class NotificationsVerticle extends VerticleBase {
 
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
+  private MessageConsumer<JsonObject> internal;
   private Producers producers;
 
   /** Creates the verticle on a node's platform. */
@@ -32,7 +34,7 @@ public final class NotificationsVerticle extends VerticleBase {
     NotificationsSettings settings = NotificationsSettings.from(platform.config().section("notifications"));
     NotificationRecords records = new NotificationRecords(platform.mongo());
     HotStore hot = new HotStore(platform.redis(), user -> records.recent(user, settings.maxPerUser()),
-        settings.maxPerUser());
+        settings.maxPerUser(), settings.types());
     FeedsInternal feeds = FeedsInternal.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);
     Views views = new Views(accounts);
@@ -41,7 +43,9 @@ public final class NotificationsVerticle extends VerticleBase {
     SystemChanges system = new SystemChanges(records, hot, changes, pushes);
     Delivery delivery = new Delivery(platform, records, hot, views, pushes, system);
     NotificationsServiceImpl service = new NotificationsServiceImpl(new Listing(hot, feeds, views, changes), hot,
-        changes, new Preferences(records));
+        changes, new Preferences(records, settings.types()));
+    SystemNotices notices = new SystemNotices(settings.customTypes(),
+        new Notifier(delivery, records, RelationsInternal.proxy(vertx), feeds));
     producers = new Producers(platform, delivery, system, records, RelationsInternal.proxy(vertx), feeds,
         AccountsInternal.proxy(vertx));
     return records.ensureIndexes()
@@ -50,12 +54,18 @@ public final class NotificationsVerticle extends VerticleBase {
           binding = new ServiceBinder(vertx).setAddress(NotificationsService.ADDRESS)
               .register(NotificationsService.class, service);
           return binding.completion();
+        })
+        .compose(v -> {
+          internal = new ServiceBinder(vertx).setAddress(NotificationsInternal.ADDRESS)
+              .register(NotificationsInternal.class, notices);
+          return internal.completion();
         });
   }
 
   @Override
   public Future<?> stop() {
     Future<Void> worker = producers == null ? Future.succeededFuture() : producers.stop();
-    return worker.compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
+    return worker.compose(v -> internal == null ? Future.succeededFuture() : internal.unregister())
+        .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

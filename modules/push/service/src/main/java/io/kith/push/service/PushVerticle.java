@@ -1,6 +1,7 @@
 package io.kith.push.service;
 
 import io.kith.platform.Platform;
+import io.kith.push.service.announcements.AnnouncementsPart;
 import io.kith.push.service.keys.ApiKeysPart;
 import io.kith.push.service.webhooks.WebhooksPart;
 import io.vertx.core.Future;
@@ -31,6 +32,8 @@ public final class PushVerticle extends VerticleBase {
     chain = chain.compose(v -> keys.start()).onSuccess(v -> stops.add(keys::stop));
     WebhooksPart webhooks = new WebhooksPart(platform, keys.operator());
     chain = chain.compose(v -> webhooks.start()).onSuccess(v -> stops.add(webhooks::stop));
+    AnnouncementsPart announcements = new AnnouncementsPart(platform);
+    chain = chain.compose(v -> announcements.start()).onSuccess(v -> stops.add(announcements::stop));
     return chain;
   }
 

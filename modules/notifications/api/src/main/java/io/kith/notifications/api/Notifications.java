@@ -110,6 +110,9 @@ public final class Notifications {
    */
   public static final List<String> CUSTOM_FIELD_TYPES = List.of("string", "integer", "number", "boolean");
 
+  /** Most app-defined types a node declares. */
+  public static final int MAX_CUSTOM_TYPES = 50;
+
   /** The member of a notification that holds the fields of an app-defined type. */
   public static final String DATA = "data";
 

@@ -28,8 +28,8 @@ record NotificationsSettings(int maxPerUser, int markReadsPerMinute, Map<String,
   static final String MARK_READS_PER_MINUTE = "mark-reads-per-minute";
   /** Config key of {@link #customTypes}: a list of {@code {name, fields: {name: type}}}. */
   static final String CUSTOM_TYPES = "custom-types";
-  /** Most custom types, and most fields of one. */
-  static final int MAX_CUSTOM_TYPES = 50;
+  /** Most custom types ({@link Notifications#MAX_CUSTOM_TYPES}), and most fields of one. */
+  static final int MAX_CUSTOM_TYPES = Notifications.MAX_CUSTOM_TYPES;
   static final int MAX_FIELDS = 20;
   private static final String NAME = "[a-z][a-z0-9_]{0,39}";
 

@@ -1,42 +1,21 @@
 package io.kith.app.push;
 
 import io.kith.app.support.User;
-import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.kith.platform.testkit.Await;
 import io.kith.app.support.Reply;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @DisplayName("Server-to-server API keys over HTTP: made by the operator, shown once, scoped, revocable")
-class ApiKeysHttpTest {
-
-  private HooksKith kith;
-
-  @BeforeAll
-  void start() {
-    kith = HooksKith.start(1.0);
-  }
-
-  @AfterAll
-  void stop() {
-    if (kith != null) {
-      kith.close();
-    }
-  }
+class ApiKeysHttpTest extends HooksTest {
 
   private Reply withHeader(String path, String name, String value) {
     MultiMap headers = MultiMap.caseInsensitiveMultiMap().add(name, value);

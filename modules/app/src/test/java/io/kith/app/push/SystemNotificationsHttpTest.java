@@ -1,41 +1,21 @@
 package io.kith.app.push;
 
 import io.kith.app.support.User;
-import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @DisplayName("System notifications over HTTP: app-defined types with checked fields, announcements to everyone")
-class SystemNotificationsHttpTest {
+class SystemNotificationsHttpTest extends HooksTest {
 
   private static final String PATH = "/api/v1/server/notifications";
-  private HooksKith kith;
-
-  @BeforeAll
-  void start() {
-    kith = HooksKith.start(1.0);
-  }
-
-  @AfterAll
-  void stop() {
-    if (kith != null) {
-      kith.close();
-    }
-  }
 
   private static JsonObject badge(String badge, Object level) {
     return new JsonObject().put("type", HooksKith.BADGE)

@@ -1,45 +1,24 @@
 package io.kith.app.push;
 
 import io.kith.app.support.User;
-import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @DisplayName("Webhooks over HTTP: dead-lettering after the retry bound, replay, removal")
-class WebhookDeadLetterHttpTest {
+class WebhookDeadLetterHttpTest extends HooksTest {
 
-  private HooksKith kith;
-  private Receiver receiver;
-
-  @BeforeAll
-  void start() {
-    // retries end after about two seconds (0.0005 hours): the bound is what this class is about
-    kith = HooksKith.start(0.0005);
-    receiver = new Receiver(kith.client());
-  }
-
-  @AfterAll
-  void stop() {
-    if (receiver != null) {
-      receiver.close();
-    }
-    if (kith != null) {
-      kith.close();
-    }
+  /** Retries end after about two seconds: the bound is what this class is about. */
+  @Override
+  protected double retryHours() {
+    return 0.0005;
   }
 
   @Test

@@ -1,16 +1,11 @@
 package io.kith.app.push;
 
 import io.kith.app.support.User;
-import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,29 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@ExtendWith(KithTestKit.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @DisplayName("Webhooks over HTTP: registration refusals, signed delivery, retries, order per resource, rotation")
-class WebhooksHttpTest {
-
-  private HooksKith kith;
-  private Receiver receiver;
-
-  @BeforeAll
-  void start() {
-    kith = HooksKith.start(1.0);
-    receiver = new Receiver(kith.client());
-  }
-
-  @AfterAll
-  void stop() {
-    if (receiver != null) {
-      receiver.close();
-    }
-    if (kith != null) {
-      kith.close();
-    }
-  }
+class WebhooksHttpTest extends HooksTest {
 
   private JsonObject registerRaw(String url) {
     return new JsonObject().put("url", url).put("events", new JsonArray().add("post.published"));

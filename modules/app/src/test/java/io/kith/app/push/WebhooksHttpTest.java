@@ -23,14 +23,20 @@ class WebhooksHttpTest extends HooksTest {
   }
 
   @Test
-  @DisplayName("a URL on loopback, in a private or carrier-NAT range, IPv4-mapped, or plain http is refused")
+  @DisplayName("a URL on loopback, in a private, carrier-NAT or reserved range, IPv4-mapped, 6to4 or NAT64, with "
+      + "credentials, or plain http is refused; a public https one is accepted")
   void refusedUrls() {
     for (String url : List.of("https://localhost/hook", "https://127.0.0.2/hook", "https://10.1.2.3/hook",
         "https://192.168.0.10/hook", "https://172.16.5.5/hook", "https://100.64.0.1/hook", "https://169.254.169.254/",
         "https://[::1]/hook", "https://[fd00::1]/hook", "https://[::ffff:127.0.0.1]/hook", "https://0.0.0.0/hook",
-        "https://224.0.0.1/hook", "http://93.184.216.34/hook", "ftp://93.184.216.34/hook")) {
+        "https://224.0.0.1/hook", "https://198.18.0.1/hook", "https://192.0.2.1/hook", "https://[fe80::1]/hook",
+        "https://[ff02::1]/hook", "https://[2002:7f00:1::1]/hook", "https://[64:ff9b::7f00:1]/hook",
+        "https://user:pass@93.184.216.34/hook", "http://93.184.216.34/hook", "ftp://93.184.216.34/hook")) {
       kith.admin(HttpMethod.POST, "/webhooks", registerRaw(url)).problem(400, "webhook_url_refused", "url");
     }
+    // a public address is accepted (removed at once: nothing here could reach it)
+    JsonObject open = kith.register("https://93.184.216.34/hook", "post.published");
+    kith.admin(HttpMethod.DELETE, "/webhooks/" + open.getLong("id"), null).expectNoContent();
     // the allow-listed host is accepted over http, but on another port of loopback by name it is not
     kith.admin(HttpMethod.POST, "/webhooks", registerRaw("http://localhost:1/hook"))
         .problem(400, "webhook_url_refused", "url");

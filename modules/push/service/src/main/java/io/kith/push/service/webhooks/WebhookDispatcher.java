@@ -4,9 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,8 +17,8 @@ import java.util.Map;
  */
 final class WebhookDispatcher {
 
-  /** Most deliveries one node attempts per look (others wait for the next look): bounds open connections. */
-  static final int MAX_PER_LOOK = 64;
+  /** Most attempts running at once on one node (others wait for a later look): bounds open connections. */
+  static final int MAX_IN_FLIGHT = 64;
 
   private final Vertx vertx;
   private final WebhookEndpoints endpoints;
@@ -29,6 +27,8 @@ final class WebhookDispatcher {
   private final WebhooksSettings settings;
   private long timer = -1;
   private boolean looking;
+  // touched on this verticle's event loop only (the timer's and the attempts' callbacks)
+  private int inFlight;
 
   WebhookDispatcher(Vertx vertx, WebhookEndpoints endpoints, WebhookDeliveries deliveries, WebhookSender sender,
                     WebhooksSettings settings) {
@@ -54,22 +54,25 @@ final class WebhookDispatcher {
     }
   }
 
-  /** One look: attempts the due heads of the resource queues. */
+  /**
+   * One look: starts attempts at the due heads of the resource queues, without waiting for them (a slow endpoint
+   * must not hold up the others until its timeout), as long as fewer than {@value #MAX_IN_FLIGHT} run on this node.
+   */
   Future<Void> look() {
     long now = System.currentTimeMillis();
-    return deliveries.pending(settings.scanBatch()).compose(pending -> {
+    return deliveries.pending(settings.scanBatch()).map(pending -> {
       Map<String, JsonObject> heads = new LinkedHashMap<>();
       for (JsonObject d : pending) {
         heads.putIfAbsent(d.getLong("endpoint") + "/" + d.getString("resource"), d);
       }
-      List<Future<Void>> attempts = new ArrayList<>();
       for (JsonObject head : heads.values()) {
-        if (attempts.size() < MAX_PER_LOOK && head.getLong("next_at", 0L) <= now
+        if (inFlight < MAX_IN_FLIGHT && head.getLong("next_at", 0L) <= now
             && head.getLong("lease_until", 0L) <= now) {
-          attempts.add(attempt(head.getLong("_id"), now));
+          inFlight++;
+          attempt(head.getLong("_id"), now).onComplete(ar -> inFlight--);
         }
       }
-      return Future.join(attempts).<Void>mapEmpty().recover(e -> Future.succeededFuture());
+      return null;
     });
   }
 

@@ -33,11 +33,16 @@ final class HooksKith extends TestKith {
 
   /** Starts a node whose failing deliveries are retried for {@code retryHours}. */
   static HooksKith start(double retryHours) {
+    return start(retryHours, new JsonArray());
+  }
+
+  /** As {@link #start(double)}, with these {@code push.webhooks.endpoints}. */
+  static HooksKith start(double retryHours, JsonArray endpoints) {
     JsonObject overrides = config("accounts", "relations", "feeds", "notifications", "push", "gateway")
         .put("push", new JsonObject().put("admin-token-hash", Sessions.sha256(ADMIN_TOKEN))
             .put("webhooks", new JsonObject().put("allow-hosts", new JsonArray().add("127.0.0.1"))
                 .put("retry-hours", retryHours).put("backoff-base-ms", 50L).put("backoff-max-ms", 200L)
-                .put("poll-ms", 50L))
+                .put("poll-ms", 50L).put("endpoints", endpoints))
             .put("announcements", new JsonObject().put("batch", 2).put("poll-ms", 50L)))
         .put("notifications", new JsonObject().put("custom-types", new JsonArray().add(new JsonObject()
             .put("name", BADGE).put("fields", new JsonObject().put("badge", "string").put("level", "integer")))));
@@ -87,5 +92,24 @@ final class HooksKith extends TestKith {
         .put("password", PASSWORD)).expect(201);
     return new io.kith.app.support.User(body.getJsonObject("user").getLong("id"), name,
         body.getJsonObject("tokens").getString("access_token"));
+  }
+
+  /**
+   * Removes every webhook endpoint, so that later test classes sharing the test kit's MongoDB queue no deliveries to
+   * receivers that are gone.
+   */
+  void removeEndpoints() {
+    for (Object e : admin(HttpMethod.GET, "/webhooks", null).expect(200).getJsonArray("items")) {
+      admin(HttpMethod.DELETE, "/webhooks/" + ((JsonObject) e).getLong("id"), null).expectNoContent();
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      removeEndpoints();
+    } finally {
+      super.close();
+    }
   }
 }

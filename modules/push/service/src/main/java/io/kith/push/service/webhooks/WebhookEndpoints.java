@@ -1,12 +1,12 @@
 package io.kith.push.service.webhooks;
 
+import io.kith.platform.store.MongoErrors;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.IndexOptions;
 import io.vertx.ext.mongo.MongoClient;
-import io.vertx.ext.mongo.UpdateOptions;
 
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -46,15 +46,25 @@ final class WebhookEndpoints {
     return mongo.insert(COLLECTION, endpoint).map(id -> endpoint);
   }
 
-  /** Writes a configured endpoint over the one of the same URL (its secret too), or adds it. */
+  /**
+   * Writes a configured endpoint over the one of the same URL (its secret too), or adds it with {@code newId}. (An
+   * update, then an insert, rather than an upsert: the id must be a Kith id, which an upsert's {@code $setOnInsert}
+   * of {@code _id} does not give on every server.) Two nodes starting at once race on the unique URL, and the loser
+   * updates.
+   */
   Future<Void> upsertConfigured(long newId, JsonObject endpoint) {
-    JsonObject set = endpoint.copy();
+    String url = endpoint.getString("url");
+    JsonObject set = endpoint.copy().put("config_url", url);
     set.remove("_id");
     set.remove("created");
-    return mongo.updateCollectionWithOptions(COLLECTION, new JsonObject().put("config_url", endpoint.getString("url")),
-        new JsonObject().put("$set", set.put("config_url", endpoint.getString("url")))
-            .put("$setOnInsert", new JsonObject().put("_id", newId).put("created", endpoint.getLong("created"))),
-        new UpdateOptions().setUpsert(true)).mapEmpty();
+    JsonObject byUrl = new JsonObject().put("config_url", url);
+    JsonObject update = new JsonObject().put("$set", set);
+    return mongo.updateCollection(COLLECTION, byUrl, update).compose(r -> r.getDocMatched() > 0
+        ? Future.<Void>succeededFuture()
+        : mongo.insert(COLLECTION, set.copy().put("_id", newId).put("created", endpoint.getLong("created")))
+            .<Void>mapEmpty()
+            .recover(e -> MongoErrors.isDuplicateKey(e)
+                ? mongo.updateCollection(COLLECTION, byUrl, update).mapEmpty() : Future.failedFuture(e)));
   }
 
   /** Removes configured endpoints whose URL is no longer in the configuration. */

@@ -107,7 +107,8 @@ class WebhooksHttpTest extends HooksTest {
     JsonArray history = d.getJsonArray("history");
     assertEquals(List.of(500, 500, 200), history.stream().map(a -> ((JsonObject) a).getInteger("status")).toList());
     String firstBody = receiver.about(url, "post", post).get(0).body();
-    receiver.about(url, "post", post).forEach(hit -> assertEquals(firstBody, hit.body(), "a retry sends the same body"));
+    receiver.about(url, "post", post)
+        .forEach(hit -> assertEquals(firstBody, hit.body(), "a retry sends the same body"));
   }
 
   @Test

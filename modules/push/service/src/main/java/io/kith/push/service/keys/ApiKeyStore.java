@@ -1,6 +1,7 @@
 package io.kith.push.service.keys;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.IndexOptions;
@@ -38,7 +39,8 @@ final class ApiKeyStore {
   }
 
   Future<List<JsonObject>> all() {
-    return mongo.findWithOptions(COLLECTION, new JsonObject(), new FindOptions().setSort(new JsonObject().put("_id", 1)));
+    return mongo.findWithOptions(COLLECTION, new JsonObject(),
+        new FindOptions().setSort(new JsonObject().put("_id", 1)));
   }
 
   /** Marks a key revoked (keeping an earlier revocation time); null when there is no such key. */
@@ -50,9 +52,9 @@ final class ApiKeyStore {
 
   /** Records a use, unless one was recorded within {@link #LAST_USED_EVERY_MS}. */
   Future<Void> used(long id, long now) {
-    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id).put("$or", new io.vertx.core.json.JsonArray()
-            .add(new JsonObject().put("last_used", null))
-            .add(new JsonObject().put("last_used", new JsonObject().put("$lt", now - LAST_USED_EVERY_MS)))),
+    JsonArray stale = new JsonArray().add(new JsonObject().put("last_used", null))
+        .add(new JsonObject().put("last_used", new JsonObject().put("$lt", now - LAST_USED_EVERY_MS)));
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id).put("$or", stale),
         new JsonObject().put("$set", new JsonObject().put("last_used", now))).mapEmpty();
   }
 

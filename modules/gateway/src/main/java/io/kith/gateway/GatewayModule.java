@@ -16,6 +16,9 @@ import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.ModerationRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
 import io.kith.gateway.http.PushTargetsRoutes;
+import io.kith.gateway.http.ApiKeysRoutes;
+import io.kith.gateway.http.ServerRoutes;
+import io.kith.gateway.http.WebhooksRoutes;
 import io.kith.gateway.http.WhiteboardRoutes;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
@@ -24,6 +27,9 @@ import io.kith.messaging.api.WhiteboardService;
 import io.kith.moderation.api.ModerationService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.push.api.PushTargetsService;
+import io.kith.push.api.ApiKeysService;
+import io.kith.push.api.SystemNotificationsService;
+import io.kith.push.api.WebhooksService;
 import io.kith.gateway.http.FeedsRoutes;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.feeds.api.FeedsInternal;
@@ -77,7 +83,11 @@ public final class GatewayModule implements KithModule {
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
         new ModerationRoutes(ModerationService.proxy(platform.vertx())),
-        new PushTargetsRoutes(PushTargetsService.proxy(platform.vertx())));
+        new PushTargetsRoutes(PushTargetsService.proxy(platform.vertx())),
+        new WebhooksRoutes(WebhooksService.proxy(platform.vertx())),
+        new ApiKeysRoutes(ApiKeysService.proxy(platform.vertx())),
+        new ServerRoutes(AccountsService.proxy(platform.vertx()),
+            SystemNotificationsService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,

@@ -143,6 +143,7 @@ public final class ApiRouter {
       }
     });
     builder.rootHandler(new BearerAuth(contract, platform.sessions()));
+    builder.rootHandler(new ApiKeyAuth(contract, io.kith.push.api.ApiKeysService.proxy(vertx)));
 
     // before the domain handlers: an undeclared query parameter is refused, not ignored
     builder.getRoutes().forEach(route -> route.addHandler(QueryParameters.of(route.getOperation())));

@@ -30,6 +30,8 @@ import java.util.List;
 public final class BearerAuth implements Handler<RoutingContext> {
 
   private static final String PREFIX = "bearer ";
+  /** The contract's security scheme of user access tokens. */
+  static final String SCHEME = "bearerAuth";
   private final OpenAPIContract contract;
   private final AccessTokens tokens;
   private final Sessions sessions;
@@ -43,8 +45,11 @@ public final class BearerAuth implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext rc) {
-    Operation op = operationOf(rc);
-    if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()) {
+    Operation op = operationOf(contract, rc);
+    if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()
+        || op.getSecurityRequirements().stream().noneMatch(r -> r.getNames().contains(SCHEME))) {
+      // no user token here: open operations, and those of another scheme (the operator's admin token), whose
+      // service checks the credential itself
       rc.next();
       return;
     }
@@ -96,7 +101,8 @@ public final class BearerAuth implements Handler<RoutingContext> {
     return op.getSecurityRequirements().stream().anyMatch(SecurityRequirement::isEmpty);
   }
 
-  private Operation operationOf(RoutingContext rc) {
+  /** The contract's operation of a request, found as the router finds its route. */
+  static Operation operationOf(OpenAPIContract contract, RoutingContext rc) {
     String path = rc.normalizedPath();
     Operation op = contract.findOperation(path, rc.request().method());
     // the router serves "/a/b/" on the route of "/a/b": find the operation the same way, or a trailing slash would

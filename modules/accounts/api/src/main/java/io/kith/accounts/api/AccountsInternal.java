@@ -45,6 +45,13 @@ public interface AccountsInternal {
   Future<JsonObject> onlineAmong(List<Long> userIds);
 
   /**
+   * Ids of the active accounts (neither pending deletion nor erased) above {@code after}, ascending, {@code limit}
+   * (1..1,000) of them: {@code {ids: [...], next}}, {@code next} being the {@code after} of the following page or
+   * null at the end. For walks over everyone in bounded pages (an announcement).
+   */
+  Future<JsonObject> activeUsers(long after, int limit);
+
+  /**
    * Called by the gateway when a bridge connection of {@code userId} is authenticated ({@code open} true) or closed.
    * Connections are counted in Redis with a heartbeat expiry, so a crashed node leaves no ghost.
    */

@@ -178,6 +178,17 @@ final class AccountStore {
   }
 
   /** The account without its password hash, or null. */
+  /**
+   * Ids of accounts neither pending deletion nor erased, above {@code after}, ascending, at most {@code limit}: a
+   * walk over every active account in bounded pages (an announcement to everyone).
+   */
+  Future<List<Long>> activeIdsAfter(long after, int limit) {
+    return mongo.findWithOptions(COLLECTION, Deletion.HIDDEN.copy().put("_id", new JsonObject().put("$gt", after)),
+            new FindOptions().setSort(new JsonObject().put("_id", 1)).setLimit(limit)
+                .setFields(new JsonObject().put("_id", 1)))
+        .map(docs -> docs.stream().map(d -> d.getLong("_id")).toList());
+  }
+
   Future<JsonObject> byId(long id) {
     return mongo.findOne(COLLECTION, new JsonObject().put("_id", id), NO_PASSWORD);
   }

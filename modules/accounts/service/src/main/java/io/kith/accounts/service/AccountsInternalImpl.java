@@ -26,6 +26,11 @@ final class AccountsInternalImpl implements AccountsInternal {
   }
 
   @Override
+  public Future<JsonObject> activeUsers(long after, int limit) {
+    return profiles.activeUsers(after, limit);
+  }
+
+  @Override
   public Future<JsonObject> onlineAmong(List<Long> userIds) {
     return presence.onlineAmong(userIds);
   }

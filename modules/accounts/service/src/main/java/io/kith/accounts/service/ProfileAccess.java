@@ -8,6 +8,7 @@ import io.kith.platform.events.Event;
 import io.kith.platform.events.EventPublisher;
 import io.vertx.core.CompositeFuture;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
@@ -143,6 +144,16 @@ final class ProfileAccess {
       found.forEach((id, account) -> out.put(Long.toString(id), Profiles.summary(account)));
       return out;
     });
+  }
+
+  /** See {@link io.kith.accounts.api.AccountsInternal#activeUsers}. */
+  Future<JsonObject> activeUsers(long after, int limit) {
+    if (after < 0 || limit < 1 || limit > AccountsServiceImpl.MAX_IDS) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "limit", "limit must be between 1 and "
+          + AccountsServiceImpl.MAX_IDS + ", after at least 0");
+    }
+    return store.activeIdsAfter(after, limit).map(ids -> new JsonObject().put("ids", new JsonArray(ids))
+        .put("next", ids.size() < limit ? null : ids.get(ids.size() - 1)));
   }
 
   Future<JsonObject> followSettings(List<Long> userIds) {

@@ -107,6 +107,19 @@ public final class Notifications {
   /** Optional list details (not query conditions): {@code changed} (names of what an activity update changed). */
   public static final List<String> LISTS = List.of("changed");
 
+  /**
+   * The types a field of an app-defined notification type may have ({@code notifications.custom-types}): {@code string}
+   * (up to 1,000 characters), {@code integer}, {@code number}, {@code boolean}. An app-defined notification carries its
+   * fields under {@code data} and has no actor; it is filtered, counted and marked read like a built-in one.
+   */
+  public static final List<String> CUSTOM_FIELD_TYPES = List.of("string", "integer", "number", "boolean");
+
+  /** Most app-defined types a node declares. */
+  public static final int MAX_CUSTOM_TYPES = 50;
+
+  /** The member of a notification that holds the fields of an app-defined type. */
+  public static final String DATA = "data";
+
   /** Condition on the read state ({@code true}: unread only; {@code false}: read only). */
   public static final String UNREAD = "unread";
 

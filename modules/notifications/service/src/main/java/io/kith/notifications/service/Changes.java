@@ -41,7 +41,7 @@ final class Changes {
   }
 
   Future<JsonObject> markReadWhere(long actor, JsonObject condition) {
-    JsonObject valid = Query.condition(condition);
+    JsonObject valid = Query.condition(condition, settings.types());
     return throttleMarks(actor).compose(v -> marked(actor, hot.markWhere(actor, valid)));
   }
 
@@ -61,7 +61,7 @@ final class Changes {
   }
 
   Future<JsonObject> deleteWhere(long actor, JsonObject condition) {
-    return deleted(actor, hot.deleteWhere(actor, Query.condition(condition)));
+    return deleted(actor, hot.deleteWhere(actor, Query.condition(condition, settings.types())));
   }
 
   private Future<JsonObject> marked(long actor, Future<HotStore.Change> change) {
@@ -87,5 +87,10 @@ final class Changes {
   private HotStore.Change pushed(long user, HotStore.Change change) {
     pushes.counts(user, change);
     return change;
+  }
+
+  /** Every notification type of this node: the built-in ones, then the configured custom ones. */
+  List<String> types() {
+    return settings.types();
   }
 }

@@ -59,13 +59,16 @@ final class HotStore {
   private static final int REBUILD_ATTEMPTS = 5;
 
   private final RedisAPI api;
+  /** Every type of the node, built-in then custom: the members of {@code by_type}. */
+  private final List<String> types;
   private final Loader loader;
   private final int cap;
 
-  HotStore(Redis redis, Loader loader, int cap) {
+  HotStore(Redis redis, Loader loader, int cap, List<String> types) {
     this.api = RedisAPI.api(redis);
     this.loader = loader;
     this.cap = cap;
+    this.types = types;
   }
 
   static String prefix(long user) {
@@ -133,6 +136,11 @@ final class HotStore {
         pairs.add(field);
         pairs.add(String.join(",", list.stream().map(String::valueOf).toList()));
       }
+    }
+    // an app-defined type's fields, as one JSON text (they are shown, never query conditions)
+    if (record.getValue(Notifications.DATA) instanceof JsonObject data) {
+      pairs.add(Notifications.DATA);
+      pairs.add(data.encode());
     }
     return pairs;
   }
@@ -253,7 +261,7 @@ final class HotStore {
         }
         List<String> args = script(user);
         args.add(generation);
-        args.add(new JsonArray(Notifications.TYPES).encode());
+        args.add(new JsonArray(types).encode());
         args.add(docs.encode());
         return FILL.run(api, args);
       });
@@ -301,11 +309,11 @@ final class HotStore {
     return out;
   }
 
-  /** The counters hash as {@code {total, by_type}} with every known type. */
-  static JsonObject counts(Response flat) {
+  /** The counters hash as {@code {total, by_type}} with every known type (built-in and custom). */
+  JsonObject counts(Response flat) {
     JsonObject raw = hash(flat);
     JsonObject byType = new JsonObject();
-    for (String type : Notifications.TYPES) {
+    for (String type : types) {
       byType.put(type, Long.parseLong(raw.getString("u:" + type, "0")));
     }
     return new JsonObject().put("total", Long.parseLong(raw.getString("unread", "0"))).put("by_type", byType);

@@ -59,7 +59,7 @@ final class Listing {
   }
 
   Future<JsonObject> list(long actor, JsonObject query) {
-    JsonObject spec = Query.list(query);
+    JsonObject spec = Query.list(query, changes.types());
     int limit = spec.getInteger("limit");
     return hot.list(actor, spec).compose(found -> visibleOnly(actor, found)
         .compose(shown -> views.of(actor, shown))
@@ -75,7 +75,7 @@ final class Listing {
 
   /** Groups read → the visible latest ones → the actors' summaries → the views → the page. */
   Future<JsonObject> grouped(long actor, JsonObject query) {
-    JsonObject spec = Query.grouped(query);
+    JsonObject spec = Query.grouped(query, changes.types());
     int limit = spec.getInteger("limit");
     return hot.grouped(actor, spec)
         .compose(groups -> visibleGroups(actor, groups))

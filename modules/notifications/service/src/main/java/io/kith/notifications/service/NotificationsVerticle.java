@@ -5,6 +5,7 @@ import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.feeds.api.FeedsInternal;
+import io.kith.notifications.api.NotificationsInternal;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.Platform;
 import io.kith.platform.events.ErasureSteps;
@@ -25,6 +26,7 @@ public final class NotificationsVerticle extends VerticleBase {
 
   private final Platform platform;
   private MessageConsumer<JsonObject> binding;
+  private MessageConsumer<JsonObject> internal;
   private Producers producers;
   private EventConsumer erasure;
   private MessageConsumer<JsonObject> export;
@@ -39,7 +41,7 @@ public final class NotificationsVerticle extends VerticleBase {
     NotificationsSettings settings = NotificationsSettings.from(platform.config().section("notifications"));
     NotificationRecords records = new NotificationRecords(platform.mongo());
     HotStore hot = new HotStore(platform.redis(), user -> records.recent(user, settings.maxPerUser()),
-        settings.maxPerUser());
+        settings.maxPerUser(), settings.types());
     FeedsInternal feeds = FeedsInternal.proxy(vertx);
     AccountsService accounts = AccountsService.proxy(vertx);
     Views views = new Views(accounts);
@@ -48,7 +50,9 @@ public final class NotificationsVerticle extends VerticleBase {
     SystemChanges system = new SystemChanges(records, hot, changes, pushes);
     Delivery delivery = new Delivery(platform, records, hot, views, pushes, system);
     NotificationsServiceImpl service = new NotificationsServiceImpl(new Listing(hot, feeds, views, changes), hot,
-        changes, new Preferences(records));
+        changes, new Preferences(records, settings.types()));
+    SystemNotices notices = new SystemNotices(settings.customTypes(),
+        new Notifier(delivery, records, RelationsInternal.proxy(vertx), feeds));
     producers = new Producers(platform, delivery, system, records, RelationsInternal.proxy(vertx), feeds,
         AccountsInternal.proxy(vertx));
     Erasure erasing = new Erasure(platform, records, hot, pushes);
@@ -63,6 +67,11 @@ public final class NotificationsVerticle extends VerticleBase {
           binding = new ServiceBinder(vertx).setAddress(NotificationsService.ADDRESS)
               .register(NotificationsService.class, service);
           return binding.completion();
+        })
+        .compose(v -> {
+          internal = new ServiceBinder(vertx).setAddress(NotificationsInternal.ADDRESS)
+              .register(NotificationsInternal.class, notices);
+          return internal.completion();
         });
   }
 
@@ -71,7 +80,8 @@ public final class NotificationsVerticle extends VerticleBase {
     Future<Void> worker = producers == null ? Future.succeededFuture() : producers.stop();
     Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
     Future<Void> exporting = export == null ? Future.succeededFuture() : export.unregister();
-    return Future.all(worker, erasing, exporting)
+    Future<Void> internalBinding = internal == null ? Future.succeededFuture() : internal.unregister();
+    return Future.all(worker, erasing, exporting, internalBinding)
         .compose(v -> binding == null ? Future.succeededFuture() : binding.unregister());
   }
 }

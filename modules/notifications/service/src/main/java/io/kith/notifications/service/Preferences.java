@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -19,9 +20,11 @@ final class Preferences {
   static final int MAX_MUTED_USERS = 1_000;
 
   private final NotificationRecords records;
+  private final List<String> types;
 
-  Preferences(NotificationRecords records) {
+  Preferences(NotificationRecords records, List<String> types) {
     this.records = records;
+    this.types = types;
   }
 
   Future<JsonObject> preferences(long actor) {
@@ -33,7 +36,7 @@ final class Preferences {
     JsonObject set = new JsonObject();
     for (String name : p.fieldNames()) {
       switch (name) {
-        case "muted_types" -> set.put(name, new JsonArray(Query.typeList(p.getValue(name), name)));
+        case "muted_types" -> set.put(name, new JsonArray(Query.typeList(p.getValue(name), name, types)));
         case "muted_users" -> set.put(name, mutedUsers(actor, p.getValue(name)));
         default -> throw Failures.field(KithErrors.VALIDATION_FAILED, name, "unknown preference '" + name
             + "'; known: muted_types, muted_users");

@@ -32,10 +32,10 @@ final class Query {
   }
 
   /** The spec of a list query. */
-  static JsonObject list(JsonObject query) {
+  static JsonObject list(JsonObject query, List<String> known) {
     JsonObject q = query == null ? new JsonObject() : query;
     known(q, Set.of("types", "where", "max_id", "since_id", "offset", "limit"));
-    JsonObject spec = filter(q);
+    JsonObject spec = filter(q, known);
     long maxId = id(q, "max_id");
     long sinceId = id(q, "since_id");
     if (maxId > 0) {
@@ -50,10 +50,10 @@ final class Query {
   }
 
   /** The spec of a grouped query: {@code {types, before, limit}}. */
-  static JsonObject grouped(JsonObject query) {
+  static JsonObject grouped(JsonObject query, List<String> known) {
     JsonObject q = query == null ? new JsonObject() : query;
     known(q, Set.of("types", "max_id", "limit"));
-    JsonObject spec = new JsonObject().put("types", types(q));
+    JsonObject spec = new JsonObject().put("types", types(q, known));
     long maxId = id(q, "max_id");
     if (maxId > 0) {
       spec.put("before", Long.toString(maxId));
@@ -63,10 +63,10 @@ final class Query {
   }
 
   /** The spec of a mark-read or delete condition: at least one of types and where. */
-  static JsonObject condition(JsonObject condition) {
+  static JsonObject condition(JsonObject condition, List<String> known) {
     JsonObject c = condition == null ? new JsonObject() : condition;
     known(c, Set.of("types", "where"));
-    JsonObject spec = filter(c);
+    JsonObject spec = filter(c, known);
     if (spec.getJsonArray("types").isEmpty() && spec.getJsonArray("where").isEmpty()) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "where",
           "give types or where conditions (to mark everything read, use mark all)");
@@ -90,7 +90,7 @@ final class Query {
   }
 
   /** Known types given as a list, in the order given, duplicates dropped. */
-  static List<String> typeList(Object value, String field) {
+  static List<String> typeList(Object value, String field, List<String> known) {
     if (value == null) {
       return List.of();
     }
@@ -99,17 +99,17 @@ final class Query {
     }
     Set<String> out = new LinkedHashSet<>();
     for (Object t : (JsonArray) value) {
-      if (!(t instanceof String) || !Notifications.TYPES.contains(t)) {
+      if (!(t instanceof String) || !known.contains(t)) {
         throw Failures.field(KithErrors.VALIDATION_FAILED, field, "unknown notification type '" + t
-            + "'; known types: " + String.join(", ", Notifications.TYPES));
+            + "'; known types: " + String.join(", ", known));
       }
       out.add((String) t);
     }
     return new ArrayList<>(out);
   }
 
-  private static JsonObject filter(JsonObject q) {
-    JsonObject spec = new JsonObject().put("types", types(q));
+  private static JsonObject filter(JsonObject q, List<String> known) {
+    JsonObject spec = new JsonObject().put("types", types(q, known));
     JsonArray where = new JsonArray();
     Object raw = q.getValue("where");
     if (raw != null && !(raw instanceof JsonObject)) {
@@ -139,8 +139,8 @@ final class Query {
     return spec.put("where", where);
   }
 
-  private static JsonArray types(JsonObject q) {
-    return new JsonArray(typeList(q.getValue("types"), "types"));
+  private static JsonArray types(JsonObject q, List<String> known) {
+    return new JsonArray(typeList(q.getValue("types"), "types", known));
   }
 
   private static void known(JsonObject q, Set<String> members) {

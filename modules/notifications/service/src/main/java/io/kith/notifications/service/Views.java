@@ -72,6 +72,9 @@ final class Views {
         v.put(f, new JsonArray(joined.isEmpty() ? List.of() : List.of((Object[]) joined.split(","))));
       }
     }
+    if (r.containsKey(Notifications.DATA)) {
+      v.put(Notifications.DATA, new JsonObject(r.getString(Notifications.DATA)));
+    }
     if (v.containsKey("from_user") && people.containsKey(v.getLong("from_user"))) {
       v.put("actor", people.get(v.getLong("from_user")));
     }

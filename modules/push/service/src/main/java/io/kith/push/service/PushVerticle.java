@@ -4,6 +4,9 @@ import io.kith.platform.Platform;
 import io.kith.push.service.delivery.DeliveryPart;
 import io.kith.push.service.delivery.Preferences;
 import io.kith.push.service.targets.TargetsPart;
+import io.kith.push.service.announcements.AnnouncementsPart;
+import io.kith.push.service.keys.ApiKeysPart;
+import io.kith.push.service.webhooks.WebhooksPart;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 
@@ -34,6 +37,12 @@ public final class PushVerticle extends VerticleBase {
         .onSuccess(v -> stops.add(targets::stop));
     DeliveryPart delivery = new DeliveryPart(platform, targets.records(), preferences, targets.maxTargets());
     started = started.compose(v -> delivery.start()).onSuccess(v -> stops.add(delivery::stop));
+    ApiKeysPart keys = new ApiKeysPart(platform);
+    started = started.compose(v -> keys.start()).onSuccess(v -> stops.add(keys::stop));
+    WebhooksPart webhooks = new WebhooksPart(platform, keys.operator());
+    started = started.compose(v -> webhooks.start()).onSuccess(v -> stops.add(webhooks::stop));
+    AnnouncementsPart announcements = new AnnouncementsPart(platform);
+    started = started.compose(v -> announcements.start()).onSuccess(v -> stops.add(announcements::stop));
     return started;
   }
 

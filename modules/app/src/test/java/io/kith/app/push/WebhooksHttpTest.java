@@ -1,0 +1,152 @@
+package io.kith.app.push;
+
+import io.kith.app.support.User;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@DisplayName("Webhooks over HTTP: registration refusals, signed delivery, retries, order per resource, rotation")
+class WebhooksHttpTest extends HooksTest {
+
+  private JsonObject registerRaw(String url) {
+    return new JsonObject().put("url", url).put("events", new JsonArray().add("post.published"));
+  }
+
+  @Test
+  @DisplayName("a URL on loopback, in a private, carrier-NAT or reserved range, IPv4-mapped, 6to4 or NAT64, with "
+      + "credentials, or plain http is refused; a public https one is accepted")
+  void refusedUrls() {
+    for (String url : List.of("https://localhost/hook", "https://127.0.0.2/hook", "https://10.1.2.3/hook",
+        "https://192.168.0.10/hook", "https://172.16.5.5/hook", "https://100.64.0.1/hook", "https://169.254.169.254/",
+        "https://[::1]/hook", "https://[fd00::1]/hook", "https://[::ffff:127.0.0.1]/hook", "https://0.0.0.0/hook",
+        "https://224.0.0.1/hook", "https://198.18.0.1/hook", "https://192.0.2.1/hook", "https://[fe80::1]/hook",
+        "https://[ff02::1]/hook", "https://[2002:7f00:1::1]/hook", "https://[64:ff9b::7f00:1]/hook",
+        "https://user:pass@93.184.216.34/hook", "http://93.184.216.34/hook", "ftp://93.184.216.34/hook")) {
+      kith.admin(HttpMethod.POST, "/webhooks", registerRaw(url)).problem(400, "webhook_url_refused", "url");
+    }
+    // a public address is accepted (removed at once: nothing here could reach it)
+    JsonObject open = kith.register("https://93.184.216.34/hook", "post.published");
+    kith.admin(HttpMethod.DELETE, "/webhooks/" + open.getLong("id"), null).expectNoContent();
+    // the allow-listed host is accepted over http, but on another port of loopback by name it is not
+    kith.admin(HttpMethod.POST, "/webhooks", registerRaw("http://localhost:1/hook"))
+        .problem(400, "webhook_url_refused", "url");
+  }
+
+  @Test
+  @DisplayName("an unknown event type is refused naming events, and only the operator's token administers webhooks")
+  void refusedCallers() {
+    kith.admin(HttpMethod.POST, "/webhooks", new JsonObject().put("url", receiver.url("unknown"))
+        .put("events", new JsonArray().add("post.exploded"))).problem(400, "validation_failed", "events.0");
+    User user = kith.register();
+    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", null, null).problem(401, "operator_credential_required");
+    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", user.access(), null)
+        .problem(403, "operator_credential_invalid");
+    kith.call(HttpMethod.POST, "/api/v1/admin/webhooks", user.access(), registerRaw(receiver.url("user")))
+        .problem(403, "operator_credential_invalid");
+    kith.admin(HttpMethod.GET, "/webhooks/" + 9_000_000_000L, null).problem(404, "webhook_not_found");
+  }
+
+  @Test
+  @DisplayName("a published post reaches the endpoint with a signature the receiver verifies with its secret")
+  void signedDelivery() {
+    String url = receiver.url("signedDelivery");
+    JsonObject endpoint = kith.register(url, "post.published");
+    String secret = endpoint.getString("secret");
+    assertTrue(secret.startsWith("whsec_"));
+    assertFalse(kith.admin(HttpMethod.GET, "/webhooks/" + endpoint.getLong("id"), null).expect(200)
+        .containsKey("secret"), "the secret is shown once");
+    User author = kith.register();
+    long post = kith.publish(author, "hello hooks");
+
+    kith.await("the post's delivery", () -> !receiver.about(url, "post", post).isEmpty());
+    Receiver.Hit hit = receiver.about(url, "post", post).get(0);
+    JsonObject body = hit.json();
+    assertEquals("post.published", body.getString("type"));
+    assertEquals("post.published", hit.event());
+    assertEquals(author.id(), body.getJsonObject("data").getLong("author"));
+    assertTrue(body.getLong("id") > 0);
+    assertTrue(body.getString("created_at").endsWith("Z"), body.encode());
+    String t = Receiver.parts(hit.signature(), "t").get(0);
+    List<String> v1 = Receiver.parts(hit.signature(), "v1");
+    assertEquals(List.of(Receiver.sign(secret, t, hit.body())), v1);
+    assertTrue(Math.abs(System.currentTimeMillis() / 1000 - Long.parseLong(t)) < 600);
+    assertNotEquals(Receiver.sign("whsec_other", t, hit.body()), v1.get(0));
+
+    JsonArray deliveries = kith.awaitDeliveries(endpoint.getLong("id"), "the delivery recorded as delivered",
+        items -> items.stream().anyMatch(d -> "delivered".equals(((JsonObject) d).getString("state"))));
+    JsonObject recorded = deliveries.getJsonObject(0);
+    assertEquals(200, recorded.getJsonObject("last").getInteger("status"));
+    assertEquals("ok", recorded.getJsonObject("last").getString("body"));
+    assertEquals(1, recorded.getInteger("attempts"));
+  }
+
+  @Test
+  @DisplayName("a delivery answered 500 is retried with backoff until the endpoint answers 200, each answer recorded")
+  void retriedUntilSuccess() {
+    String url = receiver.url("retriedUntilSuccess");
+    JsonObject endpoint = kith.register(url, "post.published");
+    User author = kith.register();
+    AtomicInteger failures = new AtomicInteger();
+    receiver.answer(url, b -> failures.getAndIncrement() < 2 ? 500 : 200);
+    long post = kith.publish(author, "retry me");
+    kith.await("three attempts at the post", () -> receiver.about(url, "post", post).size() >= 3);
+    JsonArray deliveries = kith.awaitDeliveries(endpoint.getLong("id"), "the delivery delivered after two 500s",
+        items -> items.stream().anyMatch(d -> "delivered".equals(((JsonObject) d).getString("state"))));
+    JsonObject d = deliveries.getJsonObject(0);
+    assertEquals(3, d.getInteger("attempts"));
+    JsonArray history = d.getJsonArray("history");
+    assertEquals(List.of(500, 500, 200), history.stream().map(a -> ((JsonObject) a).getInteger("status")).toList());
+    String firstBody = receiver.about(url, "post", post).get(0).body();
+    receiver.about(url, "post", post)
+        .forEach(hit -> assertEquals(firstBody, hit.body(), "a retry sends the same body"));
+  }
+
+  @Test
+  @DisplayName("deliveries of one post keep their order: its deletion waits until its publication was delivered")
+  void orderPerResource() {
+    String url = receiver.url("orderPerResource");
+    JsonObject endpoint = kith.register(url, "post.published", "post.deleted");
+    User author = kith.register();
+    AtomicInteger failures = new AtomicInteger();
+    receiver.answer(url, b -> "post.published".equals(b.getString("type")) && failures.getAndIncrement() < 3
+        ? 503 : 200);
+    long post = kith.publish(author, "soon gone");
+    kith.delete("/posts/" + post, author).expectNoContent();
+    kith.awaitDeliveries(endpoint.getLong("id"), "both deliveries delivered", items -> items.size() == 2
+        && items.stream().allMatch(d -> "delivered".equals(((JsonObject) d).getString("state"))));
+    List<String> types = receiver.about(url, "post", post).stream().map(Receiver.Hit::event).toList();
+    int lastPublished = types.lastIndexOf("post.published");
+    int firstDeleted = types.indexOf("post.deleted");
+    assertTrue(lastPublished >= 0 && firstDeleted > lastPublished, "arrival order: " + types);
+  }
+
+  @Test
+  @DisplayName("after a secret rotation each delivery carries two signatures, the new secret's first")
+  void rotation() {
+    String url = receiver.url("rotation");
+    JsonObject endpoint = kith.register(url, "post.published");
+    String old = endpoint.getString("secret");
+    JsonObject rotated = kith.admin(HttpMethod.POST, "/webhooks/" + endpoint.getLong("id") + "/rotate-secret", null)
+        .expect(200);
+    String fresh = rotated.getString("secret");
+    assertNotEquals(old, fresh);
+    assertTrue(rotated.getLong("previous_secret_expires") > System.currentTimeMillis());
+    User author = kith.register();
+    long post = kith.publish(author, "rotated");
+    kith.await("the post's delivery", () -> !receiver.about(url, "post", post).isEmpty());
+    Receiver.Hit hit = receiver.about(url, "post", post).get(0);
+    String t = Receiver.parts(hit.signature(), "t").get(0);
+    assertEquals(List.of(Receiver.sign(fresh, t, hit.body()), Receiver.sign(old, t, hit.body())),
+        Receiver.parts(hit.signature(), "v1"));
+  }
+}

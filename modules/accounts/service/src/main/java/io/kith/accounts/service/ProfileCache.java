@@ -79,8 +79,8 @@ final class ProfileCache {
           misses.add(order.get(i));
         } else {
           JsonObject doc = parsed.parse(order.get(i), r);
-          // an account pending deletion is cached with its mark, and answers like a missing one
-          if (!Deletion.marked(doc)) {
+          // an account pending deletion is cached with its mark, and answers like a missing one; so does a suspended one
+          if (!Deletion.marked(doc) && !Suspension.active(doc)) {
             found.put(order.get(i), doc);
           }
         }
@@ -91,7 +91,9 @@ final class ProfileCache {
       return store.byIds(misses).compose(docs -> {
         List<Future<Void>> fills = new ArrayList<>();
         for (JsonObject doc : docs) {
-          found.put(doc.getLong("_id"), doc);
+          if (!Suspension.active(doc)) {
+            found.put(doc.getLong("_id"), doc);
+          }
           fills.add(fill(doc));
         }
         // a failed cache fill only costs a later miss

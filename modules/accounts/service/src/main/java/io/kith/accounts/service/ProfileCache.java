@@ -91,9 +91,7 @@ final class ProfileCache {
       return store.byIds(misses).compose(docs -> {
         List<Future<Void>> fills = new ArrayList<>();
         for (JsonObject doc : docs) {
-          if (!Suspension.active(doc)) {
-            found.put(doc.getLong("_id"), doc);
-          }
+          found.put(doc.getLong("_id"), doc);
           fills.add(fill(doc));
         }
         // a failed cache fill only costs a later miss

@@ -11,13 +11,15 @@ import io.vertx.ext.mongo.MongoClient;
 import io.vertx.ext.mongo.UpdateOptions;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Suspensions that moderation decides (through {@code AccountsInternal}): the account member {@value #FIELD}
  * {@code {until, reason, at, appeal_hash?, appeal_expires?}} ({@code until} 0 = permanent). While it is in force the
- * account is hidden exactly like one pending deletion ({@link ProfileCache#getAll} leaves it out, so profiles,
- * summaries and everything built on them answer as for a missing user) and its login opens no session. The end is
+ * account is hidden exactly like one pending deletion ({@link ProfileCache#getAll} and the {@link AccountStore}
+ * reads leave it out, so profiles, summaries, lookups, search and everything built on them answer as for a missing
+ * user) and its login opens no session. The end is
  * compared at every read, so a suspension whose time passed is over without a sweeper; the member stays until the next
  * suspension or an unsuspend replaces it.
  */
@@ -52,6 +54,14 @@ final class Suspension {
     }
     long until = s.getLong("until", 0L);
     return until == 0 || until > System.currentTimeMillis();
+  }
+
+  /**
+   * The accounts of a store read that are not suspended now: a suspension's end is a time, so it is compared here
+   * rather than in the query that keeps out pending deletions.
+   */
+  static List<JsonObject> withoutSuspended(List<JsonObject> accounts) {
+    return accounts.stream().filter(a -> !active(a)).toList();
   }
 
   /** Suspends the account until {@code untilMillis} (0 = permanent): hidden, signed out everywhere, told by mail. */

@@ -60,8 +60,9 @@ public interface ModerationService {
   Future<JsonObject> assign(long actor, long reportId, long assignee);
 
   /**
-   * Decides an open report {@code {decision: dismiss, reason}}: the report is closed with the moderator, reason and
-   * time, and its reporter is told; moderators only.
+   * Decides an open report {@code {decision: dismiss | warn | suspend, reason, until?}}: the report is closed with the
+   * moderator, reason and time ({@code dismissed}, or {@code actioned} with the {@code sanction_id} of the target
+   * owner's sanction, see {@link #sanction}), and its reporter is told; moderators only.
    */
   Future<JsonObject> decide(long actor, long reportId, JsonObject decision);
 

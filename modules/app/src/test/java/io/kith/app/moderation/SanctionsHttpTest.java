@@ -77,12 +77,16 @@ class SanctionsHttpTest {
 
   @Test
   @DisplayName("a suspension ends the user's sessions and bridge connection, refuses their login with "
-      + "account_suspended, hides their profile and post from others; an unsuspend brings all back")
+      + "account_suspended, hides their profile and post from others (post read, their posts, a follower's home "
+      + "timeline, lookups); an unsuspend brings all back")
   void suspendAndUnsuspend() {
     Member bob = member();
     User carol = kith.register();
+    kith.follow(carol, bob.user());
     long post = kith.publish(bob.user(), "before the suspension");
     kith.get("/posts/" + post, carol).expect(200);
+    kith.awaitPage("/timelines/home", carol, "bob's post in carol's home timeline",
+        p -> TestKith.ids(p).contains(post));
     BridgeSocket socket = kith.bridge(bob.user());
 
     JsonObject sanction = suspend(admin, bob.user(), null);
@@ -99,12 +103,16 @@ class SanctionsHttpTest {
     kith.get("/users/" + bob.user().id(), carol).problem(404, "user_not_found");
     kith.get("/posts/" + post, carol).problem(404, "post_not_found");
     assertFalse(TestKith.ids(kith.get("/users/" + bob.user().id() + "/posts", carol).expect(200)).contains(post));
+    assertFalse(TestKith.ids(kith.get("/timelines/home", carol).expect(200)).contains(post));
+    kith.get("/users/by-username/" + bob.user().username(), carol).problem(404, "user_not_found");
+    assertTrue(kith.get("/users?ids=" + bob.user().id(), carol).expect(200).getJsonArray("items").isEmpty());
 
     kith.post("/admin/users/" + bob.user().path() + "/unsuspend", admin, new JsonObject().put("reason", "served"))
         .expect(200);
     assertNotNull(login(bob).expect(200).getString("access_token"));
     kith.get("/users/" + bob.user().id(), carol).expect(200);
     kith.get("/posts/" + post, carol).expect(200);
+    assertTrue(TestKith.ids(kith.get("/timelines/home", carol).expect(200)).contains(post));
 
     List<String> actions = kith.get("/admin/audit?target_id=" + bob.user().id(), admin).expect(200)
         .getJsonArray("items").stream().map(e -> ((JsonObject) e).getString("action")).toList();

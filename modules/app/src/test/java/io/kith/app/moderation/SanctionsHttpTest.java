@@ -157,6 +157,36 @@ class SanctionsHttpTest {
   }
 
   @Test
+  @DisplayName("a report decided with a warning warns the post's author, who appeals it once, by report or by "
+      + "decision id alike; a dismissed report is nothing to appeal")
+  void reportWarned() {
+    User mod = operators.moderator();
+    User alice = kith.register();
+    User bob = kith.register();
+    long post = kith.publish(bob, "borderline");
+    JsonObject target = new JsonObject().put("type", "post").put("id", post);
+    long warned = kith.post("/reports", alice, new JsonObject().put("target", target).put("category", "hate"))
+        .expect(201).getLong("id");
+    JsonObject decided = kith.post("/admin/reports/" + warned + "/decision", mod, new JsonObject()
+        .put("decision", "warn").put("reason", "tone it down")).expect(200);
+    assertEquals("actioned", decided.getString("state"));
+    kith.awaitPage("/notifications?types=moderation_warning", bob, "the warning's notification",
+        p -> !p.getJsonArray("items").isEmpty());
+    kith.post("/appeals", alice, new JsonObject().put("report_id", warned).put("text", "me"))
+        .problem(404, "decision_not_found");
+    kith.post("/appeals", bob, new JsonObject().put("report_id", warned).put("text", "fair comment")).expect(201);
+    kith.post("/appeals", bob, new JsonObject().put("decision_id", decided.getJsonObject("decision")
+        .getLong("sanction_id")).put("text", "again")).problem(409, "appeal_exists");
+
+    long dismissed = kith.post("/reports", alice, new JsonObject().put("target", new JsonObject().put("type", "user")
+        .put("id", bob.id())).put("category", "spam")).expect(201).getLong("id");
+    kith.post("/admin/reports/" + dismissed + "/decision", mod, new JsonObject().put("decision", "dismiss")
+        .put("reason", "fine")).expect(200);
+    kith.post("/appeals", bob, new JsonObject().put("report_id", dismissed).put("text", "x"))
+        .problem(404, "decision_not_found");
+  }
+
+  @Test
   @DisplayName("a report decided with a suspension closes it actioned; the suspended user appeals once with the token "
       + "of their refused login; the deciding moderator cannot decide the appeal; another overturns it, which "
       + "unsuspends")

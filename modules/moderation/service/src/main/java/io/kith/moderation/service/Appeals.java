@@ -75,7 +75,8 @@ final class Appeals {
   private String text(JsonObject request) {
     String text = UserText.lines("text", request.getString("text", ""));
     if (text.isBlank() || text.codePointCount(0, text.length()) > textMax) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "a text of 1 to " + textMax + " characters is required");
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "text",
+          "a text of 1 to " + textMax + " characters is required");
     }
     return text;
   }
@@ -85,8 +86,8 @@ final class Appeals {
     return sanctionStore.find(sanctionId).compose(s -> s == null || s.getLong("user") != actor
         || "unsuspend".equals(s.getString("kind"))
         ? Failures.fail(Moderation.DECISION_NOT_FOUND, "no decision " + sanctionId + " of yours to appeal")
-        : Future.succeededFuture(new Appealed("sanction:" + sanctionId, new JsonObject().put("kind", s.getString("kind"))
-            .put("sanction_id", sanctionId).put("report_id", s.getLong("report_id")).put("by", s.getLong("by")))));
+        : Future.succeededFuture(new Appealed("sanction:" + sanctionId, new JsonObject()
+            .put("kind", s.getString("kind")).put("sanction_id", sanctionId).put("report_id", s.getLong("report_id")).put("by", s.getLong("by")))));
   }
 
   // an action decided on a report of the actor's content (a dismissal affects them not)

@@ -203,7 +203,7 @@ final class ModerationServiceImpl implements ModerationService {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "reason",
             "a reason of 1 to " + settings.commentMax() + " characters is required");
       }
-      if (!"dismiss".equals(what)) {
+      if (Sanctions.ON_REPORTS.contains(what)) {
         return sanctions.onReport(actor, reportId, what, reason, decision);
       }
       JsonObject record = new JsonObject().put("decision", what).put("by", actor).put("reason", reason)

@@ -22,11 +22,14 @@ import java.util.List;
 
 /**
  * Warnings, suspensions and unsuspensions, put on a user directly or as the decision of a report on their content.
- * Steps: the actor's role, the target's (only a higher role sanctions), the record ({@link SanctionStore}, and the
- * report closed {@code actioned} when there is one), the effect in accounts (a suspension signs out and hides), the
- * audit entry, then the event the user's notification is made from.
+ * Steps: the actor's role and the target's (only a higher role sanctions); on a report, the report closed
+ * {@code actioned} (so two moderators cannot both act on it); the effect in accounts (a suspension signs out and
+ * hides); the record ({@link SanctionStore}); the audit entry; then the event the user's notification is made from.
  */
 final class Sanctions {
+
+  /** The report decisions that are sanctions of the target's owner. */
+  static final List<String> ON_REPORTS = List.of("warn", "suspend");
 
   private static final Logger LOG = LoggerFactory.getLogger(Sanctions.class);
 
@@ -68,7 +71,8 @@ final class Sanctions {
   static String reason(JsonObject request, int max) {
     String reason = UserText.lines("reason", request.getString("reason", ""));
     if (reason.isBlank() || reason.codePointCount(0, reason.length()) > max) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, "reason", "a reason of 1 to " + max + " characters is required");
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "reason",
+          "a reason of 1 to " + max + " characters is required");
     }
     return reason;
   }

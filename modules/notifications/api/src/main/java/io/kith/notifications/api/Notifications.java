@@ -9,7 +9,8 @@ import java.util.List;
  * ({@link #FIELDS}, each usable as a query condition): {@code from_user} (who acted), {@code post}, {@code comment},
  * {@code reply_to} (the recipient's comment that was answered), {@code repost} (the new repost), {@code activity},
  * {@code group}, {@code conversation}, {@code message}; and details for rendering (not conditions): texts
- * ({@link #TEXTS}: {@code title}, {@code preview}, {@code place}, {@code reason}), numbers ({@link #NUMBERS}: {@code count},
+ * ({@link #TEXTS}: {@code title}, {@code preview}, {@code place}, {@code reason}),
+ * numbers ({@link #NUMBERS}: {@code count},
  * {@code start}, {@code end}, {@code seq}) and lists ({@link #LISTS}: {@code changed}).
  */
 public final class Notifications {

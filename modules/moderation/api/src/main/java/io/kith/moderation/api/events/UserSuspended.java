@@ -21,11 +21,13 @@ public record UserSuspended(long sanctionId, long userId, long until, String rea
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject().put("sanction_id", sanctionId).put("user_id", userId).put("until", until).put("reason", reason);
+    return new JsonObject().put("sanction_id", sanctionId).put("user_id", userId).put("until", until)
+        .put("reason", reason);
   }
 
   /** Reads a payload as {@link #toJson} writes it. */
   public static UserSuspended fromJson(JsonObject json) {
-    return new UserSuspended(json.getLong("sanction_id", 0L), json.getLong("user_id", 0L), json.getLong("until", 0L), json.getString("reason"));
+    return new UserSuspended(json.getLong("sanction_id", 0L), json.getLong("user_id", 0L), json.getLong("until", 0L),
+        json.getString("reason"));
   }
 }

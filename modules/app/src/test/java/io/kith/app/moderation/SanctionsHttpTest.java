@@ -48,8 +48,8 @@ class SanctionsHttpTest {
 
   @AfterAll
   void stop() {
-    if (kith != null) {
-      kith.close();
+    if (operators != null) {
+      operators.kith().close();
     }
   }
 

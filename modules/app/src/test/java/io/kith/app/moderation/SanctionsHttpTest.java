@@ -1,6 +1,7 @@
 package io.kith.app.moderation;
 
 import io.kith.app.support.BridgeSocket;
+import io.kith.app.support.Conformance;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.Await;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -220,6 +222,34 @@ class SanctionsHttpTest {
     kith.post(path, admin, overturn).problem(409, "appeal_closed");
     login(bob).expect(200);
     kith.get("/posts/" + post, alice).expect(200);
+  }
+
+  @Test
+  @DisplayName("sanctions, appeals and an actioned report carry only members the document declares, of the "
+      + "declared types")
+  void conforms() {
+    Conformance contract = Conformance.load();
+    List<String> problems = new ArrayList<>();
+    User mod = operators.moderator();
+    User alice = kith.register();
+    Member bob = member();
+    long post = kith.publish(bob.user(), "conformance");
+    long report = kith.post("/reports", alice, new JsonObject().put("target", new JsonObject().put("type", "post")
+        .put("id", post)).put("category", "spam")).expect(201).getLong("id");
+    problems.addAll(contract.problems("decideReport", 200, kith.post("/admin/reports/" + report + "/decision", mod,
+        new JsonObject().put("decision", "suspend").put("reason", "r").put("until", Long.MAX_VALUE / 4)).expect(200)));
+    JsonObject refused = login(bob).problem(403, "account_suspended");
+    JsonObject appeal = kith.post("/appeals/suspension", null, new JsonObject()
+        .put("appeal_token", refused.getString("appeal_token")).put("text", "t")).expect(201);
+    problems.addAll(contract.problems("appealSuspension", 201, appeal));
+    problems.addAll(contract.problems("listAppeals", 200, kith.get("/admin/appeals", mod).expect(200)));
+    problems.addAll(contract.problems("decideAppeal", 200, kith.post("/admin/appeals/" + appeal.getLong("id")
+        + "/decision", admin, new JsonObject().put("decision", "uphold").put("reason", "r")).expect(200)));
+    for (String kind : List.of("warn", "suspend", "unsuspend")) {
+      problems.addAll(contract.problems(kind + "User", 200, kith.post("/admin/users/" + alice.path() + "/" + kind,
+          mod, new JsonObject().put("reason", "r")).expect(200)));
+    }
+    assertTrue(problems.isEmpty(), String.join("\n", problems));
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.kith.app.moderation;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,18 +33,9 @@ class ModerationHttpTest {
 
   @BeforeAll
   void start() {
-    // the first admin comes from configuration: register them on one node, then start the node the tests use with
-    // their id in moderation.admins (both nodes share the stores)
-    TestKith first = new TestKith(TestKith.config(MODULES), "m") {
-    };
-    try {
-      admin = first.register();
-    } finally {
-      first.close();
-    }
-    kith = new TestKith(TestKith.config(MODULES).put("moderation", new JsonObject()
-        .put("admins", new JsonArray().add(admin.id())).put("reports-per-hour", REPORTS_PER_HOUR)), "m") {
-    };
+    OperatorKith operators = OperatorKith.start(MODULES, new JsonObject().put("reports-per-hour", REPORTS_PER_HOUR));
+    kith = operators.kith();
+    admin = operators.admin();
   }
 
   @AfterAll
@@ -56,9 +46,7 @@ class ModerationHttpTest {
   }
 
   private User moderator() {
-    User mod = kith.register();
-    kith.put("/admin/users/" + mod.path() + "/role", admin, new JsonObject().put("role", "moderator")).expect(200);
-    return mod;
+    return new OperatorKith(kith, admin).moderator();
   }
 
   private static JsonObject report(String type, long id, String category) {

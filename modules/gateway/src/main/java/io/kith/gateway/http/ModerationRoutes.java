@@ -45,8 +45,23 @@ public final class ModerationRoutes implements ApiRoutes {
         Http.body(rc)), json -> json));
     builder.getRoute("setUserRole").addHandler(rc -> Http.reply(rc, moderation.setRole(me(rc), id(rc, "userId"),
         Http.body(rc).getString("role")), json -> json));
+    builder.getRoute("warnUser").addHandler(rc -> sanction(rc, "warn"));
+    builder.getRoute("suspendUser").addHandler(rc -> sanction(rc, "suspend"));
+    builder.getRoute("unsuspendUser").addHandler(rc -> sanction(rc, "unsuspend"));
+    builder.getRoute("fileAppeal").addHandler(rc -> Http.replyCreated(rc, moderation.fileAppeal(me(rc),
+        Http.body(rc))));
+    builder.getRoute("appealSuspension").addHandler(rc -> Http.replyCreated(rc, moderation.appealSuspension(
+        Http.body(rc))));
+    builder.getRoute("listAppeals").addHandler(rc -> Paging.reply(rc, moderation.appeals(me(rc),
+        filters(rc, List.of("state")), Paging.byId(rc))));
+    builder.getRoute("decideAppeal").addHandler(rc -> Http.reply(rc, moderation.decideAppeal(me(rc),
+        id(rc, "appealId"), Http.body(rc)), json -> json));
     builder.getRoute("listAuditLog").addHandler(rc -> Paging.reply(rc, moderation.audit(me(rc),
         filters(rc, AUDIT_FILTERS), Paging.byId(rc))));
+  }
+
+  private void sanction(RoutingContext rc, String kind) {
+    Http.reply(rc, moderation.sanction(me(rc), id(rc, "userId"), kind, Http.body(rc)), json -> json);
   }
 
   private static long me(RoutingContext rc) {

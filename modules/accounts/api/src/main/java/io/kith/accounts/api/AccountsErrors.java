@@ -56,6 +56,12 @@ public final class AccountsErrors {
       ErrorCode.of(403, "account_pending_deletion", "Account scheduled for deletion");
   /** The account was deleted: its username logs in no more (its sessions ended when the deletion was asked). */
   public static final ErrorCode ACCOUNT_DELETED = ErrorCode.of(401, "account_deleted", "Account deleted");
+  /**
+   * The account is suspended by the moderators: its login (with the right password) is refused with this code,
+   * carrying {@code suspended_until} (epoch ms, null when permanent), {@code reason}, and {@code appeal_token} with
+   * {@code expires_in}, the token for {@code POST /appeals/suspension}.
+   */
+  public static final ErrorCode ACCOUNT_SUSPENDED = ErrorCode.of(403, "account_suspended", "Account suspended");
 
   /** An export of the user's data is already pending or running: one at a time per user. */
   public static final ErrorCode EXPORT_IN_PROGRESS =

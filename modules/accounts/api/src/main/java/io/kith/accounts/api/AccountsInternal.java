@@ -61,4 +61,21 @@ public interface AccountsInternal {
    * Called by the gateway periodically with the connections it holds: {@code {"<userId>": ["<connectionId>", ...]}}.
    */
   Future<Void> connectionsAlive(JsonObject connections);
+
+  /**
+   * Suspends an account (moderation decided it): {@code untilMillis} is when it ends (epoch ms; 0 = permanent). Every
+   * session and device token ends at once, the account is hidden like a missing one and its login is refused with
+   * {@code account_suspended} until then; its verified email (or phone) is told with the reason. A new suspension
+   * replaces the one in force. {@code user_not_found} for an unknown or deleted account.
+   */
+  Future<Void> suspend(long userId, long untilMillis, String reason);
+
+  /** Ends a suspension (an unsuspend or an overturned appeal); nothing for an account not suspended. */
+  Future<Void> unsuspend(long userId);
+
+  /**
+   * The user whose suspension {@code appealToken} (from a refused login) belongs to, while it is valid and the account
+   * still suspended; 0 otherwise. Moderation files a suspended user's appeal with it.
+   */
+  Future<Long> suspendedBy(String appealToken);
 }

@@ -193,14 +193,17 @@ final class AccountStore {
     return mongo.findOne(COLLECTION, new JsonObject().put("_id", id), NO_PASSWORD);
   }
 
-  /** Accounts (without password hashes) by ids; unknown ids, and accounts pending deletion or erased, are absent. */
+  /**
+   * Accounts (without password hashes) by ids; unknown ids, and accounts pending deletion, erased or suspended, are
+   * absent.
+   */
   Future<List<JsonObject>> byIds(Collection<Long> ids) {
     if (ids.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
     return mongo.findWithOptions(COLLECTION,
         new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(ids)))).mergeIn(Deletion.HIDDEN),
-        new FindOptions().setFields(NO_PASSWORD));
+        new FindOptions().setFields(NO_PASSWORD)).map(Suspension::withoutSuspended);
   }
 
   /** The account with its password hash by a login key ({@code username_lc}, {@code email_lc} or {@code phone}). */
@@ -238,7 +241,7 @@ final class AccountStore {
     return mongo.findWithOptions(COLLECTION,
         new JsonObject().put(key, new JsonObject().put("$in", new JsonArray(List.copyOf(values))))
             .mergeIn(Deletion.HIDDEN),
-        new FindOptions().setFields(NO_PASSWORD).setLimit(values.size() * 2));
+        new FindOptions().setFields(NO_PASSWORD).setLimit(values.size() * 2)).map(Suspension::withoutSuspended);
   }
 
   /**

@@ -14,10 +14,12 @@ final class AccountsInternalImpl implements AccountsInternal {
 
   private final ProfileAccess profiles;
   private final Presence presence;
+  private final Suspension suspension;
 
-  AccountsInternalImpl(ProfileAccess profiles, Presence presence) {
+  AccountsInternalImpl(ProfileAccess profiles, Presence presence, Suspension suspension) {
     this.profiles = profiles;
     this.presence = presence;
+    this.suspension = suspension;
   }
 
   @Override
@@ -43,5 +45,20 @@ final class AccountsInternalImpl implements AccountsInternal {
   @Override
   public Future<Void> connectionsAlive(JsonObject connections) {
     return presence.connectionsAlive(connections);
+  }
+
+  @Override
+  public Future<Void> suspend(long userId, long untilMillis, String reason) {
+    return suspension.suspend(userId, untilMillis, reason);
+  }
+
+  @Override
+  public Future<Void> unsuspend(long userId) {
+    return suspension.unsuspend(userId);
+  }
+
+  @Override
+  public Future<Long> suspendedBy(String appealToken) {
+    return suspension.suspendedBy(appealToken);
   }
 }

@@ -36,6 +36,7 @@ final class AccountsServiceImpl implements AccountsService {
   private final DeletionCode deletionCode;
   private final AccountExports exports;
   private final OwnExport ownExport;
+  private final Suspension suspension;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
                       Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
@@ -52,8 +53,9 @@ final class AccountsServiceImpl implements AccountsService {
         devices);
     this.registration = new Registration(platform, settings, store, passwords, limiter, events, verification);
     this.deletion = new Deletion(platform, deletionSettings, cache, devices, codes, messenger);
+    this.suspension = new Suspension(platform, cache, devices, codes, messenger);
     this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices, messenger,
-        deletion);
+        deletion, suspension);
     this.usernames = new UsernameChange(settings, store, cache, login, events);
     this.photos = new ProfilePhotos(platform.vertx(), cache, relationships);
     this.profiles = new ProfileAccess(settings, store, cache, nearby, relationships, throttles, push, events, photos,
@@ -225,6 +227,6 @@ final class AccountsServiceImpl implements AccountsService {
 
   /** The internal operations ({@link AccountsInternal}) over the same features, for the verticle to bind. */
   AccountsInternal internal() {
-    return new AccountsInternalImpl(profiles, presence);
+    return new AccountsInternalImpl(profiles, presence, suspension);
   }
 }

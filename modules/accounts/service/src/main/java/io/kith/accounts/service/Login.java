@@ -37,9 +37,11 @@ final class Login {
   private final KnownDevices devices;
   private final Messenger messenger;
   private final Deletion deletion;
+  private final Suspension suspension;
 
   Login(Platform platform, AccountsSettings settings, AccountStore store, Passwords passwords, RateLimiter limiter,
-        Quotas quotas, LastActive lastActive, KnownDevices devices, Messenger messenger, Deletion deletion) {
+        Quotas quotas, LastActive lastActive, KnownDevices devices, Messenger messenger, Deletion deletion,
+        Suspension suspension) {
     this.messenger = messenger;
     this.platform = platform;
     this.settings = settings;
@@ -50,6 +52,7 @@ final class Login {
     this.lastActive = lastActive;
     this.devices = devices;
     this.deletion = deletion;
+    this.suspension = suspension;
   }
 
   /**
@@ -141,6 +144,9 @@ final class Login {
     if (Deletion.marked(a.account())) {
       // no session for an account pending deletion: only a token that can cancel it
       return limiter.reset(a.accountKey()).compose(v -> deletion.pendingLogin(a.account()));
+    }
+    if (Suspension.active(a.account())) {
+      return limiter.reset(a.accountKey()).compose(v -> suspension.refusedLogin(a.account()));
     }
     upgradeHash(userId, a.password(), a.account().getString("password"));
     // a success clears its own counter (a known device's success leaves the account's failures, so that an attacker

@@ -21,7 +21,8 @@ final class Messages {
 
   static final String DEFAULT_LOCALE = "en";
   static final List<String> KINDS = List.of("verification_code", "identifier_in_use", "claim_released", "reset_code",
-      "password_reset", "identifier_replaced", "password_changed", "deletion_scheduled");
+      "password_reset", "identifier_replaced", "password_changed", "deletion_scheduled",
+      "account_suspended");
 
   private final Map<String, JsonObject> byLocale;
 

@@ -237,6 +237,7 @@ final class PeopleSearch {
   private Future<List<JsonObject>> shownAccounts(long viewer, List<JsonObject> batch) {
     List<Long> ids = batch.stream().map(a -> a.getLong("_id")).toList();
     return relationships.blockedEitherWay(viewer, ids)
-        .map(blocked -> batch.stream().filter(a -> !blocked.contains(a.getLong("_id"))).toList());
+        .map(blocked -> batch.stream().filter(a -> !blocked.contains(a.getLong("_id")) && !Suspension.active(a))
+            .toList());
   }
 }

@@ -79,8 +79,8 @@ final class ProfileCache {
           misses.add(order.get(i));
         } else {
           JsonObject doc = parsed.parse(order.get(i), r);
-          // an account pending deletion is cached with its mark, and answers like a missing one
-          if (!Deletion.marked(doc)) {
+          // an account pending deletion (or suspended) is cached with its mark, and answers like a missing one
+          if (!Deletion.marked(doc) && !Suspension.active(doc)) {
             found.put(order.get(i), doc);
           }
         }

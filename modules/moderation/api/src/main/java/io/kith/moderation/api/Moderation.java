@@ -26,11 +26,20 @@ public final class Moderation {
   public static final String OPEN = "open";
   /** A report closed with no action. */
   public static final String DISMISSED = "dismissed";
+  /** A report decided with a sanction of the target's owner ({@code warn}, {@code suspend}). */
+  public static final String ACTIONED = "actioned";
   /** The report states. */
-  public static final List<String> STATES = List.of(OPEN, DISMISSED);
+  public static final List<String> STATES = List.of(OPEN, DISMISSED, ACTIONED);
 
   /** The decisions a moderator can make on a report. */
-  public static final List<String> DECISIONS = List.of("dismiss");
+  public static final List<String> DECISIONS = List.of("dismiss", "warn", "suspend");
+
+  /** The sanctions an operator puts on a user, directly or as a report's decision. */
+  public static final List<String> SANCTIONS = List.of("warn", "suspend", "unsuspend");
+  /** Appeal states: waiting, the decision kept, the decision undone. */
+  public static final List<String> APPEAL_STATES = List.of("open", "upheld", "overturned");
+  /** What a second moderator decides on an appeal. */
+  public static final List<String> APPEAL_DECISIONS = List.of("uphold", "overturn");
 
   /** 403: the actor's role does not allow the operation. */
   public static final ErrorCode ROLE_REQUIRED = ErrorCode.of(403, "role_required", "Operator role required");
@@ -42,6 +51,21 @@ public final class Moderation {
   public static final ErrorCode TARGET_NOT_FOUND = ErrorCode.of(404, "target_not_found", "Target not found");
   /** 404: no such report (or not the caller's). */
   public static final ErrorCode REPORT_NOT_FOUND = ErrorCode.of(404, "report_not_found", "Report not found");
+
+  /** 403: the sanctioned user's role is not below the actor's (a moderator cannot sanction an operator). */
+  public static final ErrorCode OPERATOR_PROTECTED =
+      ErrorCode.of(403, "operator_protected", "Only a higher role may sanction this user");
+  /** 404: no decision of that id that the caller may appeal. */
+  public static final ErrorCode DECISION_NOT_FOUND = ErrorCode.of(404, "decision_not_found", "Decision not found");
+  /** 409: the decision was already appealed (one appeal per decision). */
+  public static final ErrorCode APPEAL_EXISTS = ErrorCode.of(409, "appeal_exists", "Decision already appealed");
+  /** 404: no such appeal. */
+  public static final ErrorCode APPEAL_NOT_FOUND = ErrorCode.of(404, "appeal_not_found", "Appeal not found");
+  /** 409: the appeal was already decided. */
+  public static final ErrorCode APPEAL_CLOSED = ErrorCode.of(409, "appeal_closed", "Appeal already decided");
+  /** 403: the moderator who made a decision cannot decide its appeal. */
+  public static final ErrorCode SAME_MODERATOR =
+      ErrorCode.of(403, "same_moderator", "Another moderator must decide this appeal");
 
   private Moderation() {
   }

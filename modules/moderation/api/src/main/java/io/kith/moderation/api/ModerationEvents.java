@@ -7,6 +7,10 @@ package io.kith.moderation.api;
  *   reporter, whom the reported user is not told)</li>
  *   <li>{@value #REPORT_DECIDED}: {@code {report_id, reporter_id, decision, target_type, target_id}}: the reporter is
  *   told their report was decided</li>
+ *   <li>{@value #USER_WARNED}: {@code {sanction_id, user_id, reason}}: the user is notified</li>
+ *   <li>{@value #USER_SUSPENDED}: {@code {sanction_id, user_id, until, reason}} ({@code until} 0 = permanent): the
+ *   user's sessions are already revoked and the account hidden</li>
+ *   <li>{@value #USER_UNSUSPENDED}: {@code {sanction_id, user_id, reason}} (an unsuspend or an overturned appeal)</li>
  * </ul>
  */
 public final class ModerationEvents {
@@ -17,6 +21,13 @@ public final class ModerationEvents {
   public static final String REPORT_FILED = "ReportFiled";
   /** A report was decided. */
   public static final String REPORT_DECIDED = "ReportDecided";
+
+  /** A user was warned by a moderator. */
+  public static final String USER_WARNED = "UserWarned";
+  /** A user was suspended. */
+  public static final String USER_SUSPENDED = "UserSuspended";
+  /** A suspension was ended before its time. */
+  public static final String USER_UNSUSPENDED = "UserUnsuspended";
 
   private ModerationEvents() {
   }

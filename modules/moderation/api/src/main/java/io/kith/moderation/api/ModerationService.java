@@ -60,10 +60,41 @@ public interface ModerationService {
   Future<JsonObject> assign(long actor, long reportId, long assignee);
 
   /**
-   * Decides an open report {@code {decision: dismiss, reason}}: the report is closed with the moderator, reason and
-   * time, and its reporter is told; moderators only.
+   * Decides an open report {@code {decision: dismiss | warn | suspend, reason, until?}}: the report is closed with the
+   * moderator, reason and time ({@code dismissed}, or {@code actioned} with the {@code sanction_id} of the target
+   * owner's sanction, see {@link #sanction}), and its reporter is told; moderators only.
    */
   Future<JsonObject> decide(long actor, long reportId, JsonObject decision);
+
+  /**
+   * Sanctions a user directly: {@code kind} {@code warn} ({@code {reason}}: the user is notified), {@code suspend}
+   * ({@code {reason, until?}}, {@code until} epoch ms, absent = permanent: sessions revoked, login refused, account
+   * hidden until then) or {@code unsuspend} ({@code {reason}}). Moderators sanction users, admins also moderators
+   * ({@code operator_protected} otherwise); returns the sanction {@code {id, user_id, kind, until?, reason, by, at}}.
+   */
+  Future<JsonObject> sanction(long actor, long userId, String kind, JsonObject request);
+
+  /**
+   * Files the actor's one appeal {@code {decision_id | report_id, text}} against a sanction of them or an action
+   * decided on a report of their content; {@code decision_not_found} when there is no such decision of theirs,
+   * {@code appeal_exists} for a second one.
+   */
+  Future<JsonObject> fileAppeal(long actor, JsonObject request);
+
+  /**
+   * Files a suspended user's appeal of their suspension in force {@code {appeal_token, text}}, with the token their
+   * refused login returned (they have no session); {@code token_invalid} when the token is wrong or expired.
+   */
+  Future<JsonObject> appealSuspension(JsonObject request);
+
+  /** Appeals filtered by {@code state}, newest first; moderators only. */
+  Future<Page> appeals(long actor, JsonObject filter, PageRequest page);
+
+  /**
+   * Decides an open appeal {@code {decision: uphold | overturn, reason}}; moderators only, and not the one who made the
+   * appealed decision ({@code same_moderator}). Overturning a suspension ends it.
+   */
+  Future<JsonObject> decideAppeal(long actor, long appealId, JsonObject decision);
 
   /** The audit log, newest first, filtered by {@code action}, {@code actor} and {@code target_id}; admins only. */
   Future<Page> audit(long actor, JsonObject filter, PageRequest page);

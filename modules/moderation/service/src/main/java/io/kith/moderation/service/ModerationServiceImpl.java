@@ -38,6 +38,8 @@ final class ModerationServiceImpl implements ModerationService {
   private final IdGenerator ids;
   private final RateLimiter limiter;
   private final EventPublisher events;
+  private Sanctions sanctions;
+  private Appeals appeals;
 
   ModerationServiceImpl(ModerationSettings settings, Roles roles, ReportStore reports, AuditLog audit,
                         Targets targets, IdGenerator ids, RateLimiter limiter, EventPublisher events) {
@@ -49,6 +51,13 @@ final class ModerationServiceImpl implements ModerationService {
     this.ids = ids;
     this.limiter = limiter;
     this.events = events;
+  }
+
+  /** Adds the sanctions and appeals features (wired apart, as they need accounts' internal operations). */
+  ModerationServiceImpl with(Sanctions sanctions, Appeals appeals) {
+    this.sanctions = sanctions;
+    this.appeals = appeals;
+    return this;
   }
 
   @Override
@@ -194,6 +203,9 @@ final class ModerationServiceImpl implements ModerationService {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "reason",
             "a reason of 1 to " + settings.commentMax() + " characters is required");
       }
+      if (Sanctions.ON_REPORTS.contains(what)) {
+        return sanctions.onReport(actor, reportId, what, reason, decision);
+      }
       JsonObject record = new JsonObject().put("decision", what).put("by", actor).put("reason", reason)
           .put("at", System.currentTimeMillis());
       return roles.require(actor, Moderation.MODERATOR)
@@ -207,6 +219,31 @@ final class ModerationServiceImpl implements ModerationService {
                 return ReportStore.moderatorView(doc);
               }));
     });
+  }
+
+  @Override
+  public Future<JsonObject> sanction(long actor, long userId, String kind, JsonObject request) {
+    return sanctions.direct(actor, userId, kind, request);
+  }
+
+  @Override
+  public Future<JsonObject> fileAppeal(long actor, JsonObject request) {
+    return appeals.file(actor, request);
+  }
+
+  @Override
+  public Future<JsonObject> appealSuspension(JsonObject request) {
+    return appeals.bySuspended(request);
+  }
+
+  @Override
+  public Future<Page> appeals(long actor, JsonObject filter, PageRequest page) {
+    return appeals.list(actor, filter, page);
+  }
+
+  @Override
+  public Future<JsonObject> decideAppeal(long actor, long appealId, JsonObject decision) {
+    return appeals.decide(actor, appealId, decision);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.kith.moderation.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.feeds.api.FeedsService;
@@ -37,7 +38,15 @@ public final class ModerationVerticle extends VerticleBase {
         MessagingService.proxy(vertx), WhiteboardService.proxy(vertx), ActivitiesService.proxy(vertx));
     ModerationServiceImpl service = new ModerationServiceImpl(settings, roles, reports, audit, targets,
         platform.ids(), new RateLimiter(platform.redis()), platform.events().publisher(ModerationEvents.DOMAIN));
+    SanctionStore sanctionStore = new SanctionStore(platform.mongo());
+    AppealStore appealStore = new AppealStore(platform.mongo());
+    Sanctions sanctions = new Sanctions(roles, reports, sanctionStore, audit, AccountsInternal.proxy(vertx),
+        platform.ids(), platform.events().publisher(ModerationEvents.DOMAIN), settings.commentMax());
+    service.with(sanctions, new Appeals(roles, reports, sanctionStore, appealStore, sanctions, audit,
+        AccountsInternal.proxy(vertx), platform.ids(), settings.commentMax()));
     return reports.ensureIndexes()
+        .compose(v -> sanctionStore.ensureIndexes())
+        .compose(v -> appealStore.ensureIndexes())
         .compose(v -> audit.ensureIndexes())
         .compose(v -> roles.bootstrap(settings.admins()))
         .compose(v -> {

@@ -9,7 +9,8 @@ import java.util.List;
  * ({@link #FIELDS}, each usable as a query condition): {@code from_user} (who acted), {@code post}, {@code comment},
  * {@code reply_to} (the recipient's comment that was answered), {@code repost} (the new repost), {@code activity},
  * {@code group}, {@code conversation}, {@code message}; and details for rendering (not conditions): texts
- * ({@link #TEXTS}: {@code title}, {@code preview}, {@code place}), numbers ({@link #NUMBERS}: {@code count},
+ * ({@link #TEXTS}: {@code title}, {@code preview}, {@code place}, {@code reason}),
+ * numbers ({@link #NUMBERS}: {@code count},
  * {@code start}, {@code end}, {@code seq}) and lists ({@link #LISTS}: {@code changed}).
  */
 public final class Notifications {
@@ -79,11 +80,16 @@ public final class Notifications {
   /** The recipient's data export is ready to download (no actor): {@code export, expires_at}. */
   public static final String EXPORT_READY = "export_ready";
 
+  /** A moderator warned the recipient (no actor; cannot be muted): {@code reason}. */
+  public static final String MODERATION_WARNING = "moderation_warning";
+  /** The recipient's account was suspended (no actor; read once it is back; cannot be muted): {@code reason}. */
+  public static final String ACCOUNT_SUSPENDED = "account_suspended";
+
   /** Every type, in a stable order. */
   public static final List<String> TYPES = List.of(FOLLOWER, FOLLOW_REQUEST, REQUEST_ACCEPTED, FRIEND, COMMENT, REPLY,
       LIKE, REPOST, MENTION, MESSAGE, CHAT_MENTION, GROUP_INVITATION, MEMBER_KICKED, ACTIVITY_UPDATED,
       ACTIVITY_CANCELLED, ACTIVITY_JOINED, ACTIVITY_REMOVED, ACTIVITY_INVITATION, ACTIVITY_STARTING_SOON,
-      EXPORT_READY);
+      EXPORT_READY, MODERATION_WARNING, ACCOUNT_SUSPENDED);
 
   /** The optional id fields a notification may carry, each usable as a query condition. */
   public static final List<String> FIELDS = List.of("from_user", "post", "comment", "reply_to", "repost", "activity",
@@ -92,9 +98,9 @@ public final class Notifications {
   /**
    * Optional text details (not query conditions): {@code title} (a group's name or an activity's title),
    * {@code preview} (the start of a message, up to 100 characters; empty for media), {@code place} (an activity's
-   * place name).
+   * place name), {@code reason} (a moderator's, on the moderation types).
    */
-  public static final List<String> TEXTS = List.of("title", "preview", "place");
+  public static final List<String> TEXTS = List.of("title", "preview", "place", "reason");
 
   /**
    * Optional number details (not query conditions): {@code count} (how many events a notification that is replaced

@@ -14,6 +14,7 @@ import io.kith.feeds.api.events.PostReposted;
 import io.kith.feeds.api.events.PostUnliked;
 import io.kith.feeds.api.events.UserMentioned;
 import io.kith.messaging.api.MessagingEvents;
+import io.kith.moderation.api.ModerationEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
@@ -48,6 +49,7 @@ final class Producers {
   private final Notifier notifier;
   private final MessagingProducers messaging;
   private final ActivitiesProducers activities;
+  private final ModerationProducers moderation;
   private final List<EventConsumer> consumers = new ArrayList<>();
 
   Producers(Platform platform, Delivery delivery, SystemChanges system, NotificationRecords records,
@@ -58,6 +60,7 @@ final class Producers {
     this.notifier = new Notifier(delivery, records, relations, feeds);
     this.messaging = new MessagingProducers(system, notifier, accounts);
     this.activities = new ActivitiesProducers(system, notifier);
+    this.moderation = new ModerationProducers(delivery);
   }
 
   Future<Void> start() {
@@ -65,7 +68,8 @@ final class Producers {
         .compose(v -> consume(FeedsEvents.DOMAIN, FEEDS_GROUP, this::onFeeds))
         .compose(v -> consume(MessagingEvents.DOMAIN, MessagingProducers.GROUP, messaging::handle))
         .compose(v -> consume(ActivitiesEvents.DOMAIN, ActivitiesProducers.GROUP, activities::handle))
-        .compose(v -> consume(AccountsEvents.DOMAIN, ExportProducers.GROUP, new ExportProducers(notifier)::handle));
+        .compose(v -> consume(AccountsEvents.DOMAIN, ExportProducers.GROUP, new ExportProducers(notifier)::handle))
+        .compose(v -> consume(ModerationEvents.DOMAIN, ModerationProducers.GROUP, moderation::handle));
   }
 
   private Future<Void> consume(String domain, String group, Function<DomainEvent, Future<?>> handler) {

@@ -1,0 +1,68 @@
+package io.kith.moderation.service;
+
+import io.kith.platform.page.Page;
+import io.kith.platform.page.PageRequest;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.FindOptions;
+import io.vertx.ext.mongo.IndexOptions;
+import io.vertx.ext.mongo.MongoClient;
+import io.vertx.ext.mongo.UpdateOptions;
+
+/**
+ * Appeals in MongoDB collection {@value #COLLECTION}: {@code {_id, key, user, text, state, created, appealed: {kind,
+ * sanction_id?, report_id?, by}, decision?: {decision, by, reason, at}}}. {@code key} ({@code sanction:<id>} or
+ * {@code report:<id>}) is unique, so a decision has at most one appeal even when two requests race.
+ */
+final class AppealStore {
+
+  static final String COLLECTION = "moderation_appeals";
+
+  private final MongoClient mongo;
+
+  AppealStore(MongoClient mongo) {
+    this.mongo = mongo;
+  }
+
+  Future<Void> ensureIndexes() {
+    return mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("key", 1),
+            new IndexOptions().name("one_per_decision").unique(true))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("state", 1).put("_id", -1),
+            new IndexOptions().name("by_state")));
+  }
+
+  Future<Void> insert(JsonObject appeal) {
+    return mongo.insert(COLLECTION, appeal).mapEmpty();
+  }
+
+  Future<JsonObject> find(long id) {
+    return mongo.findOne(COLLECTION, new JsonObject().put("_id", id), null);
+  }
+
+  /** Appeals matching {@code query}, newest first. */
+  Future<Page> list(JsonObject query, PageRequest page) {
+    int limit = Pages.limit(page);
+    JsonObject q = query.copy();
+    if (page.maxId() > 0) {
+      q.put("_id", new JsonObject().put("$lt", page.maxId()));
+    }
+    return mongo.findWithOptions(COLLECTION, q, new FindOptions().setSort(new JsonObject().put("_id", -1))
+        .setLimit(limit + 1)).map(docs -> Pages.byId(docs, limit, AppealStore::view));
+  }
+
+  /** Closes an open appeal; the appeal after the change, or null when it was not open. */
+  Future<JsonObject> close(long id, String state, JsonObject decision) {
+    return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id).put("state", "open"),
+        new JsonObject().put("$set", new JsonObject().put("state", state).put("decision", decision)),
+        new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /** An appeal as the API shows it. */
+  static JsonObject view(JsonObject doc) {
+    JsonObject out = doc.copy();
+    out.remove("key");
+    out.put("id", out.remove("_id"));
+    out.put("user_id", out.remove("user"));
+    return out;
+  }
+}

@@ -1,0 +1,59 @@
+package io.kith.notifications.service;
+
+import io.kith.moderation.api.ModerationEvents;
+import io.kith.moderation.api.events.UserSuspended;
+import io.kith.moderation.api.events.UserWarned;
+import io.kith.notifications.api.Notifications;
+import io.kith.platform.events.DomainEvent;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Notifications from the moderation stream (consumer group {@value #GROUP}):
+ * <ul>
+ *   <li>{@code UserWarned}: a {@link Notifications#MODERATION_WARNING} with the reason to the warned user.</li>
+ *   <li>{@code UserSuspended}: an {@link Notifications#ACCOUNT_SUSPENDED} with the reason, read once the user is back
+ *   (while suspended they cannot log in; accounts mails them).</li>
+ * </ul>
+ * Stored straight through {@link Delivery}, past {@link Notifier}'s rules: they have no actor and no post, and a user
+ * must not mute what the moderators tell them.
+ */
+final class ModerationProducers {
+
+  static final String GROUP = "notifications-moderation";
+  /** Longest reason kept, in code points (moderation's own bound). */
+  static final int MAX_REASON = 1_000;
+
+  private final Delivery delivery;
+
+  ModerationProducers(Delivery delivery) {
+    this.delivery = delivery;
+  }
+
+  Future<?> handle(DomainEvent e) {
+    JsonObject p = e.payload();
+    return switch (e.type()) {
+      case ModerationEvents.USER_WARNED -> {
+        UserWarned w = UserWarned.fromJson(p);
+        yield told(e, w.userId(), Notifications.MODERATION_WARNING, w.sanctionId(), p);
+      }
+      case ModerationEvents.USER_SUSPENDED -> {
+        UserSuspended s = UserSuspended.fromJson(p);
+        yield told(e, s.userId(), Notifications.ACCOUNT_SUSPENDED, s.sanctionId(), p);
+      }
+      default -> Future.succeededFuture();
+    };
+  }
+
+  private Future<?> told(DomainEvent e, long user, String type, long sanctionId, JsonObject p) {
+    if (user < 1 || sanctionId < 1) {
+      return Payloads.skipped(e, "needs user_id and sanction_id");
+    }
+    JsonObject fields = new JsonObject();
+    String reason = Payloads.text(p, "reason", MAX_REASON);
+    if (reason != null) {
+      fields.put("reason", reason);
+    }
+    return delivery.store(user, type, type + ":" + sanctionId, null, fields);
+  }
+}

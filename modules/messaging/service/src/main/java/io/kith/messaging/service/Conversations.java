@@ -51,6 +51,12 @@ final class Conversations {
   }
 
   static JsonObject view(JsonObject doc) {
+    if (doc.getBoolean("removed", false)) {
+      // removed by a moderator: the place in the sequence stays (clients keep seq continuity), nothing of the content
+      return new JsonObject().put("id", doc.getLong("_id")).put("conversation", doc.getLong("conversation"))
+          .put("seq", doc.getLong("seq")).put("sender", doc.getLong("sender")).put("created", doc.getLong("created"))
+          .put("removed", true);
+    }
     JsonObject view = doc.copy();
     view.put("id", view.remove("_id"));
     view.remove("recalled_at");

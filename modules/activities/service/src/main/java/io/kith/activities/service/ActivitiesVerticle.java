@@ -51,9 +51,10 @@ public final class ActivitiesVerticle extends VerticleBase {
     Quotas quotas = new Quotas(platform);
     Covers covers = new Covers(vertx, MediaClient.create(vertx));
     ActivityViews views = new ActivityViews(activities, participants, hot, loader, relations, accounts);
+    Edits edits = new Edits(settings, activities, participants, hot, seats, effects, covers, views, relations);
     ActivitiesServiceImpl service = new ActivitiesServiceImpl(
         new Creation(platform.ids(), settings, activities, hot, effects, quotas, covers, views),
-        new Edits(settings, activities, participants, hot, seats, effects, covers, views, relations),
+        edits,
         new Invitations(settings, participants, effects, quotas, views, relations, accounts),
         new Joining(seats, effects, views),
         new Participants(hot, seats, effects, views, relations, accounts),
@@ -87,7 +88,8 @@ public final class ActivitiesVerticle extends VerticleBase {
           reminders.start();
           bindings = new ServiceBindings(vertx);
           return Future.all(bindings.bind(ActivitiesService.class, service, ActivitiesService.ADDRESS),
-              bindings.bind(ActivitiesInternal.class, new ActivitiesInternalImpl(views), ActivitiesInternal.ADDRESS));
+              bindings.bind(ActivitiesInternal.class, new ActivitiesInternalImpl(views,
+                  new ModeratorRemovals(activities, effects, edits)), ActivitiesInternal.ADDRESS));
         });
   }
 

@@ -16,8 +16,11 @@ public final class Moderation {
   /** The roles, weakest first. */
   public static final List<String> ROLES = List.of(USER, MODERATOR, ADMIN);
 
-  /** What can be reported (comments and messages follow when their domains offer the lookup; see the README). */
-  public static final List<String> TARGET_TYPES = List.of("user", "post", "group", "whiteboard", "activity");
+  /** What can be reported. */
+  public static final List<String> TARGET_TYPES =
+      List.of("user", "post", "group", "whiteboard", "activity", "comment", "message");
+  /** What a {@link #REMOVE_CONTENT} decision can remove (and moderators can read by id). */
+  public static final List<String> REMOVABLE_TYPES = List.of("post", "comment", "message", "group", "activity");
   /** Why. */
   public static final List<String> CATEGORIES =
       List.of("spam", "harassment", "hate", "nudity", "violence", "self_harm", "illegal", "other");
@@ -26,11 +29,15 @@ public final class Moderation {
   public static final String OPEN = "open";
   /** A report closed with no action. */
   public static final String DISMISSED = "dismissed";
+  /** A report closed with an action on its target (content removed, ...). */
+  public static final String ACTIONED = "actioned";
   /** The report states. */
-  public static final List<String> STATES = List.of(OPEN, DISMISSED);
+  public static final List<String> STATES = List.of(OPEN, DISMISSED, ACTIONED);
 
+  /** The decision that removes the reported content (a post, comment, message, group or activity). */
+  public static final String REMOVE_CONTENT = "remove_content";
   /** The decisions a moderator can make on a report. */
-  public static final List<String> DECISIONS = List.of("dismiss");
+  public static final List<String> DECISIONS = List.of("dismiss", REMOVE_CONTENT);
 
   /** 403: the actor's role does not allow the operation. */
   public static final ErrorCode ROLE_REQUIRED = ErrorCode.of(403, "role_required", "Operator role required");

@@ -7,6 +7,8 @@ package io.kith.moderation.api;
  *   reporter, whom the reported user is not told)</li>
  *   <li>{@value #REPORT_DECIDED}: {@code {report_id, reporter_id, decision, target_type, target_id}}: the reporter is
  *   told their report was decided</li>
+ *   <li>{@value #CONTENT_REMOVED}: {@code {target_type, target_id, owner, report_id}}: a moderator removed the
+ *   content (the owning domain already hid it and emitted its own deletion event for its clean-up)</li>
  * </ul>
  */
 public final class ModerationEvents {
@@ -17,6 +19,8 @@ public final class ModerationEvents {
   public static final String REPORT_FILED = "ReportFiled";
   /** A report was decided. */
   public static final String REPORT_DECIDED = "ReportDecided";
+  /** A moderator removed content on a report. */
+  public static final String CONTENT_REMOVED = "ContentRemoved";
 
   private ModerationEvents() {
   }

@@ -60,10 +60,18 @@ public interface ModerationService {
   Future<JsonObject> assign(long actor, long reportId, long assignee);
 
   /**
-   * Decides an open report {@code {decision: dismiss, reason}}: the report is closed with the moderator, reason and
-   * time, and its reporter is told; moderators only.
+   * Decides an open report {@code {decision: dismiss | remove_content, reason}}: the report is closed with the
+   * moderator, reason and time, and its reporter is told; moderators only. {@code remove_content} first removes the
+   * reported post, comment, message, group or activity through its domain (a user or whiteboard target is
+   * {@code validation_failed} on {@code decision}) and emits {@code ContentRemoved}.
    */
   Future<JsonObject> decide(long actor, long reportId, JsonObject decision);
+
+  /**
+   * Content by id as moderators review it, removed or not: {@code {type, id, content, reports}} ({@code reports}: how
+   * many reports were ever filed on it); {@code type} is one of {@link Moderation#REMOVABLE_TYPES}; moderators only.
+   */
+  Future<JsonObject> content(long actor, String type, long id);
 
   /** The audit log, newest first, filtered by {@code action}, {@code actor} and {@code target_id}; admins only. */
   Future<Page> audit(long actor, JsonObject filter, PageRequest page);

@@ -2,7 +2,10 @@ package io.kith.moderation.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.ActivitiesService;
+import io.kith.activities.api.ActivitiesInternal;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.moderation.api.ModerationEvents;
@@ -34,9 +37,13 @@ public final class ModerationVerticle extends VerticleBase {
     ReportStore reports = new ReportStore(platform.mongo());
     AuditLog audit = new AuditLog(platform.mongo(), platform.ids());
     Targets targets = new Targets(AccountsService.proxy(vertx), FeedsService.proxy(vertx),
-        MessagingService.proxy(vertx), WhiteboardService.proxy(vertx), ActivitiesService.proxy(vertx));
+        MessagingService.proxy(vertx), WhiteboardService.proxy(vertx), ActivitiesService.proxy(vertx),
+        FeedsInternal.proxy(vertx), MessagingInternal.proxy(vertx));
+    Removals removals = new Removals(FeedsInternal.proxy(vertx), MessagingInternal.proxy(vertx),
+        ActivitiesInternal.proxy(vertx), reports);
     ModerationServiceImpl service = new ModerationServiceImpl(settings, roles, reports, audit, targets,
-        platform.ids(), new RateLimiter(platform.redis()), platform.events().publisher(ModerationEvents.DOMAIN));
+        platform.ids(), new RateLimiter(platform.redis()), platform.events().publisher(ModerationEvents.DOMAIN),
+        removals);
     return reports.ensureIndexes()
         .compose(v -> audit.ensureIndexes())
         .compose(v -> roles.bootstrap(settings.admins()))

@@ -57,8 +57,11 @@ final class ModeratorRemovals {
         return messageNotFound();
       }
       JsonObject owner = new JsonObject().put("owner", doc.getLong("sender"));
-      return messages.remove(doc, removal).compose(after -> after == null ? Future.succeededFuture(owner)
-          : conversations.byId(after.getLong("conversation")).compose(conv -> conv == null ? Future.succeededFuture(owner)
+      // a repeated removal (after one that stopped before the derived copies) replaces them again: both idempotent
+      return messages.remove(doc, removal)
+          .compose(after -> after != null ? Future.succeededFuture(after) : messages.byId(id))
+          .compose(after -> conversations.byId(after.getLong("conversation")).compose(conv -> conv == null
+              ? Future.succeededFuture(owner)
               : recalls.replaced(conv, Conversations.view(after), Messaging.PUSH_MESSAGE_REMOVED).map(owner)));
     });
   }

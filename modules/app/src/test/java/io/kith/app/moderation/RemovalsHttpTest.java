@@ -2,7 +2,13 @@ package io.kith.app.moderation;
 
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
+import io.kith.moderation.api.ModerationEvents;
+import io.kith.platform.events.DomainEvent;
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.EventRecorder;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Poll;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -12,7 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,6 +36,7 @@ class RemovalsHttpTest {
   private static final String[] MODULES =
       {"accounts", "relations", "feeds", "messaging", "activities", "notifications", "moderation", "gateway"};
   private static final long HOUR = 3_600_000L;
+  private static final Duration WAIT = Duration.ofSeconds(60);
 
   private TestKith kith;
   private User moderator;
@@ -78,14 +87,20 @@ class RemovalsHttpTest {
     return found;
   }
 
+  /** Waits until the recorder saw a moderation event matching {@code test}; returns its payload. */
+  private JsonObject awaitEvent(EventRecorder events, String what, Predicate<DomainEvent> test) {
+    Await.result(Poll.until(kith.client(), WAIT, what, () -> Future.succeededFuture(!events.matching(test).isEmpty())));
+    return events.matching(test).get(0).payload();
+  }
+
   private static JsonObject counts(JsonObject post) {
     return post.getJsonObject("counts");
   }
 
   @Test
-  @DisplayName("a removed post is 404 to its author and everyone, leaves followers' home timelines, shows as removed "
-      + "in reposts; a removed repost leaves its original's counters exact; moderators still read it")
-  void post() {
+  @DisplayName("a removed post is 404 to its author and everyone (ContentRemoved names it and its author), leaves "
+      + "followers' home timelines, shows as removed in reposts; a removed repost leaves its original's counters exact; moderators still read it")
+  void post() throws Exception {
     User bob = kith.register();
     User alice = kith.register();
     User carol = kith.register();
@@ -96,7 +111,17 @@ class RemovalsHttpTest {
     kith.awaitPage("/timelines/home", alice, "the post in alice's home", p -> TestKith.ids(p).contains(post));
     long reportId = report(dave, "post", post);
 
-    JsonObject decided = remove(reportId);
+    EventRecorder events = new EventRecorder(kith.kith().platform(), ModerationEvents.DOMAIN) {
+    };
+    JsonObject decided;
+    try (events) {
+      events.start();
+      decided = remove(reportId);
+      JsonObject removed = awaitEvent(events, "ContentRemoved of post " + post, e ->
+          ModerationEvents.CONTENT_REMOVED.equals(e.type()) && e.payload().getLong("target_id") == post);
+      assertEquals(new JsonObject().put("target_type", "post").put("target_id", post).put("owner", bob.id())
+          .put("report_id", reportId), removed);
+    }
     assertEquals("remove_content", decided.getJsonObject("decision").getString("decision"));
     kith.get("/posts/" + post, bob).problem(404, "post_not_found");
     kith.get("/posts/" + post, alice).problem(404, "post_not_found");

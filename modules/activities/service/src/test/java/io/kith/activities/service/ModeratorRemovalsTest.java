@@ -2,6 +2,7 @@ package io.kith.activities.service;
 
 import io.kith.activities.api.ActivitiesEvents;
 import io.kith.platform.events.DomainEvent;
+import io.kith.platform.page.Page;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class ModeratorRemovalsTest extends ActivitiesTestBase {
 
   @Test
   @DisplayName("a removed open activity is cancelled with its participants named, then activity_not_found to "
-      + "everyone, its organiser included, and out of other domains' visible batch; moderators still read it")
+      + "everyone, its organiser included, out of the organiser's and participants' lists and other domains' visible batch; moderators still read it")
   void open() throws Exception {
     List<Long> u = newUsers(3);
     long organiser = u.get(0);
@@ -37,6 +38,10 @@ class ModeratorRemovalsTest extends ActivitiesTestBase {
       failsWith("activity_not_found", null, activities.activity(u.get(2), id));
       assertTrue(await(activitiesInternal.visibleActivities(participant, List.of(id))).getJsonArray("items")
           .isEmpty());
+      assertTrue(ids(await(activities.organised(organiser, filters(new JsonObject()), pageOf(new JsonObject()))
+          .map(Page::toJson))).isEmpty(), "the organiser's list skips it");
+      assertTrue(ids(await(activities.joined(participant, filters(new JsonObject()), pageOf(new JsonObject()))
+          .map(Page::toJson))).isEmpty(), "the participant's list skips it");
       JsonObject review = await(activitiesInternal.contentForModerator(id));
       assertEquals("cancelled", review.getString("status"));
       assertEquals(u.get(2), review.getJsonObject("removed").getLong("by"));

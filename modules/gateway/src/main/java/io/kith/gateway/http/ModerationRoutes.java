@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * HTTP operations of moderation: anyone's reports and role, and the operator routes under {@code /api/v1/admin}
- * (the queue, decisions, roles, the audit log). Whether the caller may use an operator route is decided by the
+ * (the queue, decisions, content by id, roles, the audit log). Whether the caller may use an operator route is decided by the
  * moderation service from the token's user, like every other rule.
  */
 public final class ModerationRoutes implements ApiRoutes {
@@ -56,6 +56,8 @@ public final class ModerationRoutes implements ApiRoutes {
         filters(rc, List.of("state")), Paging.byId(rc))));
     builder.getRoute("decideAppeal").addHandler(rc -> Http.reply(rc, moderation.decideAppeal(me(rc),
         id(rc, "appealId"), Http.body(rc)), json -> json));
+    builder.getRoute("getModeratedContent").addHandler(rc -> Http.reply(rc, moderation.content(me(rc),
+        Http.validated(rc).getPathParameters().get("type").getString(), id(rc, "id")), json -> json));
     builder.getRoute("listAuditLog").addHandler(rc -> Paging.reply(rc, moderation.audit(me(rc),
         filters(rc, AUDIT_FILTERS), Paging.byId(rc))));
   }

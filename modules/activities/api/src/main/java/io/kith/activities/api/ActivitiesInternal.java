@@ -33,4 +33,15 @@ public interface ActivitiesInternal {
    * {@code {items: [ids]}}.
    */
   Future<JsonObject> visibleActivities(long viewer, List<Long> activityIds);
+
+  /**
+   * Removes an activity on a moderator's decision, keeping the record for review with {@code removal}
+   * ({@code {by, reason, report_id, at}}) on it: it is cancelled if open (its participants are told, as for the
+   * organiser's cancel) and seen by nobody any more, its organiser included. Answers {@code {owner}} (the organiser);
+   * repeating it changes nothing; a missing one is {@code activity_not_found}.
+   */
+  Future<JsonObject> removeByModerator(long activityId, JsonObject removal);
+
+  /** An activity as moderators review it, removed or not; {@code activity_not_found}. */
+  Future<JsonObject> contentForModerator(long activityId);
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * The one rule that decides whether a viewer may see an activity, used by every path (reading, lists, nearby,
  * joining, participants, other domains' batch question). A hidden activity answers {@code activity_not_found}.
  *
- * <p>The organiser always sees their activity. Anyone else: never when a block stands between them and the organiser
+ * <p>An activity a moderator removed is seen by nobody. The organiser always sees their activity. Anyone else: never when a block stands between them and the organiser
  * (either way); else by visibility: {@code public} everyone (anonymous readers included), {@code friends} the
  * organiser's friends and users involved (joined, waiting or invited), {@code invitation} users involved only.
  */
@@ -29,6 +29,10 @@ final class Access {
    *               empty for anonymous viewers and the organiser
    */
   static boolean canSee(long viewer, JsonObject doc, HotActivities.Hot part, JsonObject tie) {
+    if (doc.containsKey("removed")) {
+      // removed by a moderator: gone for everyone, its organiser included (moderators read the record elsewhere)
+      return false;
+    }
     long organiser = doc.getLong("organiser");
     if (viewer != 0 && viewer == organiser) {
       return true;

@@ -10,13 +10,25 @@ import java.util.List;
 final class ActivitiesInternalImpl implements ActivitiesInternal {
 
   private final ActivityViews views;
+  private final ModeratorRemovals removals;
 
-  ActivitiesInternalImpl(ActivityViews views) {
+  ActivitiesInternalImpl(ActivityViews views, ModeratorRemovals removals) {
     this.views = views;
+    this.removals = removals;
   }
 
   @Override
   public Future<JsonObject> visibleActivities(long viewer, List<Long> activityIds) {
     return views.visibleActivities(viewer, activityIds);
+  }
+
+  @Override
+  public Future<JsonObject> removeByModerator(long activityId, JsonObject removal) {
+    return removals.remove(activityId, removal);
+  }
+
+  @Override
+  public Future<JsonObject> contentForModerator(long activityId) {
+    return removals.forModerator(activityId);
   }
 }

@@ -103,7 +103,8 @@ public final class ActivitiesVerticle extends VerticleBase {
           reminders.start();
           bindings = new ServiceBindings(vertx);
           return Future.all(bindings.bind(ActivitiesService.class, service, ActivitiesService.ADDRESS),
-              bindings.bind(ActivitiesInternal.class, new ActivitiesInternalImpl(views), ActivitiesInternal.ADDRESS));
+              bindings.bind(ActivitiesInternal.class, new ActivitiesInternalImpl(views,
+                  new ModeratorRemovals(activities, effects, edits)), ActivitiesInternal.ADDRESS));
         });
   }
 

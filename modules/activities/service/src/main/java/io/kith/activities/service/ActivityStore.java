@@ -134,6 +134,16 @@ final class ActivityStore {
   }
 
   /**
+   * Marks an activity removed by a moderator and cancels it if it is open; the record after, or null when it was
+   * removed already.
+   */
+  Future<JsonObject> markRemoved(long id, JsonObject removal, long now) {
+    return change(new JsonObject().put("_id", id).put("removed", new JsonObject().put("$exists", false)),
+        new JsonObject().put("$set", new JsonObject().put("status", Activities.CANCELLED).put("removed", removal)),
+        now);
+  }
+
+  /**
    * Claims the reminder of an open activity not started yet whose reminder time on the record is due
    * ({@code remind_at <= now}): the one place where "exactly once" is decided. The due condition matters when the
    * organiser moved the start later after a sweep read the old due entry: the record's new {@code remind_at} is not

@@ -202,8 +202,11 @@ final class Edits {
             : cancelled(actor, cancelled));
   }
 
-  /** The Redis copy and {@code ActivityCancelled} naming the participants; answers the organiser's view. */
-  private Future<JsonObject> cancelled(long actor, JsonObject cancelled) {
+  /**
+   * The Redis copy and {@code ActivityCancelled} naming the participants; answers the organiser's view. A moderator's
+   * removal ({@link ModeratorRemovals}) ends the same way.
+   */
+  Future<JsonObject> cancelled(long actor, JsonObject cancelled) {
     return announce(cancelled, false).compose(v -> views.viewOf(actor, cancelled, null));
   }
 

@@ -33,4 +33,25 @@ public interface FeedsInternal {
    * {@code {items: [ids]}}.
    */
   Future<JsonObject> visiblePosts(long viewer, List<Long> postIds);
+
+  /**
+   * The comment {@code commentId} when {@code viewer} can see it (its post is visible to them and its author is in no
+   * block with them): {@code {author, post}}; {@code comment_not_found} otherwise, exactly as a missing comment.
+   */
+  Future<JsonObject> commentSeenBy(long viewer, long commentId);
+
+  /**
+   * Removes a {@code "post"} or {@code "comment"} on a moderator's decision: it becomes unavailable to everyone (reads
+   * answer 404 as for a missing one, lists skip it, counters are recounted) while its record stays for review, with
+   * {@code removal} ({@code {by, reason, report_id, at}}) on it. Reposts show their original as
+   * {@code {state: "removed"}}, replies their parent as removed. Answers {@code {owner}}; repeating it changes
+   * nothing; a missing (or deleted) one is {@code post_not_found} / {@code comment_not_found}.
+   */
+  Future<JsonObject> removeByModerator(String type, long id, JsonObject removal);
+
+  /**
+   * A {@code "post"} or {@code "comment"} as moderators review it, removed or not: its record with {@code id}, the
+   * content, {@code deleted} and {@code removed} when set; {@code post_not_found} / {@code comment_not_found}.
+   */
+  Future<JsonObject> contentForModerator(String type, long id);
 }

@@ -88,7 +88,7 @@ final class Comments {
   Future<Void> deleteComment(long actor, long commentId) {
     return Failures.guard(() -> {
       requireUser(actor);
-      return posts.findComment(commentId).compose(c -> c == null ? commentNotFound()
+      return posts.findComment(commentId).compose(c -> c == null || c.containsKey("removed") ? commentNotFound()
           : posts.find(c.getLong("post")).compose(post -> remove(actor, commentId, c, post)));
     });
   }
@@ -138,8 +138,9 @@ final class Comments {
    * The comment when the viewer may see it in a list; null when it is missing or by a user in a block with the viewer,
    * so that replying to it is comment_not_found either way.
    */
-  private Future<JsonObject> shownComment(long viewer, long commentId) {
-    return posts.findComment(commentId).compose(c -> c == null ? Future.succeededFuture((JsonObject) null)
+  Future<JsonObject> shownComment(long viewer, long commentId) {
+    return posts.findComment(commentId).compose(c -> c == null || c.containsKey("removed")
+        ? Future.succeededFuture((JsonObject) null)
         : ties.of(viewer, List.of(c.getLong("author")), false).map(t ->
             t.getOrDefault(c.getLong("author"), Visibility.Tie.NONE).blocked() ? null : c));
   }
@@ -169,7 +170,9 @@ final class Comments {
         JsonObject replied = sums.getJsonObject(Long.toString(replyAuthor));
         // a reply to a comment the viewer cannot see reads as a plain comment: an answer to nobody (or to a comment
         // id they never saw) is shown for no ordinary comment and would tell of the block
-        if (replyTo != 0 && replied != null && !t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked()) {
+        if (replyTo != 0 && d.getBoolean("reply_to_removed", false)) {
+          reply = new JsonObject().put("id", replyTo).put("removed", true);
+        } else if (replyTo != 0 && replied != null && !t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked()) {
           reply = new JsonObject().put("id", replyTo).put("author", replied);
         }
         out.add(new JsonObject().put("id", d.getLong("_id")).put("post", d.getLong("post")).put("author", summary)

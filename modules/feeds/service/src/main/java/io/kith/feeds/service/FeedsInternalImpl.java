@@ -10,13 +10,30 @@ import java.util.List;
 final class FeedsInternalImpl implements FeedsInternal {
 
   private final Posts posts;
+  private final ModeratorRemovals removals;
 
-  FeedsInternalImpl(Posts posts) {
+  FeedsInternalImpl(Posts posts, ModeratorRemovals removals) {
     this.posts = posts;
+    this.removals = removals;
   }
 
   @Override
   public Future<JsonObject> visiblePosts(long viewer, List<Long> postIds) {
     return posts.visiblePosts(viewer, postIds);
+  }
+
+  @Override
+  public Future<JsonObject> commentSeenBy(long viewer, long commentId) {
+    return removals.commentSeenBy(viewer, commentId);
+  }
+
+  @Override
+  public Future<JsonObject> removeByModerator(String type, long id, JsonObject removal) {
+    return removals.remove(type, id, removal);
+  }
+
+  @Override
+  public Future<JsonObject> contentForModerator(String type, long id) {
+    return removals.forModerator(type, id);
   }
 }

@@ -69,7 +69,7 @@ final class FeedsServiceImpl implements FeedsService {
 
   /** The internal operations ({@link FeedsInternal}) over the same features, for the verticle to bind. */
   FeedsInternal internal() {
-    return new FeedsInternalImpl(posts);
+    return new FeedsInternalImpl(posts, new ModeratorRemovals(core, access, posts, comments));
   }
 
   // ---------------------------------------------------------------- posts

@@ -33,6 +33,8 @@ final class PostStore {
   static final String LIKES = "likes";
   private static final JsonObject NEWEST = new JsonObject().put("_id", -1);
   private static final JsonObject LIVE = new JsonObject().put("$ne", true);
+  // a comment a moderator removed keeps its record (for review) with a removed field; lists and counts skip it
+  private static final JsonObject SHOWN = new JsonObject().put("$exists", false);
 
   private final MongoClient mongo;
 
@@ -205,6 +207,16 @@ final class PostStore {
         new FindOptions(), new UpdateOptions().setReturningNewDocument(false));
   }
 
+  /**
+   * Marks a live post removed by a moderator ({@code deleted: true} with the {@code removed} record; its content stays
+   * for review); the post as it was, or null when it was not live.
+   */
+  Future<JsonObject> markRemoved(long id, JsonObject removal) {
+    return mongo.findOneAndUpdateWithOptions(POSTS, new JsonObject().put("_id", id).put("deleted", LIVE),
+        new JsonObject().put("$set", new JsonObject().put("deleted", true).put("deleted_at", removal.getLong("at"))
+            .put("removed", removal)), new FindOptions(), new UpdateOptions().setReturningNewDocument(false));
+  }
+
   /** Adds to counters of a post ({@code {likes: 1}} ...). */
   Future<Void> inc(long id, JsonObject inc) {
     return mongo.updateCollectionWithOptions(POSTS, new JsonObject().put("_id", id),
@@ -227,7 +239,7 @@ final class PostStore {
    */
   Future<JsonObject> countInteractions(long post) {
     Future<Long> likes = mongo.count(LIKES, new JsonObject().put("p", post));
-    Future<Long> comments = mongo.count(COMMENTS, new JsonObject().put("post", post));
+    Future<Long> comments = mongo.count(COMMENTS, new JsonObject().put("post", post).put("removed", SHOWN));
     Future<Long> reposts = mongo.count(POSTS, new JsonObject().put("repost_of", post).put("deleted", LIVE));
     Future<Long> total = mongo.count(POSTS, new JsonObject().put("repost_of", post));
     return Future.all(likes, comments, reposts, total).map(v -> new JsonObject().put("likes", likes.result())
@@ -267,8 +279,24 @@ final class PostStore {
         .map(r -> r != null && r.getRemovedCount() > 0);
   }
 
+  /**
+   * Marks a shown comment removed by a moderator and its replies' parent as removed; the comment as it was, or null
+   * when it was removed already.
+   */
+  Future<JsonObject> markCommentRemoved(long id, JsonObject removal) {
+    return mongo.findOneAndUpdateWithOptions(COMMENTS, new JsonObject().put("_id", id).put("removed", SHOWN),
+            new JsonObject().put("$set", new JsonObject().put("removed", removal)), new FindOptions(),
+            new UpdateOptions().setReturningNewDocument(false))
+        .compose(before -> before == null ? Future.succeededFuture((JsonObject) null)
+            : mongo.updateCollectionWithOptions(COMMENTS, new JsonObject().put("reply_to", id),
+                new JsonObject().put("$set", new JsonObject().put("reply_to_removed", true)),
+                new UpdateOptions().setMulti(true)).map(before));
+  }
+
+  /** Live comments of a post (not removed), newest first. */
   Future<List<JsonObject>> comments(long post, long before, long after, int limit) {
-    return mongo.findWithOptions(COMMENTS, idRange(new JsonObject().put("post", post), before, after),
+    return mongo.findWithOptions(COMMENTS,
+        idRange(new JsonObject().put("post", post).put("removed", SHOWN), before, after),
         new FindOptions().setSort(NEWEST).setLimit(limit));
   }
 

@@ -252,10 +252,13 @@ final class PostViews {
     return views;
   }
 
-  /** A repost's original as embedded in its view: deleted, not visible, or visible with its view. */
+  /** A repost's original as embedded in its view: removed by a moderator, deleted, not visible, or visible. */
   private static JsonObject embedded(Flagged f, long rootId) {
     Decided d = f.shown().decided();
     JsonObject root = d.originals().roots().get(rootId);
+    if (root != null && root.containsKey("removed")) {
+      return new JsonObject().put("state", "removed");
+    }
     if (root == null || root.getBoolean("deleted", false)) {
       return new JsonObject().put("state", "deleted");
     }

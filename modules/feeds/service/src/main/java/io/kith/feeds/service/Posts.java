@@ -248,8 +248,9 @@ final class Posts {
   /**
    * After the delete marked the post ({@code before}: the post as it was, or null when another call marked it
    * first): the original's counters and the actor's reposted flag, its media, the author's timelines, the event.
+   * A moderator's removal ({@link ModeratorRemovals}) ends the same way.
    */
-  private Future<Void> deleted(long actor, long postId, JsonObject before) {
+  Future<Void> deleted(long actor, long postId, JsonObject before) {
     if (before == null) {
       return Future.succeededFuture();
     }

@@ -9,6 +9,8 @@ package io.kith.messaging.api;
  *   <li>{@value #PUSH_READ}: {@code {kind, conversation, user, seq}}, to the other party when {@code user} has read
  *   up to {@code seq} (unless {@code user} turned read receipts off) and to {@code user}'s own connections;</li>
  *   <li>{@value #PUSH_RECALLED}: {@code {kind, conversation, seq, id}}, to both parties;</li>
+ *   <li>{@value #PUSH_MESSAGE_REMOVED}: {@code {kind, conversation, seq, id}}, to both parties (or the group's room),
+ *   when a moderator removed the message;</li>
  *   <li>{@value #PUSH_TYPING}: {@code {kind, conversation, user}}, to the other party (ephemeral, never stored).</li>
  * </ul>
  *
@@ -48,6 +50,8 @@ public final class Messaging {
   public static final String PUSH_READ = "read";
   /** Envelope kind of a recall. */
   public static final String PUSH_RECALLED = "recalled";
+  /** Envelope kind of a message a moderator removed: {@code {kind, conversation, seq, id}}, like a recall. */
+  public static final String PUSH_MESSAGE_REMOVED = "message_removed";
   /** Envelope kind of a typing indicator. */
   public static final String PUSH_TYPING = "typing";
   /** Envelope kind of a membership or group change, on the group's room. */

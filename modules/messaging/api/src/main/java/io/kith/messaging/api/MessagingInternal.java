@@ -52,4 +52,25 @@ public interface MessagingInternal {
    * The member cap does not apply (the managing domain has its own capacity).
    */
   Future<Void> setManagedMembers(long owner, long groupId, List<Long> add, List<Long> remove);
+
+  /**
+   * The message {@code messageId} when {@code viewer} is a member of its conversation (and it is neither recalled nor
+   * removed): {@code {sender, conversation, group?}}; {@code message_not_found} otherwise, exactly as a missing one.
+   */
+  Future<JsonObject> messageSeenBy(long viewer, long messageId);
+
+  /**
+   * Removes a {@code "message"} or {@code "group"} on a moderator's decision, keeping the record for review with
+   * {@code removal} ({@code {by, reason, report_id, at}}) on it: a message keeps its sequence and reads as
+   * {@code {id, seq, removed: true}} without content; a group is dissolved for its members. Answers {@code {owner}}
+   * (the sender or the group's owner); repeating it changes nothing; a missing one is {@code message_not_found} /
+   * {@code group_not_found}.
+   */
+  Future<JsonObject> removeByModerator(String type, long id, JsonObject removal);
+
+  /**
+   * A {@code "message"} or {@code "group"} as moderators review it, removed or not (a removed message's content is in
+   * its {@code removal}); {@code message_not_found} / {@code group_not_found}.
+   */
+  Future<JsonObject> contentForModerator(String type, long id);
 }

@@ -51,6 +51,18 @@ final class Conversations {
   }
 
   static JsonObject view(JsonObject doc) {
+    if (doc.getBoolean("removed", false)) {
+      // removed by a moderator: the place in the sequence stays (clients keep seq continuity), nothing of the content
+      JsonObject removed = new JsonObject().put("id", doc.getLong("_id"))
+          .put("conversation", doc.getLong("conversation")).put("seq", doc.getLong("seq"))
+          .put("sender", doc.getLong("sender")).put("created", doc.getLong("created")).put("removed", true);
+      for (String where : List.of("to", "group")) {
+        if (doc.containsKey(where)) {
+          removed.put(where, doc.getValue(where));
+        }
+      }
+      return removed;
+    }
     JsonObject view = doc.copy();
     view.put("id", view.remove("_id"));
     view.remove("recalled_at");

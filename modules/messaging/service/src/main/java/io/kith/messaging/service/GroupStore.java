@@ -218,6 +218,11 @@ final class GroupStore {
         new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
   }
 
+  /** Marks a live group removed by a moderator (before it is dissolved); the group after, or null if not live. */
+  Future<JsonObject> markRemoved(long group, JsonObject removal) {
+    return update(group, new JsonObject().put("removed", removal));
+  }
+
   /**
    * Marks a live group dissolved and empties it, when {@code owner} (if not null) still owns it; answers the group as
    * it was before (with its members), or null when nothing changed.

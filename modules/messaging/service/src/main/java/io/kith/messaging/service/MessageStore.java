@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * Messages in MongoDB, the record: {@code {_id, conversation, seq, sender, to, client_id, created, text?, media?,
- * recalled?, recalled_at?}}. Unique {@code (conversation, seq)} and {@code (sender, client_id)}.
+ * recalled?, recalled_at?, removed?, removal?}} ({@code removal}: a moderator's record, with the content). Unique
+ * {@code (conversation, seq)} and {@code (sender, client_id)}.
  */
 final class MessageStore {
 
@@ -54,6 +55,19 @@ final class MessageStore {
         new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
   }
 
+  /**
+   * Marks a message removed by a moderator: its content moves into the {@code removal} record (for review only) and
+   * leaves the message; answers the document after, or null if it was removed already.
+   */
+  Future<JsonObject> remove(JsonObject doc, JsonObject removal) {
+    JsonObject record = removal.copy().put("text", doc.getValue("text")).put("media", doc.getValue("media"));
+    return mongo.findOneAndUpdateWithOptions(MESSAGES,
+        new JsonObject().put("_id", doc.getLong("_id")).put("removed", new JsonObject().put("$ne", true)),
+        new JsonObject().put("$set", new JsonObject().put("removed", true).put("removal", record))
+            .put("$unset", new JsonObject().put("text", "").put("media", "")),
+        new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
   /** Up to {@code limit} messages with {@code after < seq < before} (either bound may be null), ascending or not. */
   Future<List<JsonObject>> range(long conversation, Long after, Long before, int limit, boolean ascending) {
     JsonObject seq = new JsonObject();
@@ -72,7 +86,7 @@ final class MessageStore {
   }
 
   /**
-   * Messages after {@code readSeq} that {@code reader} did not send and that are not recalled: the exact unread count
+   * Messages after {@code readSeq} that {@code reader} did not send and that are not recalled or removed: the exact unread count
    * up to {@value #UNREAD_CAP}, and {@value #UNREAD_CAP} for anything more (the count stops there, so a long unread
    * conversation costs no more than a short one on every conversations page).
    */
@@ -80,6 +94,7 @@ final class MessageStore {
     return mongo.countWithOptions(MESSAGES, new JsonObject().put("conversation", conversation)
         .put("seq", new JsonObject().put("$gt", readSeq))
         .put("sender", new JsonObject().put("$ne", reader))
-        .put("recalled", new JsonObject().put("$ne", true)), new CountOptions().setLimit(UNREAD_CAP));
+        .put("recalled", new JsonObject().put("$ne", true)).put("removed", new JsonObject().put("$ne", true)),
+        new CountOptions().setLimit(UNREAD_CAP));
   }
 }

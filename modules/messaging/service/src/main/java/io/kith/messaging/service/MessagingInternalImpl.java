@@ -14,10 +14,12 @@ final class MessagingInternalImpl implements MessagingInternal {
 
   private final Groups groups;
   private final ManagedGroups managed;
+  private final ModeratorRemovals removals;
 
-  MessagingInternalImpl(Groups groups, ManagedGroups managed) {
+  MessagingInternalImpl(Groups groups, ManagedGroups managed, ModeratorRemovals removals) {
     this.groups = groups;
     this.managed = managed;
+    this.removals = removals;
   }
 
   @Override
@@ -33,5 +35,20 @@ final class MessagingInternalImpl implements MessagingInternal {
   @Override
   public Future<Void> setManagedMembers(long owner, long groupId, List<Long> add, List<Long> remove) {
     return managed.setManaged(owner, groupId, add, remove);
+  }
+
+  @Override
+  public Future<JsonObject> messageSeenBy(long viewer, long messageId) {
+    return removals.messageSeenBy(viewer, messageId);
+  }
+
+  @Override
+  public Future<JsonObject> removeByModerator(String type, long id, JsonObject removal) {
+    return removals.remove(type, id, removal);
+  }
+
+  @Override
+  public Future<JsonObject> contentForModerator(String type, long id) {
+    return removals.forModerator(type, id);
   }
 }

@@ -37,6 +37,7 @@ final class MessagingServiceImpl implements MessagingService {
   private final GroupRoles roles;
   private final GroupInvitations invitations;
   private final ManagedGroups managed;
+  private final ModeratorRemovals removals;
 
   MessagingServiceImpl(Platform platform, MessagingSettings settings, ConversationStore conversations,
                        GroupStore groupStore, MessageStore messages, RecentWindow window, AccountsService accounts,
@@ -61,6 +62,7 @@ final class MessagingServiceImpl implements MessagingService {
     this.conversationList = new ConversationList(conversations, messages, accounts, access, receipts);
     this.recalls = new Recalls(platform, settings, conversations, messages, window, access);
     this.typing = new Typing(platform, settings, limiter, access);
+    this.removals = new ModeratorRemovals(messages, groupStore, access, conversations, recalls, lifecycle);
   }
 
   /** Called with a group's id once it is dissolved on this node. */
@@ -237,6 +239,6 @@ final class MessagingServiceImpl implements MessagingService {
 
   /** The internal operations ({@link MessagingInternal}) over the same features, for the verticle to bind. */
   MessagingInternal internal() {
-    return new MessagingInternalImpl(groups, managed);
+    return new MessagingInternalImpl(groups, managed, removals);
   }
 }

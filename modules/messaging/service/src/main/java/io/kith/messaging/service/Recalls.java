@@ -56,13 +56,17 @@ final class Recalls {
     long messageId = doc.getLong("_id");
     return messages.recall(messageId, now).compose(after -> after == null
         ? messages.byId(messageId).map(Conversations::view)
-        : recalled(actor, conv, Conversations.view(after)));
+        : replaced(conv, Conversations.view(after), Messaging.PUSH_RECALLED));
   }
 
-  /** After the recall is stored: the derived copies follow, then the conversation's connections are told. */
-  private Future<JsonObject> recalled(long actor, JsonObject conv, JsonObject view) {
+  /**
+   * After a recall (or a moderator's removal) is stored: the derived copies follow, then the conversation's
+   * connections are told with a {@code kind} envelope.
+   */
+  Future<JsonObject> replaced(JsonObject conv, JsonObject view, String kind) {
+    long actor = view.getLong("sender");
     return Future.all(window.replace(view).otherwiseEmpty(), conversations.replaceLast(view)).map(v -> {
-      JsonObject push = new JsonObject().put("kind", Messaging.PUSH_RECALLED)
+      JsonObject push = new JsonObject().put("kind", kind)
           .put("conversation", view.getLong("conversation")).put("seq", view.getLong("seq"))
           .put("id", view.getLong("id"));
       if (Conversations.isGroup(conv)) {

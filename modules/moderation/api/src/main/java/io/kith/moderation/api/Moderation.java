@@ -16,8 +16,11 @@ public final class Moderation {
   /** The roles, weakest first. */
   public static final List<String> ROLES = List.of(USER, MODERATOR, ADMIN);
 
-  /** What can be reported (comments and messages follow when their domains offer the lookup; see the README). */
-  public static final List<String> TARGET_TYPES = List.of("user", "post", "group", "whiteboard", "activity");
+  /** What can be reported. */
+  public static final List<String> TARGET_TYPES =
+      List.of("user", "post", "group", "whiteboard", "activity", "comment", "message");
+  /** What a {@link #REMOVE_CONTENT} decision can remove (and moderators can read by id). */
+  public static final List<String> REMOVABLE_TYPES = List.of("post", "comment", "message", "group", "activity");
   /** Why. */
   public static final List<String> CATEGORIES =
       List.of("spam", "harassment", "hate", "nudity", "violence", "self_harm", "illegal", "other");
@@ -26,13 +29,15 @@ public final class Moderation {
   public static final String OPEN = "open";
   /** A report closed with no action. */
   public static final String DISMISSED = "dismissed";
-  /** A report decided with a sanction of the target's owner ({@code warn}, {@code suspend}). */
+  /** A report closed with an action: a sanction of the target's owner, or the content removed. */
   public static final String ACTIONED = "actioned";
   /** The report states. */
   public static final List<String> STATES = List.of(OPEN, DISMISSED, ACTIONED);
 
+  /** The decision that removes the reported content (a post, comment, message, group or activity). */
+  public static final String REMOVE_CONTENT = "remove_content";
   /** The decisions a moderator can make on a report. */
-  public static final List<String> DECISIONS = List.of("dismiss", "warn", "suspend");
+  public static final List<String> DECISIONS = List.of("dismiss", "warn", "suspend", REMOVE_CONTENT);
 
   /** The sanctions an operator puts on a user, directly or as a report's decision. */
   public static final List<String> SANCTIONS = List.of("warn", "suspend", "unsuspend");

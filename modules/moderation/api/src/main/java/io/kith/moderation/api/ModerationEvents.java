@@ -11,6 +11,8 @@ package io.kith.moderation.api;
  *   <li>{@value #USER_SUSPENDED}: {@code {sanction_id, user_id, until, reason}} ({@code until} 0 = permanent): the
  *   user's sessions are already revoked and the account hidden</li>
  *   <li>{@value #USER_UNSUSPENDED}: {@code {sanction_id, user_id, reason}} (an unsuspend or an overturned appeal)</li>
+ *   <li>{@value #CONTENT_REMOVED}: {@code {target_type, target_id, owner, report_id}}: a moderator removed the
+ *   content (the owning domain already hid it and emitted its own deletion event for its clean-up)</li>
  * </ul>
  */
 public final class ModerationEvents {
@@ -21,6 +23,8 @@ public final class ModerationEvents {
   public static final String REPORT_FILED = "ReportFiled";
   /** A report was decided. */
   public static final String REPORT_DECIDED = "ReportDecided";
+  /** A moderator removed content on a report. */
+  public static final String CONTENT_REMOVED = "ContentRemoved";
 
   /** A user was warned by a moderator. */
   public static final String USER_WARNED = "UserWarned";

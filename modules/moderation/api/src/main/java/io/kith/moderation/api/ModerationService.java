@@ -60,9 +60,12 @@ public interface ModerationService {
   Future<JsonObject> assign(long actor, long reportId, long assignee);
 
   /**
-   * Decides an open report {@code {decision: dismiss | warn | suspend, reason, until?}}: the report is closed with the
-   * moderator, reason and time ({@code dismissed}, or {@code actioned} with the {@code sanction_id} of the target
-   * owner's sanction, see {@link #sanction}), and its reporter is told; moderators only.
+   * Decides an open report {@code {decision: dismiss | warn | suspend | remove_content, reason, until?}}: the report
+   * is closed with the moderator, reason and time ({@code dismissed}, or {@code actioned}: with the {@code sanction_id}
+   * of the target owner's sanction, see {@link #sanction}, or after {@code remove_content} removed the reported post,
+   * comment, message, group or activity through its domain, a user or whiteboard target being
+   * {@code validation_failed} on {@code decision}, and {@code ContentRemoved} emitted), and its reporter is told;
+   * moderators only.
    */
   Future<JsonObject> decide(long actor, long reportId, JsonObject decision);
 
@@ -95,6 +98,12 @@ public interface ModerationService {
    * appealed decision ({@code same_moderator}). Overturning a suspension ends it.
    */
   Future<JsonObject> decideAppeal(long actor, long appealId, JsonObject decision);
+
+  /**
+   * Content by id as moderators review it, removed or not: {@code {type, id, content, reports}} ({@code reports}: how
+   * many reports were ever filed on it); {@code type} is one of {@link Moderation#REMOVABLE_TYPES}; moderators only.
+   */
+  Future<JsonObject> content(long actor, String type, long id);
 
   /** The audit log, newest first, filtered by {@code action}, {@code actor} and {@code target_id}; admins only. */
   Future<Page> audit(long actor, JsonObject filter, PageRequest page);

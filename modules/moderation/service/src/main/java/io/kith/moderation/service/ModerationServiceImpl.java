@@ -40,9 +40,11 @@ final class ModerationServiceImpl implements ModerationService {
   private final EventPublisher events;
   private Sanctions sanctions;
   private Appeals appeals;
+  private final Removals removals;
 
   ModerationServiceImpl(ModerationSettings settings, Roles roles, ReportStore reports, AuditLog audit,
-                        Targets targets, IdGenerator ids, RateLimiter limiter, EventPublisher events) {
+                        Targets targets, IdGenerator ids, RateLimiter limiter, EventPublisher events,
+                        Removals removals) {
     this.settings = settings;
     this.roles = roles;
     this.reports = reports;
@@ -51,6 +53,7 @@ final class ModerationServiceImpl implements ModerationService {
     this.ids = ids;
     this.limiter = limiter;
     this.events = events;
+    this.removals = removals;
   }
 
   /** Adds the sanctions and appeals features (wired apart, as they need accounts' internal operations). */
@@ -208,14 +211,19 @@ final class ModerationServiceImpl implements ModerationService {
       }
       JsonObject record = new JsonObject().put("decision", what).put("by", actor).put("reason", reason)
           .put("at", System.currentTimeMillis());
+      String state = Moderation.REMOVE_CONTENT.equals(what) ? Moderation.ACTIONED : Moderation.DISMISSED;
       return roles.require(actor, Moderation.MODERATOR)
-          .compose(r -> openOrRefused(reports.close(reportId, Moderation.DISMISSED, record), reportId))
+          .compose(r -> removals.beforeClose(what, reportId, actor, reason))
+          .compose(r -> openOrRefused(reports.close(reportId, state, record), reportId))
           .compose(doc -> audit.append(actor, "report." + what, "report", reportId,
                   new JsonObject().put("reason", reason).put("target", doc.getJsonObject("target")))
               .map(v -> {
                 JsonObject target = doc.getJsonObject("target");
                 appendQuietly(new ReportDecided(reportId, doc.getLong("reporter"), what, target.getString("type"),
                     target.getLong("id")));
+                if (Moderation.REMOVE_CONTENT.equals(what)) {
+                  appendQuietly(Removals.removed(doc));
+                }
                 return ReportStore.moderatorView(doc);
               }));
     });
@@ -244,6 +252,11 @@ final class ModerationServiceImpl implements ModerationService {
   @Override
   public Future<JsonObject> decideAppeal(long actor, long appealId, JsonObject decision) {
     return appeals.decide(actor, appealId, decision);
+  }
+
+  @Override
+  public Future<JsonObject> content(long actor, String type, long id) {
+    return roles.require(actor, Moderation.MODERATOR).compose(r -> removals.content(type, id));
   }
 
   @Override

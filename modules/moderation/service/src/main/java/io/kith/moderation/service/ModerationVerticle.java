@@ -3,7 +3,10 @@ package io.kith.moderation.service;
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.ActivitiesService;
+import io.kith.activities.api.ActivitiesInternal;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.moderation.api.ModerationEvents;
@@ -35,9 +38,13 @@ public final class ModerationVerticle extends VerticleBase {
     ReportStore reports = new ReportStore(platform.mongo());
     AuditLog audit = new AuditLog(platform.mongo(), platform.ids());
     Targets targets = new Targets(AccountsService.proxy(vertx), FeedsService.proxy(vertx),
-        MessagingService.proxy(vertx), WhiteboardService.proxy(vertx), ActivitiesService.proxy(vertx));
+        MessagingService.proxy(vertx), WhiteboardService.proxy(vertx), ActivitiesService.proxy(vertx),
+        FeedsInternal.proxy(vertx), MessagingInternal.proxy(vertx));
+    Removals removals = new Removals(FeedsInternal.proxy(vertx), MessagingInternal.proxy(vertx),
+        ActivitiesInternal.proxy(vertx), reports);
     ModerationServiceImpl service = new ModerationServiceImpl(settings, roles, reports, audit, targets,
-        platform.ids(), new RateLimiter(platform.redis()), platform.events().publisher(ModerationEvents.DOMAIN));
+        platform.ids(), new RateLimiter(platform.redis()), platform.events().publisher(ModerationEvents.DOMAIN),
+        removals);
     SanctionStore sanctionStore = new SanctionStore(platform.mongo());
     AppealStore appealStore = new AppealStore(platform.mongo());
     Sanctions sanctions = new Sanctions(roles, reports, sanctionStore, audit, AccountsInternal.proxy(vertx),

@@ -96,6 +96,11 @@ final class ReportStore {
         new UpdateOptions().setReturningNewDocument(true));
   }
 
+  /** How many reports were ever filed on a target. */
+  Future<Long> countOn(String type, long id) {
+    return mongo.count(COLLECTION, new JsonObject().put("target.type", type).put("target.id", id));
+  }
+
   /** Closes an open report with {@code decision}; the report after the change, or null when it was not open. */
   Future<JsonObject> close(long id, String state, JsonObject decision) {
     return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id).put("state", Moderation.OPEN),

@@ -2,7 +2,9 @@ package io.kith.moderation.service;
 
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.ActivitiesService;
+import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
+import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.moderation.api.Moderation;
@@ -25,14 +27,18 @@ final class Targets {
   private final MessagingService messaging;
   private final WhiteboardService boards;
   private final ActivitiesService activities;
+  private final FeedsInternal feedsInternal;
+  private final MessagingInternal messagingInternal;
 
   Targets(AccountsService accounts, FeedsService feeds, MessagingService messaging, WhiteboardService boards,
-          ActivitiesService activities) {
+          ActivitiesService activities, FeedsInternal feedsInternal, MessagingInternal messagingInternal) {
     this.accounts = accounts;
     this.feeds = feeds;
     this.messaging = messaging;
     this.boards = boards;
     this.activities = activities;
+    this.feedsInternal = feedsInternal;
+    this.messagingInternal = messagingInternal;
   }
 
   /** The owner of {@code type} {@code id} when {@code reporter} can see it. */
@@ -43,6 +49,8 @@ final class Targets {
       case "group" -> messaging.group(reporter, id).map(g -> g.getLong("owner"));
       case "whiteboard" -> boards.board(reporter, id).map(b -> b.getLong("owner"));
       case "activity" -> activities.activity(reporter, id).map(a -> a.getJsonObject("organiser").getLong("id"));
+      case "comment" -> feedsInternal.commentSeenBy(reporter, id).map(c -> c.getLong("author"));
+      case "message" -> messagingInternal.messageSeenBy(reporter, id).map(m -> m.getLong("sender"));
       default -> Failures.failField(KithErrors.VALIDATION_FAILED, "target.type", "cannot report a " + type);
     };
     return owner.recover(e -> e instanceof ServiceException se && (se.failureCode() == 404 || se.failureCode() == 403)

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,7 +49,7 @@ class ClusterLocalCallsTest {
 
   private Kith nodeA;
   private Kith nodeB;
-  private final List<ServiceBindings> bound = new ArrayList<>();
+  private final Map<Probe, ServiceBindings> bound = new ConcurrentHashMap<>();
 
   @BeforeAll
   void startCluster() throws Exception {
@@ -71,7 +72,7 @@ class ClusterLocalCallsTest {
 
   @AfterAll
   void stopCluster() throws Exception {
-    bound.forEach(b -> Await.result(b.unregister()));
+    bound.values().forEach(b -> Await.result(b.unregister()));
     for (Kith node : new Kith[] {nodeA, nodeB}) {
       if (node != null) {
         node.stop().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -79,11 +80,13 @@ class ClusterLocalCallsTest {
     }
   }
 
-  private ServiceBindings bind(Kith node, Probe probe, String address) {
+  /** Binds an instance named {@code name} at {@code address} on {@code node}, unbound after the class. */
+  private Probe serve(Kith node, String name, String address) {
+    Probe probe = new Probe(name);
     ServiceBindings bindings = new ServiceBindings(node.vertx());
     Await.result(bindings.bind(ProbeService.class, probe, address));
-    bound.add(bindings);
-    return bindings;
+    bound.put(probe, bindings);
+    return probe;
   }
 
   private static ProbeService proxy(Kith node, String address) {
@@ -130,10 +133,8 @@ class ClusterLocalCallsTest {
   @DisplayName("with both nodes running a service, each node's calls are answered by its own instance")
   void eachNodeAnswersItself() {
     String address = newAddress();
-    Probe onA = new Probe("A");
-    Probe onB = new Probe("B");
-    bind(nodeA, onA, address);
-    bind(nodeB, onB, address);
+    Probe onA = serve(nodeA, "A", address);
+    Probe onB = serve(nodeB, "B", address);
     awaitSpread(nodeA, address);
     awaitSpread(nodeB, address);
     int servedA = onA.served();
@@ -148,8 +149,7 @@ class ClusterLocalCallsTest {
   @DisplayName("with the service only on the other node, a node's calls are answered there")
   void otherNodeAnswersWhenAlone() {
     String address = newAddress();
-    Probe onB = new Probe("B");
-    bind(nodeB, onB, address);
+    Probe onB = serve(nodeB, "B", address);
     awaitAnswerFrom(nodeA, address, "B");
     int before = onB.served();
     assertEquals(List.of("B"), answers(proxy(nodeA, address)).stream().distinct().toList());
@@ -160,16 +160,14 @@ class ClusterLocalCallsTest {
   @DisplayName("once a node unbinds its instance, its calls are answered by the other node's, none lost")
   void unboundNodeCallsTheOther() {
     String address = newAddress();
-    Probe onA = new Probe("A");
-    Probe onB = new Probe("B");
     // B's binding known on A first: A's calls have somewhere to go once A stops preferring itself
-    bind(nodeB, onB, address);
+    serve(nodeB, "B", address);
     awaitAnswerFrom(nodeA, address, "B");
-    ServiceBindings onNodeA = bind(nodeA, onA, address);
+    Probe onA = serve(nodeA, "A", address);
     ProbeService proxy = proxy(nodeA, address);
     assertEquals("A", Await.result(proxy.where()));
     int servedA = onA.served();
-    Await.result(onNodeA.unregister());
+    Await.result(bound.get(onA).unregister());
     assertEquals(List.of("B"), answers(proxy).stream().distinct().toList());
     assertEquals(servedA, onA.served(), "A's unbound instance got no call");
   }
@@ -179,7 +177,7 @@ class ClusterLocalCallsTest {
       + "from the caller's own")
   void failuresUnchangedAcrossNodes() {
     String address = newAddress();
-    bind(nodeB, new Probe("B"), address);
+    serve(nodeB, "B", address);
     awaitAnswerFrom(nodeA, address, "B");
     Throwable refused = Await.failure(proxy(nodeA, address).refuse("probe"));
     assertTrue(Failures.is(refused, KithErrors.NOT_FOUND), String.valueOf(refused));

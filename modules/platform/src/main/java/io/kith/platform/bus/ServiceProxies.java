@@ -19,6 +19,10 @@ import java.lang.reflect.Proxy;
  * it from a service it called would otherwise pass it on as an uncoded failure, which reaches the client as a 500.
  * A call to an address that no node serves ({@code NO_HANDLERS}) is left as it is: callers tell a module that is not
  * deployed from one that is slow by it, and the gateway answers it with 503 itself.
+ *
+ * <p>A call goes to this node's own instance of the service while it has one ({@link LocalServices}, kept by
+ * {@link ServiceBindings}), else to any node of the cluster. A local instance that is stalled stalls its whole node,
+ * callers included, so preferring it adds no way to fail; the timeout and the failures a caller sees are the same.
  */
 public final class ServiceProxies {
 
@@ -28,11 +32,56 @@ public final class ServiceProxies {
   private ServiceProxies() {
   }
 
-  /** A proxy to the service of type {@code type} bound at {@code address}, on any node of the cluster. */
+  /**
+   * A proxy to the service of type {@code type} bound at {@code address}: this node's own instance while it has a live
+   * one, else any node's.
+   */
   public static <T> T proxy(Vertx vertx, Class<T> type, String address) {
-    T generated = new ServiceProxyBuilder(vertx).setAddress(address)
-        .setOptions(new DeliveryOptions().setSendTimeout(SEND_TIMEOUT_MS)).build(type);
-    return timeoutsUnavailable(type, generated, address);
+    return proxy(vertx, type, address, SEND_TIMEOUT_MS);
+  }
+
+  /**
+   * As {@link #proxy(Vertx, Class, String)}, failing as unavailable after {@code sendTimeoutMs} instead of
+   * {@link #SEND_TIMEOUT_MS} (tests that wait for a timeout).
+   */
+  public static <T> T proxy(Vertx vertx, Class<T> type, String address, long sendTimeoutMs) {
+    T cluster = new ServiceProxyBuilder(vertx).setAddress(address)
+        .setOptions(new DeliveryOptions().setSendTimeout(sendTimeoutMs)).build(type);
+    // local-only delivery: no look-up of the cluster's registrations (Hazelcast) on the way
+    T nodeLocal = new ServiceProxyBuilder(vertx).setAddress(LocalServices.localAddress(address))
+        .setOptions(new DeliveryOptions().setSendTimeout(sendTimeoutMs).setLocalOnly(true)).build(type);
+    LocalServices here = LocalServices.of(vertx);
+    Object nearest = Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+        (self, method, args) -> method.getDeclaringClass() != Object.class && here.serves(address)
+            ? callLocal(self, nodeLocal, cluster, method, args)
+            : call(self, cluster, method, args));
+    return timeoutsUnavailable(type, type.cast(nearest), address);
+  }
+
+  /**
+   * Calls the node-local instance; when its binding went between the look-up and the send (the service is
+   * unregistering), nothing was delivered, so the call goes to the cluster as if there had been no local binding.
+   */
+  private static Object callLocal(Object self, Object nodeLocal, Object cluster, Method method, Object[] args)
+      throws Throwable {
+    Object result = call(self, nodeLocal, method, args);
+    if (!(result instanceof Future<?>)) {
+      return result;
+    }
+    @SuppressWarnings("unchecked")
+    Future<Object> future = (Future<Object>) result;
+    return future.recover(e -> {
+      if (!isFailure(e, ReplyFailure.NO_HANDLERS)) {
+        return Future.failedFuture(e);
+      }
+      try {
+        @SuppressWarnings("unchecked")
+        Future<Object> again = (Future<Object>) call(self, cluster, method, args);
+        return again;
+      } catch (Throwable thrown) {
+        return Future.failedFuture(thrown);
+      }
+    });
   }
 
   /**
@@ -41,7 +90,7 @@ public final class ServiceProxies {
    */
   public static <T> T timeoutsUnavailable(Class<T> type, T delegate, String address) {
     Object proxy = Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-        (self, method, args) -> call(self, delegate, method, args));
+        (self, method, args) -> unavailableOnTimeout(self, delegate, method, args));
     return type.cast(proxy);
   }
 
@@ -49,22 +98,26 @@ public final class ServiceProxies {
     if (method.getDeclaringClass() == Object.class && method.getName().equals("equals")) {
       return self == args[0];
     }
-    Object result;
     try {
-      result = method.invoke(delegate, args);
+      return method.invoke(delegate, args);
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
+  }
+
+  private static Object unavailableOnTimeout(Object self, Object delegate, Method method, Object[] args)
+      throws Throwable {
+    Object result = call(self, delegate, method, args);
     if (!(result instanceof Future<?> future)) {
       return result;
     }
-    return future.recover(e -> isTimeout(e)
+    return future.recover(e -> isFailure(e, ReplyFailure.TIMEOUT)
         // the address stays out of the answer: clients are told to retry, the gateway's log says what failed
         ? Future.failedFuture(StoreFailures.unavailable("a service"))
         : Future.failedFuture(e));
   }
 
-  private static boolean isTimeout(Throwable e) {
-    return e instanceof ReplyException && ((ReplyException) e).failureType() == ReplyFailure.TIMEOUT;
+  private static boolean isFailure(Throwable e, ReplyFailure type) {
+    return e instanceof ReplyException && ((ReplyException) e).failureType() == type;
   }
 }

@@ -27,12 +27,17 @@ final class DouyinKith extends TestKith {
   record DUser(long id, String token) {
   }
 
-  private DouyinKith() {
-    super(config("accounts", "relations", "feeds", "messaging", "gateway"), "d");
+  private DouyinKith(JsonObject douyin) {
+    super(config("accounts", "relations", "feeds", "messaging", "gateway").put("douyin", douyin), "d");
   }
 
   static DouyinKith start() {
-    return new DouyinKith();
+    return new DouyinKith(new JsonObject());
+  }
+
+  /** A node with these {@code douyin} settings. */
+  static DouyinKith start(JsonObject douyin) {
+    return new DouyinKith(douyin);
   }
 
   private static String form(Map<String, ?> params) {
@@ -90,7 +95,12 @@ final class DouyinKith extends TestKith {
 
   /** The bytes of a small file that opens as an MP4 (an ISO base media header with a video brand). */
   static byte[] mp4() {
-    byte[] b = new byte[4_000];
+    return mp4(4_000);
+  }
+
+  /** As {@link #mp4()}, {@code size} bytes long (at least 16). */
+  static byte[] mp4(int size) {
+    byte[] b = new byte[size];
     ThreadLocalRandom.current().nextBytes(b);
     byte[] head = {0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm', 0, 0, 2, 0};
     System.arraycopy(head, 0, b, 0, head.length);
@@ -121,7 +131,12 @@ final class DouyinKith extends TestKith {
 
   /** Publishes a video as {@code user} and answers it from the user's publish list. */
   JsonObject video(DUser user, String title) {
-    ok(publish(user.token(), title, mp4()));
+    return video(user, title, mp4());
+  }
+
+  /** Publishes {@code data} as a video as {@code user} and answers it from the user's publish list. */
+  JsonObject video(DUser user, String title, byte[] data) {
+    ok(publish(user.token(), title, data));
     JsonArray list = ok(get("/publish/list/", Map.of("token", user.token(), "user_id", user.id())))
         .getJsonArray("video_list");
     return list.stream().map(JsonObject.class::cast).filter(v -> title.equals(v.getString("title"))).findFirst()

@@ -68,6 +68,10 @@ public final class DouyinRoutes {
   public static void mount(Vertx vertx, Platform platform, Router router) {
     DouyinSettings settings = DouyinSettings.from(platform.config().section(DouyinSettings.SECTION));
     if (settings.enabled()) {
+      // a failure in a sub-router is handled by the root router's failure handlers, in route order: this one comes
+      // before the problem+json handler, so a douyin client gets its envelope also for a body over the limit
+      router.route(PREFIX + "/*").order(-1).failureHandler(rc -> DouyinReply.refuse(rc, rc.failure() != null
+          ? rc.failure() : new io.vertx.ext.web.handler.HttpException(rc.statusCode())));
       router.route(PREFIX + "/*").subRouter(new DouyinRoutes(vertx, platform, settings).router(platform));
     }
   }
@@ -95,8 +99,6 @@ public final class DouyinRoutes {
     videos.mount(r, this::authed, this::open);
     social.mount(r, this::authed);
     r.route().handler(rc -> DouyinReply.refuse(rc, new io.vertx.ext.web.handler.HttpException(404)));
-    r.route().failureHandler(rc -> DouyinReply.refuse(rc, rc.failure() != null ? rc.failure()
-        : new io.vertx.ext.web.handler.HttpException(rc.statusCode())));
     return r;
   }
 

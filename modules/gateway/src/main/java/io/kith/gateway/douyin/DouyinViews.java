@@ -65,7 +65,7 @@ final class DouyinViews {
     });
   }
 
-  /** One user object, with {@code profile}'s signature when the caller read the whole profile. */
+  /** One user object from a summary (lists carry no signature: summaries have none). */
   private static JsonObject user(JsonObject profile, JsonObject tie, JsonObject follows, JsonObject authored,
                                  String base) {
     String nickname = profile.getString("nickname");

@@ -2,6 +2,7 @@ package io.kith.app.douyin;
 
 import io.kith.app.douyin.DouyinKith.DUser;
 import io.kith.app.support.Reply;
+import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -262,6 +263,24 @@ class DouyinHttpTest {
         "validation_failed");
     refused(kith.post("/message/action/", Map.of("token", a.token(), "to_user_id", b.id(), "action_type", 2,
         "content", "x")), "validation_failed");
+  }
+
+  @Test
+  @DisplayName("a block is the services' own: the blocked user cannot see the blocker, their videos, nor message "
+      + "them")
+  void blocks() {
+    DUser blocker = kith.user();
+    DUser blocked = kith.user();
+    long video = kith.video(blocker, "not for you").getLong("id");
+    kith.put("/me/blocks/" + blocked.id(), new User(blocker.id(), "", blocker.token())).expectNoContent();
+    refused(kith.get("/user/", Map.of("token", blocked.token(), "user_id", blocker.id())), "user_not_found");
+    assertTrue(ok(kith.get("/publish/list/", Map.of("token", blocked.token(), "user_id", blocker.id())))
+        .getJsonArray("video_list").isEmpty());
+    refused(kith.post("/favorite/action/", Map.of("token", blocked.token(), "video_id", video, "action_type", 1)),
+        "post_not_found");
+    JsonObject sent = kith.post("/message/action/", Map.of("token", blocked.token(), "to_user_id", blocker.id(),
+        "action_type", 1, "content", "hello?"));
+    assertEquals(1, sent.getInteger("status_code"), sent.encode());
   }
 
   @Test

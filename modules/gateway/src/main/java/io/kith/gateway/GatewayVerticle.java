@@ -5,6 +5,7 @@ import io.kith.gateway.bridge.ClusterResync;
 import io.kith.gateway.bridge.Bridges;
 import io.kith.gateway.bridge.ConnectionListener;
 import io.kith.gateway.bridge.RoomAccess;
+import io.kith.gateway.douyin.DouyinRoutes;
 import io.kith.gateway.http.ApiDocs;
 import io.kith.gateway.http.ApiRouter;
 import io.kith.gateway.http.ApiRoutes;
@@ -117,6 +118,7 @@ public final class GatewayVerticle extends VerticleBase {
           docs.mount(router, loaded.text());
           HealthRoutes.mount(router, platform);
           Bridges.mountSockJs(vertx, router, guard, bridge);
+          DouyinRoutes.mount(vertx, platform, router);
           return router;
         }))
         .compose(router -> {

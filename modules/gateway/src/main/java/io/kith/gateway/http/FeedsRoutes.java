@@ -84,7 +84,7 @@ public final class FeedsRoutes implements ApiRoutes {
    * millisecond. A time at or before the id epoch has nothing older (max_id 1: no id is below it); a time past the
    * end of the id space has everything older (0: no upper bound).
    */
-  static long maxIdBefore(long epochMillis) {
+  public static long maxIdBefore(long epochMillis) {
     if (epochMillis <= IdGenerator.EPOCH) {
       return 1;
     }

@@ -396,5 +396,10 @@ class FeedsRoutesTest {
     public Future<Page> likers(long viewer, long postId, PageRequest page) {
       return page(record("likers", viewer, postId, page.maxId(), page.limitOrDefault()));
     }
+
+    @Override
+    public Future<JsonObject> authorCounts(long viewer, List<Long> userIds) {
+      return record("authorCounts", viewer, new JsonArray(userIds));
+    }
   }
 }

@@ -116,4 +116,16 @@ public interface FeedsService {
 
   /** Who liked a post, most recent first: {@code {items: [{user: <summary>, at}], next_max_id}}. */
   Future<Page> likers(long viewer, long postId, PageRequest page);
+
+  // ---------------------------------------------------------------- author counters
+
+  /**
+   * The author counters of up to 100 users, as a profile screen shows them: {@code {"<id>": {works, likes_received,
+   * likes_given}}} with an entry for every id asked (zeros for a user with none). {@code works}: their live original
+   * posts (reposts and deleted posts are not counted); {@code likes_received}: the likes on those posts in total;
+   * {@code likes_given}: the likes they gave. Counted from the records (the per-post like counters, kept exact and
+   * recounted like every post counter), so they are exact under concurrency. An empty or longer list is
+   * {@code validation_failed} on {@code ids}.
+   */
+  Future<JsonObject> authorCounts(long viewer, java.util.List<Long> userIds);
 }

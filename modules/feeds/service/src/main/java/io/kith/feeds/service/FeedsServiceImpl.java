@@ -5,6 +5,8 @@ import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
 import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.Platform;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
 import io.kith.relations.api.RelationsInternal;
@@ -20,6 +22,9 @@ import java.util.List;
  * the visibility rule's use in {@link PostAccess}). See {@link FeedsService} and the module README.
  */
 final class FeedsServiceImpl implements FeedsService {
+
+  /** Most users one {@link #authorCounts} call counts. */
+  static final int MAX_COUNTED_AUTHORS = 100;
 
   private final FeedsCore core;
   private final PostAccess access;
@@ -168,5 +173,26 @@ final class FeedsServiceImpl implements FeedsService {
   /** A list's body as a page: every feeds list holds its posts, comments or likers under {@code items}. */
   private static Future<Page> items(Future<JsonObject> body) {
     return body.map(json -> Page.of("items", json));
+  }
+
+  // ---------------------------------------------------------------- author counters
+
+  @Override
+  public Future<JsonObject> authorCounts(long viewer, List<Long> userIds) {
+    return Failures.guard(() -> {
+      if (userIds == null || userIds.isEmpty() || userIds.size() > MAX_COUNTED_AUTHORS) {
+        return Failures.failField(KithErrors.VALIDATION_FAILED, "ids",
+            "ids must hold 1 to " + MAX_COUNTED_AUTHORS + " user ids");
+      }
+      return core.posts().authorCounts(new java.util.LinkedHashSet<>(userIds)).map(counted -> {
+        JsonObject out = new JsonObject();
+        for (long id : userIds) {
+          JsonObject c = counted.getOrDefault(id, new JsonObject());
+          out.put(Long.toString(id), new JsonObject().put("works", c.getLong("works", 0L))
+              .put("likes_received", c.getLong("likes_received", 0L)).put("likes_given", c.getLong("likes_given", 0L)));
+        }
+        return out;
+      });
+    });
   }
 }

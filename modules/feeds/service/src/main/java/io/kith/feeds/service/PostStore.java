@@ -263,6 +263,46 @@ final class PostStore {
         .map(r -> r != null && r.getDocMatched() > 0);
   }
 
+  /**
+   * The author counters of these users from the records, keyed by user id: {@code works} (their live original posts),
+   * {@code likes_received} (the sum of those posts' like counters, themselves recounted by {@link CounterRecount}) and
+   * {@code likes_given} (their like records). Users with none are absent.
+   */
+  Future<Map<Long, JsonObject>> authorCounts(Collection<Long> users) {
+    JsonArray ids = new JsonArray(new ArrayList<>(users));
+    JsonArray works = new JsonArray()
+        .add(new JsonObject().put("$match", new JsonObject().put("author", new JsonObject().put("$in", ids))
+            .put("repost_of", 0L).put("deleted", LIVE)))
+        .add(new JsonObject().put("$group", new JsonObject().put("_id", "$author")
+            .put("works", new JsonObject().put("$sum", 1))
+            .put("likes_received", new JsonObject().put("$sum", "$likes"))));
+    JsonArray given = new JsonArray()
+        .add(new JsonObject().put("$match", new JsonObject().put("u", new JsonObject().put("$in", ids))))
+        .add(new JsonObject().put("$group", new JsonObject().put("_id", "$u")
+            .put("likes_given", new JsonObject().put("$sum", 1))));
+    Future<List<JsonObject>> byAuthor = aggregate(POSTS, works);
+    Future<List<JsonObject>> byLiker = aggregate(LIKES, given);
+    return Future.all(byAuthor, byLiker).map(v -> {
+      Map<Long, JsonObject> out = new HashMap<>();
+      for (JsonObject row : byAuthor.result()) {
+        out.computeIfAbsent(row.getLong("_id"), k -> new JsonObject()).put("works", row.getLong("works"))
+            .put("likes_received", row.getLong("likes_received"));
+      }
+      for (JsonObject row : byLiker.result()) {
+        out.computeIfAbsent(row.getLong("_id"), k -> new JsonObject()).put("likes_given", row.getLong("likes_given"));
+      }
+      return out;
+    });
+  }
+
+  private Future<List<JsonObject>> aggregate(String collection, JsonArray pipeline) {
+    List<JsonObject> out = new ArrayList<>();
+    io.vertx.core.Promise<List<JsonObject>> done = io.vertx.core.Promise.promise();
+    mongo.aggregate(collection, pipeline).handler(out::add).exceptionHandler(done::tryFail)
+        .endHandler(v -> done.tryComplete(out));
+    return done.future();
+  }
+
   // ---------------------------------------------------------------- comments
 
   Future<Void> insertComment(JsonObject comment) {

@@ -20,9 +20,11 @@ import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.moderation.api.ContentFiltersService;
 import io.kith.moderation.api.ModerationService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.gateway.http.FeedsRoutes;
+import io.kith.gateway.http.FilterRoutes;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
@@ -74,7 +76,8 @@ public final class GatewayModule implements KithModule {
         new MessagingRoutes(MessagingService.proxy(platform.vertx())),
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
-        new ModerationRoutes(ModerationService.proxy(platform.vertx())));
+        new ModerationRoutes(ModerationService.proxy(platform.vertx())),
+        new FilterRoutes(ContentFiltersService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,

@@ -181,6 +181,20 @@ class FiltersHttpTest {
   }
 
   @Test
+  @DisplayName("a pattern that backtracks catastrophically gives up on its step budget: the request is answered "
+      + "(as no match) instead of holding the node")
+  void catastrophicPattern() {
+    String w = word();
+    User alice = kith.register();
+    add(new JsonObject().put("kind", "pattern").put("value", w + "(a+)+z").put("contexts", new JsonArray()
+        .add("nickname")));
+    awaitNickname(alice, w + "az", 422);
+    // 2^27 ways to split the run: without the budget this request would run for minutes
+    nickname(alice, w + "a".repeat(27) + "!").expect(200);
+    nickname(alice, w + "aaz").problem(422, "content_refused", "nickname");
+  }
+
+  @Test
   @DisplayName("only admins change filters (403 role_required for users and moderators), moderators read them, "
       + "unauthenticated is 401; a regex that does not compile and out-of-bounds fields are 400")
   void refusals() {

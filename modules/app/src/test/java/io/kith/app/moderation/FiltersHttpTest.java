@@ -1,5 +1,6 @@
 package io.kith.app.moderation;
 
+import io.kith.app.support.Conformance;
 import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
@@ -154,7 +155,7 @@ class FiltersHttpTest {
 
   @Test
   @DisplayName("a pattern filter applies only in its contexts; removing it lets the text through again; both "
-      + "changes are in the audit log")
+      + "changes are in the audit log; the answers conform to the OpenAPI document")
   void patternContextsAndRemoval() {
     String w = word();
     User alice = kith.register();
@@ -167,6 +168,9 @@ class FiltersHttpTest {
     kith.post("/posts", alice, new JsonObject().put("text", w + "42").put("visibility", "public")).expect(201);
 
     JsonObject listed = kith.get("/admin/filters", admin).expect(200);
+    Conformance contract = Conformance.load();
+    assertEquals(List.of(), contract.problems("addContentFilter", 201, filter));
+    assertEquals(List.of(), contract.problems("listContentFilters", 200, listed));
     assertTrue(listed.getJsonArray("items").stream().anyMatch(f -> ((JsonObject) f).getLong("id")
         .equals(filter.getLong("id"))), listed.encode());
 

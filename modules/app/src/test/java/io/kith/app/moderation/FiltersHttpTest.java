@@ -1,5 +1,6 @@
 package io.kith.app.moderation;
 
+import io.kith.app.support.BridgeSocket;
 import io.kith.app.support.Conformance;
 import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -154,6 +156,33 @@ class FiltersHttpTest {
   }
 
   @Test
+  @DisplayName("over the bridge a filtered direct message is refused with the same code (422 content_refused), a "
+      + "clean one is sent")
+  void bridge() {
+    String w = word();
+    User alice = kith.register();
+    User bob = kith.register();
+    add(new JsonObject().put("kind", "word").put("value", w));
+    awaitNickname(alice, w, 422);
+    try (BridgeSocket phone = kith.bridge(alice)) {
+      JsonObject refused = bridgeSend(phone, new JsonObject().put("to", bob.id()).put("text", "hi " + fullWidth(w))
+          .put("client_id", UUID.randomUUID().toString()));
+      assertEquals("err", refused.getString("type"), refused.encode());
+      assertEquals(422, refused.getInteger("failureCode"), refused.encode());
+      assertEquals("content_refused", refused.getString("message"), refused.encode());
+      JsonObject sent = bridgeSend(phone, new JsonObject().put("to", bob.id()).put("text", "hi bob")
+          .put("client_id", UUID.randomUUID().toString()));
+      assertEquals("rec", sent.getString("type"), sent.encode());
+    }
+  }
+
+  private static JsonObject bridgeSend(BridgeSocket socket, JsonObject body) {
+    String reply = UUID.randomUUID().toString();
+    socket.send("kith.messaging.send", body, reply, null, null);
+    return socket.takeReply(reply, Duration.ofSeconds(30));
+  }
+
+  @Test
   @DisplayName("a pattern filter applies only in its contexts; removing it lets the text through again; both "
       + "changes are in the audit log; the answers conform to the OpenAPI document")
   void patternContextsAndRemoval() {
@@ -209,6 +238,8 @@ class FiltersHttpTest {
 
     kith.post("/admin/filters", user, filter).problem(403, "role_required");
     kith.post("/admin/filters", mod, filter).problem(403, "role_required");
+    kith.post("/admin/filters", user, new JsonObject().put("kind", "pattern").put("value", "(unclosed"))
+        .problem(403, "role_required");
     kith.get("/admin/filters", user).problem(403, "role_required");
     kith.get("/admin/filters", mod).expect(200);
     kith.post("/admin/filters", null, filter).problem(401, "unauthenticated");

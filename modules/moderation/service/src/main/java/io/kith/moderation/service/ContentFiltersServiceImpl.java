@@ -38,18 +38,17 @@ final class ContentFiltersServiceImpl implements ContentFiltersService {
 
   @Override
   public Future<JsonObject> add(long actor, JsonObject filter) {
-    return Failures.guard(() -> {
-      JsonObject doc = ContentFilters.validate(filter).put("_id", ids.next()).put("created_by", actor)
-          .put("created_at", System.currentTimeMillis());
-      return roles.require(actor, Moderation.ADMIN)
-          .compose(r -> mongo.count(ContentFilters.COLLECTION, new JsonObject()))
-          .compose(n -> n >= MAX_FILTERS
-              ? Failures.<Void>fail(ContentFilterErrors.LIMIT_REACHED, "at most " + MAX_FILTERS + " filters")
-              : Future.succeededFuture())
-          .compose(v -> mongo.insert(ContentFilters.COLLECTION, doc))
-          .compose(v -> changed(actor, "filter.add", doc))
-          .map(v -> view(doc));
-    });
+    // the role first, so a user learns nothing about what a filter may be
+    return roles.require(actor, Moderation.ADMIN)
+        .map(r -> ContentFilters.validate(filter).put("_id", ids.next()).put("created_by", actor)
+            .put("created_at", System.currentTimeMillis()))
+        .compose(doc -> mongo.count(ContentFilters.COLLECTION, new JsonObject())
+            .compose(n -> n >= MAX_FILTERS
+                ? Failures.<Void>fail(ContentFilterErrors.LIMIT_REACHED, "at most " + MAX_FILTERS + " filters")
+                : Future.succeededFuture())
+            .compose(v -> mongo.insert(ContentFilters.COLLECTION, doc))
+            .compose(v -> changed(actor, "filter.add", doc))
+            .map(v -> view(doc)));
   }
 
   @Override

@@ -29,26 +29,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @DisplayName("Content filters over HTTP: /api/v1/admin/filters, applied by every domain service")
 class FiltersHttpTest {
 
-  private static final String[] MODULES =
-      {"accounts", "relations", "feeds", "messaging", "activities", "moderation", "gateway"};
-
   private TestKith kith;
   private User admin;
   private final List<Long> added = new ArrayList<>();
 
   @BeforeAll
   void start() {
-    // the first admin comes from configuration (as in ModerationHttpTest)
-    TestKith first = new TestKith(TestKith.config(MODULES), "f") {
-    };
-    try {
-      admin = first.register();
-    } finally {
-      first.close();
-    }
-    kith = new TestKith(TestKith.config(MODULES).put("moderation", new JsonObject()
-        .put("admins", new JsonArray().add(admin.id()))), "f") {
-    };
+    OperatorNode node = OperatorNode.start("f", new JsonObject());
+    kith = node.kith();
+    admin = node.admin();
   }
 
   @AfterAll

@@ -25,8 +25,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @DisplayName("Moderation over HTTP: roles, reports, the queue, decisions and the audit log")
 class ModerationHttpTest {
 
-  private static final String[] MODULES =
-      {"accounts", "relations", "feeds", "messaging", "activities", "moderation", "gateway"};
   private static final int REPORTS_PER_HOUR = 8;
 
   private TestKith kith;
@@ -34,18 +32,9 @@ class ModerationHttpTest {
 
   @BeforeAll
   void start() {
-    // the first admin comes from configuration: register them on one node, then start the node the tests use with
-    // their id in moderation.admins (both nodes share the stores)
-    TestKith first = new TestKith(TestKith.config(MODULES), "m") {
-    };
-    try {
-      admin = first.register();
-    } finally {
-      first.close();
-    }
-    kith = new TestKith(TestKith.config(MODULES).put("moderation", new JsonObject()
-        .put("admins", new JsonArray().add(admin.id())).put("reports-per-hour", REPORTS_PER_HOUR)), "m") {
-    };
+    OperatorNode node = OperatorNode.start("m", new JsonObject().put("reports-per-hour", REPORTS_PER_HOUR));
+    kith = node.kith();
+    admin = node.admin();
   }
 
   @AfterAll

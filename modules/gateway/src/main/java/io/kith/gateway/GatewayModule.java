@@ -24,6 +24,7 @@ import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardInternal;
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.moderation.api.ContentFiltersService;
 import io.kith.moderation.api.ModerationService;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.push.api.PushTargetsService;
@@ -31,6 +32,7 @@ import io.kith.push.api.ApiKeysService;
 import io.kith.push.api.SystemNotificationsService;
 import io.kith.push.api.WebhooksService;
 import io.kith.gateway.http.FeedsRoutes;
+import io.kith.gateway.http.FilterRoutes;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
@@ -87,7 +89,8 @@ public final class GatewayModule implements KithModule {
         new WebhooksRoutes(WebhooksService.proxy(platform.vertx())),
         new ApiKeysRoutes(ApiKeysService.proxy(platform.vertx())),
         new ServerRoutes(AccountsService.proxy(platform.vertx()),
-            SystemNotificationsService.proxy(platform.vertx())));
+            SystemNotificationsService.proxy(platform.vertx())),
+        new FilterRoutes(ContentFiltersService.proxy(platform.vertx())));
     // the internal addresses too: the bridges and the services behind the routes call them
     HealthRoutes.addServiceChecks(platform, List.of(AccountsService.ADDRESS, AccountsInternal.ADDRESS,
         RelationsService.ADDRESS, RelationsInternal.ADDRESS, FeedsService.ADDRESS, FeedsInternal.ADDRESS,

@@ -11,6 +11,7 @@ import io.kith.platform.events.EventOutbox;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.metrics.KithMetrics;
 import io.kith.platform.store.Stores;
+import io.kith.platform.text.ContentFilters;
 import io.kith.platform.token.AccessTokens;
 import io.kith.platform.token.Sessions;
 import io.vertx.core.Future;
@@ -133,6 +134,7 @@ public final class Platform {
         .compose(v -> Stores.pingMongo(mongo)
             .recover(e -> Future.failedFuture(new IllegalStateException("cannot reach MongoDB at " + redact(mongoUrl)
                 + " (" + firstLine(e.getMessage()) + "): check mongo.url / KITH_MONGO_URL"))))
+        .compose(v -> ContentFilters.watch(vertx, mongo))
         .compose(v -> secret(api, tokens.getString("secret", "")))
         .map(secret -> new AccessTokens(vertx, secret, tokens.getString("issuer", "kith"),
             tokens.getString("audience", "kith-api"), tokens.getInteger("access-ttl", 900)))

@@ -41,6 +41,8 @@ public final class RelationsRoutes implements ApiRoutes {
         Http.reply(rc, relations.follow(me(rc), id(rc, "userId")), json -> json));
     builder.getRoute("unfollowUser").addHandler(rc ->
         Http.replyEmpty(rc, relations.unfollow(me(rc), id(rc, "userId"))));
+    builder.getRoute("removeFollower").addHandler(rc ->
+        Http.replyEmpty(rc, relations.removeFollower(me(rc), id(rc, "userId"))));
     builder.getRoute("listFollowers").addHandler(rc ->
         Paging.reply(rc, relations.followers(me(rc), id(rc, "userId"), Paging.byCursor(rc))));
     builder.getRoute("listFollowing").addHandler(rc ->

@@ -3,6 +3,7 @@ package io.kith.accounts.service;
 import io.kith.accounts.api.AccountsErrors;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.ContentFilters;
 import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -162,6 +163,7 @@ final class Profiles {
       if (TEXT_FIELDS.containsKey(field)) {
         String text = text(field, value, TEXT_FIELDS.get(field));
         if (field.equals("nickname")) {
+          ContentFilters.check("nickname", field, text);
           if (text.isEmpty()) {
             throw Failures.field(KithErrors.VALIDATION_FAILED, field, "nickname must not be empty");
           }

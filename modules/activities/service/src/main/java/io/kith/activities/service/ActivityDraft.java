@@ -3,6 +3,7 @@ package io.kith.activities.service;
 import io.kith.activities.api.Activities;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.ContentFilters;
 import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonObject;
 import io.vertx.serviceproxy.ServiceException;
@@ -137,7 +138,7 @@ final class ActivityDraft {
     if (length(s) > Activities.MAX_TITLE) {
       throw invalid("title", "title must be at most " + Activities.MAX_TITLE + " characters");
     }
-    return UserText.line("title", s);
+    return ContentFilters.check("activity", "title", UserText.line("title", s));
   }
 
   private static String introduction(Object value) {
@@ -148,7 +149,7 @@ final class ActivityDraft {
     if (length(s) > Activities.MAX_INTRODUCTION) {
       throw invalid("introduction", "introduction must be at most " + Activities.MAX_INTRODUCTION + " characters");
     }
-    return UserText.lines("introduction", s);
+    return ContentFilters.check("activity", "introduction", UserText.lines("introduction", s));
   }
 
   private static long time(Object value, String field) {

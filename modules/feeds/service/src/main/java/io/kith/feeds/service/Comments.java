@@ -5,6 +5,7 @@ import io.kith.feeds.api.events.CommentAdded;
 import io.kith.feeds.api.events.CommentDeleted;
 import io.kith.platform.error.Failures;
 import io.kith.platform.page.VisiblePages;
+import io.kith.platform.text.ContentFilters;
 import io.kith.platform.text.UserText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -51,7 +52,7 @@ final class Comments {
       if (!(t instanceof String text) || text.isBlank() || text.codePointCount(0, text.length()) > MAX_COMMENT) {
         throw PostDraft.invalid("text", "a comment is 1 to " + MAX_COMMENT + " characters");
       }
-      UserText.lines("text", text);
+      ContentFilters.check("comment", "text", UserText.lines("text", text));
       Object r = b.getValue("reply_to");
       if (r != null && (!(r instanceof Number n) || n.longValue() <= 0)) {
         throw PostDraft.invalid("reply_to", "reply_to must be a comment id");

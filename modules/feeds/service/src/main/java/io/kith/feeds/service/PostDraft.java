@@ -2,6 +2,7 @@ package io.kith.feeds.service;
 
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.ContentFilters;
 import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -104,7 +105,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     if (s.codePointCount(0, s.length()) > MAX_TEXT) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "text is longer than " + MAX_TEXT + " characters");
     }
-    return UserText.lines("text", s);
+    return ContentFilters.check("post", "text", UserText.lines("text", s));
   }
 
   private static String visibility(JsonObject b) {

@@ -15,6 +15,7 @@ import io.kith.platform.Platform;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.kith.platform.events.Event;
+import io.kith.platform.text.ContentFilters;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -85,7 +86,8 @@ final class GroupLifecycle {
     if (!TOPIC.equals(kind) && !FRIENDS.equals(kind)) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "kind", "kind must be topic or friends");
     }
-    String name = GroupInput.text(spec, "name", 1, Messaging.MAX_GROUP_NAME, true);
+    String name = ContentFilters.check("group_name", "name",
+        GroupInput.text(spec, "name", 1, Messaging.MAX_GROUP_NAME, true));
     String about = GroupInput.paragraph(spec, "about", 0, Messaging.MAX_ABOUT, false);
     String topic = GroupInput.text(spec, "topic", 1, Messaging.MAX_TOPIC, TOPIC.equals(kind));
     if (topic != null && !TOPIC.equals(kind)) {
@@ -152,7 +154,8 @@ final class GroupLifecycle {
           return Failures.failField(KithErrors.VALIDATION_FAILED, field, "unknown field " + field);
         }
       }
-      String name = GroupInput.text(changes, "name", 1, Messaging.MAX_GROUP_NAME, false);
+      String name = ContentFilters.check("group_name", "name",
+          GroupInput.text(changes, "name", 1, Messaging.MAX_GROUP_NAME, false));
       String about = GroupInput.paragraph(changes, "about", 0, Messaging.MAX_ABOUT, false);
       String topic = GroupInput.text(changes, "topic", 1, Messaging.MAX_TOPIC, false);
       return access.asMember(actor, groupId).compose(seen -> updateAs(actor, seen, name, about, topic));

@@ -3,6 +3,7 @@ package io.kith.messaging.service;
 import io.kith.messaging.api.Messaging;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.text.ContentFilters;
 import io.kith.platform.text.UserText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -59,7 +60,7 @@ final class MessageInput {
         throw Failures.field(KithErrors.VALIDATION_FAILED, "text",
             "text must be at most " + Messaging.MAX_TEXT + " characters");
       }
-      out.put("text", UserText.lines("text", s));
+      out.put("text", ContentFilters.check("message", "text", UserText.lines("text", s)));
     }
     Object media = message.getValue("media");
     if (media != null) {

@@ -9,6 +9,7 @@ import io.kith.feeds.api.FeedsService;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
+import io.kith.moderation.api.ContentFiltersService;
 import io.kith.moderation.api.ModerationEvents;
 import io.kith.moderation.api.ModerationService;
 import io.kith.platform.Platform;
@@ -59,7 +60,10 @@ public final class ModerationVerticle extends VerticleBase {
         .compose(v -> {
           bindings = new ServiceBindings(vertx);
           return bindings.bind(ModerationService.class, service, ModerationService.ADDRESS);
-        });
+        })
+        .compose(v -> bindings.bind(ContentFiltersService.class,
+            new ContentFiltersServiceImpl(vertx, platform.mongo(), roles, audit, platform.ids()),
+            ContentFiltersService.ADDRESS));
   }
 
   @Override

@@ -47,6 +47,13 @@ public interface RelationsService {
   /** Stops following {@code target}, or cancels a pending request to them (idempotent; counted as {@link #follow}). */
   Future<Void> unfollow(long actor, long target);
 
+  /**
+   * Removes {@code follower}'s follow of the actor without blocking them (idempotent: 204 when they do not follow).
+   * The same as {@code follower} unfollowing: counts, friendship and timelines follow the {@code UserUnfollowed}
+   * event; the removed follower is not told and may follow again (by request when the actor requires approval).
+   */
+  Future<Void> removeFollower(long actor, long follower);
+
   /** Who follows {@code userId}, newest first: items {@code {user: <summary>, since}}. */
   Future<Page> followers(long viewer, long userId, PageRequest page);
 

@@ -155,6 +155,17 @@ final class Follows {
     return throttleFollows(actor).compose(t -> removeFollow(actor, target));
   }
 
+  /**
+   * Takes {@code follower}'s follow of the actor away through the unfollow path, so the same event cleans their home
+   * timeline; not rate limited: it only shrinks the actor's own audience, bounded by its size.
+   */
+  Future<Void> removeFollower(long actor, long follower) {
+    if (actor == follower) {
+      return Failures.fail(RelationsErrors.SELF_RELATION, "you cannot remove yourself as a follower");
+    }
+    return removeFollow(follower, actor);
+  }
+
   /** The Redis key of {@code actor}'s follow rate-limit window (an erasure deletes it). */
   static String limitKey(long actor) {
     return "rl:relations:follows:" + actor;

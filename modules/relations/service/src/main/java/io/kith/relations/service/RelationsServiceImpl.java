@@ -53,6 +53,11 @@ final class RelationsServiceImpl implements RelationsService {
   }
 
   @Override
+  public Future<Void> removeFollower(long actor, long follower) {
+    return follows.removeFollower(actor, follower);
+  }
+
+  @Override
   public Future<Page> followers(long viewer, long userId, PageRequest page) {
     return items(follows.followers(viewer, userId, page.limitOrDefault(), page.cursor()));
   }

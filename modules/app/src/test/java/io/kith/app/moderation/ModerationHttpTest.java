@@ -24,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @DisplayName("Moderation over HTTP: roles, reports, the queue, decisions and the audit log")
 class ModerationHttpTest {
 
+  private static final String[] MODULES =
+      {"accounts", "relations", "feeds", "messaging", "activities", "moderation", "gateway"};
   private static final int REPORTS_PER_HOUR = 8;
 
   private TestKith kith;

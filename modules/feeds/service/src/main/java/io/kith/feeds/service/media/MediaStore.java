@@ -212,10 +212,20 @@ public final class MediaStore {
     JsonObject unused = new JsonObject().put("_id", doc.getLong("_id"))
         .put("posts", new JsonObject().put("$size", 0)).put(ATTACHED, none());
     return mongo.removeDocument(ITEMS, unused).compose(r -> r != null && r.getRemovedCount() > 0
-        ? deleteBytes(doc.getString("file")).map(true) : Future.succeededFuture(false));
+        ? deleteAllBytes(doc).map(true) : Future.succeededFuture(false));
   }
 
-  private Future<Void> deleteBytes(String file) {
+  /** Deletes a record's bytes and those of its variants (the pipeline's thumbnails and cover). */
+  private Future<Void> deleteAllBytes(JsonObject doc) {
+    List<Future<Void>> all = new ArrayList<>();
+    all.add(deleteBytes(doc.getString("file")));
+    for (Object v : doc.getJsonArray(MediaPipeline.VARIANTS, new JsonArray())) {
+      all.add(deleteBytes(((JsonObject) v).getString("file")));
+    }
+    return Future.all(all).mapEmpty();
+  }
+
+  Future<Void> deleteBytes(String file) {
     // GridFS delete removes the files document and the chunks; an upload that never finished has chunks only
     return gridFs.delete(file)
         .recover(e -> mongo.removeDocuments(CHUNKS, new JsonObject().put("files_id", oid(file))).mapEmpty());
@@ -229,7 +239,7 @@ public final class MediaStore {
     JsonObject query = new JsonObject().put("posts", new JsonObject().put("$size", 0)).put(ATTACHED, none())
         .put("created", new JsonObject().put("$lt", createdBefore));
     return mongo.findWithOptions(ITEMS, query, new FindOptions().setLimit(max)
-            .setFields(new JsonObject().put("_id", 1).put("file", 1)))
+            .setFields(new JsonObject().put("_id", 1).put("file", 1).put(MediaPipeline.VARIANTS, 1)))
         .compose(docs -> {
           Future<Integer> chain = Future.succeededFuture(0);
           for (JsonObject doc : docs) {
@@ -251,12 +261,12 @@ public final class MediaStore {
    */
   public Future<Long> eraseOwner(long owner) {
     return mongo.findWithOptions(ITEMS, new JsonObject().put("owner", owner), new FindOptions().setLimit(100)
-            .setFields(new JsonObject().put("_id", 1).put("file", 1)))
+            .setFields(new JsonObject().put("_id", 1).put("file", 1).put(MediaPipeline.VARIANTS, 1)))
         .compose(docs -> {
           if (docs.isEmpty()) {
             return Future.succeededFuture(0L);
           }
-          List<Future<Void>> bytes = docs.stream().map(d -> deleteBytes(d.getString("file"))).toList();
+          List<Future<Void>> bytes = docs.stream().map(this::deleteAllBytes).toList();
           JsonArray ids = new JsonArray(docs.stream().map(d -> d.getLong("_id")).toList());
           return Future.all(bytes)
               .compose(v -> mongo.removeDocuments(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", ids))))
@@ -313,8 +323,39 @@ public final class MediaStore {
             .put("kind", record.getString("kind")).put("content_type", record.getString("content_type")));
     return mongo.insert(FILES, file)
         .compose(x -> mongo.updateCollection(ITEMS, new JsonObject().put("_id", record.getLong("_id")),
-            new JsonObject().put("$set", new JsonObject().put("state", READY).put("size", size))))
+            new JsonObject().put("$set", new JsonObject().put("state", READY).put("size", size)
+                .put(MediaPipeline.STATUS, MediaPipeline.PROCESSING))))
         .map(x -> descriptor(record.copy().put("size", size)));
+  }
+
+  /**
+   * Stores {@code bytes} as a new GridFS file of {@code owner} (a pipeline output: a re-encoded original, a variant);
+   * returns the file id.
+   */
+  Future<String> storeBytes(long owner, long mediaId, String contentType, byte[] bytes) {
+    JsonObject record = new JsonObject().put("_id", mediaId).put("owner", owner).put("kind", "variant")
+        .put("content_type", contentType).put("file", new ObjectId().toHexString()).put("chunk_size", CHUNK_SIZE);
+    Future<Void> chain = Future.succeededFuture();
+    for (int n = 0; n * CHUNK_SIZE < bytes.length; n++) {
+      int from = n * CHUNK_SIZE;
+      Buffer chunk = Buffer.buffer(bytes).getBuffer(from, Math.min(bytes.length, from + CHUNK_SIZE));
+      int index = n;
+      chain = chain.compose(v -> writeChunk(record, index, chunk));
+    }
+    JsonObject file = new JsonObject()
+        .put("_id", oid(record.getString("file")))
+        .put("length", (long) bytes.length)
+        .put("chunkSize", CHUNK_SIZE)
+        .put("uploadDate", new JsonObject().put("$date", Instant.now().toString()))
+        .put("filename", mediaId + "-" + bytes.length)
+        .put("metadata", new JsonObject().put("owner", owner).put("content_type", contentType));
+    return chain.compose(v -> mongo.insert(FILES, file)).map(x -> record.getString("file"));
+  }
+
+  /** Sets the pipeline's outcome on a media record; the record as it is afterwards, or null when it is gone. */
+  Future<JsonObject> settle(long mediaId, JsonObject set) {
+    return mongo.findOneAndUpdateWithOptions(ITEMS, new JsonObject().put("_id", mediaId),
+        new JsonObject().put("$set", set), new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
   }
 
   /** Throws away an upload that did not complete. */

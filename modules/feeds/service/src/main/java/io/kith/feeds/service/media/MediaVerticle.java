@@ -31,6 +31,11 @@ public final class MediaVerticle extends VerticleBase {
   static final String SWEEP_INTERVAL_SECONDS = "sweep-interval-seconds";
   static final String MAX_UNATTACHED = "max-unattached";
   static final String TRANSFER_TIMEOUT_SECONDS = "transfer-timeout-seconds";
+  static final String WORKERS = "workers";
+  static final String MAX_QUEUED = "max-queued";
+  static final String MAX_PIXELS = "max-pixels";
+  static final String MAX_VIDEO_SECONDS = "max-video-seconds";
+  static final String VARIANT_SIZES = "variant-sizes";
   /** Most media one sweep pass removes. */
   static final int SWEEP_BATCH = 500;
   /** Most batches one sweep run removes. */
@@ -39,6 +44,8 @@ public final class MediaVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<Object> uploads;
   private MessageConsumer<Object> reads;
+  private MessageConsumer<Object> infos;
+  private MediaPipeline pipeline;
   private MessageConsumer<JsonObject> attaches;
   private long sweepTimer = -1;
 
@@ -62,16 +69,32 @@ public final class MediaVerticle extends VerticleBase {
     long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
     MediaUses uses = new MediaUses(vertx, store, FeedsInternal.proxy(vertx));
-    MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits);
+    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config));
+    MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits, pipeline);
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {
       // every node sweeps; removal is conditional on the media being unused, so concurrent sweeps are harmless
       sweepTimer = vertx.setPeriodic(every, every, id -> sweep(store, System.currentTimeMillis() - ttl, 0, 0));
       uploads = vertx.eventBus().consumer(MediaClient.UPLOAD_ADDRESS, transfers::onUpload);
       reads = vertx.eventBus().consumer(MediaClient.READ_ADDRESS, transfers::onRead);
+      infos = vertx.eventBus().consumer(MediaClient.INFO_ADDRESS, transfers::onInfo);
       attaches = vertx.eventBus().consumer(MediaAttachments.ATTACH_ADDRESS, uses::onAttach);
-      return Future.all(uploads.completion(), reads.completion(), attaches.completion());
+      return Future.all(uploads.completion(), reads.completion(), attaches.completion(), infos.completion());
     });
+  }
+
+  private static MediaPipeline.Settings pipelineSettings(Bounds config) {
+    java.util.List<Integer> sizes = new java.util.ArrayList<>();
+    for (String size : config.text(VARIANT_SIZES).split(",")) {
+      int px = size.isBlank() ? 0 : Integer.parseInt(size.trim());
+      if (px < 16 || px > 8192) {
+        throw new IllegalArgumentException("feeds.media." + VARIANT_SIZES + " must list sizes between 16 and 8192 "
+            + "pixels, separated by commas: " + config.text(VARIANT_SIZES));
+      }
+      sizes.add(px);
+    }
+    return new MediaPipeline.Settings(config.within(WORKERS, 1, 64), config.within(MAX_QUEUED, 1, 10_000),
+        config.within(MAX_PIXELS, 1L, 1_000_000_000L), config.within(MAX_VIDEO_SECONDS, 1L, 86_400L), sizes);
   }
 
   /** Sweeps batch after batch until a batch comes back short (at most {@link #SWEEP_ROUNDS} batches a run). */
@@ -95,7 +118,11 @@ public final class MediaVerticle extends VerticleBase {
     if (sweepTimer >= 0) {
       vertx.cancelTimer(sweepTimer);
     }
-    return Future.all(uploads == null ? Future.succeededFuture() : uploads.unregister(),
+    if (pipeline != null) {
+      pipeline.close();
+    }
+    return Future.all(infos == null ? Future.succeededFuture() : infos.unregister(),
+        uploads == null ? Future.succeededFuture() : uploads.unregister(),
         reads == null ? Future.succeededFuture() : reads.unregister(),
         attaches == null ? Future.succeededFuture() : attaches.unregister());
   }

@@ -1,0 +1,73 @@
+package io.kith.feeds.service.media;
+
+import ws.schild.jave.EncoderException;
+import ws.schild.jave.MultimediaObject;
+import ws.schild.jave.ScreenExtractor;
+import ws.schild.jave.info.MultimediaInfo;
+import ws.schild.jave.info.VideoInfo;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+
+/**
+ * The video step of the media pipeline, run on a worker thread with the ffmpeg that JAVE ships: probes duration, frame
+ * size and codec (what ffmpeg cannot probe is refused), refuses videos longer than the limit, and extracts a JPEG
+ * cover frame.
+ */
+final class VideoProbe {
+
+  /** What the probe found; {@code cover} is a JPEG of the first frames, or null when none was asked for. */
+  record Probed(long durationMillis, int width, int height, String codec, String format, byte[] cover) {
+  }
+
+  private final long maxMillis;
+
+  VideoProbe(long maxSeconds) {
+    this.maxMillis = maxSeconds * 1000;
+  }
+
+  /** Probes {@code video}; extracts a cover when {@code wantCover}. Throws {@link MediaRefused}. */
+  Probed process(File video, boolean wantCover) {
+    MultimediaObject media = new MultimediaObject(video);
+    MultimediaInfo info;
+    try {
+      info = media.getInfo();
+    } catch (EncoderException | RuntimeException e) {
+      throw new MediaRefused("undecodable", "the video cannot be decoded");
+    }
+    VideoInfo stream = info.getVideo();
+    if (stream == null || stream.getSize() == null) {
+      throw new MediaRefused("undecodable", "the file has no video stream");
+    }
+    if (info.getDuration() > maxMillis) {
+      throw new MediaRefused("too_long", "the video lasts " + info.getDuration() / 1000 + " s; at most "
+          + maxMillis / 1000 + " s are accepted");
+    }
+    int width = stream.getSize().getWidth();
+    int height = stream.getSize().getHeight();
+    byte[] cover = wantCover ? cover(media, width, height, info.getDuration()) : null;
+    return new Probed(Math.max(0, info.getDuration()), width, height, stream.getDecoder(), info.getFormat(), cover);
+  }
+
+  private static byte[] cover(MultimediaObject media, int width, int height, long duration) {
+    File out = null;
+    try {
+      out = File.createTempFile("kith-cover-", ".jpg");
+      // a frame a little into the video (a first frame is often black), never past its end
+      long at = Math.min(500, Math.max(0, duration / 2));
+      new ScreenExtractor().renderOneImage(media, width, height, at, out, 3);
+      byte[] jpeg = Files.readAllBytes(out.toPath());
+      if (jpeg.length == 0) {
+        throw new MediaRefused("undecodable", "no frame of the video can be decoded");
+      }
+      return jpeg;
+    } catch (EncoderException | IOException e) {
+      throw new MediaRefused("undecodable", "no frame of the video can be decoded");
+    } finally {
+      if (out != null && !out.delete()) {
+        out.deleteOnExit();
+      }
+    }
+  }
+}

@@ -47,7 +47,9 @@ final class VideoProbe {
     int width = stream.getSize().getWidth();
     int height = stream.getSize().getHeight();
     byte[] cover = wantCover ? cover(media, width, height, info.getDuration()) : null;
-    return new Probed(Math.max(0, info.getDuration()), width, height, stream.getDecoder(), info.getFormat(), cover);
+    // ffmpeg describes the stream ("h264 (High) (avc1 / 0x31637661)"): the codec is its first word
+    String codec = stream.getDecoder() == null ? "unknown" : stream.getDecoder().trim().split("[ ,]", 2)[0];
+    return new Probed(Math.max(0, info.getDuration()), width, height, codec, info.getFormat(), cover);
   }
 
   private static byte[] cover(MultimediaObject media, int width, int height, long duration) {

@@ -22,6 +22,9 @@ import java.util.List;
  */
 final class ImageVariants {
 
+  /** Failure reason: the header announces more pixels than allowed. */
+  static final String TOO_MANY_PIXELS = "too_many_pixels";
+
   /** One encoded image. */
   record Encoded(int width, int height, String contentType, byte[] bytes) {
   }
@@ -75,7 +78,7 @@ final class ImageVariants {
         reader.setInput(in, true, true);
         long pixels = (long) reader.getWidth(0) * reader.getHeight(0);
         if (pixels > maxPixels) {
-          throw new MediaRefused("too_many_pixels", "the image has " + pixels + " pixels; at most " + maxPixels
+          throw new MediaRefused(TOO_MANY_PIXELS, "the image has " + pixels + " pixels; at most " + maxPixels
               + " are accepted");
         }
         return reader.getFormatName();

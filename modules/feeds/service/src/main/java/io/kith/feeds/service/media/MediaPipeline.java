@@ -44,6 +44,24 @@ final class MediaPipeline {
   static final String PUSH_READY = "media.ready";
   static final String PUSH_FAILED = "media.failed";
 
+  /** Failure reasons of media refused by a limit: those are never attached to anything. */
+  static final List<String> LIMIT_REASONS = List.of(ImageVariants.TOO_MANY_PIXELS, VideoProbe.TOO_LONG);
+
+  /**
+   * Whether a record failed for a limit (a decompression bomb, an over-long video): it may not be attached. Media
+   * that failed as undecodable stay attachable as before the pipeline (their bytes are served as uploaded; no client
+   * can render them either), so that clients which never look at {@code state} keep working.
+   */
+  static boolean overLimit(JsonObject record) {
+    String reason = record.getString(REASON);
+    return reason != null && LIMIT_REASONS.contains(reason);
+  }
+
+  /** Query condition on {@link #REASON} matching records not refused by a limit. */
+  static JsonObject withinLimits() {
+    return new JsonObject().put("$nin", new JsonArray(LIMIT_REASONS));
+  }
+
   /** The pipeline's settings (section {@code feeds.media}). */
   record Settings(int workers, int maxQueued, long maxPixels, long maxVideoSeconds, List<Integer> sizes) {
   }

@@ -124,7 +124,8 @@ public final class MediaStore {
     List<Long> videos = new ArrayList<>();
     for (long id : mediaIds) {
       JsonObject doc = byId.get(id);
-      if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
+      if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))
+          || MediaPipeline.overLimit(doc)) {
         unusable.add(id);
       } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
         return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
@@ -153,7 +154,7 @@ public final class MediaStore {
   private Future<List<JsonObject>> markUsed(long owner, List<Long> mediaIds, JsonArray idArray,
                                             Map<Long, JsonObject> byId, long postId) {
     JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
-        .put("state", READY);
+        .put("state", READY).put(MediaPipeline.REASON, MediaPipeline.withinLimits());
     return mongo.updateCollectionWithOptions(ITEMS, query,
             new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
             new UpdateOptions().setMulti(true))
@@ -180,7 +181,8 @@ public final class MediaStore {
    * @return the media's descriptor {@code {id, kind, content_type, size}}
    */
   Future<JsonObject> attachTo(long owner, long mediaId, String use) {
-    JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY);
+    JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY)
+        .put(MediaPipeline.REASON, MediaPipeline.withinLimits());
     return mongo.findOneAndUpdateWithOptions(ITEMS, query,
             new JsonObject().put("$addToSet", new JsonObject().put(ATTACHED, use)), new FindOptions(),
             new UpdateOptions().setReturningNewDocument(true))

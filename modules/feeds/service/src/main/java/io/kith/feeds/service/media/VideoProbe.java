@@ -17,6 +17,9 @@ import java.nio.file.Files;
  */
 final class VideoProbe {
 
+  /** Failure reason: the video lasts longer than allowed. */
+  static final String TOO_LONG = "too_long";
+
   /** What the probe found; {@code cover} is a JPEG of the first frames, or null when none was asked for. */
   record Probed(long durationMillis, int width, int height, String codec, String format, byte[] cover) {
   }
@@ -41,7 +44,7 @@ final class VideoProbe {
       throw new MediaRefused("undecodable", "the file has no video stream");
     }
     if (info.getDuration() > maxMillis) {
-      throw new MediaRefused("too_long", "the video lasts " + info.getDuration() / 1000 + " s; at most "
+      throw new MediaRefused(TOO_LONG, "the video lasts " + info.getDuration() / 1000 + " s; at most "
           + maxMillis / 1000 + " s are accepted");
     }
     int width = stream.getSize().getWidth();

@@ -1,6 +1,7 @@
 package io.kith.feeds.service.media;
 
 import io.kith.platform.bus.Addresses;
+import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.testkit.TestImages;
 import io.vertx.core.Future;
@@ -28,7 +29,7 @@ class MediaPipelineTest extends MediaTestBase {
   @Override
   protected JsonObject mediaConfig() {
     return super.mediaConfig().put("image-max-bytes", 2_000_000).put("max-pixels", 4_000_000)
-        .put("variant-sizes", "160,480").put("max-video-seconds", 600);
+        .put("variant-sizes", "160,480").put("max-video-seconds", 3);
   }
 
   /** The media's view as its uploader reads it. */
@@ -103,6 +104,18 @@ class MediaPipelineTest extends MediaTestBase {
     assertEquals("failed", view.getString("state"));
     assertEquals("too_many_pixels", view.getString("reason"));
     assertTrue(view.getJsonArray("variants").isEmpty());
+    failsWith("invalid_media", store.attach(owner, List.of(view.getLong("id")), KithTestKit.newUserId()));
+  }
+
+  @Test
+  @DisplayName("a video longer than max-video-seconds fails with reason too_long and cannot be attached")
+  void overLongVideoRefused() throws Exception {
+    long owner = newUser();
+    long id = await(upload(owner, "video/mp4", Buffer.buffer(TestVideos.mp4(64, 48, 25)))).getLong("id");
+    JsonObject failed = awaitSettled(owner, id);
+    assertEquals("failed", failed.getString("state"));
+    assertEquals("too_long", failed.getString("reason"));
+    failsWith("invalid_media", store.attach(owner, List.of(id), KithTestKit.newUserId()));
   }
 
   @Test

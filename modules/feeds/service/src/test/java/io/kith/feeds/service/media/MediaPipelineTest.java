@@ -50,6 +50,29 @@ class MediaPipelineTest extends MediaTestBase {
     }))).getBytes();
   }
 
+  /** What the event bus delivers to a user's address while open (as the bridge would forward it). */
+  private final class Pushes implements AutoCloseable {
+    private final List<JsonObject> received = new CopyOnWriteArrayList<>();
+    private final MessageConsumer<JsonObject> listener;
+
+    Pushes(long user) throws Exception {
+      listener = vertx.eventBus().consumer(Addresses.user(user), m -> received.add(m.body()));
+      await(listener.completion());
+    }
+
+    /** The first push of {@code kind}, waiting for it with a generous deadline. */
+    JsonObject take(String kind) throws Exception {
+      await(Poll.until(vertx, Duration.ofSeconds(60), "a " + kind + " push", () -> Future.succeededFuture(
+          received.stream().anyMatch(p -> kind.equals(p.getString("kind"))))));
+      return received.stream().filter(p -> kind.equals(p.getString("kind"))).findFirst().orElseThrow();
+    }
+
+    @Override
+    public void close() throws Exception {
+      await(listener.unregister());
+    }
+  }
+
   @Test
   @DisplayName("a phone JPEG comes back upright, without its EXIF block and GPS position, with its variants")
   void jpegStrippedAndOriented() throws Exception {
@@ -130,10 +153,7 @@ class MediaPipelineTest extends MediaTestBase {
   @DisplayName("a video is probed after the upload: ready with its duration, size, codec and a JPEG cover, pushed")
   void videoProbedWithCover() throws Exception {
     long owner = newUser();
-    List<JsonObject> pushes = new CopyOnWriteArrayList<>();
-    MessageConsumer<JsonObject> listener = vertx.eventBus().consumer(Addresses.user(owner), m -> pushes.add(m.body()));
-    await(listener.completion());
-    try {
+    try (Pushes pushes = new Pushes(owner)) {
       JsonObject view = await(upload(owner, "video/mp4", Buffer.buffer(TestVideos.mp4(160, 120, 10))));
       assertTrue(List.of("processing", "ready").contains(view.getString("state")), view.encode());
       JsonObject ready = awaitSettled(owner, view.getLong("id"));
@@ -148,13 +168,7 @@ class MediaPipelineTest extends MediaTestBase {
       BufferedImage frame = TestImages.decode(bytes(owner, view.getLong("id"), "cover"));
       assertNotNull(frame, "the cover is a decodable JPEG");
       assertEquals(160, frame.getWidth());
-      await(Poll.until(vertx, Duration.ofSeconds(30), "the ready push", () -> Future.succeededFuture(
-          pushes.stream().anyMatch(p -> "media.ready".equals(p.getString("kind"))))));
-      JsonObject pushed = pushes.stream().filter(p -> "media.ready".equals(p.getString("kind"))).findFirst()
-          .orElseThrow().getJsonObject("media");
-      assertEquals(ready, pushed);
-    } finally {
-      await(listener.unregister());
+      assertEquals(ready, pushes.take("media.ready").getJsonObject("media"));
     }
   }
 
@@ -162,19 +176,13 @@ class MediaPipelineTest extends MediaTestBase {
   @DisplayName("garbage labelled video/mp4 fails with reason undecodable, and the failure is pushed")
   void garbageVideoFails() throws Exception {
     long owner = newUser();
-    List<JsonObject> pushes = new CopyOnWriteArrayList<>();
-    MessageConsumer<JsonObject> listener = vertx.eventBus().consumer(Addresses.user(owner), m -> pushes.add(m.body()));
-    await(listener.completion());
-    try {
+    try (Pushes pushes = new Pushes(owner)) {
       long id = await(upload(owner, "video/mp4", mp4(50_000))).getLong("id");
       JsonObject failed = awaitSettled(owner, id);
       assertEquals("failed", failed.getString("state"));
       assertEquals("undecodable", failed.getString("reason"));
       assertNotNull(failed.getString("detail"));
-      await(Poll.until(vertx, Duration.ofSeconds(30), "the failed push", () -> Future.succeededFuture(
-          pushes.stream().anyMatch(p -> "media.failed".equals(p.getString("kind"))))));
-    } finally {
-      await(listener.unregister());
+      assertEquals(id, pushes.take("media.failed").getJsonObject("media").getLong("id"));
     }
   }
 

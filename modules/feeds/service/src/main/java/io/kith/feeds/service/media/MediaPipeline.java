@@ -63,7 +63,8 @@ final class MediaPipeline {
   }
 
   /** The pipeline's settings (section {@code feeds.media}). */
-  record Settings(int workers, int maxQueued, long maxPixels, long maxVideoSeconds, List<Integer> sizes) {
+  record Settings(int workers, int maxQueued, long maxPixels, long maxVideoSeconds, List<Integer> sizes,
+                  VideoTranscode.Settings transcode) {
   }
 
   private final Vertx vertx;
@@ -82,7 +83,7 @@ final class MediaPipeline {
     // one ffmpeg or one decode per worker: the pool size bounds the CPU and memory media takes on a node
     this.workers = vertx.createSharedWorkerExecutor("kith-media", settings.workers());
     this.images = new ImageVariants(settings.maxPixels(), settings.sizes());
-    this.videos = new VideoProbe(settings.maxVideoSeconds());
+    this.videos = new VideoProbe(settings.maxVideoSeconds(), new VideoTranscode(settings.transcode()));
   }
 
   /** Whether a new upload would find no room in the queue (checked before its bytes are taken). */
@@ -181,12 +182,15 @@ final class MediaPipeline {
   }
 
   private Future<JsonObject> storeVideo(JsonObject record, VideoProbe.Probed probed) {
-    Future<JsonArray> variants = Future.succeededFuture(new JsonArray());
+    List<Future<JsonObject>> stored = new ArrayList<>();
     if (probed.cover() != null) {
-      ImageVariants.Encoded cover = new ImageVariants.Encoded(probed.width(), probed.height(), "image/jpeg",
-          probed.cover());
-      variants = variant(record, "cover", cover).map(v -> new JsonArray().add(v));
+      stored.add(variant(record, "cover", new ImageVariants.Encoded(probed.width(), probed.height(), "image/jpeg",
+          probed.cover())));
     }
+    if (probed.transcoded() != null) {
+      stored.add(variant(record, VideoTranscode.VARIANT, probed.transcoded()));
+    }
+    Future<JsonArray> variants = Future.all(stored).map(all -> new JsonArray(all.list()));
     return variants.compose(list -> store.settle(record.getLong("_id"), new JsonObject().put(STATUS, READY)
         .put("width", probed.width()).put("height", probed.height()).put("duration_ms", probed.durationMillis())
         .put("codec", probed.codec()).put("format", probed.format()).put(VARIANTS, list)));

@@ -36,6 +36,10 @@ public final class MediaVerticle extends VerticleBase {
   static final String MAX_PIXELS = "max-pixels";
   static final String MAX_VIDEO_SECONDS = "max-video-seconds";
   static final String VARIANT_SIZES = "variant-sizes";
+  static final String TRANSCODE = "transcode";
+  static final String TRANSCODE_MAX_SIDE = "transcode-max-side";
+  static final String TRANSCODE_VIDEO_BITRATE = "transcode-video-bitrate";
+  static final String TRANSCODE_AUDIO_BITRATE = "transcode-audio-bitrate";
   /** Most media one sweep pass removes. */
   static final int SWEEP_BATCH = 500;
   /** Most batches one sweep run removes. */
@@ -94,7 +98,10 @@ public final class MediaVerticle extends VerticleBase {
       sizes.add(px);
     }
     return new MediaPipeline.Settings(config.within(WORKERS, 1, 64), config.within(MAX_QUEUED, 1, 10_000),
-        config.within(MAX_PIXELS, 1L, 1_000_000_000L), config.within(MAX_VIDEO_SECONDS, 1L, 86_400L), sizes);
+        config.within(MAX_PIXELS, 1L, 1_000_000_000L), config.within(MAX_VIDEO_SECONDS, 1L, 86_400L), sizes,
+        new VideoTranscode.Settings(config.flag(TRANSCODE), config.within(TRANSCODE_MAX_SIDE, 64, 4096),
+            config.within(TRANSCODE_VIDEO_BITRATE, 100_000, 50_000_000),
+            config.within(TRANSCODE_AUDIO_BITRATE, 32_000, 512_000)));
   }
 
   /** Sweeps batch after batch until a batch comes back short (at most {@link #SWEEP_ROUNDS} batches a run). */

@@ -12,8 +12,8 @@ import java.nio.file.Files;
 
 /**
  * The video step of the media pipeline, run on a worker thread with the ffmpeg that JAVE ships: probes duration, frame
- * size and codec (what ffmpeg cannot probe is refused), refuses videos longer than the limit, and extracts a JPEG
- * cover frame.
+ * size and codec (what ffmpeg cannot probe is refused), refuses videos longer than the limit, extracts a JPEG
+ * cover frame, and transcodes when that is switched on ({@link VideoTranscode}).
  */
 final class VideoProbe {
 
@@ -21,13 +21,16 @@ final class VideoProbe {
   static final String TOO_LONG = "too_long";
 
   /** What the probe found; {@code cover} is a JPEG of the first frames, or null when none was asked for. */
-  record Probed(long durationMillis, int width, int height, String codec, String format, byte[] cover) {
+  record Probed(long durationMillis, int width, int height, String codec, String format, byte[] cover,
+                ImageVariants.Encoded transcoded) {
   }
 
   private final long maxMillis;
+  private final VideoTranscode transcoder;
 
-  VideoProbe(long maxSeconds) {
+  VideoProbe(long maxSeconds, VideoTranscode transcoder) {
     this.maxMillis = maxSeconds * 1000;
+    this.transcoder = transcoder;
   }
 
   /** Probes {@code video}; extracts a cover when {@code wantCover}. Throws {@link MediaRefused}. */
@@ -52,7 +55,9 @@ final class VideoProbe {
     byte[] cover = wantCover ? cover(media, width, height, info.getDuration()) : null;
     // ffmpeg describes the stream ("h264 (High) (avc1 / 0x31637661)"): the codec is its first word
     String codec = stream.getDecoder() == null ? "unknown" : stream.getDecoder().trim().split("[ ,]", 2)[0];
-    return new Probed(Math.max(0, info.getDuration()), width, height, codec, info.getFormat(), cover);
+    ImageVariants.Encoded transcoded = transcoder.enabled()
+        ? transcoder.transcode(video, width, height, info.getAudio() != null) : null;
+    return new Probed(Math.max(0, info.getDuration()), width, height, codec, info.getFormat(), cover, transcoded);
   }
 
   private static byte[] cover(MultimediaObject media, int width, int height, long duration) {

@@ -29,7 +29,8 @@ class MediaPipelineTest extends MediaTestBase {
   @Override
   protected JsonObject mediaConfig() {
     return super.mediaConfig().put("image-max-bytes", 2_000_000).put("max-pixels", 4_000_000)
-        .put("variant-sizes", "160,480").put("max-video-seconds", 3);
+        .put("variant-sizes", "160,480").put("max-video-seconds", 3)
+        .put("transcode", true).put("transcode-max-side", 96);
   }
 
   /** The media's view as its uploader reads it. */
@@ -48,6 +49,12 @@ class MediaPipelineTest extends MediaTestBase {
       Collector out = new Collector();
       return download.pipeTo(out).map(v -> out.bytes);
     }))).getBytes();
+  }
+
+  private static JsonObject variant(JsonObject view, String name) {
+    return view.getJsonArray("variants").stream().map(v -> (JsonObject) v)
+        .filter(v -> name.equals(v.getString("name"))).findFirst().orElseThrow(() -> new AssertionError(
+            "no variant " + name + " in " + view.encode()));
   }
 
   /** What the event bus delivers to a user's address while open (as the bridge would forward it). */
@@ -150,7 +157,8 @@ class MediaPipelineTest extends MediaTestBase {
   }
 
   @Test
-  @DisplayName("a video is probed after the upload: ready with its duration, size, codec and a JPEG cover, pushed")
+  @DisplayName("a video is probed after the upload: ready with duration, size, codec, a JPEG cover and a capped H.264 "
+      + "rendition, pushed")
   void videoProbedWithCover() throws Exception {
     long owner = newUser();
     try (Pushes pushes = new Pushes(owner)) {
@@ -162,12 +170,24 @@ class MediaPipelineTest extends MediaTestBase {
       assertEquals(120, ready.getInteger("height"));
       assertTrue(ready.getLong("duration_ms") >= 1_000, ready.encode());
       assertEquals("mpeg4", ready.getString("codec"));
-      JsonObject cover = ready.getJsonArray("variants").getJsonObject(0);
-      assertEquals("cover", cover.getString("name"));
+      JsonObject cover = variant(ready, "cover");
       assertEquals("image/jpeg", cover.getString("content_type"));
       BufferedImage frame = TestImages.decode(bytes(owner, view.getLong("id"), "cover"));
       assertNotNull(frame, "the cover is a decodable JPEG");
       assertEquals(160, frame.getWidth());
+      JsonObject h264 = variant(ready, "h264");
+      assertEquals("video/mp4", h264.getString("content_type"));
+      assertEquals(96, h264.getInteger("width"));
+      assertEquals(72, h264.getInteger("height"));
+      java.io.File rendition = java.io.File.createTempFile("kith-test-h264-", ".mp4");
+      try {
+        java.nio.file.Files.write(rendition.toPath(), bytes(owner, view.getLong("id"), "h264"));
+        ws.schild.jave.info.MultimediaInfo probe = new ws.schild.jave.MultimediaObject(rendition).getInfo();
+        assertTrue(probe.getVideo().getDecoder().startsWith("h264"), probe.getVideo().getDecoder());
+        assertEquals(96, probe.getVideo().getSize().getWidth());
+      } finally {
+        rendition.delete();
+      }
       assertEquals(ready, pushes.take("media.ready").getJsonObject("media"));
     }
   }

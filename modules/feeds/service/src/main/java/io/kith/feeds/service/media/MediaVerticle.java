@@ -90,7 +90,7 @@ public final class MediaVerticle extends VerticleBase {
   private static MediaPipeline.Settings pipelineSettings(Bounds config) {
     java.util.List<Integer> sizes = new java.util.ArrayList<>();
     for (String size : config.text(VARIANT_SIZES).split(",")) {
-      int px = size.isBlank() ? 0 : Integer.parseInt(size.trim());
+      int px = size.trim().matches("\\d{1,5}") ? Integer.parseInt(size.trim()) : 0;
       if (px < 16 || px > 8192) {
         throw new IllegalArgumentException("feeds.media." + VARIANT_SIZES + " must list sizes between 16 and 8192 "
             + "pixels, separated by commas: " + config.text(VARIANT_SIZES));

@@ -37,6 +37,8 @@ final class MediaPipeline {
   static final String REASON = "reason";
   static final String DETAIL = "detail";
   static final String VARIANTS = "variants";
+  /** Member: when processing started (or was last taken up again), epoch ms. */
+  static final String SINCE = "since";
   static final String PROCESSING = "processing";
   static final String READY = "ready";
   static final String FAILED = "failed";
@@ -109,6 +111,24 @@ final class MediaPipeline {
     return process(record).onComplete(x -> inFlight.decrementAndGet());
   }
 
+  /**
+   * Takes up again, one by one, media left in processing since before {@code cutoff} (epoch ms), while the queue has
+   * room, at most {@code max}; completes with how many were taken up (their processing goes on in the background).
+   */
+  Future<Integer> resume(long cutoff, int max) {
+    if (max <= 0 || full()) {
+      return Future.succeededFuture(0);
+    }
+    return store.claimStale(cutoff).compose(record -> {
+      if (record == null) {
+        return Future.succeededFuture(0);
+      }
+      LOG.info("media {} was left in processing; processing it again", record.getLong("_id"));
+      submit(record);
+      return resume(cutoff, max - 1).map(n -> n + 1);
+    });
+  }
+
   /** Stops the workers. */
   void close() {
     workers.close();
@@ -116,8 +136,7 @@ final class MediaPipeline {
 
   private Future<JsonObject> process(JsonObject record) {
     long id = record.getLong("_id");
-    return store.settle(id, new JsonObject().put(STATUS, PROCESSING))
-        .compose(r -> copyToTempFile(record))
+    return copyToTempFile(record)
         .compose(file -> workers.executeBlocking(() -> run(record, file), false)
             .eventually(() -> vertx.fileSystem().delete(file.getAbsolutePath())))
         .compose(outcome -> outcome.store(this, record))

@@ -326,7 +326,8 @@ public final class MediaStore {
     return mongo.insert(FILES, file)
         .compose(x -> mongo.updateCollection(ITEMS, new JsonObject().put("_id", record.getLong("_id")),
             new JsonObject().put("$set", new JsonObject().put("state", READY).put("size", size)
-                .put(MediaPipeline.STATUS, MediaPipeline.PROCESSING))))
+                .put(MediaPipeline.STATUS, MediaPipeline.PROCESSING)
+                .put(MediaPipeline.SINCE, System.currentTimeMillis()))))
         .map(x -> descriptor(record.copy().put("size", size)));
   }
 
@@ -358,6 +359,18 @@ public final class MediaStore {
   Future<JsonObject> settle(long mediaId, JsonObject set) {
     return mongo.findOneAndUpdateWithOptions(ITEMS, new JsonObject().put("_id", mediaId),
         new JsonObject().put("$set", set), new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /**
+   * Claims one media left in processing since before {@code cutoff} (its node died, or its work was lost): moves its
+   * {@code since} to now, so that only one node takes it up again; null when there is none.
+   */
+  Future<JsonObject> claimStale(long cutoff) {
+    JsonObject query = new JsonObject().put("state", READY).put(MediaPipeline.STATUS, MediaPipeline.PROCESSING)
+        .put(MediaPipeline.SINCE, new JsonObject().put("$lt", cutoff));
+    return mongo.findOneAndUpdateWithOptions(ITEMS, query, new JsonObject().put("$set",
+            new JsonObject().put(MediaPipeline.SINCE, System.currentTimeMillis())), new FindOptions(),
+        new UpdateOptions().setReturningNewDocument(true));
   }
 
   /** Throws away an upload that did not complete. */

@@ -36,6 +36,7 @@ public final class MediaVerticle extends VerticleBase {
   static final String MAX_PIXELS = "max-pixels";
   static final String MAX_VIDEO_SECONDS = "max-video-seconds";
   static final String VARIANT_SIZES = "variant-sizes";
+  static final String PROCESSING_TIMEOUT_SECONDS = "processing-timeout-seconds";
   static final String TRANSCODE = "transcode";
   static final String TRANSCODE_MAX_SIDE = "transcode-max-side";
   static final String TRANSCODE_VIDEO_BITRATE = "transcode-video-bitrate";
@@ -78,7 +79,12 @@ public final class MediaVerticle extends VerticleBase {
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {
       // every node sweeps; removal is conditional on the media being unused, so concurrent sweeps are harmless
-      sweepTimer = vertx.setPeriodic(every, every, id -> sweep(store, System.currentTimeMillis() - ttl, 0, 0));
+      long stale = config.within(PROCESSING_TIMEOUT_SECONDS, 10L, 86_400L) * 1000;
+      sweepTimer = vertx.setPeriodic(every, every, id -> {
+        sweep(store, System.currentTimeMillis() - ttl, 0, 0);
+        pipeline.resume(System.currentTimeMillis() - stale, SWEEP_BATCH)
+            .onFailure(e -> LOG.warn("could not take up media left in processing: {}", e.toString()));
+      });
       uploads = vertx.eventBus().consumer(MediaClient.UPLOAD_ADDRESS, transfers::onUpload);
       reads = vertx.eventBus().consumer(MediaClient.READ_ADDRESS, transfers::onRead);
       infos = vertx.eventBus().consumer(MediaClient.INFO_ADDRESS, transfers::onInfo);

@@ -30,7 +30,8 @@ class MediaPipelineTest extends MediaTestBase {
   protected JsonObject mediaConfig() {
     return super.mediaConfig().put("image-max-bytes", 2_000_000).put("max-pixels", 4_000_000)
         .put("variant-sizes", "160,480").put("max-video-seconds", 3)
-        .put("transcode", true).put("transcode-max-side", 96);
+        .put("transcode", true).put("transcode-max-side", 96)
+        .put("sweep-interval-seconds", 1).put("processing-timeout-seconds", 600);
   }
 
   /** The media's view as its uploader reads it. */
@@ -111,6 +112,23 @@ class MediaPipelineTest extends MediaTestBase {
           Math.max(decoded.getWidth(), decoded.getHeight()));
     }
     assertEquals(view, info(owner, view.getLong("id")));
+  }
+
+  @Test
+  @DisplayName("a media left in processing (its node died) is taken up again by a sweep and becomes ready")
+  void staleProcessingResumed() throws Exception {
+    long owner = newUser();
+    long id = await(upload(owner, "image/png", Buffer.buffer(TestImages.png(300, 200)))).getLong("id");
+    String cleanFile = record(id).getString("file");
+    // as a node that died after taking the upload would leave it: processing, started long ago
+    await(platform.mongo().updateCollection(MediaStore.ITEMS, new JsonObject().put("_id", id), new JsonObject()
+        .put("$set", new JsonObject().put(MediaPipeline.STATUS, MediaPipeline.PROCESSING).put(MediaPipeline.SINCE, 1L))));
+    assertEquals("processing", info(owner, id).getString("state"));
+    JsonObject settled = awaitSettled(owner, id);
+    assertEquals("ready", settled.getString("state"));
+    assertEquals(300, settled.getInteger("width"));
+    assertTrue(record(id).getLong(MediaPipeline.SINCE) > 1L);
+    assertEquals(0, gridFsDocuments(cleanFile), "the bytes it replaced are gone");
   }
 
   @Test

@@ -220,7 +220,9 @@ final class MediaPipeline {
     return vertx.fileSystem().createTempFile("kith-media-", ".bin").compose(path -> vertx.fileSystem()
         .open(path, new OpenOptions().setWrite(true).setTruncateExisting(true))
         .compose(out -> copyChunks(record, out, 0, (int) chunks(record)).eventually(out::close))
-        .map(v -> new File(path)));
+        .map(v -> new File(path))
+        // a copy cut short (bytes deleted meanwhile, a store error) leaves no temporary file behind
+        .recover(e -> vertx.fileSystem().delete(path).transform(x -> Future.failedFuture(e))));
   }
 
   private static long chunks(JsonObject record) {

@@ -14,7 +14,9 @@ import io.vertx.serviceproxy.ServiceException;
 /**
  * HTTP operations of feeds media: upload ({@code POST /api/v1/media}, the raw bytes streamed to the media service
  * piece by piece, never buffered whole; the operation is marked {@link ApiRouter#STREAMED_BODY}) and download
- * ({@code GET /api/v1/media/{mediaId}}, with single byte ranges, streamed as the client reads). Who may read what, the
+ * ({@code GET /api/v1/media/{mediaId}}, with single byte ranges, streamed as the client reads; {@code ?variant=} for a
+ * thumbnail or a video's cover) and the media's view ({@code GET /api/v1/media/{mediaId}/info}: processing state and
+ * variants). Who may read what, the
  * accepted types and the size limits are the media service's rules.
  */
 public final class MediaRoutes implements ApiRoutes {
@@ -30,6 +32,7 @@ public final class MediaRoutes implements ApiRoutes {
   public void mount(RouterBuilder builder) {
     builder.getRoute("uploadMedia").addHandler(this::upload);
     builder.getRoute("getMedia").addHandler(this::read);
+    builder.getRoute("getMediaInfo").addHandler(this::info);
   }
 
   private void upload(RoutingContext rc) {
@@ -59,7 +62,8 @@ public final class MediaRoutes implements ApiRoutes {
     AccessClaims caller = rc.get(Http.CALLER);
     long viewer = caller == null ? 0 : caller.userId();
     long id = Http.validated(rc).getPathParameters().get("mediaId").getLong();
-    media.read(viewer, id, rc.request().getHeader("Range")).onComplete(ar -> {
+    String variant = rc.request().getParam("variant");
+    media.read(viewer, id, variant, rc.request().getHeader("Range")).onComplete(ar -> {
       if (ar.failed()) {
         unsatisfiableSize(ar.cause()).ifPresent(size ->
             rc.response().putHeader("Content-Range", "bytes */" + size));
@@ -96,6 +100,19 @@ public final class MediaRoutes implements ApiRoutes {
           rc.fail(sent.cause()); // the head is written: the failure handler resets the connection
         }
       });
+    });
+  }
+
+  private void info(RoutingContext rc) {
+    AccessClaims caller = rc.get(Http.CALLER);
+    long id = Http.validated(rc).getPathParameters().get("mediaId").getLong();
+    media.info(caller == null ? 0 : caller.userId(), id).onComplete(ar -> {
+      if (ar.succeeded()) {
+        rc.response().putHeader("Cache-Control", "private, no-cache");
+        Http.send(rc, 200, ar.result());
+      } else {
+        rc.fail(ar.cause());
+      }
     });
   }
 

@@ -23,7 +23,9 @@ import io.vertx.serviceproxy.ServiceException;
  * {@link #CONTENT_TYPE} (as declared by the client) and {@link #CONTENT_LENGTH} (declared, absent when unknown); the
  * service checks the declared type, length and the actor's upload rate and answers with an acknowledgement, to which
  * the client replies with the first piece of bytes; each acknowledgement is answered with the next piece; the final
- * piece carries {@link #LAST} and is answered with the stored media {@code {id, kind, content_type, size}}. A reply
+ * piece carries {@link #LAST} and is answered with the media's view (see {@link #INFO_ADDRESS}): an image once
+ * processed ({@code state} ready or failed), a video in state {@code processing}, its outcome pushed to the uploader
+ * later. {@code unavailable} (503) when the node's media processing queue is full. A reply
  * with {@link #ABORT} ends the upload and discards what was stored. Any step may fail with a coded
  * {@link ServiceException}: {@code unsupported_media} (415, judged from the bytes), {@code media_too_large} (413, as
  * soon as the bytes pass the limit of their kind), {@code rate_limited} (429).
@@ -41,6 +43,12 @@ public final class MediaClient {
   public static final String UPLOAD_ADDRESS = "kith.feeds.media.upload";
   /** Address of downloads. */
   public static final String READ_ADDRESS = "kith.feeds.media.read";
+  /**
+   * Address of a media's view (a request with {@link #VIEWER} and {@link #MEDIA}, answered with {@code {id, kind,
+   * content_type, size, state, reason?, detail?, width?, height?, duration_ms?, codec?, variants}} or
+   * {@code media_not_found}, like a download).
+   */
+  public static final String INFO_ADDRESS = "kith.feeds.media.info";
   /** Largest piece of bytes in one message. */
   public static final int CHUNK_BYTES = 256 * 1024;
   /** Header: the acting (uploading) user id, from a verified token. */
@@ -53,6 +61,8 @@ public final class MediaClient {
   public static final String CONTENT_TYPE = "content-type";
   /** Header: the length the client declared for an upload. */
   public static final String CONTENT_LENGTH = "content-length";
+  /** Header: the variant of a download ({@code w480}, {@code cover}: a name from the media's variants). */
+  public static final String VARIANT = "variant";
   /** Header: the HTTP Range header value of a download. */
   public static final String RANGE = "range";
   /** Header {@code "true"}: this piece is the last one. */
@@ -195,11 +205,25 @@ public final class MediaClient {
    * {@code Range} header value, or null for all of it). Nothing is sent until {@link Download#pipeTo} asks for it.
    */
   public Future<Download> read(long viewer, long mediaId, String range) {
+    return read(viewer, mediaId, null, range);
+  }
+
+  /** Opens a download of {@code variant} of a media (null: the media itself); see {@link #read(long, long, String)}. */
+  public Future<Download> read(long viewer, long mediaId, String variant, String range) {
     DeliveryOptions open = step().addHeader(VIEWER, Long.toString(viewer)).addHeader(MEDIA, Long.toString(mediaId));
+    if (variant != null) {
+      open.addHeader(VARIANT, variant);
+    }
     if (range != null) {
       open.addHeader(RANGE, range);
     }
     return vertx.eventBus().<Object>request(READ_ADDRESS, null, open).map(Download::new);
+  }
+
+  /** The view of {@code mediaId} for {@code viewer} (see {@link #INFO_ADDRESS}). */
+  public Future<JsonObject> info(long viewer, long mediaId) {
+    DeliveryOptions ask = step().addHeader(VIEWER, Long.toString(viewer)).addHeader(MEDIA, Long.toString(mediaId));
+    return vertx.eventBus().<JsonObject>request(INFO_ADDRESS, null, ask).map(Message::body);
   }
 
   /** An authorised download: what will be sent, and the means to receive it. */

@@ -124,7 +124,8 @@ public final class MediaStore {
     List<Long> videos = new ArrayList<>();
     for (long id : mediaIds) {
       JsonObject doc = byId.get(id);
-      if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))) {
+      if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))
+          || MediaPipeline.overLimit(doc)) {
         unusable.add(id);
       } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
         return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
@@ -153,7 +154,7 @@ public final class MediaStore {
   private Future<List<JsonObject>> markUsed(long owner, List<Long> mediaIds, JsonArray idArray,
                                             Map<Long, JsonObject> byId, long postId) {
     JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
-        .put("state", READY);
+        .put("state", READY).put(MediaPipeline.REASON, MediaPipeline.withinLimits());
     return mongo.updateCollectionWithOptions(ITEMS, query,
             new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
             new UpdateOptions().setMulti(true))
@@ -180,7 +181,8 @@ public final class MediaStore {
    * @return the media's descriptor {@code {id, kind, content_type, size}}
    */
   Future<JsonObject> attachTo(long owner, long mediaId, String use) {
-    JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY);
+    JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY)
+        .put(MediaPipeline.REASON, MediaPipeline.withinLimits());
     return mongo.findOneAndUpdateWithOptions(ITEMS, query,
             new JsonObject().put("$addToSet", new JsonObject().put(ATTACHED, use)), new FindOptions(),
             new UpdateOptions().setReturningNewDocument(true))
@@ -212,10 +214,20 @@ public final class MediaStore {
     JsonObject unused = new JsonObject().put("_id", doc.getLong("_id"))
         .put("posts", new JsonObject().put("$size", 0)).put(ATTACHED, none());
     return mongo.removeDocument(ITEMS, unused).compose(r -> r != null && r.getRemovedCount() > 0
-        ? deleteBytes(doc.getString("file")).map(true) : Future.succeededFuture(false));
+        ? deleteAllBytes(doc).map(true) : Future.succeededFuture(false));
   }
 
-  private Future<Void> deleteBytes(String file) {
+  /** Deletes a record's bytes and those of its variants (the pipeline's thumbnails and cover). */
+  private Future<Void> deleteAllBytes(JsonObject doc) {
+    List<Future<Void>> all = new ArrayList<>();
+    all.add(deleteBytes(doc.getString("file")));
+    for (Object v : doc.getJsonArray(MediaPipeline.VARIANTS, new JsonArray())) {
+      all.add(deleteBytes(((JsonObject) v).getString("file")));
+    }
+    return Future.all(all).mapEmpty();
+  }
+
+  Future<Void> deleteBytes(String file) {
     // GridFS delete removes the files document and the chunks; an upload that never finished has chunks only
     return gridFs.delete(file)
         .recover(e -> mongo.removeDocuments(CHUNKS, new JsonObject().put("files_id", oid(file))).mapEmpty());
@@ -229,7 +241,7 @@ public final class MediaStore {
     JsonObject query = new JsonObject().put("posts", new JsonObject().put("$size", 0)).put(ATTACHED, none())
         .put("created", new JsonObject().put("$lt", createdBefore));
     return mongo.findWithOptions(ITEMS, query, new FindOptions().setLimit(max)
-            .setFields(new JsonObject().put("_id", 1).put("file", 1)))
+            .setFields(new JsonObject().put("_id", 1).put("file", 1).put(MediaPipeline.VARIANTS, 1)))
         .compose(docs -> {
           Future<Integer> chain = Future.succeededFuture(0);
           for (JsonObject doc : docs) {
@@ -251,12 +263,12 @@ public final class MediaStore {
    */
   public Future<Long> eraseOwner(long owner) {
     return mongo.findWithOptions(ITEMS, new JsonObject().put("owner", owner), new FindOptions().setLimit(100)
-            .setFields(new JsonObject().put("_id", 1).put("file", 1)))
+            .setFields(new JsonObject().put("_id", 1).put("file", 1).put(MediaPipeline.VARIANTS, 1)))
         .compose(docs -> {
           if (docs.isEmpty()) {
             return Future.succeededFuture(0L);
           }
-          List<Future<Void>> bytes = docs.stream().map(d -> deleteBytes(d.getString("file"))).toList();
+          List<Future<Void>> bytes = docs.stream().map(this::deleteAllBytes).toList();
           JsonArray ids = new JsonArray(docs.stream().map(d -> d.getLong("_id")).toList());
           return Future.all(bytes)
               .compose(v -> mongo.removeDocuments(ITEMS, new JsonObject().put("_id", new JsonObject().put("$in", ids))))
@@ -313,8 +325,52 @@ public final class MediaStore {
             .put("kind", record.getString("kind")).put("content_type", record.getString("content_type")));
     return mongo.insert(FILES, file)
         .compose(x -> mongo.updateCollection(ITEMS, new JsonObject().put("_id", record.getLong("_id")),
-            new JsonObject().put("$set", new JsonObject().put("state", READY).put("size", size))))
+            new JsonObject().put("$set", new JsonObject().put("state", READY).put("size", size)
+                .put(MediaPipeline.STATUS, MediaPipeline.PROCESSING)
+                .put(MediaPipeline.SINCE, System.currentTimeMillis()))))
         .map(x -> descriptor(record.copy().put("size", size)));
+  }
+
+  /**
+   * Stores {@code bytes} as a new GridFS file of {@code owner} (a pipeline output: a re-encoded original, a variant);
+   * returns the file id.
+   */
+  Future<String> storeBytes(long owner, long mediaId, String contentType, byte[] bytes) {
+    JsonObject record = new JsonObject().put("_id", mediaId).put("owner", owner).put("kind", "variant")
+        .put("content_type", contentType).put("file", new ObjectId().toHexString()).put("chunk_size", CHUNK_SIZE);
+    Future<Void> chain = Future.succeededFuture();
+    for (int n = 0; n * CHUNK_SIZE < bytes.length; n++) {
+      int from = n * CHUNK_SIZE;
+      Buffer chunk = Buffer.buffer(bytes).getBuffer(from, Math.min(bytes.length, from + CHUNK_SIZE));
+      int index = n;
+      chain = chain.compose(v -> writeChunk(record, index, chunk));
+    }
+    JsonObject file = new JsonObject()
+        .put("_id", oid(record.getString("file")))
+        .put("length", (long) bytes.length)
+        .put("chunkSize", CHUNK_SIZE)
+        .put("uploadDate", new JsonObject().put("$date", Instant.now().toString()))
+        .put("filename", mediaId + "-" + bytes.length)
+        .put("metadata", new JsonObject().put("owner", owner).put("content_type", contentType));
+    return chain.compose(v -> mongo.insert(FILES, file)).map(x -> record.getString("file"));
+  }
+
+  /** Sets the pipeline's outcome on a media record; the record as it is afterwards, or null when it is gone. */
+  Future<JsonObject> settle(long mediaId, JsonObject set) {
+    return mongo.findOneAndUpdateWithOptions(ITEMS, new JsonObject().put("_id", mediaId),
+        new JsonObject().put("$set", set), new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /**
+   * Claims one media left in processing since before {@code cutoff} (its node died, or its work was lost): moves its
+   * {@code since} to now, so that only one node takes it up again; null when there is none.
+   */
+  Future<JsonObject> claimStale(long cutoff) {
+    JsonObject query = new JsonObject().put("state", READY).put(MediaPipeline.STATUS, MediaPipeline.PROCESSING)
+        .put(MediaPipeline.SINCE, new JsonObject().put("$lt", cutoff));
+    return mongo.findOneAndUpdateWithOptions(ITEMS, query, new JsonObject().put("$set",
+            new JsonObject().put(MediaPipeline.SINCE, System.currentTimeMillis())), new FindOptions(),
+        new UpdateOptions().setReturningNewDocument(true));
   }
 
   /** Throws away an upload that did not complete. */

@@ -39,9 +39,11 @@ final class MediaTransfers {
   private final MediaUses uses;
   private final RateLimiter limiter;
   private final Limits limits;
+  private final MediaPipeline pipeline;
 
-  MediaTransfers(MediaStore store, MediaUses uses, RateLimiter limiter, Limits limits) {
+  MediaTransfers(MediaStore store, MediaUses uses, RateLimiter limiter, Limits limits, MediaPipeline pipeline) {
     this.store = store;
+    this.pipeline = pipeline;
     this.uses = uses;
     this.limiter = limiter;
     this.limits = limits;
@@ -84,6 +86,10 @@ final class MediaTransfers {
         : limits.maxFor(declaredKind);
     if (declaredLength > declaredMax) {
       refuse(open, tooLarge(declaredKind.isEmpty() ? MediaSniffer.VIDEO : declaredKind));
+      return;
+    }
+    if (pipeline.full()) {
+      refuse(open, MediaPipeline.busy());
       return;
     }
     limiter.hit("rl:feeds:media-upload:" + actor, limits.uploadWindowMillis()).onComplete(ar -> {
@@ -220,8 +226,21 @@ final class MediaTransfers {
       } else if (size > max) {
         return Future.failedFuture(tooLarge(record.getString("kind")));
       }
-      return ready.compose(v -> flush(last)).compose(v -> last ? store.finish(record, size)
+      return ready.compose(v -> flush(last)).compose(v -> last ? store.finish(record, size).compose(d -> processed())
           : Future.succeededFuture());
+    }
+
+    /**
+     * Hands the stored upload to the pipeline: an image is answered once processed (its id is not known to anyone
+     * before its metadata is gone, and it takes well under a second), a video at once in state processing.
+     */
+    private Future<JsonObject> processed() {
+      JsonObject stored = record.copy().put("size", size).put(MediaPipeline.STATUS, MediaPipeline.PROCESSING);
+      Future<JsonObject> done = pipeline.submit(stored);
+      if (done.failed() || !MediaSniffer.VIDEO.equals(record.getString("kind"))) {
+        return done.map(MediaPipeline::view);
+      }
+      return Future.succeededFuture(MediaPipeline.view(stored));
     }
 
     /** Stores every full chunk pending, and the rest after the last piece. */
@@ -268,12 +287,17 @@ final class MediaTransfers {
     long viewer = Math.max(0, longHeader(open, MediaClient.VIEWER, 0));
     long mediaId = longHeader(open, MediaClient.MEDIA, 0);
     String range = open.headers().get(MediaClient.RANGE);
+    String variant = open.headers().get(MediaClient.VARIANT);
     uses.visibleRecord(viewer, mediaId).onComplete(ar -> {
       if (ar.failed()) {
         refuse(open, ar.cause());
         return;
       }
-      JsonObject record = ar.result();
+      JsonObject record = variant == null ? ar.result() : MediaPipeline.variantRecord(ar.result(), variant);
+      if (record == null) {
+        refuse(open, Failures.of(FeedsErrors.MEDIA_NOT_FOUND, "the media has no variant " + variant));
+        return;
+      }
       ByteRange r = ByteRange.resolve(range, record.getLong("size"));
       if (r == null) {
         refuse(open, Failures.withExtra(FeedsErrors.RANGE_NOT_SATISFIABLE, "the media has "
@@ -282,8 +306,20 @@ final class MediaTransfers {
       }
       JsonObject info = MediaStore.descriptor(record)
           .put("start", r.start()).put("end", r.end()).put("length", r.length()).put("partial", r.partial())
-          .put("etag", "\"m" + record.getLong("_id") + "\"");
+          .put("etag", "\"m" + record.getLong("_id") + (variant == null ? "" : "-" + variant) + "\"");
       send(open.replyAndRequest(info, step()), record, r.start(), r.end());
+    });
+  }
+
+  /** Answers an info request ({@link MediaClient#INFO_ADDRESS}) with the media's view, for whoever may read it. */
+  void onInfo(Message<Object> ask) {
+    long viewer = Math.max(0, longHeader(ask, MediaClient.VIEWER, 0));
+    uses.visibleRecord(viewer, longHeader(ask, MediaClient.MEDIA, 0)).onComplete(ar -> {
+      if (ar.failed()) {
+        refuse(ask, ar.cause());
+      } else {
+        ask.reply(MediaPipeline.view(ar.result()));
+      }
     });
   }
 

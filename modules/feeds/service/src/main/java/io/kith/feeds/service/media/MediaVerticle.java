@@ -36,6 +36,16 @@ public final class MediaVerticle extends VerticleBase {
   static final String SWEEP_INTERVAL_SECONDS = "sweep-interval-seconds";
   static final String MAX_UNATTACHED = "max-unattached";
   static final String TRANSFER_TIMEOUT_SECONDS = "transfer-timeout-seconds";
+  static final String WORKERS = "workers";
+  static final String MAX_QUEUED = "max-queued";
+  static final String MAX_PIXELS = "max-pixels";
+  static final String MAX_VIDEO_SECONDS = "max-video-seconds";
+  static final String VARIANT_SIZES = "variant-sizes";
+  static final String PROCESSING_TIMEOUT_SECONDS = "processing-timeout-seconds";
+  static final String TRANSCODE = "transcode";
+  static final String TRANSCODE_MAX_SIDE = "transcode-max-side";
+  static final String TRANSCODE_VIDEO_BITRATE = "transcode-video-bitrate";
+  static final String TRANSCODE_AUDIO_BITRATE = "transcode-audio-bitrate";
   /** Most media one sweep pass removes. */
   static final int SWEEP_BATCH = 500;
   /** Most batches one sweep run removes. */
@@ -44,6 +54,8 @@ public final class MediaVerticle extends VerticleBase {
   private final Platform platform;
   private MessageConsumer<Object> uploads;
   private MessageConsumer<Object> reads;
+  private MessageConsumer<Object> infos;
+  private MediaPipeline pipeline;
   private MessageConsumer<JsonObject> attaches;
   private MessageConsumer<JsonObject> exportPages;
   private MessageConsumer<JsonObject> exportBlobs;
@@ -69,20 +81,44 @@ public final class MediaVerticle extends VerticleBase {
     long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
     MediaUses uses = new MediaUses(vertx, store, FeedsInternal.proxy(vertx));
-    MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits);
+    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config));
+    MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits, pipeline);
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {
       // every node sweeps; removal is conditional on the media being unused, so concurrent sweeps are harmless
-      sweepTimer = vertx.setPeriodic(every, every, id -> sweep(store, System.currentTimeMillis() - ttl, 0, 0));
+      long stale = config.within(PROCESSING_TIMEOUT_SECONDS, 10L, 86_400L) * 1000;
+      sweepTimer = vertx.setPeriodic(every, every, id -> {
+        sweep(store, System.currentTimeMillis() - ttl, 0, 0);
+        pipeline.resume(System.currentTimeMillis() - stale, SWEEP_BATCH)
+            .onFailure(e -> LOG.warn("could not take up media left in processing: {}", e.toString()));
+      });
       uploads = vertx.eventBus().consumer(MediaClient.UPLOAD_ADDRESS, transfers::onUpload);
       reads = vertx.eventBus().consumer(MediaClient.READ_ADDRESS, transfers::onRead);
+      infos = vertx.eventBus().consumer(MediaClient.INFO_ADDRESS, transfers::onInfo);
       attaches = vertx.eventBus().consumer(MediaAttachments.ATTACH_ADDRESS, uses::onAttach);
       MediaExport export = new MediaExport(platform.mongo(), store);
       exportPages = Exports.serve(vertx, MediaExport.DOMAIN, export::page);
       exportBlobs = Exports.serveBlobs(vertx, MediaExport.DOMAIN, export::chunk);
-      return Future.all(List.of(uploads.completion(), reads.completion(), attaches.completion(),
+      return Future.all(List.of(uploads.completion(), reads.completion(), attaches.completion(), infos.completion(),
           exportPages.completion(), exportBlobs.completion()));
     });
+  }
+
+  private static MediaPipeline.Settings pipelineSettings(Bounds config) {
+    java.util.List<Integer> sizes = new java.util.ArrayList<>();
+    for (String size : config.text(VARIANT_SIZES).split(",")) {
+      int px = size.trim().matches("\\d{1,5}") ? Integer.parseInt(size.trim()) : 0;
+      if (px < 16 || px > 8192) {
+        throw new IllegalArgumentException("feeds.media." + VARIANT_SIZES + " must list sizes between 16 and 8192 "
+            + "pixels, separated by commas: " + config.text(VARIANT_SIZES));
+      }
+      sizes.add(px);
+    }
+    return new MediaPipeline.Settings(config.within(WORKERS, 1, 64), config.within(MAX_QUEUED, 1, 10_000),
+        config.within(MAX_PIXELS, 1L, 1_000_000_000L), config.within(MAX_VIDEO_SECONDS, 1L, 86_400L), sizes,
+        new VideoTranscode.Settings(config.flag(TRANSCODE), config.within(TRANSCODE_MAX_SIDE, 64, 4096),
+            config.within(TRANSCODE_VIDEO_BITRATE, 100_000, 50_000_000),
+            config.within(TRANSCODE_AUDIO_BITRATE, 32_000, 512_000)));
   }
 
   /** Sweeps batch after batch until a batch comes back short (at most {@link #SWEEP_ROUNDS} batches a run). */
@@ -106,8 +142,11 @@ public final class MediaVerticle extends VerticleBase {
     if (sweepTimer >= 0) {
       vertx.cancelTimer(sweepTimer);
     }
+    if (pipeline != null) {
+      pipeline.close();
+    }
     List<Future<Void>> all = new ArrayList<>();
-    for (MessageConsumer<?> consumer : Arrays.asList(uploads, reads, attaches, exportPages, exportBlobs)) {
+    for (MessageConsumer<?> consumer : Arrays.asList(infos, uploads, reads, attaches, exportPages, exportBlobs)) {
       if (consumer != null) {
         all.add(consumer.unregister());
       }

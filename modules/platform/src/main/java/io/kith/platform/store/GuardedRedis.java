@@ -41,6 +41,7 @@ public final class GuardedRedis implements Redis {
   private static final Logger LOG = LoggerFactory.getLogger(GuardedRedis.class);
 
   private final Redis delegate;
+  private volatile Redis readers;
   private final CircuitBreaker breaker;
   private final KithMetrics metrics;
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -103,7 +104,22 @@ public final class GuardedRedis implements Redis {
    * (unguarded: it serves dedicated connections and commands about them).
    */
   public Future<Redis> nodeOf(String key) {
-    return delegate instanceof SlotBatchedRedis cluster ? cluster.nodeOf(key) : Future.succeededFuture(this);
+    if (delegate instanceof SlotBatchedRedis cluster) {
+      return cluster.nodeOf(key);
+    }
+    Redis own = readers;
+    return Future.succeededFuture(own != null ? own : this);
+  }
+
+  /**
+   * Gives {@link #nodeOf} a client of its own on a single Redis (or a sentinel-watched master): the event-log readers
+   * hold one connection each for as long as they run, blocked in XREADGROUP, and taken from the command pool they
+   * would exhaust it (a node running every module has more readers than {@code redis.max-pool-size}), leaving no
+   * connection for commands. Closed with this client.
+   */
+  public GuardedRedis withReaders(Redis readers) {
+    this.readers = readers;
+    return this;
   }
 
   @Override
@@ -120,6 +136,10 @@ public final class GuardedRedis implements Redis {
   @Override
   public Future<Void> close() {
     breaker.close();
+    Redis own = readers;
+    if (own != null) {
+      own.close();
+    }
     return delegate.close();
   }
 }

@@ -65,7 +65,9 @@ public final class SlotBatchedRedis implements Redis {
   public Future<Redis> nodeOf(String key) {
     return masterOf(delegate, key).map(node -> nodes.computeIfAbsent(node, n -> {
       int colon = n.lastIndexOf(':');
+      // this node's dedicated connections (event-log readers) hold a connection each for long: a pool of their own
       return Redis.createClient(vertx, new RedisOptions(options).setType(RedisClientType.STANDALONE)
+          .setMaxPoolSize(Math.max(options.getMaxPoolSize(), 128)).setMaxPoolWaiting(512)
           .setEndpoints(new ArrayList<>())
           .setConnectionString(nodeUrl(options.getEndpoint(), n.substring(0, colon),
               Integer.parseInt(n.substring(colon + 1)))));

@@ -105,10 +105,24 @@ public final class Stores {
   public static Redis redis(Vertx vertx, String url, JsonObject redisSection, KithMetrics metrics) {
     RedisOptions options = redisOptions(url, redisSection);
     Redis client = Redis.createClient(vertx, options);
-    return new GuardedRedis(vertx, clusterMode(redisSection) ? new SlotBatchedRedis(vertx, client, options) : client,
+    boolean cluster = clusterMode(redisSection);
+    GuardedRedis guarded = new GuardedRedis(vertx, cluster ? new SlotBatchedRedis(vertx, client, options) : client,
         redisSection.getLong("command-timeout-ms", 2_000L),
         redisSection.getInteger("breaker-max-failures", 10),
         redisSection.getLong("breaker-reset-ms", 5_000L), metrics);
+    if (!cluster) {
+      guarded.withReaders(Redis.createClient(vertx, readerOptions(options, redisSection)));
+    }
+    return guarded;
+  }
+
+  /**
+   * The options of the dedicated connections (event-log readers, a fan-out's ordered lane): a pool of its own of
+   * {@code redis.max-readers}, so that connections held for long never starve the command pool.
+   */
+  static RedisOptions readerOptions(RedisOptions commands, JsonObject redisSection) {
+    int readers = redisSection.getInteger("max-readers", 128);
+    return new RedisOptions(commands).setMaxPoolSize(readers).setMaxPoolWaiting(readers * 4);
   }
 
   /**

@@ -29,8 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @DisplayName("Content filters over HTTP: /api/v1/admin/filters, applied by every domain service")
 class FiltersHttpTest {
 
-  private static final String[] MODULES =
-      {"accounts", "relations", "feeds", "messaging", "activities", "moderation", "gateway"};
 
   private TestKith kith;
   private User admin;
@@ -38,7 +36,7 @@ class FiltersHttpTest {
 
   @BeforeAll
   void start() {
-    OperatorKith node = OperatorKith.start(MODULES, new JsonObject());
+    OperatorKith node = OperatorKith.start(OperatorKith.MODULES, new JsonObject());
     kith = node.kith();
     admin = node.admin();
   }

@@ -24,8 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @DisplayName("Moderation over HTTP: roles, reports, the queue, decisions and the audit log")
 class ModerationHttpTest {
 
-  private static final String[] MODULES =
-      {"accounts", "relations", "feeds", "messaging", "activities", "moderation", "gateway"};
   private static final int REPORTS_PER_HOUR = 8;
 
   private TestKith kith;
@@ -33,7 +31,7 @@ class ModerationHttpTest {
 
   @BeforeAll
   void start() {
-    OperatorKith operators = OperatorKith.start(MODULES, new JsonObject().put("reports-per-hour", REPORTS_PER_HOUR));
+    OperatorKith operators = OperatorKith.start(OperatorKith.MODULES, new JsonObject().put("reports-per-hour", REPORTS_PER_HOUR));
     kith = operators.kith();
     admin = operators.admin();
   }

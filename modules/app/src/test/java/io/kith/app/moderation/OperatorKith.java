@@ -14,6 +14,10 @@ import io.vertx.core.json.JsonObject;
  */
 record OperatorKith(TestKith kith, User admin) {
 
+  /** The modules the moderation tests run: every domain a report may name, moderation and the gateway. */
+  static final String[] MODULES =
+      {"accounts", "relations", "feeds", "messaging", "activities", "moderation", "gateway"};
+
   /** Starts {@code modules} with {@code moderation} (more settings of the section) and the admin added to it. */
   static OperatorKith start(String[] modules, JsonObject moderation) {
     TestKith first = new TestKith(TestKith.config(modules), "m") {

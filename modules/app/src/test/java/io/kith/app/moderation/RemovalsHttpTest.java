@@ -43,21 +43,9 @@ class RemovalsHttpTest {
 
   @BeforeAll
   void start() {
-    // the admin who makes the moderator is configured by id: registered first on a node sharing the stores
-    TestKith registrar = new TestKith(TestKith.config(MODULES), "rm") {
-    };
-    User admin;
-    try {
-      admin = registrar.register();
-    } finally {
-      registrar.close();
-    }
-    JsonObject moderation = new JsonObject().put("admins", new JsonArray().add(admin.id()));
-    kith = new TestKith(TestKith.config(MODULES).put("moderation", moderation), "rm") {
-    };
-    moderator = kith.register();
-    kith.put("/admin/users/" + moderator.path() + "/role", admin, new JsonObject().put("role", "moderator"))
-        .expect(200);
+    OperatorKith operators = OperatorKith.start(MODULES, new JsonObject());
+    kith = operators.kith();
+    moderator = operators.moderator();
   }
 
   @AfterAll

@@ -184,4 +184,39 @@ class ModerationHttpTest {
     kith.post("/reports", alice, report("user", others.get(REPORTS_PER_HOUR).id(), "spam"))
         .throttled("rate_limited", 3_600);
   }
+
+  @Test
+  @DisplayName("operators read a user's record (by id or username) and the desk's summary; a suspended user's "
+      + "profile is hidden there too; plain users are refused")
+  void overview() {
+    User mod = moderator();
+    User alice = kith.register();
+    User bob = kith.register();
+    kith.post("/reports", alice, report("user", bob.id(), "spam")).expect(201);
+    JsonObject record = kith.get("/admin/users/" + bob.path(), mod).expect(200);
+    assertEquals("user", record.getString("role"));
+    assertEquals(bob.id(), record.getJsonObject("profile").getLong("id"));
+    assertEquals(1L, record.getLong("reports_against"));
+    assertEquals(1L, record.getLong("open_reports_against"));
+    assertEquals(0L, record.getLong("reports_filed"));
+    assertEquals(1L, kith.get("/admin/users/" + alice.path(), mod).expect(200).getLong("reports_filed"));
+    assertEquals(bob.id(), kith.get("/admin/users?username=" + bob.username(), mod).expect(200).getLong("user_id"));
+    kith.get("/admin/users?username=nobody" + bob.username(), mod).problem(404, "user_not_found");
+
+    kith.post("/admin/users/" + bob.path() + "/suspend", mod, new JsonObject().put("reason", "spam run")).expect(200);
+    JsonObject suspended = kith.get("/admin/users/" + bob.path(), mod).expect(200);
+    assertNull(suspended.getValue("profile"), "a suspended account is hidden from everyone");
+    assertEquals("suspend", suspended.getJsonArray("sanctions").getJsonObject(0).getString("kind"));
+
+    JsonObject summary = kith.get("/admin/summary", mod).expect(200);
+    assertTrue(summary.getLong("open_reports") >= 1, summary.encode());
+    assertTrue(summary.getJsonObject("open_reports_by_category").getLong("spam") >= 1, summary.encode());
+    assertEquals(14, summary.getJsonArray("actions").size());
+    JsonObject today = summary.getJsonArray("actions").getJsonObject(13);
+    assertEquals(java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString(), today.getString("day"));
+    assertTrue(today.getLong("count") >= 2, "today's role change and suspension: " + summary.encode());
+
+    kith.get("/admin/users/" + bob.path(), alice).problem(403, "role_required");
+    kith.get("/admin/summary", alice).problem(403, "role_required");
+  }
 }

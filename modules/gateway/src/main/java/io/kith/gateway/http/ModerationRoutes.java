@@ -43,6 +43,12 @@ public final class ModerationRoutes implements ApiRoutes {
         Http.body(rc).getLong("assignee", 0L)), json -> json));
     builder.getRoute("decideReport").addHandler(rc -> Http.reply(rc, moderation.decide(me(rc), id(rc, "reportId"),
         Http.body(rc)), json -> json));
+    builder.getRoute("findUserForModeration").addHandler(rc -> Http.reply(rc, moderation.userOverviewByUsername(
+        me(rc), Http.validated(rc).getQuery().get("username").getString()), json -> json));
+    builder.getRoute("getUserModerationRecord").addHandler(rc -> Http.reply(rc, moderation.userOverview(me(rc),
+        id(rc, "userId")), json -> json));
+    builder.getRoute("getModerationSummary").addHandler(rc -> Http.reply(rc, moderation.summary(me(rc)),
+        json -> json));
     builder.getRoute("setUserRole").addHandler(rc -> Http.reply(rc, moderation.setRole(me(rc), id(rc, "userId"),
         Http.body(rc).getString("role")), json -> json));
     builder.getRoute("warnUser").addHandler(rc -> sanction(rc, "warn"));

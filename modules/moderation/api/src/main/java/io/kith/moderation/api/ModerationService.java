@@ -107,4 +107,19 @@ public interface ModerationService {
 
   /** The audit log, newest first, filtered by {@code action}, {@code actor} and {@code target_id}; admins only. */
   Future<Page> audit(long actor, JsonObject filter, PageRequest page);
+
+  /**
+   * One user's moderation record {@code {user_id, role, profile, sanctions, reports_against, open_reports_against,
+   * reports_filed}} ({@code profile} null when the account is hidden, as a suspended one is); moderators only.
+   */
+  Future<JsonObject> userOverview(long actor, long userId);
+
+  /** The record of the user with this username, or {@code user_not_found}; moderators only. */
+  Future<JsonObject> userOverviewByUsername(long actor, String username);
+
+  /**
+   * The desk's summary {@code {open_reports, open_reports_by_category, open_appeals, actions: [{day, count}],
+   * actions_capped}} over the last 14 UTC days; moderators only.
+   */
+  Future<JsonObject> summary(long actor);
 }

@@ -41,6 +41,7 @@ final class ModerationServiceImpl implements ModerationService {
   private Sanctions sanctions;
   private Appeals appeals;
   private final Removals removals;
+  private Overview overview;
 
   ModerationServiceImpl(ModerationSettings settings, Roles roles, ReportStore reports, AuditLog audit,
                         Targets targets, IdGenerator ids, RateLimiter limiter, EventPublisher events,
@@ -54,6 +55,12 @@ final class ModerationServiceImpl implements ModerationService {
     this.limiter = limiter;
     this.events = events;
     this.removals = removals;
+  }
+
+  /** Adds the operators' overview (wired apart, as it needs accounts' service). */
+  ModerationServiceImpl with(Overview overview) {
+    this.overview = overview;
+    return this;
   }
 
   /** Adds the sanctions and appeals features (wired apart, as they need accounts' internal operations). */
@@ -274,5 +281,20 @@ final class ModerationServiceImpl implements ModerationService {
     return changed.compose(doc -> doc != null ? Future.succeededFuture(doc)
         : found(reports.find(reportId), reportId).compose(d -> Failures.<JsonObject>fail(Moderation.REPORT_CLOSED,
             "report " + reportId + " was already decided")));
+  }
+
+  @Override
+  public Future<JsonObject> userOverview(long actor, long userId) {
+    return overview.user(actor, userId);
+  }
+
+  @Override
+  public Future<JsonObject> userOverviewByUsername(long actor, String username) {
+    return overview.byUsername(actor, username);
+  }
+
+  @Override
+  public Future<JsonObject> summary(long actor) {
+    return overview.summary(actor);
   }
 }

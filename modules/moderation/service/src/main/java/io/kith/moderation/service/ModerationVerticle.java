@@ -50,6 +50,7 @@ public final class ModerationVerticle extends VerticleBase {
     AppealStore appealStore = new AppealStore(platform.mongo());
     Sanctions sanctions = new Sanctions(roles, reports, sanctionStore, audit, AccountsInternal.proxy(vertx),
         platform.ids(), platform.events().publisher(ModerationEvents.DOMAIN), settings.commentMax());
+    service.with(new Overview(platform.mongo(), roles, AccountsService.proxy(vertx)));
     service.with(sanctions, new Appeals(roles, reports, sanctionStore, appealStore, sanctions, audit,
         AccountsInternal.proxy(vertx), platform.ids(), settings.commentMax()));
     return reports.ensureIndexes()

@@ -220,8 +220,15 @@ class SanctionsHttpTest {
     kith.post(path, alice, overturn).problem(403, "role_required");
     assertEquals("overturned", kith.post(path, admin, overturn).expect(200).getString("state"));
     kith.post(path, admin, overturn).problem(409, "appeal_closed");
-    login(bob).expect(200);
+    JsonObject back = login(bob).expect(200);
     kith.get("/posts/" + post, alice).expect(200);
+    // the appellant is told the outcome, with the reason
+    User again = new User(bob.user().id(), bob.user().username(),
+        back.getString("access_token"));
+    JsonObject told = kith.awaitPage("/notifications?types=appeal_decided", again, "the appeal's outcome",
+        page -> !page.getJsonArray("items").isEmpty()).getJsonArray("items").getJsonObject(0);
+    assertEquals("overturn", told.getString("decision"));
+    assertEquals("not spam", told.getString("reason"));
   }
 
   @Test

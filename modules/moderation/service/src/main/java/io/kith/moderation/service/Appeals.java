@@ -2,8 +2,10 @@ package io.kith.moderation.service;
 
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.moderation.api.Moderation;
+import io.kith.moderation.api.events.AppealDecided;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.events.EventPublisher;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
@@ -11,6 +13,8 @@ import io.kith.platform.store.MongoErrors;
 import io.kith.platform.text.UserText;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One appeal per decision, by the user it affected: a sanction of them ({@code decision_id}) or an action decided on
@@ -19,6 +23,8 @@ import io.vertx.core.json.JsonObject;
  * login returned. Another moderator than the one who decided upholds or overturns; overturning a suspension ends it.
  */
 final class Appeals {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Appeals.class);
 
   private final Roles roles;
   private final ReportStore reports;
@@ -29,9 +35,10 @@ final class Appeals {
   private final AccountsInternal accounts;
   private final IdGenerator ids;
   private final int textMax;
+  private final EventPublisher events;
 
   Appeals(Roles roles, ReportStore reports, SanctionStore sanctionStore, AppealStore store, Sanctions sanctions,
-          AuditLog audit, AccountsInternal accounts, IdGenerator ids, int textMax) {
+          AuditLog audit, AccountsInternal accounts, IdGenerator ids, int textMax, EventPublisher events) {
     this.roles = roles;
     this.reports = reports;
     this.sanctionStore = sanctionStore;
@@ -41,6 +48,7 @@ final class Appeals {
     this.accounts = accounts;
     this.ids = ids;
     this.textMax = textMax;
+    this.events = events;
   }
 
   /** The decision an appeal is about: its uniqueness key and what the appeal records of it. */
@@ -147,7 +155,12 @@ final class Appeals {
             : undone(actor, closed, what, reason)
                 .compose(v -> audit.append(actor, "appeal." + what, "appeal", appealId,
                     new JsonObject().put("reason", reason).put("appealed", about)))
-                .map(v -> AppealStore.view(closed)));
+                .map(v -> {
+                  // decided: a failed append is logged, not returned (the appellant's list still shows it)
+                  events.append(new AppealDecided(appealId, closed.getLong("user"), what, reason))
+                      .onFailure(e -> LOG.warn("Could not append AppealDecided: {}", e.toString()));
+                  return AppealStore.view(closed);
+                }));
       });
     });
   }

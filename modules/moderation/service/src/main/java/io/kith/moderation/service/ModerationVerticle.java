@@ -52,7 +52,8 @@ public final class ModerationVerticle extends VerticleBase {
         platform.ids(), platform.events().publisher(ModerationEvents.DOMAIN), settings.commentMax());
     service.with(new Overview(platform.mongo(), roles, AccountsService.proxy(vertx)));
     service.with(sanctions, new Appeals(roles, reports, sanctionStore, appealStore, sanctions, audit,
-        AccountsInternal.proxy(vertx), platform.ids(), settings.commentMax()));
+        AccountsInternal.proxy(vertx), platform.ids(), settings.commentMax(),
+        platform.events().publisher(ModerationEvents.DOMAIN)));
     return reports.ensureIndexes()
         .compose(v -> sanctionStore.ensureIndexes())
         .compose(v -> appealStore.ensureIndexes())

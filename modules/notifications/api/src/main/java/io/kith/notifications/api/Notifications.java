@@ -84,12 +84,14 @@ public final class Notifications {
   public static final String MODERATION_WARNING = "moderation_warning";
   /** The recipient's account was suspended (no actor; read once it is back; cannot be muted): {@code reason}. */
   public static final String ACCOUNT_SUSPENDED = "account_suspended";
+  /** An appeal of the recipient was decided (no actor; cannot be muted): {@code decision} and {@code reason}. */
+  public static final String APPEAL_DECIDED = "appeal_decided";
 
   /** Every type, in a stable order. */
   public static final List<String> TYPES = List.of(FOLLOWER, FOLLOW_REQUEST, REQUEST_ACCEPTED, FRIEND, COMMENT, REPLY,
       LIKE, REPOST, MENTION, MESSAGE, CHAT_MENTION, GROUP_INVITATION, MEMBER_KICKED, ACTIVITY_UPDATED,
       ACTIVITY_CANCELLED, ACTIVITY_JOINED, ACTIVITY_REMOVED, ACTIVITY_INVITATION, ACTIVITY_STARTING_SOON,
-      EXPORT_READY, MODERATION_WARNING, ACCOUNT_SUSPENDED);
+      EXPORT_READY, MODERATION_WARNING, ACCOUNT_SUSPENDED, APPEAL_DECIDED);
 
   /** The optional id fields a notification may carry, each usable as a query condition. */
   public static final List<String> FIELDS = List.of("from_user", "post", "comment", "reply_to", "repost", "activity",
@@ -98,9 +100,10 @@ public final class Notifications {
   /**
    * Optional text details (not query conditions): {@code title} (a group's name or an activity's title),
    * {@code preview} (the start of a message, up to 100 characters; empty for media), {@code place} (an activity's
-   * place name), {@code reason} (a moderator's, on the moderation types).
+   * place name), {@code reason} (a moderator's, on the moderation types), {@code decision} (an appeal's outcome:
+   * {@code uphold} or {@code overturn}).
    */
-  public static final List<String> TEXTS = List.of("title", "preview", "place", "reason");
+  public static final List<String> TEXTS = List.of("title", "preview", "place", "reason", "decision");
 
   /**
    * Optional number details (not query conditions): {@code count} (how many events a notification that is replaced

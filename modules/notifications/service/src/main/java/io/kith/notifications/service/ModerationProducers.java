@@ -1,6 +1,7 @@
 package io.kith.notifications.service;
 
 import io.kith.moderation.api.ModerationEvents;
+import io.kith.moderation.api.events.AppealDecided;
 import io.kith.moderation.api.events.UserSuspended;
 import io.kith.moderation.api.events.UserWarned;
 import io.kith.notifications.api.Notifications;
@@ -12,6 +13,8 @@ import io.vertx.core.json.JsonObject;
  * Notifications from the moderation stream (consumer group {@value #GROUP}):
  * <ul>
  *   <li>{@code UserWarned}: a {@link Notifications#MODERATION_WARNING} with the reason to the warned user.</li>
+ *   <li>{@code AppealDecided}: an {@link Notifications#APPEAL_DECIDED} with the decision and the reason to the
+ *   appellant.</li>
  *   <li>{@code UserSuspended}: an {@link Notifications#ACCOUNT_SUSPENDED} with the reason, read once the user is back
  *   (while suspended they cannot log in; accounts mails them).</li>
  * </ul>
@@ -41,15 +44,24 @@ final class ModerationProducers {
         UserSuspended s = UserSuspended.fromJson(p);
         yield told(e, s.userId(), Notifications.ACCOUNT_SUSPENDED, s.sanctionId(), p);
       }
+      case ModerationEvents.APPEAL_DECIDED -> {
+        AppealDecided a = AppealDecided.fromJson(p);
+        JsonObject fields = new JsonObject().put("decision", a.decision());
+        yield told(e, a.userId(), Notifications.APPEAL_DECIDED, a.appealId(), p, fields);
+      }
       default -> Future.succeededFuture();
     };
   }
 
   private Future<?> told(DomainEvent e, long user, String type, long sanctionId, JsonObject p) {
+    return told(e, user, type, sanctionId, p, new JsonObject());
+  }
+
+  // sanctionId: the decision told of (a sanction, or an appeal), which keys the notification
+  private Future<?> told(DomainEvent e, long user, String type, long sanctionId, JsonObject p, JsonObject fields) {
     if (user < 1 || sanctionId < 1) {
       return Payloads.skipped(e, "needs user_id and sanction_id");
     }
-    JsonObject fields = new JsonObject();
     String reason = Payloads.text(p, "reason", MAX_REASON);
     if (reason != null) {
       fields.put("reason", reason);

@@ -67,4 +67,18 @@ class ProfilePhotoHttpTest {
     assertNull(kith.get("/me", alice).expect(200).getValue("photo_media"));
     assertEquals(404, kith.get("/media/" + bobs, alice).status(), "a refused change attaches nothing");
   }
+
+  @Test
+  @DisplayName("photo_media that failed processing (bytes that decode as nothing) is 400 invalid_media, and the "
+      + "profile keeps no photo")
+  void failedPhotoRefused() {
+    User alice = kith.register();
+    User reader = kith.register();
+    long garbage = kith.uploadGarbageImage(alice);
+    JsonObject problem = kith.patch("/me", alice, new JsonObject().put("photo_media", garbage))
+        .problem(400, "invalid_media");
+    assertEquals(garbage, problem.getJsonArray("media").getLong(0), problem.encode());
+    assertNull(kith.get("/me", alice).expect(200).getValue("photo_media"));
+    assertEquals(404, kith.get("/media/" + garbage, reader).status(), "a refused change attaches nothing");
+  }
 }

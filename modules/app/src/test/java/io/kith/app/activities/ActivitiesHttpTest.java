@@ -121,6 +121,20 @@ class ActivitiesHttpTest {
   }
 
   @Test
+  @DisplayName("a cover image that failed processing (bytes that decode as nothing) is 400 naming cover.media, and no "
+      + "activity is made")
+  void failedCoverRefused() {
+    User org = kith.register();
+    User friend = kith.register();
+    kith.befriend(org, friend);
+    long garbage = kith.uploadGarbageImage(org);
+    String title = "Broken cover " + garbage;
+    kith.post("/activities", org, activity(title).put("visibility", "friends")
+        .put("cover", new JsonObject().put("media", garbage))).problem(400, "validation_failed", "cover.media");
+    assertEquals(404, kith.get("/media/" + garbage, friend).status(), "a refused cover attaches nothing");
+  }
+
+  @Test
   @DisplayName("join (idempotent), waitlist in order, leave promotes the first waiting, participants with friend flags")
   void joinLeaveWaitlist() {
     User org = kith.register();

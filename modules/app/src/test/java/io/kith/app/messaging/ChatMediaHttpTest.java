@@ -101,4 +101,16 @@ class ChatMediaHttpTest {
     sendDirect(alice, bob, 0).problem(400, "validation_failed");
     assertEquals(404, read(bobs, alice), "a refused send attaches nothing");
   }
+
+  @Test
+  @DisplayName("a chat image that failed processing (bytes that decode as nothing) is 400 invalid_media naming it, and "
+      + "nothing is sent")
+  void failedMediaRefused() {
+    User alice = kith.register();
+    User bob = kith.register();
+    long garbage = kith.uploadGarbageImage(alice);
+    JsonObject problem = sendDirect(alice, bob, garbage).problem(400, "invalid_media");
+    assertEquals(garbage, problem.getJsonArray("media").getLong(0), problem.encode());
+    assertEquals(404, read(garbage, bob), "a refused send attaches nothing");
+  }
 }

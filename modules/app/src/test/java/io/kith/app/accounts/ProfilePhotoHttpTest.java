@@ -56,7 +56,8 @@ class ProfilePhotoHttpTest {
   }
 
   @Test
-  @DisplayName("photo_media that is another user's upload is 400 invalid_media, and not an id 400 validation_failed")
+  @DisplayName("photo_media that is another user's upload or failed processing (bytes that decode as nothing) is 400 "
+      + "invalid_media, and not an id 400 validation_failed")
   void photoRefusals() {
     User alice = kith.register();
     User bob = kith.register();
@@ -66,5 +67,11 @@ class ProfilePhotoHttpTest {
         .problem(400, "validation_failed", "photo_media");
     assertNull(kith.get("/me", alice).expect(200).getValue("photo_media"));
     assertEquals(404, kith.get("/media/" + bobs, alice).status(), "a refused change attaches nothing");
+    long garbage = kith.uploadGarbageImage(alice);
+    JsonObject failed = kith.patch("/me", alice, new JsonObject().put("photo_media", garbage))
+        .problem(400, "invalid_media");
+    assertEquals(garbage, failed.getJsonArray("media").getLong(0), failed.encode());
+    assertNull(kith.get("/me", alice).expect(200).getValue("photo_media"));
+    assertEquals(404, kith.get("/media/" + garbage, bob).status(), "a refused change attaches nothing");
   }
 }

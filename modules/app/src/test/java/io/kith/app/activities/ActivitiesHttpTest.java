@@ -121,6 +121,18 @@ class ActivitiesHttpTest {
   }
 
   @Test
+  @DisplayName("a cover image that failed processing (bytes that decode as nothing) is 400 naming cover.media, and no "
+      + "activity is made")
+  void failedCoverRefused() {
+    User org = kith.register();
+    long garbage = kith.uploadGarbageImage(org);
+    kith.post("/activities", org, activity("Broken cover").put("cover", new JsonObject().put("media", garbage)))
+        .problem(400, "validation_failed", "cover.media");
+    // attached to a public activity, anonymous callers could read it
+    assertEquals(404, kith.get("/media/" + garbage, null).status(), "a refused cover attaches nothing");
+  }
+
+  @Test
   @DisplayName("join (idempotent), waitlist in order, leave promotes the first waiting, participants with friend flags")
   void joinLeaveWaitlist() {
     User org = kith.register();

@@ -2,6 +2,7 @@ package io.kith.app.douyin;
 
 import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
+import io.kith.feeds.service.media.TestVideos;
 import io.kith.platform.testkit.Await;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -9,6 +10,8 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -93,12 +96,27 @@ final class DouyinKith extends TestKith {
     return new DUser(r.getLong("user_id"), r.getString("token"));
   }
 
-  /** The bytes of a small file that opens as an MP4 (an ISO base media header with a video brand). */
-  static byte[] mp4() {
-    return mp4(4_000);
+  private static byte[] video;
+
+  /**
+   * A real few-frame MP4 the media pipeline decodes, encoded once per test JVM (made-up bytes fail the pipeline, and
+   * a video that failed cannot be attached to a post).
+   */
+  static synchronized byte[] mp4() {
+    if (video == null) {
+      try {
+        video = TestVideos.mp4(64, 48, 3);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return video.clone();
   }
 
-  /** As {@link #mp4()}, {@code size} bytes long (at least 16). */
+  /**
+   * {@code size} bytes (at least 16) that open as an MP4 (an ISO base media header with a video brand) and decode as
+   * nothing: for refusals that come before the pipeline, such as a size limit.
+   */
   static byte[] mp4(int size) {
     byte[] b = new byte[size];
     ThreadLocalRandom.current().nextBytes(b);

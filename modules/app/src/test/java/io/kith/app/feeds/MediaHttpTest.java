@@ -3,6 +3,7 @@ package io.kith.app.feeds;
 import io.kith.app.Kith;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.TestImages;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -159,6 +160,11 @@ class MediaHttpTest {
     return bytes(size, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A);
   }
 
+  /** A real PNG the media pipeline decodes (the made-up bytes of {@link #png} fail it and cannot be attached). */
+  private static Buffer realPng() {
+    return Buffer.buffer(TestImages.png(40, 30));
+  }
+
   private static Buffer mp4(int size) {
     return bytes(size, 0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'm', 'p', '4', '2');
   }
@@ -268,8 +274,8 @@ class MediaHttpTest {
   void readableThroughPosts() {
     String owner = register();
     String other = register();
-    long open = upload(owner, "image/png", png(2_000)).json(201).getLong("id");
-    long closed = upload(owner, "image/png", png(2_000)).json(201).getLong("id");
+    long open = upload(owner, "image/png", realPng()).json(201).getLong("id");
+    long closed = upload(owner, "image/png", realPng()).json(201).getLong("id");
     publish(owner, new JsonObject().put("text", "public").put("media", new JsonArray().add(open))).json(201);
     publish(owner, new JsonObject().put("text", "friends").put("visibility", "friends")
         .put("media", new JsonArray().add(closed))).json(201);
@@ -290,11 +296,29 @@ class MediaHttpTest {
   @DisplayName("a media id repeated in a post is 400 invalid_media naming it, and no post is made")
   void repeatedMediaId() {
     String owner = register();
-    long id = upload(owner, "image/png", png(1_000)).json(201).getLong("id");
+    long id = upload(owner, "image/png", realPng()).json(201).getLong("id");
     JsonObject problem = publish(owner, new JsonObject().put("text", "twice")
         .put("media", new JsonArray().add(id).add(id))).problem(400, "invalid_media");
     assertEquals(new JsonArray().add(id), problem.getJsonArray("media"), problem.encode());
     get("/media/" + id, register()).problem(404, "media_not_found");
+  }
+
+  @Test
+  @DisplayName("an image that failed processing (bytes that decode as nothing) is 400 invalid_media naming it, and "
+      + "nothing is attached")
+  void failedMediaRefused() {
+    String owner = register();
+    JsonObject garbage = upload(owner, "image/png", png(2_000)).json(201);
+    assertEquals("failed", garbage.getString("state"));
+    assertEquals("undecodable", garbage.getString("reason"));
+    long good = upload(owner, "image/png", realPng()).json(201).getLong("id");
+    JsonObject problem = publish(owner, new JsonObject().put("text", "broken")
+        .put("media", new JsonArray().add(good).add(garbage.getLong("id")))).problem(400, "invalid_media");
+    assertEquals(new JsonArray().add(garbage.getLong("id")), problem.getJsonArray("media"), problem.encode());
+    get("/media/" + good, null).problem(404, "media_not_found");
+    // the good image alone is fine
+    publish(owner, new JsonObject().put("text", "fine").put("media", new JsonArray().add(good))).json(201);
+    assertEquals(200, get("/media/" + good, null).status());
   }
 
   @Test

@@ -89,7 +89,8 @@ class ChatMediaHttpTest {
   }
 
   @Test
-  @DisplayName("a chat media that is another user's upload, unknown, or not an id is 400, and nothing is sent")
+  @DisplayName("a chat media that is another user's upload, failed processing (bytes that decode as nothing), unknown, "
+      + "or not an id is 400, and nothing is sent")
   void badMedia() {
     User alice = kith.register();
     User bob = kith.register();
@@ -100,5 +101,9 @@ class ChatMediaHttpTest {
     sendDirect(alice, bob, "https://example.test/cat.png").problem(400, "validation_failed");
     sendDirect(alice, bob, 0).problem(400, "validation_failed");
     assertEquals(404, read(bobs, alice), "a refused send attaches nothing");
+    long garbage = kith.uploadGarbageImage(alice);
+    JsonObject failed = sendDirect(alice, bob, garbage).problem(400, "invalid_media");
+    assertEquals(garbage, failed.getJsonArray("media").getLong(0), failed.encode());
+    assertEquals(404, read(garbage, bob), "a refused send attaches nothing");
   }
 }

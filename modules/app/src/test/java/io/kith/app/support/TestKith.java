@@ -2,6 +2,7 @@ package io.kith.app.support;
 
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.TestImages;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -135,17 +136,32 @@ public class TestKith extends TestNode {
 
   // ------------------------------------------------------------------ media
 
-  /** Uploads a small PNG as {@code user} and returns its media id. */
+  /** Uploads a small real PNG (drawn by {@link TestImages}) as {@code user} and returns its media id. */
   public long uploadImage(User user) {
+    return upload(user, "image/png", TestImages.png(40, 30)).expect(201).getLong("id");
+  }
+
+  /**
+   * Uploads bytes that claim to be a PNG but decode as nothing as {@code user}; returns the media id (the media is
+   * in state {@code failed}, reason {@code undecodable}).
+   */
+  public long uploadGarbageImage(User user) {
     byte[] b = new byte[2_000];
     ThreadLocalRandom.current().nextBytes(b);
     int[] head = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
     for (int i = 0; i < head.length; i++) {
       b[i] = (byte) head[i];
     }
-    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "image/png");
-    Reply reply = Await.result(send(HttpMethod.POST, API + "/media", user.access(), headers, Buffer.buffer(b)));
-    return reply.expect(201).getLong("id");
+    JsonObject media = upload(user, "image/png", b).expect(201);
+    if (!"failed".equals(media.getString("state"))) {
+      throw new IllegalStateException("garbage bytes were not refused by the media pipeline: " + media);
+    }
+    return media.getLong("id");
+  }
+
+  private Reply upload(User user, String contentType, byte[] bytes) {
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", contentType);
+    return Await.result(send(HttpMethod.POST, API + "/media", user.access(), headers, Buffer.buffer(bytes)));
   }
 
   // ------------------------------------------------------------------ pages

@@ -21,7 +21,8 @@ import java.util.function.BiFunction;
  * <p><b>Attaching</b> ({@link #ATTACH_ADDRESS}): the owning domain asks the media store to record that media
  * {@code media}, uploaded by {@code owner}, is used by object {@code object} of domain {@code domain}; the answer is
  * the media's descriptor {@code {id, kind, content_type, size}}, or the failure {@code invalid_media} (400) when the
- * media does not exist, is not ready, or was uploaded by someone else. Attaching twice is harmless.
+ * media does not exist, is not completely uploaded, failed processing (a video still processing may be attached), or
+ * was uploaded by someone else. Attaching twice is harmless.
  *
  * <p><b>Reading</b>: who may read an attached media is decided by the owner of the object, not by the media store:
  * each domain answers {@link #accessAddress(String)} with whether {@code viewer} may see {@code object} (accounts:

@@ -1,6 +1,7 @@
 package io.kith.activities.service;
 
 import io.kith.feeds.api.MediaClient;
+import io.kith.platform.testkit.TestImages;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.file.OpenOptions;
@@ -47,12 +48,17 @@ class CoverAndLimitsTest extends ActivitiesTestBase {
   }
 
   @Test
-  @DisplayName("a cover is an image the organiser uploaded; someone else's upload, a video or an unknown id are refused")
+  @DisplayName("a cover is an image the organiser uploaded; someone else's upload, a video, an image that failed "
+      + "processing or an unknown id are refused")
   void coverMedia() throws Exception {
     long organiser = newUser();
     long other = newUser();
-    long image = upload(organiser, "image/png", withHead(200, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A));
-    long foreign = upload(other, "image/png", withHead(200, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A));
+    // real images: made-up bytes fail the media pipeline, and failed media are attached to nothing
+    long image = upload(organiser, "image/png", Buffer.buffer(TestImages.png(40, 30)));
+    long foreign = upload(other, "image/png", Buffer.buffer(TestImages.png(40, 30)));
+    // another organiser: creates-per-hour is 3 here and refused creates count
+    long second = newUser();
+    long undecodable = upload(second, "image/png", withHead(200, 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A));
     Buffer mp4 = withHead(200, 0, 0, 0, 0x18);
     mp4.setString(4, "ftypisom");
     long video = upload(organiser, "video/mp4", mp4);
@@ -62,6 +68,8 @@ class CoverAndLimitsTest extends ActivitiesTestBase {
         body().put("cover", new JsonObject().put("media", foreign))));
     failsWith("validation_failed", "cover.media", activities.create(organiser,
         body().put("cover", new JsonObject().put("media", video))));
+    failsWith("validation_failed", "cover.media", activities.create(second,
+        body().put("cover", new JsonObject().put("media", undecodable))));
     JsonObject changed = await(activities.update(organiser, view.getLong("id"),
         new JsonObject().put("cover", new JsonObject().put("url", "https://example.org/x.png"))));
     assertEquals("https://example.org/x.png", changed.getJsonObject("cover").getString("url"));

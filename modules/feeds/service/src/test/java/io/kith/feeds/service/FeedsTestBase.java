@@ -12,6 +12,7 @@ import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
+import io.kith.platform.testkit.TestImages;
 import io.kith.platform.testkit.TestUsers;
 import io.kith.relations.api.RelationsService;
 import io.kith.relations.service.RelationsModule;
@@ -31,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -173,12 +173,9 @@ abstract class FeedsTestBase extends ModuleTestBase {
 
   // ---------------------------------------------------------------- media
 
-  /** Uploads a small PNG of {@code owner} through the media transfer, as the gateway does; returns its media id. */
+  /** Uploads a small real PNG of {@code owner} through the media transfer, as the gateway does; returns its media id. */
   protected long uploadPng(long owner) throws Exception {
-    byte[] bytes = new byte[4_096];
-    ThreadLocalRandom.current().nextBytes(bytes);
-    byte[] head = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    System.arraycopy(head, 0, bytes, 0, head.length);
+    byte[] bytes = TestImages.png(40, 30);
     Path file = Files.createTempFile("kith-upload", ".png");
     try {
       Files.write(file, bytes);

@@ -46,22 +46,19 @@ final class MediaPipeline {
   static final String PUSH_READY = "media.ready";
   static final String PUSH_FAILED = "media.failed";
 
-  /** Failure reasons of media refused by a limit: those are never attached to anything. */
-  static final List<String> LIMIT_REASONS = List.of(ImageVariants.TOO_MANY_PIXELS, VideoProbe.TOO_LONG);
-
   /**
-   * Whether a record failed for a limit (a decompression bomb, an over-long video): it may not be attached. Media
-   * that failed as undecodable stay attachable as before the pipeline (their bytes are served as uploaded; no client
-   * can render them either), so that clients which never look at {@code state} keep working.
+   * Whether a record failed processing (undecodable, over a limit, an internal error): it may not be attached to
+   * anything, since no client could render it and its bytes were never cleaned. A video still {@code processing} may
+   * be attached, so a client can publish at once; an image is answered only once processed, so it is never in that
+   * state when attached.
    */
-  static boolean overLimit(JsonObject record) {
-    String reason = record.getString(REASON);
-    return reason != null && LIMIT_REASONS.contains(reason);
+  static boolean failed(JsonObject record) {
+    return FAILED.equals(record.getString(STATUS));
   }
 
-  /** Query condition on {@link #REASON} matching records not refused by a limit. */
-  static JsonObject withinLimits() {
-    return new JsonObject().put("$nin", new JsonArray(LIMIT_REASONS));
+  /** Query condition on {@link #STATUS} matching records that did not fail (absent: older than the pipeline). */
+  static JsonObject notFailed() {
+    return new JsonObject().put("$ne", FAILED);
   }
 
   /** The pipeline's settings (section {@code feeds.media}). */

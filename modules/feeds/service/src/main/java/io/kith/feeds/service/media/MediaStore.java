@@ -125,7 +125,7 @@ public final class MediaStore {
     for (long id : mediaIds) {
       JsonObject doc = byId.get(id);
       if (doc == null || doc.getLong("owner", 0L) != owner || !READY.equals(doc.getString("state"))
-          || MediaPipeline.overLimit(doc)) {
+          || MediaPipeline.failed(doc)) {
         unusable.add(id);
       } else if (doc.getJsonArray("posts", new JsonArray()).size() >= MAX_POSTS_PER_MEDIA) {
         return invalid(List.of(id), "a media may be used by at most " + MAX_POSTS_PER_MEDIA + " posts");
@@ -136,7 +136,8 @@ public final class MediaStore {
       }
     }
     if (!unusable.isEmpty()) {
-      return invalid(unusable, "media " + unusable + " do not exist or were not uploaded by the author");
+      return invalid(unusable, "media " + unusable
+          + " do not exist, were not uploaded by the author, or failed processing (see their state)");
     }
     if (videos.size() > 1) {
       return invalid(videos.subList(1, videos.size()), "a post carries at most one video");
@@ -154,7 +155,7 @@ public final class MediaStore {
   private Future<List<JsonObject>> markUsed(long owner, List<Long> mediaIds, JsonArray idArray,
                                             Map<Long, JsonObject> byId, long postId) {
     JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
-        .put("state", READY).put(MediaPipeline.REASON, MediaPipeline.withinLimits());
+        .put("state", READY).put(MediaPipeline.STATUS, MediaPipeline.notFailed());
     return mongo.updateCollectionWithOptions(ITEMS, query,
             new JsonObject().put("$addToSet", new JsonObject().put("posts", postId)),
             new UpdateOptions().setMulti(true))
@@ -175,19 +176,20 @@ public final class MediaStore {
   /**
    * Records that the owner's ready media {@code mediaId} is used by {@code use} ({@code "<domain>:<id>"}, see
    * {@code MediaAttachments}); from then on it is never swept, nor removed with a post, and it no longer counts as
-   * unattached. Fails with {@code invalid_media} (extra {@code media}) when it does not exist, is not ready, or was
-   * uploaded by someone else, all alike.
+   * unattached. Fails with {@code invalid_media} (extra {@code media}) when it does not exist, is not ready, failed
+   * processing, or was uploaded by someone else, all alike.
    *
    * @return the media's descriptor {@code {id, kind, content_type, size}}
    */
   Future<JsonObject> attachTo(long owner, long mediaId, String use) {
     JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY)
-        .put(MediaPipeline.REASON, MediaPipeline.withinLimits());
+        .put(MediaPipeline.STATUS, MediaPipeline.notFailed());
     return mongo.findOneAndUpdateWithOptions(ITEMS, query,
             new JsonObject().put("$addToSet", new JsonObject().put(ATTACHED, use)), new FindOptions(),
             new UpdateOptions().setReturningNewDocument(true))
         .compose(doc -> doc == null
-            ? invalid(List.of(mediaId), "media " + mediaId + " does not exist or was not uploaded by you")
+            ? invalid(List.of(mediaId), "media " + mediaId
+                + " does not exist, was not uploaded by you, or failed processing (see its state)")
             : Future.succeededFuture(descriptor(doc)));
   }
 

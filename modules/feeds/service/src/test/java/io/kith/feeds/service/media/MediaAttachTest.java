@@ -23,7 +23,7 @@ class MediaAttachTest extends MediaTestBase {
   private List<Long> images(long owner, int n) throws Exception {
     List<Long> ids = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      ids.add(uploaded(owner, "image/jpeg", jpeg(500)));
+      ids.add(uploaded(owner, "image/png", realPng()));
     }
     return ids;
   }
@@ -36,13 +36,13 @@ class MediaAttachTest extends MediaTestBase {
   @DisplayName("attaching returns the descriptors in the given order and records the post on each media")
   void attach() throws Exception {
     long owner = newUser();
-    long video = uploaded(owner, "video/mp4", mp4(3_000));
-    long cover = uploaded(owner, "image/png", png(700));
+    long video = uploaded(owner, "video/mp4", realMp4());
+    long cover = uploaded(owner, "image/png", realPng());
     long post = post();
     List<JsonObject> out = await(store.attach(owner, List.of(video, cover), post));
     assertEquals(2, out.size());
     assertEquals(new JsonObject().put("id", video).put("kind", "video").put("content_type", "video/mp4")
-        .put("size", 3_000L), out.get(0));
+        .put("size", (long) realMp4().length()), out.get(0));
     assertEquals(cover, out.get(1).getLong("id"));
     assertEquals("image/png", out.get(1).getString("content_type"));
     assertEquals(new JsonArray().add(post), record(video).getJsonArray("posts"));
@@ -56,8 +56,8 @@ class MediaAttachTest extends MediaTestBase {
   void notTheAuthors() throws Exception {
     long owner = newUser();
     long other = newUser();
-    long mine = uploaded(owner, "image/png", png(500));
-    long theirs = uploaded(other, "image/png", png(500));
+    long mine = uploaded(owner, "image/png", realPng());
+    long theirs = uploaded(other, "image/png", realPng());
     long post = post();
     ServiceException e = failsWith("invalid_media", store.attach(owner, List.of(mine, theirs), post));
     assertEquals(400, e.failureCode());
@@ -84,8 +84,8 @@ class MediaAttachTest extends MediaTestBase {
     }
 
     long owner2 = newUser();
-    long v1 = uploaded(owner2, "video/mp4", mp4(2_000));
-    long v2 = uploaded(owner2, "video/webm", webm(2_000));
+    long v1 = uploaded(owner2, "video/mp4", realMp4());
+    long v2 = uploaded(owner2, "video/mp4", realMp4());
     assertEquals(new JsonArray().add(v2),
         offending(failsWith("invalid_media", store.attach(owner2, List.of(v1, v2), post()))));
 
@@ -100,22 +100,24 @@ class MediaAttachTest extends MediaTestBase {
   @DisplayName("detaching the last post removes the media and its GridFS files; media another post uses stay")
   void detach() throws Exception {
     long owner = newUser();
-    long shared = uploaded(owner, "video/mp4", mp4(300_000));
-    long single = uploaded(owner, "image/png", png(2_000));
+    long shared = uploaded(owner, "video/mp4", realMp4());
+    long single = uploaded(owner, "image/png", realPng());
     String sharedFile = record(shared).getString("file");
     String singleFile = record(single).getString("file");
     long p1 = post();
     long p2 = post();
     await(store.attach(owner, List.of(shared, single), p1));
     await(store.attach(owner, List.of(shared), p2));
-    assertEquals(3, gridFsDocuments(sharedFile));
+    // the files document and the chunks
+    assertEquals(1 + (realMp4().length() + MediaStore.CHUNK_SIZE - 1) / MediaStore.CHUNK_SIZE,
+        gridFsDocuments(sharedFile));
 
     await(store.detach(p1, List.of(shared, single)));
     assertNull(record(single));
     assertEquals(0, gridFsDocuments(singleFile));
     failsWith("media_not_found", read(owner, single, null));
     assertEquals(new JsonArray().add(p2), record(shared).getJsonArray("posts"));
-    assertEquals(300_000, await(read(owner, shared, null)).bytes().length());
+    assertEquals(realMp4().length(), await(read(owner, shared, null)).bytes().length());
 
     await(store.detach(p2, List.of(shared)));
     assertNull(record(shared));
@@ -138,7 +140,7 @@ class MediaAttachTest extends MediaTestBase {
   void sweep() throws Exception {
     long owner = newUser();
     long unused = uploaded(owner, "image/png", png(500));
-    long attached = uploaded(owner, "image/png", png(500));
+    long attached = uploaded(owner, "image/png", realPng());
     await(store.attach(owner, List.of(attached), post()));
     String unusedFile = record(unused).getString("file");
 
@@ -163,11 +165,35 @@ class MediaAttachTest extends MediaTestBase {
   @DisplayName("one media can be used by at most 20 posts (a read checks each of them)")
   void postsPerMediaBounded() throws Exception {
     long owner = newUser();
-    long image = uploaded(owner, "image/png", png(2_000));
+    long image = uploaded(owner, "image/png", realPng());
     for (int i = 0; i < MediaStore.MAX_POSTS_PER_MEDIA; i++) {
       assertEquals(1, await(store.attach(owner, List.of(image), post())).size());
     }
     ServiceException full = failsWith("invalid_media", store.attach(owner, List.of(image), post()));
     assertEquals(new JsonArray().add(image), offending(full));
+  }
+
+  @Test
+  @DisplayName("a media that failed processing (bytes that decode as nothing) is invalid_media for a post and for "
+      + "another domain's object, and stays attached to nothing")
+  void failedMediaRefused() throws Exception {
+    long owner = newUser();
+    JsonObject garbage = await(upload(owner, "image/png", png(2_000)));
+    assertEquals("failed", garbage.getString("state"));
+    assertEquals("undecodable", garbage.getString("reason"));
+    long id = garbage.getLong("id");
+    long good = uploaded(owner, "image/png", realPng());
+
+    ServiceException e = failsWith("invalid_media", store.attach(owner, List.of(good, id), post()));
+    assertEquals(new JsonArray().add(id), offending(e));
+    assertEquals(new JsonArray(), record(good).getJsonArray("posts"));
+    assertEquals(new JsonArray(), record(id).getJsonArray("posts"));
+
+    assertEquals(new JsonArray().add(id), offending(failsWith("invalid_media",
+        store.attachTo(owner, id, "accounts:" + owner))));
+    assertNull(record(id).getJsonArray(MediaStore.ATTACHED));
+    // the good one is still attachable both ways
+    assertEquals(1, await(store.attach(owner, List.of(good), post())).size());
+    assertEquals(good, await(store.attachTo(owner, good, "accounts:" + owner)).getLong("id"));
   }
 }

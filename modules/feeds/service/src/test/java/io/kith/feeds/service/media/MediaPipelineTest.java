@@ -211,7 +211,8 @@ class MediaPipelineTest extends MediaTestBase {
   }
 
   @Test
-  @DisplayName("garbage labelled video/mp4 fails with reason undecodable, and the failure is pushed")
+  @DisplayName("garbage labelled video/mp4 fails with reason undecodable, the failure is pushed, and it cannot be "
+      + "attached")
   void garbageVideoFails() throws Exception {
     long owner = newUser();
     try (Pushes pushes = new Pushes(owner)) {
@@ -221,6 +222,7 @@ class MediaPipelineTest extends MediaTestBase {
       assertEquals("undecodable", failed.getString("reason"));
       assertNotNull(failed.getString("detail"));
       assertEquals(id, pushes.take("media.failed").getJsonObject("media").getLong("id"));
+      failsWith("invalid_media", store.attach(owner, List.of(id), KithTestKit.newUserId()));
     }
   }
 

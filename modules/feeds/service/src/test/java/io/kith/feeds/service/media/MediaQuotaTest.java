@@ -23,7 +23,7 @@ class MediaQuotaTest extends MediaTestBase {
   @DisplayName("uploads beyond the unattached limit are 409 until one is attached; other users are not affected")
   void unattachedLimit() throws Exception {
     long owner = newUser();
-    long first = uploaded(owner, "image/png", png(500));
+    long first = uploaded(owner, "image/png", realPng());
     for (int i = 1; i < MAX_UNATTACHED; i++) {
       uploaded(owner, "image/png", png(500));
     }

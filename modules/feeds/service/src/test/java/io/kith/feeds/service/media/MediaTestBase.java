@@ -4,6 +4,7 @@ import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
+import io.kith.platform.testkit.TestImages;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -133,6 +135,21 @@ abstract class MediaTestBase extends ModuleTestBase {
 
   protected static Buffer webm(int size) {
     return withAscii(withHead(size, 0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x84), 8, "webm");
+  }
+
+  /** A real PNG the pipeline decodes (the made-up bytes above fail it, and failed media cannot be attached). */
+  protected static Buffer realPng() {
+    return Buffer.buffer(TestImages.png(40, 30));
+  }
+
+  private static volatile Buffer video;
+
+  /** A real few-frame MP4 the pipeline decodes, encoded once per test JVM (ffmpeg takes a moment). */
+  protected static synchronized Buffer realMp4() throws IOException {
+    if (video == null) {
+      video = Buffer.buffer(TestVideos.mp4(64, 48, 3));
+    }
+    return video;
   }
 
   // ---------------------------------------------------------------- transfers

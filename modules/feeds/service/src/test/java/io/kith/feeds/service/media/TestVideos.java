@@ -12,14 +12,17 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** A few-frame MP4 drawn by the test (PNG frames) and encoded by the ffmpeg that JAVE ships. */
-final class TestVideos {
+/**
+ * A few-frame MP4 drawn by the test (PNG frames) and encoded by the ffmpeg that JAVE ships. Public for the HTTP tests
+ * of the app module (through this module's test-jar), which need videos the pipeline decodes.
+ */
+public final class TestVideos {
 
   private TestVideos() {
   }
 
   /** An MPEG-4 video of {@code frames} frames of {@code width} x {@code height} at 5 frames a second. */
-  static byte[] mp4(int width, int height, int frames) throws IOException {
+  public static byte[] mp4(int width, int height, int frames) throws IOException {
     Path dir = Files.createTempDirectory("kith-test-video-");
     try {
       for (int i = 0; i < frames; i++) {

@@ -38,7 +38,7 @@ final class HooksKith extends TestKith {
 
   /** As {@link #start(double)}, with these {@code push.webhooks.endpoints}. */
   static HooksKith start(double retryHours, JsonArray endpoints) {
-    JsonObject overrides = config("accounts", "relations", "feeds", "notifications", "push", "gateway")
+    JsonObject overrides = config("accounts", "relations", "feeds", "notifications", "moderation", "push", "gateway")
         .put("push", new JsonObject().put("admin-token-hash", Sessions.sha256(ADMIN_TOKEN))
             .put("webhooks", new JsonObject().put("allow-hosts", new JsonArray().add("127.0.0.1"))
                 .put("retry-hours", retryHours).put("backoff-base-ms", 50L).put("backoff-max-ms", 200L)

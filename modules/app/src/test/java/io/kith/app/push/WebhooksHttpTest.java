@@ -149,4 +149,25 @@ class WebhooksHttpTest extends HooksTest {
     assertEquals(List.of(Receiver.sign(fresh, t, hit.body()), Receiver.sign(old, t, hit.body())),
         Receiver.parts(hit.signature(), "v1"));
   }
+
+  @Test
+  @DisplayName("a filed report reaches an endpoint subscribed to report.filed, naming the target and never the reporter")
+  void reportFiled() {
+    String url = receiver.url("reportFiled");
+    kith.register(url, "report.filed");
+    User alice = kith.register();
+    User bob = kith.register();
+    long report = kith.post("/reports", alice, new JsonObject().put("target", new JsonObject().put("type", "user")
+        .put("id", bob.id())).put("category", "spam")).expect(201).getLong("id");
+
+    kith.await("the report's delivery", () -> !receiver.about(url, "report", report).isEmpty());
+    JsonObject body = receiver.about(url, "report", report).get(0).json();
+    assertEquals("report.filed", body.getString("type"));
+    JsonObject data = body.getJsonObject("data");
+    assertEquals("user", data.getString("target_type"));
+    assertEquals(bob.id(), data.getLong("target_id"));
+    assertEquals(bob.id(), data.getLong("target_owner"));
+    assertEquals("spam", data.getString("category"));
+    assertFalse(data.encode().contains(Long.toString(alice.id())), "the reporter is never named: " + data.encode());
+  }
 }

@@ -17,8 +17,8 @@ import java.lang.reflect.Proxy;
  * from here. A call the service does not answer within {@link #SEND_TIMEOUT_MS} fails with the coded
  * {@code unavailable} (503 with {@code retry_after}) instead of the bus's uncoded {@code TIMEOUT}: a service that got
  * it from a service it called would otherwise pass it on as an uncoded failure, which reaches the client as a 500.
- * A call to an address that no node serves ({@code NO_HANDLERS}) is left as it is: callers tell a module that is not
- * deployed from one that is slow by it, and the gateway answers it with 503 itself.
+ * A call to an address that no node serves ({@code NO_HANDLERS}, after one retry a moment later) is left as it is:
+ * callers tell a module that is not deployed from one that is slow by it, and the gateway answers it with 503 itself.
  *
  * <p>A call goes to this node's own instance of the service while it has one ({@link LocalServices}, kept by
  * {@link ServiceBindings}), else to any node of the cluster. A local instance that is stalled stalls its whole node,
@@ -54,8 +54,40 @@ public final class ServiceProxies {
     Object nearest = Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
         (self, method, args) -> method.getDeclaringClass() != Object.class && here.serves(address)
             ? callLocal(self, nodeLocal, cluster, method, args)
-            : call(self, cluster, method, args));
+            : callCluster(vertx, self, cluster, method, args));
     return timeoutsUnavailable(type, type.cast(nearest), address);
+  }
+
+  /** How long a call that found no handler anywhere waits before its one retry. */
+  static final long NO_HANDLERS_RETRY_MS = 250;
+
+  /**
+   * Calls any node's instance. A call that finds no handler is sent once more after {@value #NO_HANDLERS_RETRY_MS}
+   * ms (nothing was delivered, so it is safe): right after a node unbinds its instance (a drain) the cluster's view of
+   * the address can be empty for a moment although another node serves it. Still none then, the failure stands.
+   */
+  private static Object callCluster(Vertx vertx, Object self, Object cluster, Method method, Object[] args)
+      throws Throwable {
+    Object result = call(self, cluster, method, args);
+    if (!(result instanceof Future<?>)) {
+      return result;
+    }
+    @SuppressWarnings("unchecked")
+    Future<Object> future = (Future<Object>) result;
+    return future.recover(e -> {
+      if (!isFailure(e, ReplyFailure.NO_HANDLERS)) {
+        return Future.failedFuture(e);
+      }
+      return vertx.timer(NO_HANDLERS_RETRY_MS).compose(t -> {
+        try {
+          @SuppressWarnings("unchecked")
+          Future<Object> again = (Future<Object>) call(self, cluster, method, args);
+          return again;
+        } catch (Throwable thrown) {
+          return Future.failedFuture(thrown);
+        }
+      });
+    });
   }
 
   /**

@@ -96,14 +96,15 @@ class NodeLocalCallsTest {
 
   @Test
   @DisplayName("after the last binding on the node is unregistered, calls go to the cluster address and fail with "
-      + "NO_HANDLERS where no node serves it, as before")
+      + "NO_HANDLERS where no node serves it, once sent again a moment later")
   void unregisteredFallsBackToCluster() {
     ServiceBindings bindings = bind(new Probe("here"));
     Await.result(bindings.unregister());
     Throwable nowhere = Await.failure(proxy(ServiceProxies.SEND_TIMEOUT_MS).where());
     assertInstanceOf(ReplyException.class, nowhere);
     assertEquals(ReplyFailure.NO_HANDLERS, ((ReplyException) nowhere).failureType());
-    assertEquals(List.of(address), sentTo);
+    // the one retry of a call that found no handler (the cluster's view right after an unbinding may lag)
+    assertEquals(List.of(address, address), sentTo);
     assertTrue(ServicePing.runsNowhere(Await.failure(ServicePing.ping(vertx, address, 5_000))));
   }
 

@@ -44,9 +44,23 @@ public final class Webhooks {
   /** A user became a participant of an activity: {@code activity, user, via}. Resource {@code activity:<id>}. */
   public static final String ACTIVITY_JOINED = "activity.joined";
 
+  /**
+   * A report was filed: {@code report, target_type, target_id, target_owner, category} (never the reporter). Resource
+   * {@code report:<id>}.
+   */
+  public static final String REPORT_FILED = "report.filed";
+  /**
+   * A moderator removed content: {@code target_type, target_id, owner, report}. Resource
+   * {@code <target_type>:<target_id>}.
+   */
+  public static final String CONTENT_REMOVED = "content.removed";
+  /** A moderator suspended a user: {@code user_id, until} (0: permanent). Resource {@code user:<id>}. */
+  public static final String USER_SUSPENDED = "user.suspended";
+
   /** Every type, in a stable order; an endpoint subscribes to some of them or to {@value #ALL}. */
   public static final List<String> TYPES = List.of(USER_REGISTERED, USER_DELETED, RELATION_FOLLOWED,
-      RELATION_UNFOLLOWED, POST_PUBLISHED, POST_DELETED, COMMENT_ADDED, LIKE_ADDED, MESSAGE_SENT, ACTIVITY_JOINED);
+      RELATION_UNFOLLOWED, POST_PUBLISHED, POST_DELETED, COMMENT_ADDED, LIKE_ADDED, MESSAGE_SENT, ACTIVITY_JOINED,
+      REPORT_FILED, CONTENT_REMOVED, USER_SUSPENDED);
   /** Subscribes an endpoint to every type, present and future. */
   public static final String ALL = "*";
 

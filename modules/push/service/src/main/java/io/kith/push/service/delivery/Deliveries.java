@@ -73,10 +73,22 @@ final class Deliveries {
         .compose(yes -> !yes ? Future.<Void>succeededFuture() : deliver(user, type, prefs ->
             Render.of(stored.notification(), stored.unreadTotal(), prefs.getBoolean("previews", true))))
         .recover(e -> {
+          if (storeAway(e)) {
+            // nothing was sent (the reads before any send failed): left unacknowledged, the event log delivers the
+            // event again once the store is back, instead of the push being lost
+            LOG.warn("push of notification {} to user {} waits for a store (will be retried): {}",
+                stored.notification().getLong("id"), user, e.toString());
+            return Future.failedFuture(e);
+          }
           LOG.warn("push of notification {} to user {} failed: {}", stored.notification().getLong("id"), user,
               e.toString());
           return Future.succeededFuture();
         });
+  }
+
+  /** Whether {@code e} is a store or service that is away for now (503), rather than a refusal. */
+  static boolean storeAway(Throwable e) {
+    return e instanceof io.vertx.core.eventbus.ReplyException re && re.failureCode() == 503;
   }
 
   /**

@@ -14,6 +14,10 @@ import io.kith.messaging.api.MessagingEvents;
 import io.kith.messaging.api.events.MessageSent;
 import io.kith.platform.events.DomainEvent;
 import io.kith.push.api.Webhooks;
+import io.kith.moderation.api.ModerationEvents;
+import io.kith.moderation.api.events.ContentRemoved;
+import io.kith.moderation.api.events.ReportFiled;
+import io.kith.moderation.api.events.UserSuspended;
 import io.kith.relations.api.RelationsEvents;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -31,7 +35,7 @@ final class WebhookEvents {
 
   /** The domains whose streams carry webhook events. */
   static final List<String> DOMAINS = List.of(AccountsEvents.DOMAIN, RelationsEvents.DOMAIN, FeedsEvents.DOMAIN,
-      MessagingEvents.DOMAIN, ActivitiesEvents.DOMAIN);
+      MessagingEvents.DOMAIN, ActivitiesEvents.DOMAIN, ModerationEvents.DOMAIN);
 
   /**
    * A webhook event.
@@ -74,6 +78,23 @@ final class WebhookEvents {
         ActivityJoined j = ActivityJoined.fromJson(p);
         yield new Mapped(Webhooks.ACTIVITY_JOINED, "activity:" + j.activity(),
             new JsonObject().put("activity", j.activity()).put("user", j.user()).put("via", j.via()));
+      }
+      case ModerationEvents.DOMAIN + "/" + ModerationEvents.REPORT_FILED -> {
+        ReportFiled r = ReportFiled.fromJson(p);
+        yield new Mapped(Webhooks.REPORT_FILED, "report:" + r.reportId(), new JsonObject().put("report", r.reportId())
+            .put("target_type", r.targetType()).put("target_id", r.targetId()).put("target_owner", r.targetOwner())
+            .put("category", r.category()));
+      }
+      case ModerationEvents.DOMAIN + "/" + ModerationEvents.CONTENT_REMOVED -> {
+        ContentRemoved c = ContentRemoved.fromJson(p);
+        yield new Mapped(Webhooks.CONTENT_REMOVED, c.targetType() + ":" + c.targetId(), new JsonObject()
+            .put("target_type", c.targetType()).put("target_id", c.targetId()).put("owner", c.owner())
+            .put("report", c.reportId()));
+      }
+      case ModerationEvents.DOMAIN + "/" + ModerationEvents.USER_SUSPENDED -> {
+        UserSuspended u = UserSuspended.fromJson(p);
+        yield new Mapped(Webhooks.USER_SUSPENDED, "user:" + u.userId(), new JsonObject().put("user_id", u.userId())
+            .put("until", u.until()));
       }
       default -> null;
     };

@@ -81,6 +81,10 @@ final class ApnsStandIn implements AutoCloseable {
         .setListener(new Listener())
         .build();
     port = server.start(0).get();
+    // also removed when the bench is stopped by a signal before close (registered dir first: deleted last)
+    for (Path path : List.of(dir, certFile, keyFile, signingKey)) {
+      path.toFile().deleteOnExit();
+    }
   }
 
   /** Starts counting accepted pushes into {@code tally} (earlier ones are not counted). */

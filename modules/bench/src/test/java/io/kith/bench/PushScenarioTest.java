@@ -1,7 +1,6 @@
 package io.kith.bench;
 
 import io.kith.bench.scenario.Scenarios;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -12,9 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,10 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PushScenarioTest {
 
-  private static Map<String, JsonObject> byName(JsonArray array) {
-    Map<String, JsonObject> out = new HashMap<>();
-    array.forEach(o -> out.put(((JsonObject) o).getString("name"), (JsonObject) o));
-    return out;
+  /** The value of the report's figure {@code name}. */
+  private static double figure(JsonObject report, String name) {
+    return report.getJsonArray("figures").stream().map(JsonObject.class::cast)
+        .filter(f -> name.equals(f.getString("name"))).findFirst().orElseThrow().getDouble("value");
   }
 
   @Test
@@ -46,13 +43,13 @@ class PushScenarioTest {
     assertEquals(Bench.EXIT_OK, status, text);
     JsonObject report = new JsonObject(Files.readString(json));
     assertTrue(report.getBoolean("clean"), report.encodePrettily());
-    JsonObject push = byName(report.getJsonArray("operations")).get("push");
+    JsonObject push = report.getJsonArray("operations").getJsonObject(0);
+    assertEquals("push", push.getString("name"));
     assertEquals(12, push.getLong("sent"), push.encode());
     assertEquals(12, push.getLong("ok"), push.encode());
-    Map<String, JsonObject> figures = byName(report.getJsonArray("figures"));
-    assertEquals(0.0, figures.get("lost").getDouble("value"));
-    assertEquals(0.0, figures.get("duplicates").getDouble("value"));
-    assertTrue(figures.get("last push").getDouble("value") >= figures.get("first push").getDouble("value"));
-    assertTrue(figures.get("Kith CPU per push").getDouble("value") > 0);
+    assertEquals(0.0, figure(report, "lost"));
+    assertEquals(0.0, figure(report, "duplicates"));
+    assertTrue(figure(report, "last push") >= figure(report, "first push"));
+    assertTrue(figure(report, "Kith CPU per push") > 0);
   }
 }

@@ -130,12 +130,12 @@ class BenchArgsTest {
     assertEquals("unknown scenario 'feeds-latest'; the scenarios are: auth-overhead, bridge-roundtrip, "
         + "accounts-profile, accounts-login, relations-batch, relations-followers, feeds-fanout, feeds-home, "
         + "feeds-moments, notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap, "
-        + "scale-out",
+        + "announcement-push, scale-out",
         refusal("feeds-latest"));
     assertEquals("name a scenario to run (auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, "
         + "relations-batch, relations-followers, feeds-fanout, feeds-home, feeds-moments, "
-        + "notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap, scale-out), or "
-        + "'list'", refusal("--rate", "10"));
+        + "notifications, activities-join, activities-nearby, messaging-direct, bridge-idle-heap, "
+        + "announcement-push, scale-out), or 'list'", refusal("--rate", "10"));
   }
 
   @Test

@@ -48,11 +48,11 @@ class ScenariosTest {
     Scenarios scenarios = Scenarios.builtIn();
     assertEquals("auth-overhead, bridge-roundtrip, accounts-profile, accounts-login, relations-batch, "
         + "relations-followers, feeds-fanout, feeds-home, feeds-moments, notifications, activities-join, "
-        + "activities-nearby, messaging-direct, bridge-idle-heap, scale-out", scenarios.names());
+        + "activities-nearby, messaging-direct, bridge-idle-heap, announcement-push, scale-out", scenarios.names());
     assertEquals("feeds-fanout", scenarios.declaring("publish-rate"));
     assertEquals("relations-followers, feeds-fanout", scenarios.declaring("followers"));
     assertTrue(scenarios.declaresOption("login-rate"));
-    assertEquals("accounts-login, scale-out", scenarios.declaring("users"));
+    assertEquals("accounts-login, announcement-push, scale-out", scenarios.declaring("users"));
     assertFalse(scenarios.declaresOption("rate"));
     assertTrue(scenarios.find("auth-overhead").isPresent());
     assertTrue(scenarios.find("nope").isEmpty());

@@ -13,6 +13,7 @@ import io.kith.bench.scenario.gateway.BridgeRoundtripScenario;
 import io.kith.bench.scenario.messaging.BridgeIdleHeapScenario;
 import io.kith.bench.scenario.messaging.MessagingDirectScenario;
 import io.kith.bench.scenario.notifications.NotificationsScenario;
+import io.kith.bench.scenario.push.AnnouncementPushScenario;
 import io.kith.bench.scenario.relations.RelationsBatchScenario;
 import io.kith.bench.scenario.relations.RelationsFollowersScenario;
 import java.util.HashSet;
@@ -78,6 +79,7 @@ public final class Scenarios {
 
         new MessagingDirectScenario(),
         new BridgeIdleHeapScenario(),
+        new AnnouncementPushScenario(),
         new ScaleOutScenario()));
   }
 

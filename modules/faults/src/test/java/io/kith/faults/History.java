@@ -52,12 +52,21 @@ final class History {
     assertTrue(clientIds.containsAll(acknowledgedClientIds), "history holds every acknowledged message");
   }
 
-  private static List<JsonObject> catchUp(Api api, KithNode through, Api.User reader, long conversation) {
+  private static List<JsonObject> catchUp(Api api, KithNode through, Api.User reader, long conversation)
+      throws InterruptedException {
     List<JsonObject> out = new ArrayList<>();
     long after = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     for (int pages = 0; pages < 1000; pages++) {
-      JsonObject page = api.get(through, "/conversations/" + conversation + "/messages?after_seq=" + after
-          + "&limit=50", reader).expect(200);
+      String path = "/conversations/" + conversation + "/messages?after_seq=" + after + "&limit=50";
+      Api.Reply reply = api.get(through, path, reader);
+      // a node whose Redis circuit is still open after a store fault answers 503 unavailable for a few seconds, as
+      // a client is told to expect (Retry-After): come back, as a client does
+      while (reply.status() == 503 && System.nanoTime() < deadline) {
+        Thread.sleep(500);
+        reply = api.get(through, path, reader);
+      }
+      JsonObject page = reply.expect(200);
       if (page.getJsonArray("items").isEmpty()) {
         return out;
       }

@@ -44,7 +44,8 @@ public final class Outbox {
       return null;
     }
     try (Stream<Path> files = Files.list(dir)) {
-      List<Path> sorted = files.sorted().toList();
+      // only finished messages: DevOutbox writes "<name>.json.part" first and moves it into place
+      List<Path> sorted = files.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList();
       for (int i = sorted.size() - 1; i >= 0; i--) {
         JsonObject message = new JsonObject(Files.readString(sorted.get(i)));
         if (to.equals(message.getString("to")) && kind.equals(message.getString("kind"))) {

@@ -10,7 +10,6 @@ import io.kith.platform.token.Sessions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.bridge.BaseBridgeEvent;
@@ -22,10 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -78,16 +75,15 @@ import java.util.regex.Pattern;
  * frames of a connection wait for their decision; further frames are refused at once, so that a client flooding
  * token-bearing frames holds neither unbounded memory nor an unbounded queue of Redis round trips.
  *
- * <p>Why one class of some 730 lines: every rule above decides on the same per-connection state (the verified caller,
- * its token's expiry timer, the rooms granted, the frames waiting in order, the mistakes already logged), and each
- * rule is a security decision that has to see all of it at once; split across classes, that state would be shared
- * mutable state with several owners. The frame formats of the two bridges live in {@link Bridges}.
+ * <p>Why the rules stay in one class: every rule above decides on the same per-connection state
+ * ({@link BridgeConnection}: the verified caller, its token's expiry timer, the rooms granted, the frames waiting in
+ * order, the mistakes already logged), and each rule is a security decision that has to see all of it at once; split
+ * across classes, that state would be changed by several owners. What needs none of it is apart: reading a frame's
+ * headers ({@link FrameHeaders}) and the frame formats of the two bridges ({@link Bridges}).
  */
 public final class BridgeGuard {
 
   private static final Logger LOG = LoggerFactory.getLogger(BridgeGuard.class);
-  private static final String BEARER = "bearer ";
-  private static final String AUTHORIZATION = "authorization";
   /** Frames of one connection that may wait for their decision; beyond, frames are refused at once. */
   static final int MAX_PENDING = 64;
   /** Error text of a refused frame: not authenticated, or not allowed. */
@@ -147,19 +143,12 @@ public final class BridgeGuard {
       this.error = error;
     }
   }
-  /**
-   * Lower-cased names of client headers that are never forwarded (the credential is read first): the sender the
-   * guard stamps, and the TCP bridge's delivery options, which it would otherwise apply as the client asks.
-   */
-  private static final Set<String> DROPPED_HEADERS = Set.of(AUTHORIZATION,
-      Addresses.SENDER_HEADER.toLowerCase(Locale.ROOT), "timeout", "localonly", "codecname");
-
   private final Vertx vertx;
   private final AccessTokens tokens;
   private final Sessions sessions;
   private final List<Pattern> inbound;
   private final RoomAccess rooms;
-  private final Map<Object, Connection> connections = new ConcurrentHashMap<>();
+  private final Map<Object, BridgeConnection> connections = new ConcurrentHashMap<>();
   private final MessageConsumer<JsonObject> revocations;
   private final MessageConsumer<JsonObject> roomRevocations;
   /**
@@ -174,46 +163,6 @@ public final class BridgeGuard {
   private volatile Future<Void> lastHeartbeat = Future.succeededFuture();
   private final PauseClock pauses;
   private final AtomicInteger sparedIdle = new AtomicInteger();
-
-  /** A bridge connection: who it belongs to and how to close it. */
-  private static final class Connection {
-    final Object key;
-    final Runnable closer;
-    final ErrorWriter errors;
-    final String id = UUID.randomUUID().toString();
-    volatile AccessClaims caller;
-    /** The {@code ?access_token=} of the connection while its check met an unavailable session store. */
-    volatile String urlTokenToRetry;
-    /** The decision of the previous frame (or the URL token check); the next frame is decided after it. */
-    Future<?> last = Future.succeededFuture();
-    /** Frames received and not decided yet. */
-    final AtomicInteger pending = new AtomicInteger();
-    /** Addresses this connection registered on (allowed and not unregistered since). */
-    final Set<String> registered = ConcurrentHashMap.newKeySet();
-    /** Kinds of client mistakes already logged for this connection. */
-    final Set<String> logged = ConcurrentHashMap.newKeySet();
-    /** The timer that ends deliveries when the bound token expires, or -1. */
-    volatile long expiryTimer = -1;
-    /** Whether the bound token expired and presence was told the connection closed (until a fresh token). */
-    volatile boolean lapsed;
-    /** Room ids this connection registered on and was granted (and has not lost since). */
-    final Set<String> rooms = ConcurrentHashMap.newKeySet();
-    /**
-     * Whether the bridge asks the guard before each delivery (RECEIVE): SockJS does, the TCP bridge does not, so a
-     * TCP connection that loses a room it registered on is closed instead (the client reconnects without it).
-     */
-    final boolean receiveChecked;
-    /** The node's pause total ({@link PauseClock}) at the last inbound frame, or when an idle close was spared. */
-    volatile long pausedSeen;
-
-    Connection(Object key, Runnable closer, ErrorWriter errors, boolean receiveChecked, long pausedSeen) {
-      this.key = key;
-      this.closer = closer;
-      this.errors = errors;
-      this.receiveChecked = receiveChecked;
-      this.pausedSeen = pausedSeen;
-    }
-  }
 
   /**
    * @param inboundPatterns anchored regular expressions of addresses clients may send or publish to
@@ -306,7 +255,7 @@ public final class BridgeGuard {
   }
 
   private void forget(Object key) {
-    Connection conn = connections.remove(key);
+    BridgeConnection conn = connections.remove(key);
     if (conn != null) {
       vertx.cancelTimer(conn.expiryTimer);
     }
@@ -315,7 +264,7 @@ public final class BridgeGuard {
     }
   }
 
-  private void bind(Connection conn, AccessClaims claims) {
+  private void bind(BridgeConnection conn, AccessClaims claims) {
     boolean first = conn.caller == null || conn.lapsed;
     conn.caller = claims;
     conn.lapsed = false;
@@ -333,7 +282,7 @@ public final class BridgeGuard {
   }
 
   /** The token of {@code conn} expired with no fresh one presented: stop its deliveries. */
-  private void expired(Connection conn) {
+  private void expired(BridgeConnection conn) {
     AccessClaims caller = conn.caller;
     if (caller == null || !isExpired(caller) || connections.get(conn.key) != conn) {
       return;
@@ -348,15 +297,6 @@ public final class BridgeGuard {
       LOG.debug("Closing TCP bridge connection of user {}: access token expired", caller.userId());
       forget(conn.key);
       conn.closer.run();
-    }
-  }
-
-  /** Logs a client mistake the first time it happens on a connection, so a burst of bad frames logs one line. */
-  private static void mistake(Connection conn, String kind, String detail) {
-    if (conn.logged.add(kind)) {
-      AccessClaims caller = conn.caller;
-      LOG.info("Bridge connection {} (user {}): {} ({}); further ones on this connection are not logged", conn.id,
-          caller == null ? "anonymous" : caller.userId(), kind, detail);
     }
   }
 
@@ -386,7 +326,7 @@ public final class BridgeGuard {
     BridgeEventType type = event.type();
     switch (type) {
       case SOCKET_CREATED:
-        Connection created = new Connection(key, closer, refuse, receiveChecked, pauses.pausedNanos());
+        BridgeConnection created = new BridgeConnection(key, closer, refuse, receiveChecked, pauses.pausedNanos());
         connections.put(key, created);
         if (queryToken != null) {
           // the bridge reads the socket only once SOCKET_CREATED completes, and frames arriving before are lost:
@@ -410,7 +350,7 @@ public final class BridgeGuard {
         event.complete(true);
         return;
       case SOCKET_PING:
-        Connection pinged = connections.get(key);
+        BridgeConnection pinged = connections.get(key);
         if (pinged != null) {
           pinged.pausedSeen = pauses.pausedNanos();
         }
@@ -426,12 +366,12 @@ public final class BridgeGuard {
       case PUBLISH:
       case REGISTER:
       case UNREGISTER:
-        Connection conn = connections.computeIfAbsent(key, k -> new Connection(k, closer, refuse, receiveChecked, 0));
+        BridgeConnection conn = connections.computeIfAbsent(key, k -> new BridgeConnection(k, closer, refuse, receiveChecked, 0));
         conn.pausedSeen = pauses.pausedNanos();
-        String answerOn = answerAddress(event);
+        String answerOn = FrameHeaders.answerAddress(event);
         if (conn.pending.incrementAndGet() > MAX_PENDING) {
           conn.pending.decrementAndGet();
-          mistake(conn, "too many frames awaiting a decision", "refused at once");
+          conn.mistake("too many frames awaiting a decision", "refused at once");
           refuse.write(DENIED, answerOn);
           return;
         }
@@ -462,7 +402,7 @@ public final class BridgeGuard {
    * {@code rejected} error), and the bridge's next check decides on fresh pings. Else the connection closes.
    */
   private void idle(BaseBridgeEvent event, Object key) {
-    Connection conn = connections.get(key);
+    BridgeConnection conn = connections.get(key);
     long paused = pauses.pausedNanos();
     if (conn != null && paused > conn.pausedSeen) {
       conn.pausedSeen = paused;
@@ -479,20 +419,6 @@ public final class BridgeGuard {
     return sparedIdle.get();
   }
 
-  /**
-   * The address a client waits on for the answer to this frame: the reply address of a send, the address of a
-   * registration; null for others.
-   */
-  private static String answerAddress(BaseBridgeEvent event) {
-    JsonObject raw = event.getRawMessage();
-    if (raw == null) {
-      return null;
-    }
-    Object address = event.type() == BridgeEventType.SEND ? raw.getValue("replyAddress")
-        : event.type() == BridgeEventType.REGISTER ? raw.getValue("address") : null;
-    return address instanceof String ? (String) address : null;
-  }
-
   /** Whether the guard tracks the connection {@code key}. */
   public boolean tracks(Object key) {
     return connections.containsKey(key);
@@ -503,46 +429,22 @@ public final class BridgeGuard {
     forget(key);
   }
 
-  private Future<Verdict> authorize(BaseBridgeEvent event, Connection conn) {
+  private Future<Verdict> authorize(BaseBridgeEvent event, BridgeConnection conn) {
     JsonObject raw = event.getRawMessage();
     if (raw == null) {
       return Future.succeededFuture(Verdict.DENIED);
     }
-    Object rawHeaders = raw.getValue("headers");
-    if (rawHeaders != null && !(rawHeaders instanceof JsonObject)) {
-      return Future.succeededFuture(Verdict.DENIED);
+    FrameHeaders.Cleaned headers = FrameHeaders.clean(raw, conn);
+    if (headers.refusal() != null) {
+      return Future.succeededFuture(headers.refusal().equals(INVALID_FRAME) ? Verdict.INVALID : Verdict.DENIED);
     }
-    JsonObject headers = (JsonObject) rawHeaders;
-    JsonObject forwarded = new JsonObject();
-    String credential = null;
-    if (headers != null) {
-      for (Map.Entry<String, Object> header : headers) {
-        String name = header.getKey().toLowerCase(Locale.ROOT);
-        if (name.equals(AUTHORIZATION)) {
-          String presented = String.valueOf(header.getValue());
-          if (credential != null && !credential.equals(presented)) {
-            // two different credentials on one frame: do not pick one
-            return Future.succeededFuture(Verdict.DENIED);
-          }
-          credential = presented;
-        } else if (!DROPPED_HEADERS.contains(name) && header.getValue() != null) {
-          if (!forwardable(header.getKey(), header.getValue())) {
-            // the bridge would throw building the message's headers, and the client would hear nothing
-            mistake(conn, "header the bridge cannot forward", "a name or value HTTP does not allow");
-            return Future.succeededFuture(Verdict.INVALID);
-          }
-          forwarded.put(header.getKey(), header.getValue());
-        }
-      }
-      // refused and non-forwarded frames never carry the credential further either
-      raw.put("headers", forwarded);
-    }
+    JsonObject forwarded = headers.forwarded();
     Object replyAddress = raw.getValue("replyAddress");
     if (conn.receiveChecked && replyAddress instanceof String && ((String) replyAddress).length() > MAX_REPLY_ADDRESS) {
-      mistake(conn, "reply address over " + MAX_REPLY_ADDRESS + " characters", "use a UUID");
+      conn.mistake("reply address over " + MAX_REPLY_ADDRESS + " characters", "use a UUID");
       return Future.succeededFuture(Verdict.INVALID);
     }
-    String token = bearer(credential);
+    String token = FrameHeaders.bearer(headers.credential());
     Future<AccessClaims> who;
     if (token != null) {
       who = BearerAuth.authenticate(tokens, sessions, token).compose(claims -> {
@@ -578,7 +480,7 @@ public final class BridgeGuard {
         if (Failures.is(ar.cause(), KithErrors.UNAVAILABLE)) {
           return Future.succeededFuture(Verdict.UNAVAILABLE);
         }
-        mistake(conn, "frame without a valid token", "refused as " + DENIED);
+        conn.mistake("frame without a valid token", "refused as " + DENIED);
         return Future.succeededFuture(Verdict.DENIED);
       }
       String address = raw.getString("address");
@@ -586,13 +488,13 @@ public final class BridgeGuard {
       // a room lost since its registration is asked anew (the bridge still listens: only the grant changes)
       if (again && !(address.startsWith(Addresses.ROOM_PREFIX)
           && !conn.rooms.contains(address.substring(Addresses.ROOM_PREFIX.length())))) {
-        mistake(conn, "registration on an address already registered", "refused");
+        conn.mistake("registration on an address already registered", "refused");
         return Future.succeededFuture(Verdict.DUPLICATE);
       }
       return decide(event, raw, forwarded, ar.result(), conn)
           .map(allowed -> {
             if (!allowed) {
-              mistake(conn, "frame not allowed", "refused as " + DENIED);
+              conn.mistake("frame not allowed", "refused as " + DENIED);
               return Verdict.DENIED;
             }
             if (again) {
@@ -607,7 +509,7 @@ public final class BridgeGuard {
   }
 
   private Future<Boolean> decide(BaseBridgeEvent event, JsonObject raw, JsonObject headers, AccessClaims caller,
-                                 Connection conn) {
+                                 BridgeConnection conn) {
     String address = raw.getString("address");
     if (address == null) {
       return Future.succeededFuture(false);
@@ -653,7 +555,7 @@ public final class BridgeGuard {
     }
   }
 
-  private static void trackRegistration(BridgeEventType type, String address, Connection conn) {
+  private static void trackRegistration(BridgeEventType type, String address, BridgeConnection conn) {
     if (type == BridgeEventType.REGISTER) {
       conn.registered.add(address);
     } else if (type == BridgeEventType.UNREGISTER) {
@@ -661,30 +563,12 @@ public final class BridgeGuard {
     }
   }
 
-  /** Whether the bridges can turn a frame header into an event-bus header (they validate them as HTTP headers). */
-  private static boolean forwardable(String name, Object value) {
-    try {
-      HttpHeaders.headers().add(name, value.toString());
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
-  private static String bearer(String header) {
-    if (header == null || header.length() <= BEARER.length()
-        || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-      return null;
-    }
-    return header.substring(BEARER.length()).trim();
-  }
-
   /**
    * Whether a message on its way to a connection may be delivered: nothing once the connection's token expired, room
    * messages only while the room is granted.
    */
   private boolean mayReceive(BaseBridgeEvent event, Object key) {
-    Connection conn = connections.get(key);
+    BridgeConnection conn = connections.get(key);
     AccessClaims caller = conn == null ? null : conn.caller;
     if (caller != null && isExpired(caller)) {
       return false;

@@ -1,0 +1,9 @@
+// THE registry of views: one line per view. A view is a file in views/ whose default export is a View class
+// (view.js); add a file and one line here. path may hold :params (#/users/:id); nav names the menu entry (its label is
+// the i18n key 'nav.<nav>', null keeps it out of the menu); role is 'guest' (signed out), 'user' (signed in) or
+// 'moderator' (moderators and admins); the route marked start is where a signed-in user lands.
+
+export const routes = [
+  { path: '/login', load: () => import('./views/login.js'), nav: null, role: 'guest' },
+  { path: '/profile', load: () => import('./views/profile.js'), nav: 'profile', role: 'user', start: true },
+];

@@ -28,6 +28,15 @@ function match(path) {
   return null;
 }
 
+const badges = new Map(); // a route's badge element, made once so that it keeps its state across renders
+
+function badgeOf(route) {
+  if (!badges.has(route.badge)) {
+    badges.set(route.badge, document.createElement(route.badge));
+  }
+  return badges.get(route.badge);
+}
+
 function tagOf(route) {
   return 'kith-view' + route.path.replace(/:/g, '').replace(/[^a-z0-9]+/gi, '-').toLowerCase().replace(/-$/, '');
 }
@@ -163,7 +172,8 @@ class KithConsole extends LitElement {
       : signedIn && (r.role === 'user' || MODERATORS.includes(role))));
     return html`<nav id="menu" class=${this.menuOpen ? 'open' : ''} aria-label=${t('app.menu')}>
       <ul>${items.map((r) => html`<li><a href=${'#' + r.path}
-        aria-current=${current === r.path ? 'page' : 'false'}>${t('nav.' + r.nav)}</a></li>`)}</ul>
+        aria-current=${current === r.path ? 'page' : 'false'}>${t('nav.' + r.nav)}${r.badge ? badgeOf(r)
+        : nothing}</a></li>`)}</ul>
     </nav>`;
   }
 

@@ -1,0 +1,47 @@
+// @DisplayName: two users chat live in two browsers: a message arrives without a reload, typing and the read receipt show, a recall reaches the other, and an unknown username is refused with its code
+'use strict';
+const { check, form, open, shot, signUp, spec, unique } = require('./harness');
+
+spec('chat', async ({ user }) => {
+  const a = await user();
+  const alice = await signUp(a, unique('ca'));
+  const b = await user();
+  const bob = await signUp(b, unique('cb'));
+  await open(b, '/chat', 'Chat');
+  await open(a, '/chat', 'Chat');
+
+  // a username nobody has is refused with the API's code
+  const start = form(a, 'Start a chat');
+  await start.getByLabel('Username').fill(unique('nobody'));
+  await start.getByRole('button', { name: 'Open chat' }).click();
+  const alert = a.getByRole('alert');
+  await alert.waitFor();
+  check((await alert.textContent()).includes('user_not_found'), 'the refusal names user_not_found: '
+    + await alert.textContent());
+
+  // Alice writes first; Bob's list shows the conversation without a reload
+  await start.getByLabel('Username').fill(bob.username);
+  await start.getByRole('button', { name: 'Open chat' }).click();
+  await a.getByRole('heading', { name: 'Chat with @' + bob.username }).waitFor();
+  await a.getByLabel('Message', { exact: true }).fill('Hello Bob');
+  await a.getByRole('button', { name: 'Send' }).click();
+  await a.locator('.msg.own', { hasText: 'Hello Bob' }).locator('.receipt', { hasText: 'Sent' }).waitFor();
+  await b.locator('.conversations a', { hasText: '@' + alice.username }).click();
+
+  // Bob opening it reads it: Alice sees the receipt
+  await b.locator('.msg', { hasText: 'Hello Bob' }).waitFor();
+  await a.locator('.msg.own', { hasText: 'Hello Bob' }).locator('.receipt', { hasText: 'Read' }).waitFor();
+
+  // Bob typing shows on Alice's screen; his message arrives live
+  await b.getByLabel('Message', { exact: true }).pressSequentially('Hi Alice', { delay: 30 });
+  await a.getByText('@' + bob.username + ' is typing…').waitFor();
+  await b.getByRole('button', { name: 'Send' }).click();
+  await a.locator('.msg', { hasText: 'Hi Alice' }).waitFor();
+  await shot(a, 'chat');
+
+  // Alice recalls her message: Bob sees it recalled
+  await a.locator('.msg.own', { hasText: 'Hello Bob' }).getByRole('button', { name: 'Recall' }).click();
+  await b.locator('.msg').first().getByText('Message recalled').waitFor();
+  check(await b.getByText('Hello Bob').count() === 0, 'the recalled text is gone from Bob\'s screen');
+  return { users: [alice.username, bob.username] };
+});

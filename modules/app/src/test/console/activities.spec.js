@@ -31,9 +31,9 @@ spec('activities', async ({ user }) => {
   const title = 'Picnic ' + unique('p');
   const create = form(a, 'New activity');
   await create.getByLabel('Title').fill(title);
-  await at(create.getByLabel('Starts'), 5);
-  await at(create.getByLabel('Ends'), 3);
-  await create.getByLabel('Place').fill('People\'s Park');
+  await at(create.getByLabel('Starts', { exact: true }), 5);
+  await at(create.getByLabel('Ends', { exact: true }), 3);
+  await create.getByLabel('Place', { exact: true }).fill('People\'s Park');
   await create.getByLabel('Latitude').fill(LAT);
   await create.getByLabel('Longitude').fill(LON);
   await create.getByLabel('Places (empty: no limit)').fill('1');
@@ -43,7 +43,7 @@ spec('activities', async ({ user }) => {
   await alert.waitFor();
   check((await alert.textContent()).includes('validation_failed'), 'an end before the start is refused: '
     + await alert.textContent());
-  await at(create.getByLabel('Ends'), 7);
+  await at(create.getByLabel('Ends', { exact: true }), 7);
   await create.getByRole('button', { name: 'Create activity' }).click();
   await a.getByRole('heading', { name: title, level: 1 }).waitFor();
   await a.getByText('organise it').waitFor();
@@ -60,7 +60,7 @@ spec('activities', async ({ user }) => {
 
   // the organiser's badge and list move without a reload
   await a.getByRole('link', { name: 'Notifications (1 unread)' }).waitFor();
-  await a.locator('.notifications li.unread', { hasText: '@' + bob.username + ' joined your activity ' + title })
+  await a.locator('.notifications li.unread', { hasText: bob.username + ' joined your activity ' + title })
     .waitFor();
   await shot(a, 'notifications');
 

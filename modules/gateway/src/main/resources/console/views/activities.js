@@ -101,6 +101,7 @@ export default class ActivitiesView extends View {
     this.when = 'upcoming';
     this.items = null;
     this.found = null;
+    this.defaults = { start: later(2), end: later(4) }; // once: a re-render must not undo the user's choice
   }
 
   connectedCallback() {
@@ -196,8 +197,8 @@ export default class ActivitiesView extends View {
       <h2 id="newact-h">${t('act.new')}</h2>
       <label>${t('act.name')}<input name="title" required maxlength="100"></label>
       <label>${t('act.intro')}<textarea name="introduction" maxlength="5000" rows="3"></textarea></label>
-      <label>${t('act.start')}<input name="start" type="datetime-local" required .value=${later(2)}></label>
-      <label>${t('act.end')}<input name="end" type="datetime-local" required .value=${later(4)}></label>
+      <label>${t('act.start')}<input name="start" type="datetime-local" required .value=${this.defaults.start}></label>
+      <label>${t('act.end')}<input name="end" type="datetime-local" required .value=${this.defaults.end}></label>
       <label>${t('act.place')}<input name="place" required maxlength="200"></label>
       <label>${t('act.lat')}<input name="lat" type="number" step="any" min="-90" max="90"></label>
       <label>${t('act.lon')}<input name="lon" type="number" step="any" min="-180" max="180"></label>

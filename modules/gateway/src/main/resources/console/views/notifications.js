@@ -176,8 +176,8 @@ export default class NotificationsView extends View {
       <h1>${t('ntf.title')}</h1>
       ${this.renderProblem()}
       <section class="card" aria-labelledby="ntf-h">
-        <div class="actions">
-          <h2 id="ntf-h" class="grow">${t('ntf.unread', { count: total })}</h2>
+        <div class="head">
+          <h2 id="ntf-h">${t('ntf.unread', { count: total })}</h2>
           <button type="button" ?disabled=${this.busy || !total} @click=${() => this.markRead({ all: true })}>
             ${t('ntf.markAll')}</button>
         </div>

@@ -38,6 +38,7 @@ register('zh-CN', {
 const WIDTH = 1000;
 const HEIGHT = 700;
 const MAX_POINTS = 1000; // the contract's bound on one stroke: a longer line goes as several strokes
+const PALETTE = ['#0b57d0', '#b3261e', '#146c2e', '#7b1fa2', '#e65100', '#00695c'];
 
 export default class WhiteboardView extends View {
   static properties = {
@@ -180,7 +181,8 @@ export default class WhiteboardView extends View {
 
   renderTools() {
     return html`<form class="board-tools" @submit=${(e) => e.preventDefault()}>
-      <label>${t('board.color')} <input type="color" name="color" value="#0b57d0"></label>
+      <label>${t('board.color')} <input type="color" name="color"
+        value=${PALETTE[myId() % PALETTE.length]}></label>
       <label>${t('board.width')} <select name="width">${[2, 4, 8, 16, 32].map((w) => html`<option value=${w}
         ?selected=${w === 4}>${w}</option>`)}</select></label>
       ${['pen', 'eraser'].map((tool) => html`<button type="button" class="secondary"

@@ -1,6 +1,7 @@
-// @DisplayName: one user creates an activity with a place and coordinates, another finds it nearby and joins, a third lands on the waitlist; the organiser's unread badge goes up live with the join notification and back to zero after mark-read; an end before the start is refused with its code
+// @DisplayName: one user creates an activity with a place and coordinates, another finds it nearby and joins, a third lands on the waitlist; the organiser's unread badge goes up live with the join notification and back to zero after mark-read; the two talk live in the activity's discussion; an end before the start is refused with its code
 'use strict';
 const { check, form, open, shot, signUp, spec, unique } = require('./harness');
+const { api, until } = require('./live-harness');
 
 const LAT = '31.2304';
 const LON = '121.4737';
@@ -78,6 +79,21 @@ spec('activities', async ({ user }) => {
   check(await badge.count() === 0, 'the badge stays at zero after a reload');
 
   await open(a, '/activities', 'Activities');
-  await a.getByRole('link', { name: title }).waitFor(); // in "Organised · Upcoming"
+  await a.getByRole('link', { name: title }).click(); // in "Organised · Upcoming"
+  await a.getByRole('heading', { name: title, level: 1 }).waitFor();
+
+  // the discussion is a group chat the activities module makes and fills from its events: wait until Bob is in it
+  const id = Number(a.url().split('/').pop());
+  const discussion = await until(async () => {
+    const view = await api(b, 'GET', '/activities/' + id);
+    return view.discussion && await api(b, 'GET', '/conversations/' + view.discussion) && view.discussion;
+  }, 'the discussion with Bob in it');
+  await open(a, '/chat/' + discussion);
+  await a.getByRole('heading', { name: /^Group: / }).waitFor();
+  await open(b, '/activities/' + id, title);
+  await b.getByRole('link', { name: 'Open the discussion' }).click();
+  await b.getByLabel('Message', { exact: true }).fill('See you there');
+  await b.getByRole('button', { name: 'Send' }).click();
+  await a.locator('.msg', { hasText: 'See you there' }).waitFor();
   return { users: [alice.username, bob.username] };
 });

@@ -1,6 +1,7 @@
-// @DisplayName: two users chat live in two browsers: a message arrives without a reload, typing and the read receipt show, a recall reaches the other, and an unknown username is refused with its code
+// @DisplayName: two users chat live in two browsers: a message arrives without a reload, typing and the read receipt show, a recall reaches the other, older history pages in by seq, and an unknown username is refused with its code
 'use strict';
 const { check, form, open, shot, signUp, spec, unique } = require('./harness');
+const { api, sessionUser } = require('./live-harness');
 
 spec('chat', async ({ user }) => {
   const a = await user();
@@ -43,5 +44,18 @@ spec('chat', async ({ user }) => {
   await a.locator('.msg.own', { hasText: 'Hello Bob' }).getByRole('button', { name: 'Recall' }).click();
   await b.locator('.msg').first().getByText('Message recalled').waitFor();
   check(await b.locator('.thread').getByText('Hello Bob').count() === 0, 'the recalled text is gone from Bob\'s screen');
+
+  // a long conversation opens at its newest page; older messages page in before the oldest seq shown
+  const bobId = await sessionUser(b);
+  for (let i = 1; i <= 31; i++) {
+    await api(a, 'POST', '/direct/' + bobId + '/messages', { client_id: unique('c'), text: 'Note ' + i });
+  }
+  await b.reload();
+  await b.locator('.msg', { hasText: 'Note 31' }).waitFor();
+  check(await b.locator('.msg').count() === 30, 'the first page holds the newest 30 messages');
+  check(await b.locator('.thread').getByText('Hi Alice').count() === 0, 'older messages wait for paging');
+  await b.getByRole('button', { name: 'Load older messages' }).click();
+  await b.locator('.msg', { hasText: 'Hi Alice' }).waitFor();
+  await b.locator('.msg').first().getByText('Message recalled').waitFor();
   return { users: [alice.username, bob.username] };
 });

@@ -54,4 +54,25 @@ async function drawLine(page, from, to, selector = 'canvas.board') {
   await page.mouse.up();
 }
 
-module.exports = { api, befriend, drawLine, paintedPixels, sessionUser };
+/**
+ * Calls fn until it resolves with a truthy value (a refusal counts as not yet), polling every 250 ms up to a generous
+ * deadline: for what Kith does after answering (the event log's consumers).
+ */
+async function until(fn, what, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const value = await fn();
+      if (value) {
+        return value;
+      }
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('waited in vain for ' + what + (last ? ': ' + last.message : ''));
+}
+
+module.exports = { api, befriend, drawLine, paintedPixels, sessionUser, until };

@@ -3,11 +3,11 @@
 // receipt, recall. Pushes arrive on the user's address (direct) or the group's room (g<id>); after a reconnect the
 // messages after the last seq held are read over HTTP, since pushes are at most once.
 
-import { View, html, nothing } from '../view.js';
+import { View, formData, html, nothing } from '../view.js';
 import { formatTime, register, t } from '../i18n.js';
 import { get, post, put } from '../api.js';
 import { bridge } from '../bridge.js';
-import { clientId, known, myId, onPush, onRoom, remember, summaries } from './live.js';
+import { byUsername, clientId, known, myId, onPush, onRoom, remember, summaries } from './live.js';
 
 register('en', {
   'chat.older': 'Load older messages',
@@ -24,6 +24,8 @@ register('en', {
   'chat.with': 'Chat with {name}',
   'chat.group': 'Group: {name}',
   'chat.members': '{count} members',
+  'chat.invite': 'Invite a friend',
+  'chat.invited': 'Invited {name}.',
 });
 register('zh-CN', {
   'chat.older': '加载更早的消息',
@@ -40,6 +42,8 @@ register('zh-CN', {
   'chat.with': '与 {name} 聊天',
   'chat.group': '群聊：{name}',
   'chat.members': '{count} 位成员',
+  'chat.invite': '邀请好友',
+  'chat.invited': '已邀请 {name}。',
 });
 
 const PAGE = 30;
@@ -226,6 +230,19 @@ export class ChatThread extends View {
     }
   }
 
+  async invite(e) {
+    e.preventDefault();
+    const form = e.target;
+    const name = formData(form).username || '';
+    const done = await this.run(async () => {
+      const friend = await byUsername(name);
+      return post('/groups/' + this.info.id + '/invitations', { users: [friend.id] });
+    }, t('chat.invited', { name }));
+    if (done) {
+      form.reset();
+    }
+  }
+
   older() {
     return this.page({ before_seq: this.messages[0].seq, limit: PAGE });
   }
@@ -278,6 +295,11 @@ export class ChatThread extends View {
             @input=${() => this.typed()} ?disabled=${!this.info}></label>
         <button ?disabled=${this.busy || !this.info}>${t('chat.send')}</button>
       </form>
+      ${group ? html`<form class="composer" @submit=${(e) => this.invite(e)}>
+        <label><span class="sr-only">${t('chat.invite')}</span>
+          <input name="username" required autocomplete="off" placeholder=${t('live.user')}></label>
+        <button class="secondary" ?disabled=${this.busy}>${t('chat.invite')}</button>
+      </form>` : nothing}
     </section>`;
   }
 

@@ -1,5 +1,5 @@
 // Chat: the conversation list (direct and group, newest activity first, unread counts), starting a direct chat by
-// username, making a group, pending group invitations, and the open conversation (chat-thread.js). Routes: /chat,
+// username, making a topic group (friends are invited from its thread), pending group invitations, and the open conversation (chat-thread.js). Routes: /chat,
 // /chat?user=<id> (a direct chat, even before its first message) and /chat/:id (a conversation). The list is read
 // again when a message or a group arrives on the user's address.
 
@@ -19,7 +19,6 @@ register('en', {
   'chat.newGroup': 'New group',
   'chat.groupName': 'Group name',
   'chat.groupTopic': 'Topic',
-  'chat.groupInvite': 'Invite (usernames, separated by commas)',
   'chat.create': 'Create group',
   'chat.invitations': 'Group invitations',
   'chat.invitedBy': 'invited by {name}',
@@ -37,7 +36,6 @@ register('zh-CN', {
   'chat.newGroup': '新建群聊',
   'chat.groupName': '群名称',
   'chat.groupTopic': '话题',
-  'chat.groupInvite': '邀请（用户名，用逗号分隔）',
   'chat.create': '创建群聊',
   'chat.invitations': '群聊邀请',
   'chat.invitedBy': '由 {name} 邀请',
@@ -104,15 +102,7 @@ export default class ChatView extends View {
   async createGroup(e) {
     e.preventDefault();
     const f = formData(e.target);
-    const names = (f.invite || '').split(',').map((s) => s.trim()).filter(Boolean);
-    const group = await this.run(async () => {
-      const users = await Promise.all(names.map(byUsername));
-      const created = await post('/groups', { kind: 'topic', name: f.name || '', topic: f.topic || '' });
-      if (users.length) {
-        await post('/groups/' + created.id + '/invitations', { users: users.map((u) => u.id) });
-      }
-      return created;
-    });
+    const group = await this.run(() => post('/groups', { kind: 'topic', name: f.name || '', topic: f.topic || '' }));
     if (group) {
       shell.navigate('/chat/' + group.id);
     }
@@ -149,7 +139,6 @@ export default class ChatView extends View {
         <h2 id="group-h">${t('chat.newGroup')}</h2>
         <label>${t('chat.groupName')}<input name="name" required maxlength="100"></label>
         <label>${t('chat.groupTopic')}<input name="topic" required maxlength="100"></label>
-        <label>${t('chat.groupInvite')}<input name="invite" autocomplete="off"></label>
         <button ?disabled=${this.busy}>${t('chat.create')}</button>
       </form>`;
   }

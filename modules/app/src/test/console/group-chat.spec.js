@@ -1,4 +1,4 @@
-// @DisplayName: a user makes a chat group and invites a friend, whose console shows the invitation live; once joined, each sees the other's group messages without a reload, and a group without a topic is refused with its code
+// @DisplayName: a user makes a chat group and invites a friend, whose console shows the invitation live; once joined, each sees the other's group messages without a reload, in English and Chinese, and a group without a topic is refused with its code
 'use strict';
 const { check, form, open, signUp, spec, unique } = require('./harness');
 const { befriend } = require('./live-harness');
@@ -33,7 +33,8 @@ spec('group-chat', async ({ user }) => {
   await invitations.getByText('Book club').waitFor();
   await invitations.getByRole('button', { name: 'Join' }).click();
   await b.getByRole('heading', { name: 'Group: Book club' }).waitFor();
-  await b.getByText('2 members').waitFor();
+  await b.getByText('Members: 2').waitFor();
+  await a.getByText('Members: 2').waitFor(); // the room told Alice's open thread that Bob joined
 
   await b.getByLabel('Message', { exact: true }).fill('Count me in');
   await b.getByRole('button', { name: 'Send' }).click();
@@ -42,5 +43,11 @@ spec('group-chat', async ({ user }) => {
   await a.getByRole('button', { name: 'Send' }).click();
   await b.locator('.msg', { hasText: 'Welcome, Bob' }).waitFor();
   check(await b.locator('.msg', { hasText: 'Count me in' }).count() === 1, 'Bob\'s own message shows once');
+
+  // the live views speak Chinese too
+  await b.getByLabel('Language').selectOption('zh-CN');
+  await b.getByRole('heading', { name: '群聊：Book club' }).waitFor();
+  await b.getByText('成员：2').waitFor();
+  await b.getByRole('button', { name: '发送' }).waitFor();
   return { users: [alice.username, bob.username] };
 });

@@ -23,7 +23,7 @@ register('en', {
   'chat.messages': 'Messages',
   'chat.with': 'Chat with {name}',
   'chat.group': 'Group: {name}',
-  'chat.members': '{count} members',
+  'chat.members': 'Members: {count}',
   'chat.invite': 'Invite a friend',
   'chat.invited': 'Invited {name}.',
 });
@@ -41,7 +41,7 @@ register('zh-CN', {
   'chat.messages': '消息',
   'chat.with': '与 {name} 聊天',
   'chat.group': '群聊：{name}',
-  'chat.members': '{count} 位成员',
+  'chat.members': '成员：{count}',
   'chat.invite': '邀请好友',
   'chat.invited': '已邀请 {name}。',
 });
@@ -182,6 +182,9 @@ export class ChatThread extends View {
       this.messages = this.messages.map((m) => (m.seq === body.seq ? { ...m, ...flag, text: undefined } : m));
     } else if (body.kind === 'typing' && mine(body.conversation) && Number(body.user) !== myId()) {
       this.showTyping(body.user);
+    } else if (body.kind === 'group_changed') {
+      // someone joined, left or was kicked, or the group was renamed: its summary (name, member count) is read anew
+      get('/conversations/' + this.conversation).then((info) => { this.info = info; }, () => {});
     }
   }
 

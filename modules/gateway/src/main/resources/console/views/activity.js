@@ -27,6 +27,7 @@ register('en', {
   'act.join': 'Join',
   'act.leave': 'Leave',
   'act.cancel': 'Cancel the activity',
+  'act.cancelSure': 'Cancel this activity for everyone? This cannot be undone.',
   'act.discussion': 'Open the discussion',
   'act.participants': 'Going',
   'act.waiting': 'Waitlist',
@@ -52,6 +53,7 @@ register('zh-CN', {
   'act.join': '参加',
   'act.leave': '退出',
   'act.cancel': '取消活动',
+  'act.cancelSure': '为所有人取消此活动？此操作无法撤销。',
   'act.discussion': '打开讨论群',
   'act.participants': '参加者',
   'act.waiting': '候补名单',
@@ -111,6 +113,9 @@ export default class ActivityView extends View {
   }
 
   async cancel() {
+    if (!window.confirm(t('act.cancelSure'))) {
+      return; // cancelling cannot be undone and tells every participant
+    }
     if (await this.run(() => post('/activities/' + this.activity.id + '/cancel'))) {
       await this.load();
     }

@@ -1,4 +1,4 @@
-// @DisplayName: two friends draw on a shared whiteboard in two browsers: a stroke drawn by one appears for the other, a clear empties both, and a board with an unknown member is refused with its code
+// @DisplayName: two friends draw on a shared whiteboard in two browsers: a stroke drawn by one (with the mouse or the keyboard) appears for the other, a clear empties both, and a board with an unknown member is refused with its code
 'use strict';
 const { check, form, open, shot, signUp, spec, unique } = require('./harness');
 const { befriend, drawLine, paintedPixels } = require('./live-harness');
@@ -42,6 +42,17 @@ spec('whiteboard', async ({ user }) => {
   await a.getByText('Strokes on the board: 2').waitFor();
   await a.getByText('last by @' + bob.username).waitFor();
   await shot(a, 'whiteboard');
+
+  // a line drawn with the keyboard alone reaches the other side too
+  const canvas = b.getByRole('img', { name: 'Drawing area of Plans' });
+  await canvas.focus();
+  await canvas.press('Enter');
+  for (let i = 0; i < 4; i++) {
+    await canvas.press('Shift+ArrowRight');
+  }
+  await canvas.press('ArrowDown');
+  await canvas.press('Enter');
+  await a.getByText('Strokes on the board: 3').waitFor();
 
   await b.getByRole('button', { name: 'Clear the board' }).click();
   await a.getByText('Strokes on the board: 0').waitFor();

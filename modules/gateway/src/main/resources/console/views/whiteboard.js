@@ -21,6 +21,8 @@ register('en', {
   'board.last': 'last by {name}',
   'board.deleted': 'This board was deleted.',
   'board.back': 'All boards',
+  'board.keys': 'With the keyboard: arrows move the cursor (Shift: further), Enter starts and ends a line, Escape '
+    + 'drops it.',
 });
 register('zh-CN', {
   'board.canvas': '{title} 的画布',
@@ -33,6 +35,7 @@ register('zh-CN', {
   'board.last': '最后一笔来自 {name}',
   'board.deleted': '此白板已被删除。',
   'board.back': '全部白板',
+  'board.keys': '键盘操作：方向键移动光标（按住 Shift 移动更远），Enter 开始或结束一笔，Escape 放弃这一笔。',
 });
 
 const WIDTH = 1000;
@@ -57,6 +60,7 @@ export default class WhiteboardView extends View {
     this.pending = new Map(); // client_id -> stroke drawn here and not yet pushed back
     this.drawing = null;
     this.count = 0;
+    this.cursor = [WIDTH / 2, HEIGHT / 2];
   }
 
   connectedCallback() {
@@ -123,6 +127,11 @@ export default class WhiteboardView extends View {
     const shown = ordered.slice(lastClear + 1).filter((e) => e.stroke);
     shown.forEach((e) => paint(ctx, e.stroke));
     this.pending.forEach((s) => paint(ctx, s));
+    if (canvas.matches(':focus-visible')) { // the keyboard's cursor (not after a click)
+      paint(ctx, { tool: 'pen', color: '#ffb300', width: 3, points: [[this.cursor[0] - 8, this.cursor[1]],
+        [this.cursor[0] + 8, this.cursor[1]], this.cursor, [this.cursor[0], this.cursor[1] - 8],
+        [this.cursor[0], this.cursor[1] + 8]] });
+    }
     this.count = shown.length;
     const newest = ordered[ordered.length - 1];
     this.last = newest ? newest.by : null;
@@ -139,9 +148,13 @@ export default class WhiteboardView extends View {
 
   down(e) {
     e.target.setPointerCapture(e.pointerId);
+    this.begin(this.point(e));
+  }
+
+  /** Starts a stroke at a point with the tools chosen. */
+  begin(at) {
     const form = this.querySelector('.board-tools');
-    this.drawing = { tool: this.tool, width: Number(form.width.value), points: [this.point(e)],
-      client_id: clientId() };
+    this.drawing = { tool: this.tool, width: Number(form.width.value), points: [at], client_id: clientId() };
     if (this.tool === 'pen') {
       this.drawing.color = form.color.value;
     }
@@ -149,10 +162,15 @@ export default class WhiteboardView extends View {
   }
 
   move(e) {
+    this.extend(this.point(e));
+  }
+
+  /** Adds a point to the stroke being drawn (a line past MAX_POINTS goes on as a new stroke). */
+  extend(at) {
     if (!this.drawing) {
       return;
     }
-    this.drawing.points.push(this.point(e));
+    this.drawing.points.push(at);
     if (this.drawing.points.length >= MAX_POINTS) {
       const last = this.drawing.points[this.drawing.points.length - 1];
       this.up();
@@ -173,6 +191,36 @@ export default class WhiteboardView extends View {
       this.error = err;
       this.repaint();
     });
+  }
+
+  /**
+   * Drawing with the keyboard: arrows move a cursor (Shift: further), Enter or Space starts and ends a line, Escape
+   * drops the line being drawn.
+   */
+  key(e) {
+    const step = e.shiftKey ? 50 : 10;
+    const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    if (moves[e.key]) {
+      const [dx, dy] = moves[e.key];
+      this.cursor = [Math.min(WIDTH, Math.max(0, this.cursor[0] + dx)),
+        Math.min(HEIGHT, Math.max(0, this.cursor[1] + dy))];
+      this.extend([...this.cursor]);
+      this.repaint();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      if (this.drawing) {
+        this.up();
+      } else {
+        this.begin([...this.cursor]);
+      }
+      this.repaint();
+    } else if (e.key === 'Escape' && this.drawing) {
+      this.pending.delete(this.drawing.client_id);
+      this.drawing = null;
+      this.repaint();
+    } else {
+      return;
+    }
+    e.preventDefault();
   }
 
   clear() {
@@ -205,10 +253,12 @@ export default class WhiteboardView extends View {
         ${this.renderTools()}
         <p class="muted" role="status"><span class="stroke-count">${t('board.count', { count: this.count })}</span>
           ${lastName ? html` · ${t('board.last', { name: lastName })}` : nothing}</p>
-        <canvas class="board" width=${WIDTH} height=${HEIGHT} role="img"
-          aria-label=${t('board.canvas', { title: b.title })}
+        <canvas class="board" width=${WIDTH} height=${HEIGHT} role="img" tabindex="0"
+          aria-label=${t('board.canvas', { title: b.title })} aria-describedby="board-keys"
           @pointerdown=${(e) => this.down(e)} @pointermove=${(e) => this.move(e)}
-          @pointerup=${() => this.up()} @pointercancel=${() => this.up()}></canvas>
+          @pointerup=${() => this.up()} @pointercancel=${() => this.up()} @keydown=${(e) => this.key(e)}
+          @focus=${() => this.repaint()} @blur=${() => this.repaint()}></canvas>
+        <p id="board-keys" class="muted">${t('board.keys')}</p>
       </section>` : nothing}`;
   }
 

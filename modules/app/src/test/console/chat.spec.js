@@ -1,4 +1,4 @@
-// @DisplayName: two users chat live in two browsers: a message arrives without a reload, typing and the read receipt show, a recall reaches the other, older history pages in by seq, and an unknown username is refused with its code
+// @DisplayName: two users chat live in two browsers: a message arrives without a reload, typing and the read receipt show, a recall reaches the other, older history pages in by seq, and an unknown username and a third user's look into the conversation are refused with their codes
 'use strict';
 const { check, form, open, shot, signUp, spec, unique } = require('./harness');
 const { api, sessionUser } = require('./live-harness');
@@ -44,6 +44,17 @@ spec('chat', async ({ user }) => {
   await a.locator('.msg.own', { hasText: 'Hello Bob' }).getByRole('button', { name: 'Recall' }).click();
   await b.locator('.msg').first().getByText('Message recalled').waitFor();
   check(await b.locator('.thread').getByText('Hello Bob').count() === 0, 'the recalled text is gone from Bob\'s screen');
+
+  // a third user cannot read the two's conversation: the console shows Kith's refusal, and nothing of it
+  const conversation = b.url().split('/').pop();
+  const c = await user({ phone: true });
+  await signUp(c, unique('cc'));
+  await open(c, '/chat/' + conversation, 'Chat');
+  const refused = c.getByRole('alert');
+  await refused.waitFor();
+  check((await refused.textContent()).includes('conversation_not_found'), 'another user\'s conversation is refused: '
+    + await refused.textContent());
+  check(await c.locator('.msg').count() === 0, 'no message of it is shown');
 
   // a long conversation opens at its newest page; older messages page in before the oldest seq shown
   const bobId = await sessionUser(b);

@@ -1,4 +1,4 @@
-// @DisplayName: two friends draw on a shared whiteboard in two browsers: a stroke drawn by one (with the mouse or the keyboard) appears for the other, a clear empties both, and a board with an unknown member is refused with its code
+// @DisplayName: two friends draw on a shared whiteboard in two browsers: a stroke drawn by one (with the mouse or the keyboard) appears for the other, a clear empties both, and a board with an unknown member and a non-member's look at the board are refused with their codes
 'use strict';
 const { check, form, open, shot, signUp, spec, unique } = require('./harness');
 const { befriend, drawLine, paintedPixels } = require('./live-harness');
@@ -42,6 +42,17 @@ spec('whiteboard', async ({ user }) => {
   await a.getByText('Strokes on the board: 2').waitFor();
   await a.getByText('last by @' + bob.username).waitFor();
   await shot(a, 'whiteboard');
+
+  // a user who is not a member is refused the board
+  const board = a.url().split('/').pop();
+  const c = await user({ phone: true });
+  await signUp(c, unique('wc'));
+  await open(c, '/boards/' + board);
+  const refused = c.getByRole('alert');
+  await refused.waitFor();
+  check((await refused.textContent()).includes('board_not_found'), 'a non-member is refused: '
+    + await refused.textContent());
+  check(await c.locator('canvas').count() === 0, 'no drawing area is shown to a non-member');
 
   // a line drawn with the keyboard alone reaches the other side too
   const canvas = b.getByRole('img', { name: 'Drawing area of Plans' });

@@ -10,6 +10,7 @@ import io.kith.gateway.http.ApiDocs;
 import io.kith.gateway.http.ApiRouter;
 import io.kith.gateway.http.ApiRoutes;
 import io.kith.gateway.http.ConnectionGuard;
+import io.kith.gateway.http.Console;
 import io.kith.gateway.http.ContractDocument;
 import io.kith.gateway.http.HealthRoutes;
 import io.kith.platform.Platform;
@@ -112,10 +113,15 @@ public final class GatewayVerticle extends VerticleBase {
     Future<Contract> contract = preloaded != null ? Future.succeededFuture(preloaded) : loadContract(vertx);
     ConnectionGuard connections = new ConnectionGuard(vertx, http.getLong(HEADER_TIMEOUT, 10L) * 1000,
         http.getLong(IDLE_TIMEOUT, 120L) * 1000);
+    boolean console = Console.enabled(platform.config().section(Console.SECTION));
     return contract
-        .compose(loaded -> ApiDocs.load(vertx).map(docs -> {
+        .compose(loaded -> Future.all(ApiDocs.load(vertx), console ? Console.load(vertx) : Future.succeededFuture())
+            .map(pages -> {
           Router router = ApiRouter.create(vertx, loaded.contract(), platform, routes, connections);
-          docs.mount(router, loaded.text());
+          pages.<ApiDocs>resultAt(0).mount(router, loaded.text());
+          if (console) {
+            pages.<Console>resultAt(1).mount(router);
+          }
           HealthRoutes.mount(router, platform);
           Bridges.mountSockJs(vertx, router, guard, bridge);
           DouyinRoutes.mount(vertx, platform, router);

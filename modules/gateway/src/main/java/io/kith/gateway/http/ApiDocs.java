@@ -52,12 +52,13 @@ public record ApiDocs(Buffer asyncapi, Buffer page, Buffer init, String swaggerU
         new ApiDocs(asyncapi.result(), page.result(), init.result(), version(pom.result())));
   }
 
-  private static String version(Buffer pomProperties) {
+  /** The version a WebJar's {@code pom.properties} names (also its folder under META-INF/resources/webjars). */
+  static String version(Buffer pomProperties) {
     Properties properties = new Properties();
     try {
       properties.load(new StringReader(pomProperties.toString()));
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read the Swagger UI WebJar's pom.properties", e);
+      throw new IllegalStateException("cannot read a WebJar's pom.properties", e);
     }
     return properties.getProperty("version");
   }

@@ -1,0 +1,123 @@
+// Shared helpers of the console specs (*.spec.js, one scenario per file, run by ConsoleBrowserTest): Debian's
+// Chromium through playwright-core (no browser download), a fresh browser context per user, the console's
+// sign-up and log-in forms, screenshots into KITH_SCREENSHOTS, and the one-JSON-line result the Java test reads.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const base = process.env.KITH_URL;
+const shots = process.env.KITH_SCREENSHOTS || path.join(__dirname, '..', '..', '..', 'target', 'console-screenshots');
+// generous: the suite runs with every core busy; waits end as soon as their condition holds
+const TIMEOUT = 30000;
+let seq = Date.now() % 1e8;
+
+/** A username no other run has used (letters and digits, starting with a letter). */
+function unique(prefix) {
+  seq += 1;
+  return prefix + seq.toString(36);
+}
+
+/** Throws unless condition holds. */
+function check(condition, message) {
+  if (!condition) {
+    throw new Error(message);
+  }
+}
+
+/** Saves a PNG of the page as <name>.png in the screenshots folder. */
+async function shot(page, name) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, name + '.png') });
+}
+
+/**
+ * Runs a spec: body receives {browser, user} and resolves with extra result members. Prints {ok: true, ...} or, on
+ * failure, {ok: false, error} after a screenshot of every open page; exits non-zero on failure.
+ */
+async function spec(name, body) {
+  const browser = await chromium.launch({
+    executablePath: process.env.KITH_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const pages = [];
+  const problems = [];
+  /** A new user's browser window (its own context: storage, session) on a phone or desktop viewport. */
+  async function user(options = {}) {
+    const context = await browser.newContext({
+      viewport: options.phone ? { width: 390, height: 800 } : { width: 1200, height: 850 },
+      locale: options.locale || 'en-US',
+    });
+    context.setDefaultTimeout(TIMEOUT);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) {
+        problems.push('console error: ' + m.text());
+      }
+    });
+    pages.push(page);
+    await page.goto(base + '/console/');
+    return page;
+  }
+  try {
+    const extra = await body({ browser, user });
+    check(problems.length === 0, 'the page reported errors: ' + problems.join('; '));
+    console.log(JSON.stringify({ ok: true, spec: name, ...extra }));
+  } catch (e) {
+    for (let i = 0; i < pages.length; i++) {
+      await shot(pages[i], 'failed-' + name + '-' + i).catch(() => {});
+    }
+    console.log(JSON.stringify({ ok: false, spec: name, error: String(e.stack || e), problems }));
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The form under the heading called name. */
+function form(page, name) {
+  return page.locator('form', { has: page.getByRole('heading', { name, exact: true }) });
+}
+
+/** Signs up on the console's login page; resolves once the profile page shows the new user. */
+async function signUp(page, username, password = 'correct horse ' + username) {
+  const f = form(page, 'Create an account');
+  await f.getByLabel('Username', { exact: true }).fill(username);
+  await f.getByLabel('Password', { exact: true }).fill(password);
+  await f.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByRole('heading', { name: 'Your profile' }).waitFor();
+  await page.getByText('@' + username).first().waitFor();
+  return { username, password };
+}
+
+/** Logs in on the console's login page; resolves once the profile page shows the user. */
+async function logIn(page, username, password) {
+  const f = form(page, 'Log in');
+  await f.getByLabel('Username, email or phone').fill(username);
+  await f.getByLabel('Password', { exact: true }).fill(password);
+  await f.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Logs out with the bar's button; resolves once the login page is back. */
+async function logOut(page) {
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Welcome to Kith' }).waitFor();
+}
+
+/** Goes to a console path (#/path) and waits for the page's heading. */
+async function open(page, consolePath, heading) {
+  await page.evaluate((p) => { location.hash = '#' + p; }, consolePath);
+  if (heading) {
+    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  }
+}
+
+/** The signed-in user's id as the profile page shows it. */
+async function userId(page) {
+  await open(page, '/profile', 'Your profile');
+  return Number(await page.locator('.user-id').textContent());
+}
+
+module.exports = { base, check, form, logIn, logOut, open, shot, signUp, spec, unique, userId, TIMEOUT };

@@ -38,8 +38,8 @@ for module in accounts relations feeds notifications moderation messaging push a
   [[ "$up_line" == *"$module"* ]] || fail "module $module missing from: $up_line"
 done
 
-for path in /health /ready /api/v1/ping; do
+for path in /health /ready /api/v1/ping /console/ /console/app.js; do
   code="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$path")"
   [ "$code" = "200" ] || fail "GET $path answered $code"
 done
-echo "smoke: ./kith is up with every module; /health, /ready and /api/v1/ping answer 200"
+echo "smoke: ./kith is up with every module; /health, /ready, /api/v1/ping and the console answer 200"

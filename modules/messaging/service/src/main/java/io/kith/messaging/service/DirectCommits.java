@@ -18,9 +18,10 @@ import java.util.function.LongFunction;
 
 /**
  * Group commit of direct messages on this node. The first send is written at once; the sends that arrive while a
- * batch is being written wait, and go together when it returns (at most {@value #BATCH}): one ordered insert of their
- * messages, then one update of their conversations and one of their members (the Redis window beside it), whatever
- * the batch's size. A send is answered only after its batch is written. Each MongoDB command costs the embedded
+ * batch is being inserted wait, and go together when its insert returns (at most {@value #BATCH}): one ordered insert
+ * of their messages, then one update of their conversations and one of their members (the Redis window beside it),
+ * whatever the batch's size. A batch's derived writes run while the next batch is inserted; a send is answered only
+ * after its batch's derived writes, and batches are answered in their order. Each MongoDB command costs the embedded
  * server a commit to its file and the driver a round trip, so a busy node pays those per batch, not per message.
  *
  * <p>Sequences. The next sequence of a direct conversation is given here, from this node's copy of the last one (read
@@ -74,6 +75,8 @@ final class DirectCommits {
     }
   };
   private boolean writing;
+  /** The answers of the last batch: the next batch's come after them, so that pushes follow the sequences. */
+  private Future<Void> answered = Future.succeededFuture();
 
   DirectCommits(ConversationStore conversations, MessageStore messages, RecentWindow window) {
     this.conversations = conversations;
@@ -91,7 +94,7 @@ final class DirectCommits {
     return outcome.future();
   }
 
-  /** Writes the next batch, if anything waits, and comes back here when it is written. */
+  /** Inserts the next batch, if anything waits, and comes back here when the insert has returned. */
   private void next() {
     writing = !queue.isEmpty();
     if (!writing) {
@@ -165,20 +168,20 @@ final class DirectCommits {
     }
     return messages.insertInOrder(docs).compose(result -> {
       int stored = result.stored();
-      Future<Void> answered = stored(ready.subList(0, stored), docs.subList(0, stored));
-      Future<Void> refused = stored == ready.size() ? Future.succeededFuture()
-          : refused(ready.subList(stored, ready.size()), result);
-      return Future.join(answered, refused).mapEmpty();
+      answered = stored(ready.subList(0, stored), docs.subList(0, stored), answered);
+      return stored == ready.size() ? Future.succeededFuture() : refused(ready.subList(stored, ready.size()), result);
     });
   }
 
   /**
    * The stored messages: the conversations' last message and members' activity (the newest of each conversation), the
-   * Redis window, then the answers in sequence order (a send's pushes go out when it is answered, so in that order).
+   * Redis window, then, once the batch before is answered ({@code before}), the answers in sequence order (a send's
+   * pushes go out when it is answered, so in that order). The derived writes of two batches may overlap: each keeps
+   * the newest ({@code last_seq} guard, {@code $max}, the window's scores). Never fails.
    */
-  private Future<Void> stored(List<Waiting> waits, List<JsonObject> docs) {
+  private Future<Void> stored(List<Waiting> waits, List<JsonObject> docs, Future<Void> before) {
     if (docs.isEmpty()) {
-      return Future.succeededFuture();
+      return before;
     }
     Map<Long, JsonObject> newest = new LinkedHashMap<>();
     List<Future<Void>> writes = new ArrayList<>();
@@ -189,16 +192,16 @@ final class DirectCommits {
       writes.add(window.addOrLeave(view));
     }
     writes.add(conversations.storedDirect(List.copyOf(newest.values())));
-    return Future.all(writes).transform(ar -> {
+    return Future.all(writes).transform(ar -> before.transform(previous -> {
       for (int i = 0; i < waits.size(); i++) {
         if (ar.succeeded()) {
-          waits.get(i).outcome().complete(new Outcome(docs.get(i), false));
+          waits.get(i).outcome().tryComplete(new Outcome(docs.get(i), false));
         } else {
-          waits.get(i).outcome().fail(ar.cause());
+          waits.get(i).outcome().tryFail(ar.cause());
         }
       }
-      return Future.succeededFuture();
-    });
+      return Future.<Void>succeededFuture();
+    }));
   }
 
   /**

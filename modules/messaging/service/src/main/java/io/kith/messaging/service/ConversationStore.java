@@ -157,8 +157,9 @@ final class ConversationStore {
 
   /** The last sequence given out ({@code seq}) of each of these conversations that exists. */
   Future<Map<Long, Long>> seqs(List<Long> ids) {
-    return mongo.findWithOptions(CONVERSATIONS, new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids))),
-        new FindOptions().setFields(new JsonObject().put("seq", 1))).map(docs -> {
+    JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids)));
+    return mongo.findWithOptions(CONVERSATIONS, query, new FindOptions().setFields(new JsonObject().put("seq", 1)))
+        .map(docs -> {
           Map<Long, Long> out = new HashMap<>();
           docs.forEach(d -> out.put(d.getLong("_id"), d.getLong("seq", 0L)));
           return out;

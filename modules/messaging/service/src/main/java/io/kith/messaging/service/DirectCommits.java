@@ -126,7 +126,13 @@ final class DirectCommits {
     for (Waiting w : batch) {
       Waiting first = firsts.putIfAbsent(w.send().key(), w);
       if (first != null) {
-        first.outcome().future().onComplete(ar -> w.outcome().handle(ar.map(o -> new Outcome(o.doc(), true))));
+        first.outcome().future().onComplete(ar -> {
+          if (ar.succeeded()) {
+            w.outcome().tryComplete(new Outcome(ar.result().doc(), true));
+          } else {
+            w.outcome().tryFail(ar.cause());
+          }
+        });
       }
     }
     return known(new ArrayList<>(firsts.values())).compose(this::insert);

@@ -12,6 +12,20 @@ public final class MongoErrors {
   private MongoErrors() {
   }
 
+  /**
+   * The index of the first write that failed in an ordered bulk write (the writes before it were made, those after it
+   * were not tried), or -1 when {@code failure} is no such report (the whole command failed: any write may have
+   * landed or not).
+   */
+  public static int failedWriteIndex(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof MongoBulkWriteException && !((MongoBulkWriteException) t).getWriteErrors().isEmpty()) {
+        return ((MongoBulkWriteException) t).getWriteErrors().get(0).getIndex();
+      }
+    }
+    return -1;
+  }
+
   /** Whether {@code failure} (or its cause) is a duplicate-key error. */
   public static boolean isDuplicateKey(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {

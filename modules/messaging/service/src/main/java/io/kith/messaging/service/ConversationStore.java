@@ -4,13 +4,17 @@ import io.kith.platform.store.MongoErrors;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.BulkOperation;
 import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.IndexOptions;
 import io.vertx.ext.mongo.MongoClient;
 import io.vertx.ext.mongo.UpdateOptions;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -125,6 +129,41 @@ final class ConversationStore {
     Future<?> members = mongo.updateCollectionWithOptions(MEMBERS, new JsonObject().put("conversation", conversation),
         new JsonObject().put("$max", new JsonObject().put("updated", created)), new UpdateOptions().setMulti(true));
     return Future.all(last, members).mapEmpty();
+  }
+
+  /**
+   * {@link #stored} for the newest message of each of several direct conversations, as two commands: the
+   * conversations' last message (and {@code seq}, which direct sends do not reserve but which stays the highest
+   * sequence given out), and both members' last activity, found by their ids.
+   */
+  Future<Void> storedDirect(List<JsonObject> newest) {
+    List<BulkOperation> convs = new ArrayList<>();
+    List<BulkOperation> members = new ArrayList<>();
+    for (JsonObject message : newest) {
+      long conversation = message.getLong("conversation");
+      long seq = message.getLong("seq");
+      long created = message.getLong("created");
+      convs.add(BulkOperation.createUpdate(
+          new JsonObject().put("_id", conversation).put("last_seq", new JsonObject().put("$lt", seq)),
+          new JsonObject().put("$set", new JsonObject().put("last_seq", seq).put("last_message", message))
+              .put("$max", new JsonObject().put("updated", created).put("seq", seq))));
+      JsonArray ids = new JsonArray().add(memberId(conversation, message.getLong("sender")))
+          .add(memberId(conversation, message.getLong("to")));
+      members.add(BulkOperation.createUpdate(new JsonObject().put("_id", new JsonObject().put("$in", ids)),
+          new JsonObject().put("$max", new JsonObject().put("updated", created)), false, true));
+    }
+    return Future.all(mongo.bulkWrite(CONVERSATIONS, convs), mongo.bulkWrite(MEMBERS, members)).mapEmpty();
+  }
+
+  /** The last sequence given out ({@code seq}) of each of these conversations that exists. */
+  Future<Map<Long, Long>> seqs(List<Long> ids) {
+    JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(ids)));
+    return mongo.findWithOptions(CONVERSATIONS, query, new FindOptions().setFields(new JsonObject().put("seq", 1)))
+        .map(docs -> {
+          Map<Long, Long> out = new HashMap<>();
+          docs.forEach(d -> out.put(d.getLong("_id"), d.getLong("seq", 0L)));
+          return out;
+        });
   }
 
   /** Replaces the conversation's last message when it is this one (a recall). */

@@ -1,7 +1,10 @@
 package io.kith.messaging.service;
 
+import io.kith.platform.store.MongoErrors;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.mongo.BulkOperation;
+import io.vertx.ext.mongo.BulkWriteOptions;
 import io.vertx.ext.mongo.CountOptions;
 import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.IndexOptions;
@@ -36,6 +39,33 @@ final class MessageStore {
 
   Future<JsonObject> byClientId(long sender, String clientId) {
     return mongo.findOne(MESSAGES, new JsonObject().put("sender", sender).put("client_id", clientId), null);
+  }
+
+  /**
+   * What an ordered insert of several messages did: the first {@code stored} documents are in, and when that is not
+   * all of them, {@code failure} is why the next one was refused ({@code indexed}: the others after it were not tried)
+   * or why the whole command failed (not {@code indexed}: any of them may or may not be in).
+   */
+  record Inserted(int stored, Throwable failure, boolean indexed) {
+  }
+
+  /** Inserts {@code docs} in order, as one command, stopping at the first one refused. */
+  Future<Inserted> insertInOrder(List<JsonObject> docs) {
+    List<BulkOperation> inserts = docs.stream().map(BulkOperation::createInsert).toList();
+    return mongo.bulkWriteWithOptions(MESSAGES, inserts, new BulkWriteOptions().setOrdered(true)).transform(ar -> {
+      if (ar.succeeded()) {
+        return Future.succeededFuture(new Inserted(docs.size(), null, true));
+      }
+      int at = MongoErrors.failedWriteIndex(ar.cause());
+      return Future.succeededFuture(at < 0 ? new Inserted(0, ar.cause(), false) : new Inserted(at, ar.cause(), true));
+    });
+  }
+
+  /** The highest sequence stored in a conversation, 0 when it has none. */
+  Future<Long> lastSeq(long conversation) {
+    return mongo.findWithOptions(MESSAGES, new JsonObject().put("conversation", conversation), new FindOptions()
+            .setSort(new JsonObject().put("seq", -1)).setLimit(1).setFields(new JsonObject().put("seq", 1)))
+        .map(docs -> docs.isEmpty() ? 0L : docs.get(0).getLong("seq", 0L));
   }
 
   Future<JsonObject> byId(long id) {

@@ -5,6 +5,8 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +18,8 @@ import java.util.List;
  * costs speed, never messages.
  */
 final class RecentWindow {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RecentWindow.class);
 
   /** Puts (or, with ARGV[5] = 1, only replaces) the view at its sequence, trims to the cap, renews the expiry. */
   private static final LuaScripts.Script PUT = LuaScripts.load(RecentWindow.class, "recent-put.lua");
@@ -37,6 +41,17 @@ final class RecentWindow {
   /** Adds a stored message's view. */
   Future<Void> add(JsonObject view) {
     return put(view, false);
+  }
+
+  /**
+   * Adds a stored message's view, and leaves it out when Redis fails (logged): the window is derived, and a read that
+   * finds it incomplete reads MongoDB.
+   */
+  Future<Void> addOrLeave(JsonObject view) {
+    return add(view).recover(e -> {
+      LOG.warn("Cannot add message {} to the Redis window: {}", view.getLong("id"), e.getMessage());
+      return Future.succeededFuture();
+    });
   }
 
   /** Replaces a message's view if the window holds it (a recall). */

@@ -18,8 +18,6 @@ import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,21 +28,22 @@ import java.util.function.Supplier;
 
 /**
  * Sending a message, direct or to a group. A direct send checks the recipient's rules (blocks either way,
- * friends-only setting), finds or makes the conversation; a group send checks membership. Both then reserve the next
- * sequence (an atomic increment on the conversation, for a group only while the sender is a member), store the
- * message (unique {@code (conversation, seq)} and {@code (sender, client_id)}), then updates the Redis window, the
- * conversation's last message and the members' activity, and only then answers; the pushes and the
- * {@code MessageSent} event follow.
+ * friends-only setting), finds or makes the conversation, and goes to MongoDB with the other direct sends of the
+ * moment ({@link DirectCommits}: sequence, insert, derived writes). A group send checks membership, reserves the next
+ * sequence (an atomic increment on the conversation, only while the sender is a member), stores the message, then
+ * updates the Redis window, the conversation's last message and the members' activity. Both store under the unique
+ * {@code (conversation, seq)} and {@code (sender, client_id)} indexes and answer only after the derived writes; the
+ * pushes and the {@code MessageSent} event follow.
  *
- * <p>Sends of one conversation on this node run one after the other, so that sequences are stored in order and a
- * retried client id finds its first message instead of reserving a sequence it would not use. Across nodes, two
+ * <p>Group sends of one conversation on this node run one after the other, so that sequences are stored in order and
+ * a retried client id finds its first message instead of reserving a sequence it would not use (direct sends get the
+ * same from their batches' order). Across nodes, two
  * sends may store their sequences out of order for a moment: history therefore stops before a missing sequence that
  * has a younger neighbour (see {@link MessagingSettings#settleMillis()}), so a reader never steps over a message that
  * is still being written.
  */
 final class Sends {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Sends.class);
   private static final int PREVIEW = 100;
   private static final int DIRECT_IDS = 50_000;
 
@@ -58,6 +57,7 @@ final class Sends {
   private final RateLimiter limiter;
   private final Groups groups;
   private final Preferences preferences;
+  private final DirectCommits commits;
   /** The tail of each conversation's chain of sends on this node (touched on the verticle's event loop only). */
   private final Map<Long, Future<?>> sending = new HashMap<>();
   /** Direct conversations by pair ({@link ConversationStore#pair}): one is never deleted nor given another id. */
@@ -81,6 +81,7 @@ final class Sends {
     this.limiter = limiter;
     this.groups = groups;
     this.preferences = preferences;
+    this.commits = new DirectCommits(conversations, messages, window);
   }
 
   /** What a stored message needs for its answer and delivery: the document and the reserved conversation. */
@@ -102,8 +103,7 @@ final class Sends {
       return throttle(actor)
           .compose(v -> allowed(actor, to))
           .compose(v -> directOf(actor, to))
-          .compose(conv -> withMedia(actor, conv, content)
-                  .compose(stored -> serially(conv, () -> store(actor, to, conv, stored))),
+          .compose(conv -> withMedia(actor, conv, content).compose(stored -> commit(actor, to, conv, stored)),
               refused -> retried(actor, clientId, refused));
     });
   }
@@ -186,6 +186,24 @@ final class Sends {
     });
   }
 
+  /**
+   * Stores a direct message of {@code actor} to {@code to} with the next batch of this node ({@link DirectCommits}:
+   * the sequence, the insert and the derived writes), then answers it and delivers it (or, for a retry, answers the
+   * first one).
+   */
+  private Future<JsonObject> commit(long actor, long to, long conversation, JsonObject content) {
+    return commits.commit(new DirectCommits.Send(conversation, actor, content.getString("client_id"),
+            seq -> document(actor, to, conversation, content, new JsonObject().put("seq", seq))))
+        .compose(outcome -> {
+          if (outcome.duplicate()) {
+            return duplicate(outcome.doc());
+          }
+          JsonObject view = Conversations.view(outcome.doc());
+          deliver(view);
+          return Future.succeededFuture(new JsonObject().put("message", view).put("duplicate", false));
+        });
+  }
+
   /** Runs {@code work} after every earlier send of this conversation on this node has finished. */
   private <T> Future<T> serially(long conversation, Supplier<Future<T>> work) {
     Future<?> tail = sending.getOrDefault(conversation, Future.succeededFuture());
@@ -262,12 +280,7 @@ final class Sends {
 
   /** The derived writes after a message is stored: the Redis window, the conversation's last message, activity. */
   private Future<JsonObject> afterStore(JsonObject view) {
-    Future<Void> hot = window.add(view).recover(e -> {
-      // the window is derived: a read that finds it incomplete reads MongoDB
-      LOG.warn("Cannot add message {} to the Redis window: {}", view.getLong("id"), e.getMessage());
-      return Future.succeededFuture();
-    });
-    return Future.all(hot, conversations.stored(view)).map(v -> view);
+    return Future.all(window.addOrLeave(view), conversations.stored(view)).map(v -> view);
   }
 
   /** Pushes a stored message to both users' connections and appends {@code MessageSent}. */

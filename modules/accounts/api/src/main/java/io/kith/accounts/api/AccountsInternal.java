@@ -91,6 +91,12 @@ public interface AccountsInternal {
   Future<JsonObject> limitedAmong(List<Long> userIds);
 
   /**
+   * The settings of a reader that other domains apply to what they show them: {@code {hide_filtered}} (hide posts
+   * and comments the operators' content filters match); the defaults for an unknown user. From the profile cache.
+   */
+  Future<JsonObject> readerSettings(long userId);
+
+  /**
    * The user whose suspension {@code appealToken} (from a refused login) belongs to, while it is valid and the account
    * still suspended; 0 otherwise. Moderation files a suspended user's appeal with it.
    */

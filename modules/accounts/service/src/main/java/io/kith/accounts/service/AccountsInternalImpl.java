@@ -75,6 +75,11 @@ final class AccountsInternalImpl implements AccountsInternal {
   }
 
   @Override
+  public Future<JsonObject> readerSettings(long userId) {
+    return profiles.readerSettings(userId);
+  }
+
+  @Override
   public Future<Long> suspendedBy(String appealToken) {
     return suspension.suspendedBy(appealToken);
   }

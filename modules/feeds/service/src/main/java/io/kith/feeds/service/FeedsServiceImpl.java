@@ -43,9 +43,10 @@ final class FeedsServiceImpl implements FeedsService {
     this.views = new PostViews(core);
     this.relationsInternal = relationsInternal;
     this.posts = new Posts(core, access, views);
-    this.reads = new TimelineReads(core, access, views,
-        new Reach(AccountsInternal.proxy(core.platform().vertx()), core.ties()));
-    this.comments = new Comments(core, access);
+    AccountsInternal accountsInternal = AccountsInternal.proxy(core.platform().vertx());
+    ReaderScreen screen = new ReaderScreen(accountsInternal);
+    this.reads = new TimelineReads(core, access, views, new Reach(accountsInternal, core.ties()), screen);
+    this.comments = new Comments(core, access, screen);
     this.likes = new Likes(core, access);
   }
 

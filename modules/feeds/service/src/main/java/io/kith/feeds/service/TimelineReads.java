@@ -40,8 +40,9 @@ final class TimelineReads {
   private final Ties ties;
   private final PostCache cache;
   private final Reach reach;
+  private final ReaderScreen screen;
 
-  TimelineReads(FeedsCore core, PostAccess access, PostViews views, Reach reach) {
+  TimelineReads(FeedsCore core, PostAccess access, PostViews views, Reach reach, ReaderScreen screen) {
     this.core = core;
     this.access = access;
     this.views = views;
@@ -50,6 +51,7 @@ final class TimelineReads {
     this.ties = core.ties();
     this.cache = core.cache();
     this.reach = reach;
+    this.screen = screen;
   }
 
   /** Reads candidate post ids below {@code maxId} and above {@code sinceId}, newest first. */
@@ -106,7 +108,8 @@ final class TimelineReads {
     return Failures.guard(() -> {
       checkPage(maxId, sinceId, limit);
       Source source = (max, since, count) -> posts.latestPublic(max, since, count).map(PostStore::ids);
-      return round(new PageRead(viewer, source, sinceId, limit, true, new ArrayList<>(), reach), maxId, 0, 0);
+      return round(new PageRead(viewer, source, sinceId, limit, true, new ArrayList<>(), reach,
+          screen.hides(viewer)), maxId, 0, 0);
     });
   }
 
@@ -228,10 +231,11 @@ final class TimelineReads {
 
   /**
    * One page being read: what it asks for, and the items found in its rounds so far; {@code reach} set on a public
-   * surface, where limited authors reach only their followers.
+   * surface, where limited authors reach only their followers; {@code hideFiltered} whether the reader hides
+   * filtered posts (timelines only).
    */
   private record PageRead(long viewer, Source source, long sinceId, int limit, boolean timeline,
-                          List<JsonObject> items, Reach reach) {
+                          List<JsonObject> items, Reach reach, Future<Boolean> hideFiltered) {
   }
 
   /**
@@ -241,7 +245,8 @@ final class TimelineReads {
    * reveal a hidden post's id and so its time); a stretch of more hidden posts than the budget ends the list early.
    */
   private Future<JsonObject> page(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline) {
-    return round(new PageRead(viewer, source, sinceId, limit, timeline, new ArrayList<>(), null), maxId, 0, 0);
+    return round(new PageRead(viewer, source, sinceId, limit, timeline, new ArrayList<>(), null,
+        timeline ? screen.hides(viewer) : Future.succeededFuture(false)), maxId, 0, 0);
   }
 
   private Future<JsonObject> round(PageRead p, long maxId, int round, int scanned) {
@@ -271,7 +276,10 @@ final class TimelineReads {
         }
       });
       Future<List<JsonObject>> shown = views.hydrate(p.viewer(), docs, p.timeline(), want, found, early);
-      return p.reach() == null ? shown : shown.compose(v -> p.reach().onPublicSurface(p.viewer(), v));
+      Future<List<JsonObject>> reached = p.reach() == null ? shown
+          : shown.compose(v -> p.reach().onPublicSurface(p.viewer(), v));
+      return reached.compose(v -> p.hideFiltered().map(hide -> hide ? ReaderScreen.without(p.viewer(), v, "post")
+          : v));
     });
   }
 

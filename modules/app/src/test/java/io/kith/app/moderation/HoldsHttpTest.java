@@ -1,5 +1,6 @@
 package io.kith.app.moderation;
 
+import io.kith.app.support.Conformance;
 import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
@@ -192,5 +193,28 @@ class HoldsHttpTest {
     kith.post("/admin/filters", kith.register(), filter).problem(403, "role_required");
     kith.patch("/me", kith.register(), new JsonObject().put("settings", new JsonObject().put("hide_filtered", "yes")))
         .problem(400, "validation_failed", "settings.hide_filtered");
+  }
+
+  @Test
+  @DisplayName("a hold filter, a held post and comment as their author reads them, and the system's report carry "
+      + "only members the document declares, of the declared types")
+  void conforms() {
+    Conformance contract = Conformance.load();
+    List<String> problems = new ArrayList<>();
+    String w = word();
+    hold(w, "hate");
+    problems.addAll(contract.problems("listContentFilters", 200, kith.get("/admin/filters", mod).expect(200)));
+    User bob = kith.register();
+    long clean = kith.publish(bob, "clean");
+    JsonObject post = kith.publish(bob, "text with " + w, "followers");
+    problems.addAll(contract.problems("publishPost", 201, post));
+    problems.addAll(contract.problems("addComment", 201, kith.post("/posts/" + clean + "/comments", bob,
+        new JsonObject().put("text", "and " + w)).expect(201)));
+    problems.addAll(contract.problems("listComments", 200, kith.get("/posts/" + clean + "/comments", bob)
+        .expect(200)));
+    awaitReport("post", post.getLong("id"));
+    problems.addAll(contract.problems("listModerationReports", 200, kith.get("/admin/reports?target_id="
+        + post.getLong("id"), mod).expect(200)));
+    assertTrue(problems.isEmpty(), String.join("\n", problems));
   }
 }

@@ -1,6 +1,7 @@
 package io.kith.app.moderation;
 
 import io.kith.app.support.BridgeSocket;
+import io.kith.app.support.Conformance;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.TestNode;
 import io.kith.app.support.User;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import io.kith.platform.testkit.KithTestKit;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -184,5 +186,26 @@ class LimitsHttpTest {
     kith.post("/admin/users/" + bob.path() + "/limit", mod, new JsonObject()).problem(400, "validation_failed");
     kith.post("/admin/users/" + bob.path() + "/unlimit", kith.register(), new JsonObject().put("reason", "x"))
         .problem(403, "role_required");
+  }
+
+  @Test
+  @DisplayName("the limit and unlimit sanctions and a report decided with limit carry only members the document "
+      + "declares, of the declared types")
+  void conforms() {
+    Conformance contract = Conformance.load();
+    List<String> problems = new ArrayList<>();
+    User mod = operators.moderator();
+    User alice = kith.register();
+    User bob = kith.register();
+    long post = kith.publish(bob, "conformance");
+    long report = kith.post("/reports", alice, new JsonObject().put("target", new JsonObject().put("type", "post")
+        .put("id", post)).put("category", "spam")).expect(201).getLong("id");
+    problems.addAll(contract.problems("decideReport", 200, kith.post("/admin/reports/" + report + "/decision", mod,
+        new JsonObject().put("decision", "limit").put("reason", "r").put("until", Long.MAX_VALUE / 4)).expect(200)));
+    problems.addAll(contract.problems("limitUser", 200, kith.post("/admin/users/" + alice.path() + "/limit", mod,
+        new JsonObject().put("reason", "r")).expect(200)));
+    problems.addAll(contract.problems("unlimitUser", 200, kith.post("/admin/users/" + alice.path() + "/unlimit",
+        mod, new JsonObject().put("reason", "r")).expect(200)));
+    assertTrue(problems.isEmpty(), String.join("\n", problems));
   }
 }

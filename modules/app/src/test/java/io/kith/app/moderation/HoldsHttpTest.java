@@ -16,7 +16,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,41 +32,34 @@ class HoldsHttpTest {
   private TestKith kith;
   private User admin;
   private User mod;
-  private final List<Long> added = new ArrayList<>();
+  private AddedFilters filters;
 
   @BeforeAll
   void start() {
-    OperatorKith node = OperatorKith.start(OperatorKith.MODULES, new JsonObject());
-    kith = node.kith();
-    admin = node.admin();
-    mod = node.moderator();
+    OperatorKith operators = OperatorKith.start(OperatorKith.MODULES, new JsonObject());
+    kith = operators.kith();
+    admin = operators.admin();
+    mod = operators.moderator();
+    filters = new AddedFilters(kith, admin);
   }
 
   @AfterAll
   void stop() {
+    if (filters != null) {
+      filters.removeAll();
+    }
     if (kith != null) {
-      // filters are shared by every node on the test database: leave none behind for other classes
-      added.forEach(id -> kith.delete("/admin/filters/" + id, admin));
       kith.close();
     }
   }
 
-  // a word no other test writes: letters only, so it is one word
   private static String word() {
-    StringBuilder w = new StringBuilder("held");
-    ThreadLocalRandom.current().ints(8, 'a', 'z' + 1).forEach(w::appendCodePoint);
-    return w.toString();
-  }
-
-  private JsonObject add(JsonObject filter) {
-    JsonObject stored = kith.post("/admin/filters", admin, filter).expect(201);
-    added.add(stored.getLong("id"));
-    return stored;
+    return AddedFilters.word("held");
   }
 
   /** Adds a hold filter of {@code word} (posts, comments and nicknames) and waits until this node applies it. */
   private void hold(String word, String category) {
-    add(new JsonObject().put("kind", "word").put("value", word).put("action", "hold").put("category", category)
+    filters.add(new JsonObject().put("kind", "word").put("value", word).put("action", "hold").put("category", category)
         .put("contexts", new JsonArray().add("post").add("comment").add("nickname")));
     User probe = kith.register();
     long deadline = System.currentTimeMillis() + 30_000;
@@ -155,7 +147,7 @@ class HoldsHttpTest {
     User reader = kith.register();
     User other = kith.register();
     User bob = kith.register();
-    add(new JsonObject().put("kind", "word").put("value", w).put("action", "hide")
+    filters.add(new JsonObject().put("kind", "word").put("value", w).put("action", "hide")
         .put("contexts", new JsonArray().add("post").add("comment")));
     long clean = kith.publish(bob, "a clean post");
     long matching = kith.publish(bob, "spoilers " + w);

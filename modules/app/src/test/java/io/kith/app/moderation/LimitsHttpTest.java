@@ -29,8 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
     + "direct messages to followers only, undone by unlimit or an overturned appeal")
 class LimitsHttpTest {
 
-  private static final String[] MODULES =
-      {"accounts", "relations", "feeds", "messaging", "activities", "notifications", "moderation", "gateway"};
   private static final String LATEST = "/timelines/latest?limit=100";
 
   private TestKith kith;
@@ -39,15 +37,16 @@ class LimitsHttpTest {
 
   @BeforeAll
   void start() {
-    operators = OperatorKith.start(MODULES, new JsonObject());
-    kith = operators.kith();
+    // notifications too: the limited user is told
+    operators = OperatorKith.start(OperatorKith.WITH_NOTIFICATIONS, new JsonObject());
     admin = operators.admin();
+    kith = operators.kith();
   }
 
   @AfterAll
   void stop() {
     if (operators != null) {
-      operators.kith().close();
+      operators.close();
     }
   }
 

@@ -140,6 +140,21 @@ class HoldsHttpTest {
   }
 
   @Test
+  @DisplayName("a held post its author deleted leaves its report to be dismissed all the same (nothing to release); "
+      + "a decided hold report is 409 report_closed")
+  void heldThenDeleted() {
+    String w = word();
+    hold(w, "other");
+    User bob = kith.register();
+    long post = kith.publish(bob, "oops " + w, "public").getLong("id");
+    JsonObject report = awaitReport("post", post);
+    kith.delete("/posts/" + post, bob).expectNoContent();
+    assertEquals("dismissed", decide(report.getLong("id"), "dismiss").getString("state"));
+    kith.post("/admin/reports/" + report.getLong("id") + "/decision", mod, new JsonObject()
+        .put("decision", "dismiss").put("reason", "again")).problem(409, "report_closed");
+  }
+
+  @Test
   @DisplayName("a reader with hide_filtered on does not see posts and comments a hide filter matches on the latest "
       + "timeline and in comment lists (their own stay); with it off they do; a hide filter refuses nothing")
   void hideFiltered() {

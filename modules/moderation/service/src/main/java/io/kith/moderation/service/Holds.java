@@ -14,6 +14,7 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.MongoClient;
+import io.vertx.serviceproxy.ServiceException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,13 +72,19 @@ final class Holds {
         });
   }
 
-  /** For a {@code dismiss} of an open report on held content: the content released in its domain first. */
+  /**
+   * For a {@code dismiss} of an open report on held content: the content released in its domain first. Content its
+   * author deleted meanwhile (404) has nothing to release, and the report still closes.
+   */
   Future<Void> beforeDismiss(String decision, JsonObject report) {
     if (!"dismiss".equals(decision) || report == null || !report.getBoolean("held", false)
         || !Moderation.OPEN.equals(report.getString("state"))) {
       return Future.succeededFuture();
     }
     JsonObject target = report.getJsonObject("target");
-    return feeds.releaseHeld(target.getString("type"), target.getLong("id")).mapEmpty();
+    return feeds.releaseHeld(target.getString("type"), target.getLong("id"))
+        .<Void>mapEmpty()
+        .recover(e -> e instanceof ServiceException se && se.failureCode() == 404 ? Future.succeededFuture()
+            : Future.failedFuture(e));
   }
 }

@@ -16,7 +16,9 @@ import io.kith.platform.testkit.KithTestKit;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -124,19 +126,44 @@ class LimitsHttpTest {
     kith.post("/direct/" + stranger.path() + "/messages", bob, message("hi again")).expect(201);
   }
 
+  /** A user who shows in nearby, at a position of the 0.001-degree grid. */
+  private User nearbyAt(double lat, double lon) {
+    User user = kith.register();
+    kith.patch("/me", user, new JsonObject().put("settings", new JsonObject().put("nearby_visible", true)))
+        .expect(200);
+    kith.put("/me/position", user, new JsonObject().put("lat", lat).put("lon", lon)).expectNoContent();
+    return user;
+  }
+
+  private List<Long> nearbyIds(User viewer, double lat, double lon) {
+    JsonObject page = kith.get(String.format(Locale.ROOT, "/people/nearby?lat=%.3f&lon=%.3f", lat, lon), viewer)
+        .expect(200);
+    return TestKith.userIds(page);
+  }
+
   @Test
-  @DisplayName("a limited user is left out of the nickname search; unlimited, they are found again")
+  @DisplayName("a limited user is left out of the nickname search and of nearby; unlimited, they are found again")
   void peopleSearch() {
     User bob = kith.register();
     User viewer = kith.register();
     String nickname = TestKith.unique("Lim");
     kith.patch("/me", bob, new JsonObject().put("nickname", nickname)).expect(200);
     String search = "/people/search?prefix=" + nickname;
+    double lat = ThreadLocalRandom.current().nextInt(-60_000, 60_000) / 1000.0;
+    double lon = ThreadLocalRandom.current().nextInt(-170_000, 170_000) / 1000.0;
+    User near = nearbyAt(lat, lon);
+    User looking = nearbyAt(lat, lon + 0.001);
     assertTrue(TestKith.ids(kith.get(search, viewer).expect(200)).contains(bob.id()));
+    assertTrue(nearbyIds(looking, lat, lon + 0.001).contains(near.id()));
+
     limit(admin, bob);
+    limit(admin, near);
     assertFalse(TestKith.ids(kith.get(search, viewer).expect(200)).contains(bob.id()));
+    assertFalse(nearbyIds(looking, lat, lon + 0.001).contains(near.id()));
     kith.post("/admin/users/" + bob.path() + "/unlimit", admin, new JsonObject().put("reason", "ok")).expect(200);
+    kith.post("/admin/users/" + near.path() + "/unlimit", admin, new JsonObject().put("reason", "ok")).expect(200);
     assertTrue(TestKith.ids(kith.get(search, viewer).expect(200)).contains(bob.id()));
+    assertTrue(nearbyIds(looking, lat, lon + 0.001).contains(near.id()));
   }
 
   @Test

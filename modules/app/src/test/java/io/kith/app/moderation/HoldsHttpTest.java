@@ -57,10 +57,12 @@ class HoldsHttpTest {
     return AddedFilters.word("held");
   }
 
-  /** Adds a hold filter of {@code word} (posts, comments and nicknames) and waits until this node applies it. */
+  /**
+   * Adds a hold filter of {@code word} (posts, comments, messages and nicknames) and waits until this node applies it.
+   */
   private void hold(String word, String category) {
     filters.add(new JsonObject().put("kind", "word").put("value", word).put("action", "hold").put("category", category)
-        .put("contexts", new JsonArray().add("post").add("comment").add("nickname")));
+        .put("contexts", new JsonArray().add("post").add("comment").add("message").add("nickname")));
     User probe = kith.register();
     long deadline = System.currentTimeMillis() + 30_000;
     int status;
@@ -85,7 +87,7 @@ class HoldsHttpTest {
 
   @Test
   @DisplayName("a post a hold filter matches is stored but shown only to its author (404 to others, off the latest "
-      + "timeline and their posts, no edit: 409 post_held); the system's report waits in the queue with the filter's "
+      + "timeline and their posts, no edit: 409 post_held), while a message it matches is refused; the system's report waits in the queue with the filter's "
       + "category; dismissing it releases the post to everyone")
   void heldPostReleased() {
     String w = word();
@@ -103,6 +105,9 @@ class HoldsHttpTest {
     assertFalse(TestKith.ids(kith.get("/users/" + bob.id() + "/posts", carol).expect(200)).contains(post));
     assertTrue(TestKith.ids(kith.get("/users/" + bob.id() + "/posts", bob).expect(200)).contains(post));
     kith.patch("/posts/" + post, bob, new JsonObject().put("text", "something else")).problem(409, "post_held");
+    // a direct message has no review to wait for: a hold refuses it
+    kith.post("/direct/" + carol.path() + "/messages", bob, new JsonObject().put("client_id", "h1")
+        .put("text", "psst " + w)).problem(422, "content_refused", "text");
 
     JsonObject report = awaitReport("post", post);
     assertEquals("spam", report.getString("category"));

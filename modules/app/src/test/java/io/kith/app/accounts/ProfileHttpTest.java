@@ -69,7 +69,8 @@ class ProfileHttpTest {
     assertTrue(me.getLong("created") > 0 && me.getLong("last_active") > 0, me.encode());
     assertEquals(new JsonObject().put("find_by_email", "everyone").put("find_by_phone", "everyone")
         .put("birthday_visibility", "friends").put("phone_visibility", "nobody").put("follow_approval", false)
-        .put("nearby_visible", false).put("presence", "online"), me.getJsonObject("settings"));
+        .put("nearby_visible", false).put("presence", "online").put("hide_filtered", false),
+        me.getJsonObject("settings"));
     assertFalse(me.containsKey("password"), me.encode());
     kith.get("/me", null).problem(401, "unauthenticated");
   }
@@ -135,7 +136,7 @@ class ProfileHttpTest {
     User user = kith.register();
     JsonObject expected = new JsonObject().put("find_by_email", "nobody").put("find_by_phone", "nobody")
         .put("birthday_visibility", "everyone").put("phone_visibility", "everyone").put("follow_approval", true)
-        .put("nearby_visible", true);
+        .put("nearby_visible", true).put("hide_filtered", true);
     List<Future<Reply>> writes = new ArrayList<>();
     expected.forEach(e -> writes.add(kith.send(HttpMethod.PATCH, API + "/me", user.access(), newAddress(),
         new JsonObject().put("settings", new JsonObject().put(e.getKey(), e.getValue())))));

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,35 +31,30 @@ class FiltersHttpTest {
 
   private TestKith kith;
   private User admin;
-  private final List<Long> added = new ArrayList<>();
+  private AddedFilters filters;
 
   @BeforeAll
   void start() {
     OperatorKith node = OperatorKith.start(OperatorKith.MODULES, new JsonObject());
     kith = node.kith();
     admin = node.admin();
+    filters = new AddedFilters(kith, admin);
   }
 
   @AfterAll
   void stop() {
     if (kith != null) {
-      // filters are shared by every node on the test database: leave none behind for other classes
-      added.forEach(id -> kith.delete("/admin/filters/" + id, admin));
+      filters.removeAll();
       kith.close();
     }
   }
 
-  // a word no other test writes: letters only, so it is one word
   private static String word() {
-    StringBuilder w = new StringBuilder("spam");
-    ThreadLocalRandom.current().ints(8, 'a', 'z' + 1).forEach(w::appendCodePoint);
-    return w.toString();
+    return AddedFilters.word("spam");
   }
 
   private JsonObject add(JsonObject filter) {
-    JsonObject stored = kith.post("/admin/filters", admin, filter).expect(201);
-    added.add(stored.getLong("id"));
-    return stored;
+    return filters.add(filter);
   }
 
   private Reply nickname(User user, String nickname) {

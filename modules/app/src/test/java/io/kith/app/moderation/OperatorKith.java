@@ -17,6 +17,9 @@ record OperatorKith(TestKith kith, User admin) {
   /** The modules the moderation tests run: every domain a report may name, moderation and the gateway. */
   static final String[] MODULES =
       {"accounts", "relations", "feeds", "messaging", "activities", "moderation", "gateway"};
+  /** {@link #MODULES} and notifications, for the tests of what the users are told. */
+  static final String[] WITH_NOTIFICATIONS =
+      {"accounts", "relations", "feeds", "messaging", "activities", "notifications", "moderation", "gateway"};
 
   /** Starts {@code modules} with {@code moderation} (more settings of the section) and the admin added to it. */
   static OperatorKith start(String[] modules, JsonObject moderation) {
@@ -32,6 +35,11 @@ record OperatorKith(TestKith kith, User admin) {
         .put("admins", new JsonArray().add(admin.id()))), "m") {
     };
     return new OperatorKith(kith, admin);
+  }
+
+  /** Stops the node the tests used. */
+  void close() {
+    kith.close();
   }
 
   /** A fresh user made moderator by the admin. */

@@ -54,6 +54,8 @@ public final class ModerationRoutes implements ApiRoutes {
     builder.getRoute("warnUser").addHandler(rc -> sanction(rc, "warn"));
     builder.getRoute("suspendUser").addHandler(rc -> sanction(rc, "suspend"));
     builder.getRoute("unsuspendUser").addHandler(rc -> sanction(rc, "unsuspend"));
+    builder.getRoute("limitUser").addHandler(rc -> sanction(rc, "limit"));
+    builder.getRoute("unlimitUser").addHandler(rc -> sanction(rc, "unlimit"));
     builder.getRoute("fileAppeal").addHandler(rc -> Http.replyCreated(rc, moderation.fileAppeal(me(rc),
         Http.body(rc))));
     builder.getRoute("appealSuspension").addHandler(rc -> Http.replyCreated(rc, moderation.appealSuspension(

@@ -45,8 +45,13 @@ public final class ContentFilters {
       List.of("post", "comment", "message", "nickname", "group_name", "activity");
   /** Filter kinds: a whole word (or phrase) or a Java regular expression. */
   public static final List<String> KINDS = List.of("word", "pattern");
-  /** What a match does; only {@code refuse} is applied today (see the moderation README). */
-  public static final List<String> ACTIONS = List.of("refuse");
+  /**
+   * What a match does: {@code refuse} the text; {@code hold} it for review (stored, shown only to its author and
+   * moderators until released: posts and comments, see {@link #screen}; elsewhere a hold refuses, as nothing there
+   * waits for review); {@code hide} nothing at the write, the text is hidden from readers who asked to hide filtered
+   * content ({@link #matchesAny}).
+   */
+  public static final List<String> ACTIONS = List.of("refuse", "hold", "hide");
   /** The longest word or pattern an operator may set. */
   public static final int MAX_VALUE = 200;
   /** Characters of (normalised) text a pattern runs over. */
@@ -116,8 +121,11 @@ public final class ContentFilters {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "contexts",
           "contexts must be a non-empty list of " + CONTEXTS);
     }
+    // the category of the report a hold files: moderation, which owns the categories, checks it before
+    String category = body.getValue("category") instanceof String c ? c : "other";
     JsonObject out = new JsonObject().put("kind", kind).put("value", UserText.line("value", value))
-        .put("action", action).put("contexts", new JsonArray(contexts.stream().distinct().toList()));
+        .put("action", action).put("contexts", new JsonArray(contexts.stream().distinct().toList()))
+        .put("category", category);
     try {
       compile(out.copy().put("_id", 0L));
     } catch (PatternSyntaxException e) {
@@ -151,26 +159,71 @@ public final class ContentFilters {
   }
 
   /**
-   * Refuses {@code text} with {@code content_refused} naming {@code field} when a filter of {@code context} matches
-   * it; call it where the domain validates the text.
+   * Refuses {@code text} with {@code content_refused} naming {@code field} when a {@code refuse} or {@code hold}
+   * filter of {@code context} matches it (a hold refuses where nothing waits for review); call it where the domain
+   * validates the text.
    *
    * @return {@code text} unchanged (null stays null)
    */
   public static String check(String context, String field, String text) {
-    List<Filter> filters = active;
-    if (text == null || text.isEmpty() || filters.isEmpty()) {
-      return text;
+    if (screen(context, field, text) != 0) {
+      throw refused(field);
     }
-    String normal = normalize(text);
-    if (normal.length() > MAX_INPUT) {
-      normal = normal.substring(0, MAX_INPUT);
+    return text;
+  }
+
+  /**
+   * Refuses {@code text} with {@code content_refused} naming {@code field} when a {@code refuse} filter of
+   * {@code context} matches it; otherwise answers the id of a {@code hold} filter that matches (the text is to be
+   * stored held for review), or 0.
+   */
+  public static long screen(String context, String field, String text) {
+    List<Filter> filters = active;
+    String normal = normalForm(text, filters);
+    long hold = 0;
+    if (normal == null) {
+      return hold;
+    }
+    for (Filter filter : filters) {
+      if (filter.contexts().contains(context) && !"hide".equals(filter.action()) && matches(filter, normal)) {
+        if ("refuse".equals(filter.action())) {
+          throw refused(field);
+        }
+        hold = hold == 0 ? filter.id() : hold;
+      }
+    }
+    return hold;
+  }
+
+  /**
+   * Whether any filter of {@code context} (whatever its action) matches {@code text}: what a reader who asked to hide
+   * filtered content does not see (text stored before a refuse filter came, and text a {@code hide} filter matches).
+   */
+  public static boolean matchesAny(String context, String text) {
+    List<Filter> filters = active;
+    String normal = normalForm(text, filters);
+    if (normal == null) {
+      return false;
     }
     for (Filter filter : filters) {
       if (filter.contexts().contains(context) && matches(filter, normal)) {
-        throw Failures.field(CONTENT_REFUSED, field, field + " contains words this service does not accept");
+        return true;
       }
     }
-    return text;
+    return false;
+  }
+
+  // the matched form of a text, or null when there is nothing to match (no text, or no filters)
+  private static String normalForm(String text, List<Filter> filters) {
+    if (text == null || text.isEmpty() || filters.isEmpty()) {
+      return null;
+    }
+    String normal = normalize(text);
+    return normal.length() > MAX_INPUT ? normal.substring(0, MAX_INPUT) : normal;
+  }
+
+  private static RuntimeException refused(String field) {
+    return Failures.field(CONTENT_REFUSED, field, field + " contains words this service does not accept");
   }
 
   private static boolean matches(Filter filter, String normal) {

@@ -74,6 +74,29 @@ public interface AccountsInternal {
   Future<Void> unsuspend(long userId);
 
   /**
+   * Limits an account (moderation decided it) until {@code untilMillis} (epoch ms; 0 = permanent): its posts leave the
+   * public surfaces for everyone but itself and its followers, people search and nearby leave it out, and it may
+   * start no direct conversation with someone who does not follow it. A new limit replaces the one in force;
+   * {@code user_not_found} for an unknown or deleted account.
+   */
+  Future<Void> limit(long userId, long untilMillis, String reason);
+
+  /** Ends a limit; nothing for an account not limited. */
+  Future<Void> unlimit(long userId);
+
+  /**
+   * Which of up to 1,000 users are limited now: {@code {"<id>": true}} for each limited one, nothing for the others.
+   * Read from the accounts' profile cache (one Redis round trip when warm), so a domain can ask it per page.
+   */
+  Future<JsonObject> limitedAmong(List<Long> userIds);
+
+  /**
+   * The settings of a reader that other domains apply to what they show them: {@code {hide_filtered}} (hide posts
+   * and comments the operators' content filters match); the defaults for an unknown user. From the profile cache.
+   */
+  Future<JsonObject> readerSettings(long userId);
+
+  /**
    * The user whose suspension {@code appealToken} (from a refused login) belongs to, while it is valid and the account
    * still suspended; 0 otherwise. Moderation files a suspended user's appeal with it.
    */

@@ -15,11 +15,13 @@ final class AccountsInternalImpl implements AccountsInternal {
   private final ProfileAccess profiles;
   private final Presence presence;
   private final Suspension suspension;
+  private final Limits limits;
 
-  AccountsInternalImpl(ProfileAccess profiles, Presence presence, Suspension suspension) {
+  AccountsInternalImpl(ProfileAccess profiles, Presence presence, Suspension suspension, Limits limits) {
     this.profiles = profiles;
     this.presence = presence;
     this.suspension = suspension;
+    this.limits = limits;
   }
 
   @Override
@@ -55,6 +57,26 @@ final class AccountsInternalImpl implements AccountsInternal {
   @Override
   public Future<Void> unsuspend(long userId) {
     return suspension.unsuspend(userId);
+  }
+
+  @Override
+  public Future<Void> limit(long userId, long untilMillis, String reason) {
+    return limits.limit(userId, untilMillis, reason);
+  }
+
+  @Override
+  public Future<Void> unlimit(long userId) {
+    return limits.unlimit(userId);
+  }
+
+  @Override
+  public Future<JsonObject> limitedAmong(List<Long> userIds) {
+    return limits.limitedAmong(userIds);
+  }
+
+  @Override
+  public Future<JsonObject> readerSettings(long userId) {
+    return profiles.readerSettings(userId);
   }
 
   @Override

@@ -37,6 +37,7 @@ final class AccountsServiceImpl implements AccountsService {
   private final AccountExports exports;
   private final OwnExport ownExport;
   private final Suspension suspension;
+  private final Limits limits;
 
   AccountsServiceImpl(Platform platform, AccountsSettings settings, AccountStore store, ProfileCache cache,
                       Passwords passwords, PresenceStore presence, NearbyStore nearby, Relationships relationships,
@@ -54,6 +55,7 @@ final class AccountsServiceImpl implements AccountsService {
     this.registration = new Registration(platform, settings, store, passwords, limiter, events, verification);
     this.deletion = new Deletion(platform, deletionSettings, cache, devices, codes, messenger);
     this.suspension = new Suspension(platform, cache, devices, codes, messenger);
+    this.limits = new Limits(suspension, cache);
     this.login = new Login(platform, settings, store, passwords, limiter, quotas, lastActive, devices, messenger,
         deletion, suspension);
     this.usernames = new UsernameChange(settings, store, cache, login, events);
@@ -227,6 +229,6 @@ final class AccountsServiceImpl implements AccountsService {
 
   /** The internal operations ({@link AccountsInternal}) over the same features, for the verticle to bind. */
   AccountsInternal internal() {
-    return new AccountsInternalImpl(profiles, presence, suspension);
+    return new AccountsInternalImpl(profiles, presence, suspension, limits);
   }
 }

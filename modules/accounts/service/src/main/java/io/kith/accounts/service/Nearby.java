@@ -143,7 +143,8 @@ final class Nearby {
       List<JsonObject> visible = new ArrayList<>();
       for (NearbyStore.Hit hit : hits) {
         JsonObject other = accounts.get(hit.userId());
-        if (hit.userId() == actor || other == null || blocked.contains(hit.userId())) {
+        // a limited user is not found by strangers; nearby cannot tell followers apart, so it leaves them out for all
+        if (hit.userId() == actor || other == null || blocked.contains(hit.userId()) || Limits.active(other)) {
           continue;
         }
         JsonObject s = Profiles.settingsOf(other);

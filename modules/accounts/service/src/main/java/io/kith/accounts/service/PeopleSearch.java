@@ -233,11 +233,12 @@ final class PeopleSearch {
     }
   }
 
-  /** The accounts of a batch that are in no block with the viewer, in the batch's order. */
+  /** The accounts of a batch that are in no block with the viewer and not limited, in the batch's order. */
   private Future<List<JsonObject>> shownAccounts(long viewer, List<JsonObject> batch) {
     List<Long> ids = batch.stream().map(a -> a.getLong("_id")).toList();
     return relationships.blockedEitherWay(viewer, ids)
-        .map(blocked -> batch.stream().filter(a -> !blocked.contains(a.getLong("_id")) && !Suspension.active(a))
+        .map(blocked -> batch.stream().filter(a -> !blocked.contains(a.getLong("_id")) && !Suspension.active(a)
+            && !Limits.active(a))
             .toList());
   }
 }

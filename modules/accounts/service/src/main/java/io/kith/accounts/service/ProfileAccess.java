@@ -156,6 +156,15 @@ final class ProfileAccess {
         .put("next", ids.size() < limit ? null : ids.get(ids.size() - 1)));
   }
 
+  /** See {@link io.kith.accounts.api.AccountsInternal#readerSettings}. */
+  Future<JsonObject> readerSettings(long userId) {
+    return cache.getAll(List.of(userId)).map(found -> {
+      JsonObject account = found.get(userId);
+      JsonObject settings = account == null ? Profiles.DEFAULT_SETTINGS : Profiles.settingsOf(account);
+      return new JsonObject().put("hide_filtered", settings.getBoolean("hide_filtered"));
+    });
+  }
+
   Future<JsonObject> followSettings(List<Long> userIds) {
     if (userIds == null || userIds.size() > AccountsServiceImpl.MAX_IDS) {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "ids", "at most " + AccountsServiceImpl.MAX_IDS + " ids");

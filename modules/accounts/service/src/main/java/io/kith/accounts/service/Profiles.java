@@ -66,7 +66,9 @@ final class Profiles {
       .put("phone_visibility", "nobody")
       .put("follow_approval", false)
       .put("nearby_visible", false)
-      .put("presence", "online");
+      .put("presence", "online")
+      // read by feeds (AccountsInternal.readerSettings): hide posts and comments the content filters match
+      .put("hide_filtered", false);
 
   private static final Pattern USERNAME = Pattern.compile("[A-Za-z][A-Za-z0-9_.]{2,29}");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+");

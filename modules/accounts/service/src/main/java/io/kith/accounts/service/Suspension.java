@@ -84,8 +84,8 @@ final class Suspension {
         new JsonObject().put("$unset", new JsonObject().put(FIELD, ""))).mapEmpty();
   }
 
-  // one versioned write whose result replaces the cached copy at once, so that readers see the change
-  private Future<JsonObject> changed(JsonObject query, JsonObject update) {
+  // one versioned write whose result replaces the cached copy at once, so that readers see the change (limits too)
+  Future<JsonObject> changed(JsonObject query, JsonObject update) {
     return mongo.findOneAndUpdateWithOptions(AccountStore.COLLECTION, query,
             update.copy().put("$inc", new JsonObject().put(AccountStore.VERSION, 1)),
             new FindOptions().setFields(new JsonObject().put("password", 0)),

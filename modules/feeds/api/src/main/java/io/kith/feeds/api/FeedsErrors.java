@@ -25,6 +25,9 @@ public final class FeedsErrors {
   /** The requested byte range cannot be served. */
   public static final ErrorCode RANGE_NOT_SATISFIABLE =
       ErrorCode.of(416, "range_not_satisfiable", "Range not satisfiable");
+  /** The post is held for review by a content filter: it cannot be edited until a moderator released it. */
+  public static final ErrorCode POST_HELD = ErrorCode.of(409, "post_held", "Post held for review");
+
   private FeedsErrors() {
   }
 }

@@ -27,6 +27,11 @@ public final class FeedsEvents {
   public static final String POST_UNLIKED = "PostUnliked";
   /** {@code {post (the repost), original, original_author, from}}. */
   public static final String POST_REPOSTED = "PostReposted";
+  /**
+   * {@code {type: post | comment, id, author, post, filter}}: a content filter held the text for review (a post is
+   * stored private to its author, a comment shown to its author only); moderation files a system report on it.
+   */
+  public static final String CONTENT_HELD = "ContentHeld";
   /** {@code {post, from, to}}: one event per mentioned user who may see the post. */
   public static final String USER_MENTIONED = "UserMentioned";
 

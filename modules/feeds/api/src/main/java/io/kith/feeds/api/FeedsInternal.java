@@ -50,6 +50,13 @@ public interface FeedsInternal {
   Future<JsonObject> removeByModerator(String type, long id, JsonObject removal);
 
   /**
+   * Releases a {@code "post"} or {@code "comment"} a content filter held (a moderator dismissed its system report):
+   * it is shown as its author published it, and a post spreads to timelines then. Answers {@code {owner}}; nothing
+   * changes for one not held; a missing one is {@code post_not_found} / {@code comment_not_found}.
+   */
+  Future<JsonObject> releaseHeld(String type, long id);
+
+  /**
    * A {@code "post"} or {@code "comment"} as moderators review it, removed or not: its record with {@code id}, the
    * content, {@code deleted} and {@code removed} when set; {@code post_not_found} / {@code comment_not_found}.
    */

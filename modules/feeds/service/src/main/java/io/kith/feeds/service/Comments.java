@@ -2,6 +2,7 @@ package io.kith.feeds.service;
 
 import io.kith.feeds.api.FeedsErrors;
 import io.kith.feeds.api.events.CommentAdded;
+import io.kith.feeds.api.events.ContentHeld;
 import io.kith.feeds.api.events.CommentDeleted;
 import io.kith.platform.error.Failures;
 import io.kith.platform.page.VisiblePages;
@@ -31,10 +32,12 @@ final class Comments {
   private final PostAccess access;
   private final PostStore posts;
   private final Ties ties;
+  private final ReaderScreen screen;
 
-  Comments(FeedsCore core, PostAccess access) {
+  Comments(FeedsCore core, PostAccess access, ReaderScreen screen) {
     this.core = core;
     this.access = access;
+    this.screen = screen;
     this.posts = core.posts();
     this.ties = core.ties();
   }
@@ -52,7 +55,7 @@ final class Comments {
       if (!(t instanceof String text) || text.isBlank() || text.codePointCount(0, text.length()) > MAX_COMMENT) {
         throw PostDraft.invalid("text", "a comment is 1 to " + MAX_COMMENT + " characters");
       }
-      ContentFilters.check("comment", "text", UserText.lines("text", text));
+      long heldBy = ContentFilters.screen("comment", "text", UserText.lines("text", text));
       Object r = b.getValue("reply_to");
       if (r != null && (!(r instanceof Number n) || n.longValue() <= 0)) {
         throw PostDraft.invalid("reply_to", "reply_to must be a comment id");
@@ -61,13 +64,17 @@ final class Comments {
       return core.limit("comment", actor, core.settings().commentsPerMinute(), MINUTE, "comments per minute")
           .compose(v -> access.visiblePost(actor, postId))
           .compose(post -> (replyTo == 0 ? Future.succeededFuture((JsonObject) null) : shownComment(actor, replyTo))
-              .compose(parent -> add(actor, postId, post, text, replyTo, parent)));
+              .compose(parent -> add(actor, postId, post, text, replyTo, parent, heldBy)));
     });
   }
 
-  /** Stores a comment on a post the actor may see; a reply's parent must be a comment shown on that post. */
+  /**
+   * Stores a comment on a post the actor may see; a reply's parent must be a comment shown on that post. A comment a
+   * filter holds ({@code heldBy}) is stored with {@code held}, shown to its author only, neither counted nor told
+   * ({@code ContentHeld} instead of {@code CommentAdded}) until {@link #release}.
+   */
   private Future<JsonObject> add(long actor, long postId, JsonObject post, String text, long replyTo,
-                                 JsonObject parent) {
+                                 JsonObject parent, long heldBy) {
     if (replyTo != 0 && (parent == null || parent.getLong("post") != postId)) {
       return Future.failedFuture(Failures.field(FeedsErrors.COMMENT_NOT_FOUND, "reply_to",
           "no such comment on this post"));
@@ -77,13 +84,39 @@ final class Comments {
         .put("text", text).put("reply_to", replyTo)
         .put("reply_to_author", parent == null ? 0L : parent.getLong("author"))
         .put("created", System.currentTimeMillis());
+    if (heldBy != 0) {
+      doc.put("held", new JsonObject().put("filter", heldBy).put("at", doc.getLong("created")));
+      return posts.insertComment(doc).compose(x -> {
+        core.emit(new ContentHeld("comment", id, actor, postId, heldBy));
+        return commentViews(actor, List.of(doc)).map(list -> list.get(0));
+      });
+    }
     return core.recount().touch(postId).compose(x -> posts.insertComment(doc))
-        .compose(x -> core.inc(postId, new JsonObject().put("comments", 1)))
-        .compose(x -> {
-          core.emit(new CommentAdded(id, postId, post.getLong("author"), actor, replyTo,
-              doc.getLong("reply_to_author")));
-          return commentViews(actor, List.of(doc)).map(list -> list.get(0));
-        });
+        .compose(x -> shown(doc, post.getLong("author")))
+        .compose(x -> commentViews(actor, List.of(doc)).map(list -> list.get(0)));
+  }
+
+  // a comment now shown to all: counted on its post, and told (CommentAdded) to the post's author and the replied
+  private Future<Void> shown(JsonObject doc, long postAuthor) {
+    long postId = doc.getLong("post");
+    return core.inc(postId, new JsonObject().put("comments", 1)).onSuccess(x ->
+        core.emit(new CommentAdded(doc.getLong("_id"), postId, postAuthor, doc.getLong("author"),
+            doc.getLong("reply_to", 0L), doc.getLong("reply_to_author", 0L))));
+  }
+
+  /** Takes a filter's hold off a comment (a moderator dismissed its report): counted and told as if just added. */
+  Future<JsonObject> release(long commentId) {
+    return posts.findComment(commentId).compose(c -> {
+      if (c == null || c.containsKey("removed")) {
+        return commentNotFound();
+      }
+      JsonObject owner = new JsonObject().put("owner", c.getLong("author"));
+      long postId = c.getLong("post");
+      return core.recount().touch(postId).compose(x -> posts.releaseComment(commentId))
+          .compose(released -> released == null ? Future.succeededFuture()
+              : posts.find(postId).compose(post -> shown(released, post == null ? 0L : post.getLong("author"))))
+          .map(owner);
+    });
   }
 
   Future<Void> deleteComment(long actor, long commentId) {
@@ -108,7 +141,8 @@ final class Comments {
               "only the commenter or the post's author may delete a comment")));
     }
     return core.recount().touch(postId).compose(x -> posts.removeComment(commentId))
-        .compose(removed -> !removed ? Future.succeededFuture()
+        // a held comment was never counted nor told
+        .compose(removed -> !removed || c.containsKey("held") ? Future.succeededFuture()
             : core.inc(postId, new JsonObject().put("comments", -1)).onSuccess(x ->
                 core.emit(new CommentDeleted(commentId, postId, postAuthor, commenter, actor))));
   }
@@ -124,8 +158,10 @@ final class Comments {
       // viewer that a user in a block with them commented, and at what time
       VisiblePages.Rows<JsonObject, Long> rows = (before, count) ->
           posts.comments(postId, before == null ? 0 : before, sinceId, count);
+      Future<Boolean> hide = screen.hides(viewer);
       return access.visiblePost(viewer, postId).compose(post -> VisiblePages.read(rows,
-              docs -> commentViews(viewer, docs), d -> d.getLong("_id"), v -> v.getLong("id"),
+              docs -> commentViews(viewer, docs).compose(v -> hide.map(h -> h
+                  ? ReaderScreen.without(viewer, v, "comment") : v)), d -> d.getLong("_id"), v -> v.getLong("id"),
               maxId == 0 ? null : maxId, limit, MAX_HIDDEN_SCAN))
           .map(page -> new JsonObject()
               .put("items", new JsonArray(page.items()))
@@ -141,6 +177,7 @@ final class Comments {
    */
   Future<JsonObject> shownComment(long viewer, long commentId) {
     return posts.findComment(commentId).compose(c -> c == null || c.containsKey("removed")
+        || c.containsKey("held") && c.getLong("author") != viewer
         ? Future.succeededFuture((JsonObject) null)
         : ties.of(viewer, List.of(c.getLong("author")), false).map(t ->
             t.getOrDefault(c.getLong("author"), Visibility.Tie.NONE).blocked() ? null : c));
@@ -162,7 +199,9 @@ final class Comments {
       for (JsonObject d : docs) {
         long author = d.getLong("author");
         JsonObject summary = sums.getJsonObject(Long.toString(author));
-        if (summary == null || t.getOrDefault(author, Visibility.Tie.NONE).blocked()) {
+        // a comment held for review is its author's alone
+        if (summary == null || t.getOrDefault(author, Visibility.Tie.NONE).blocked()
+            || d.containsKey("held") && author != viewer) {
           continue;
         }
         JsonObject reply = null;
@@ -176,8 +215,10 @@ final class Comments {
         } else if (replyTo != 0 && replied != null && !t.getOrDefault(replyAuthor, Visibility.Tie.NONE).blocked()) {
           reply = new JsonObject().put("id", replyTo).put("author", replied);
         }
-        out.add(new JsonObject().put("id", d.getLong("_id")).put("post", d.getLong("post")).put("author", summary)
-            .put("text", d.getString("text")).put("reply_to", reply).put("created", d.getLong("created")));
+        JsonObject view = new JsonObject().put("id", d.getLong("_id")).put("post", d.getLong("post"))
+            .put("author", summary).put("text", d.getString("text")).put("reply_to", reply)
+            .put("created", d.getLong("created"));
+        out.add(d.containsKey("held") ? view.put("held", true) : view);
       }
       return out;
     });

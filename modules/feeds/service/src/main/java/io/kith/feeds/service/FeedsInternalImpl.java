@@ -33,6 +33,11 @@ final class FeedsInternalImpl implements FeedsInternal {
   }
 
   @Override
+  public Future<JsonObject> releaseHeld(String type, long id) {
+    return removals.release(type, id);
+  }
+
+  @Override
   public Future<JsonObject> contentForModerator(String type, long id) {
     return removals.forModerator(type, id);
   }

@@ -1,5 +1,6 @@
 package io.kith.feeds.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
@@ -42,8 +43,10 @@ final class FeedsServiceImpl implements FeedsService {
     this.views = new PostViews(core);
     this.relationsInternal = relationsInternal;
     this.posts = new Posts(core, access, views);
-    this.reads = new TimelineReads(core, access, views);
-    this.comments = new Comments(core, access);
+    AccountsInternal accountsInternal = AccountsInternal.proxy(core.platform().vertx());
+    ReaderScreen screen = new ReaderScreen(accountsInternal);
+    this.reads = new TimelineReads(core, access, views, new Reach(accountsInternal, core.ties()), screen);
+    this.comments = new Comments(core, access, screen);
     this.likes = new Likes(core, access);
   }
 

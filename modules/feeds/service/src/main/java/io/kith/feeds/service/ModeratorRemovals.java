@@ -2,6 +2,7 @@ package io.kith.feeds.service;
 
 import io.kith.feeds.api.FeedsErrors;
 import io.kith.feeds.api.events.CommentDeleted;
+import io.kith.feeds.api.events.PostEdited;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
 import io.vertx.core.Future;
@@ -80,11 +81,44 @@ final class ModeratorRemovals {
       long postId = c.getLong("post");
       JsonObject owner = new JsonObject().put("owner", c.getLong("author"));
       return core.recount().touch(postId).compose(x -> store.markCommentRemoved(id, removal))
-          .compose(before -> before == null ? Future.succeededFuture(owner)
+          // a held comment was never counted nor told, so its removal takes nothing off
+          .compose(before -> before == null || before.containsKey("held") ? Future.succeededFuture(owner)
               : store.find(postId).compose(post -> core.inc(postId, new JsonObject().put("comments", -1))
                   .onSuccess(x -> core.emit(new CommentDeleted(id, postId, post == null ? 0L : post.getLong("author"),
                       c.getLong("author"), removal.getLong("by", 0L))))
                   .map(owner)));
+    });
+  }
+
+  /**
+   * Releases a held post: its published visibility back, the cached copy dropped, and {@code PostEdited} so the
+   * fan-out spreads it as it spreads a post whose audience widened. Repeating it changes nothing.
+   */
+  Future<JsonObject> release(String type, long id) {
+    if ("comment".equals(type)) {
+      return comments.release(id);
+    }
+    if (!"post".equals(type)) {
+      return Failures.failField(KithErrors.VALIDATION_FAILED, "type", "feeds holds posts and comments");
+    }
+    return store.find(id).compose(post -> {
+      if (post == null || post.getBoolean("deleted", false)) {
+        return notFound();
+      }
+      JsonObject owner = new JsonObject().put("owner", post.getLong("author"));
+      JsonObject held = post.getJsonObject("held");
+      if (held == null) {
+        return Future.succeededFuture(owner);
+      }
+      String visibility = held.getString("vis", Visibility.PUBLIC);
+      return store.release(id, visibility)
+          .compose(released -> quietly(core.cache().changed(id)).map(released))
+          .onSuccess(released -> {
+            if (released != null) {
+              core.emit(new PostEdited(id, post.getLong("author"), visibility));
+            }
+          })
+          .map(owner);
     });
   }
 

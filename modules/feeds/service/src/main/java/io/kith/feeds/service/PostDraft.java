@@ -25,9 +25,10 @@ import java.util.Set;
  * @param mentions    mentioned user ids
  * @param visibility  one of {@link Visibility#ALL}, null when absent (edit) or defaulted to public
  * @param audience    {@code {users, groups, tags}} (tags lower case), empty lists when absent
+ * @param heldBy      the content filter that holds the text for review (publish only), or 0
  */
 record PostDraft(String text, List<Long> media, JsonObject place, List<Long> mentions, String visibility,
-                 JsonObject audience) {
+                 JsonObject audience, long heldBy) {
 
   static final int MAX_TEXT = 5_000;
   static final int MAX_MEDIA = 9;
@@ -56,7 +57,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     String visibility = visibility(b);
     JsonObject audience = audience(b);
     PostDraft draft = new PostDraft(text, media, place(b), ids(b, "mentions", MAX_MENTIONS, true),
-        visibility == null ? Visibility.PUBLIC : visibility, audience);
+        visibility == null ? Visibility.PUBLIC : visibility, audience, ContentFilters.screen("post", "text", text));
     draft.checkAudience();
     return draft;
   }
@@ -68,8 +69,9 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     if (b.isEmpty()) {
       throw Failures.of(KithErrors.VALIDATION_FAILED, "nothing to change");
     }
-    return new PostDraft(text(b), List.of(), place(b), List.of(), visibility(b),
-        b.containsKey("audience") ? audience(b) : null);
+    // an edit is not held (the post would vanish from its readers mid-life): a hold filter refuses it
+    return new PostDraft(ContentFilters.check("post", "text", text(b)), List.of(), place(b), List.of(), visibility(b),
+        b.containsKey("audience") ? audience(b) : null, 0);
   }
 
   /** The audience must be given for {@code only}, and is meaningless for other visibilities but {@code except}. */
@@ -105,7 +107,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     if (s.codePointCount(0, s.length()) > MAX_TEXT) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "text is longer than " + MAX_TEXT + " characters");
     }
-    return ContentFilters.check("post", "text", UserText.lines("text", s));
+    return UserText.lines("text", s);
   }
 
   private static String visibility(JsonObject b) {

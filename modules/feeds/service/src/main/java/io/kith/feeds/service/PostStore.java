@@ -217,6 +217,15 @@ final class PostStore {
             .put("removed", removal)), new FindOptions(), new UpdateOptions().setReturningNewDocument(false));
   }
 
+  /** Gives a held post the visibility it was published with; the post as it is now, or null when it was not held. */
+  Future<JsonObject> release(long id, String visibility) {
+    return mongo.findOneAndUpdateWithOptions(POSTS, new JsonObject().put("_id", id)
+            .put("held", new JsonObject().put("$exists", true)),
+        new JsonObject().put("$set", new JsonObject().put("vis", visibility))
+            .put("$unset", new JsonObject().put("held", "")),
+        new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
   /** Adds to counters of a post ({@code {likes: 1}} ...). */
   Future<Void> inc(long id, JsonObject inc) {
     return mongo.updateCollectionWithOptions(POSTS, new JsonObject().put("_id", id),
@@ -239,7 +248,9 @@ final class PostStore {
    */
   Future<JsonObject> countInteractions(long post) {
     Future<Long> likes = mongo.count(LIKES, new JsonObject().put("p", post));
-    Future<Long> comments = mongo.count(COMMENTS, new JsonObject().put("post", post).put("removed", SHOWN));
+    // a comment held for review is not counted until it is released
+    Future<Long> comments = mongo.count(COMMENTS, new JsonObject().put("post", post).put("removed", SHOWN)
+        .put("held", SHOWN));
     Future<Long> reposts = mongo.count(POSTS, new JsonObject().put("repost_of", post).put("deleted", LIVE));
     Future<Long> total = mongo.count(POSTS, new JsonObject().put("repost_of", post));
     return Future.all(likes, comments, reposts, total).map(v -> new JsonObject().put("likes", likes.result())
@@ -311,6 +322,14 @@ final class PostStore {
 
   Future<JsonObject> findComment(long id) {
     return mongo.findOne(COMMENTS, new JsonObject().put("_id", id), null);
+  }
+
+  /** Takes the hold off a comment; the comment as it is now, or null when it was not held (or is removed). */
+  Future<JsonObject> releaseComment(long id) {
+    return mongo.findOneAndUpdateWithOptions(COMMENTS, new JsonObject().put("_id", id).put("removed", SHOWN)
+            .put("held", new JsonObject().put("$exists", true)),
+        new JsonObject().put("$unset", new JsonObject().put("held", "")), new FindOptions(),
+        new UpdateOptions().setReturningNewDocument(true));
   }
 
   /** Removes a comment; true when this call removed it. */

@@ -365,6 +365,11 @@ final class PostViews {
     if (viewer == author) {
       view.put("audience", d.getJsonObject("aud"));
     }
+    JsonObject held = d.getJsonObject("held");
+    if (held != null) {
+      // only its author reads a held post: shown with the visibility it will have once released
+      view.put("visibility", held.getString("vis")).put("held", true);
+    }
     return view;
   }
 

@@ -1,8 +1,10 @@
 package io.kith.feeds.service;
 
 import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.FeedsErrors;
 import io.kith.feeds.api.events.PostDeleted;
 import io.kith.feeds.api.events.PostEdited;
+import io.kith.feeds.api.events.ContentHeld;
 import io.kith.feeds.api.events.PostPublished;
 import io.kith.feeds.api.events.PostReposted;
 import io.kith.feeds.service.media.MediaStore;
@@ -115,12 +117,24 @@ final class Posts {
         });
   }
 
+  /**
+   * A new post's document. A held one (a content filter holds its text for review) is stored {@code private}, which
+   * every read and the fan-out already keep to its author, with the visibility asked for in {@code held.vis} until a
+   * moderator releases it ({@link ModeratorRemovals#release}).
+   */
   private JsonObject newPost(long id, long actor, PostDraft draft, long repostOf) {
-    return new JsonObject().put("_id", id).put("author", actor).put("text", draft.text() == null ? "" : draft.text())
+    long now = System.currentTimeMillis();
+    JsonObject doc = new JsonObject().put("_id", id).put("author", actor)
+        .put("text", draft.text() == null ? "" : draft.text())
         .put("place", draft.place()).put("mentions", new JsonArray(draft.mentions()))
         .put("vis", draft.visibility()).put("aud", draft.audience()).put("repost_of", repostOf)
-        .put("created", System.currentTimeMillis()).put("likes", 0).put("comments", 0).put("reposts", 0)
+        .put("created", now).put("likes", 0).put("comments", 0).put("reposts", 0)
         .put("reposts_total", 0);
+    if (draft.heldBy() != 0) {
+      doc.put("held", new JsonObject().put("vis", draft.visibility()).put("filter", draft.heldBy()).put("at", now))
+          .put("vis", Visibility.PRIVATE);
+    }
+    return doc;
   }
 
   /** After the insert: the author's own timelines at once, the event for fan-out, and the author's view. */
@@ -138,6 +152,10 @@ final class Posts {
       core.platform().metrics().counter(KithMetrics.POSTS_PUBLISHED, "Posts published").increment();
       core.emit(new PostPublished(id, author, doc.getString("vis"), doc.getLong("repost_of"),
           Event.longs(doc.getJsonArray("mentions"))));
+      JsonObject held = doc.getJsonObject("held");
+      if (held != null) {
+        core.emit(new ContentHeld("post", id, author, id, held.getLong("filter")));
+      }
       return views.hydrate(author, List.of(doc), false).map(list -> list.get(0));
     });
   }
@@ -181,7 +199,9 @@ final class Posts {
       PostDraft edit = PostDraft.parseEdit(changes);
       return core.limit("edit", actor, core.settings().editsPerHour(), HOUR, "edits per hour")
           .compose(x -> access.authored(actor, postId))
-          .compose(post -> applyEdit(actor, postId, changes, edit, post));
+          .compose(post -> post.containsKey("held")
+              ? Future.failedFuture(Failures.of(FeedsErrors.POST_HELD, "this post is held for review"))
+              : applyEdit(actor, postId, changes, edit, post));
     });
   }
 
@@ -191,7 +211,7 @@ final class Posts {
     boolean audienceApplies = Visibility.ONLY.equals(visibility) || Visibility.EXCEPT.equals(visibility);
     JsonObject audience = edit.audience() != null ? edit.audience()
         : audienceApplies ? post.getJsonObject("aud", PostDraft.emptyAudience()) : PostDraft.emptyAudience();
-    PostDraft merged = new PostDraft(edit.text(), List.of(), edit.place(), List.of(), visibility, audience);
+    PostDraft merged = new PostDraft(edit.text(), List.of(), edit.place(), List.of(), visibility, audience, 0);
     merged.checkAudience();
     String text = edit.text() != null ? edit.text() : post.getString("text", "");
     boolean hasMedia = !post.getJsonArray("media", new JsonArray()).isEmpty();

@@ -39,8 +39,10 @@ final class TimelineReads {
   private final Timelines timelines;
   private final Ties ties;
   private final PostCache cache;
+  private final Reach reach;
+  private final ReaderScreen screen;
 
-  TimelineReads(FeedsCore core, PostAccess access, PostViews views) {
+  TimelineReads(FeedsCore core, PostAccess access, PostViews views, Reach reach, ReaderScreen screen) {
     this.core = core;
     this.access = access;
     this.views = views;
@@ -48,6 +50,8 @@ final class TimelineReads {
     this.timelines = core.timelines();
     this.ties = core.ties();
     this.cache = core.cache();
+    this.reach = reach;
+    this.screen = screen;
   }
 
   /** Reads candidate post ids below {@code maxId} and above {@code sinceId}, newest first. */
@@ -104,7 +108,8 @@ final class TimelineReads {
     return Failures.guard(() -> {
       checkPage(maxId, sinceId, limit);
       Source source = (max, since, count) -> posts.latestPublic(max, since, count).map(PostStore::ids);
-      return page(viewer, source, maxId, sinceId, limit, true);
+      return round(new PageRead(viewer, source, sinceId, limit, true, new ArrayList<>(), reach,
+          screen.hides(viewer)), maxId, 0, 0);
     });
   }
 
@@ -224,9 +229,13 @@ final class TimelineReads {
     });
   }
 
-  /** One page being read: what it asks for, and the items found in its rounds so far. */
+  /**
+   * One page being read: what it asks for, and the items found in its rounds so far; {@code reach} set on a public
+   * surface, where limited authors reach only their followers; {@code hideFiltered} whether the reader hides
+   * filtered posts (timelines only).
+   */
   private record PageRead(long viewer, Source source, long sinceId, int limit, boolean timeline,
-                          List<JsonObject> items) {
+                          List<JsonObject> items, Reach reach, Future<Boolean> hideFiltered) {
   }
 
   /**
@@ -236,7 +245,8 @@ final class TimelineReads {
    * reveal a hidden post's id and so its time); a stretch of more hidden posts than the budget ends the list early.
    */
   private Future<JsonObject> page(long viewer, Source source, long maxId, long sinceId, int limit, boolean timeline) {
-    return round(new PageRead(viewer, source, sinceId, limit, timeline, new ArrayList<>()), maxId, 0, 0);
+    return round(new PageRead(viewer, source, sinceId, limit, timeline, new ArrayList<>(), null,
+        timeline ? screen.hides(viewer) : Future.succeededFuture(false)), maxId, 0, 0);
   }
 
   private Future<JsonObject> round(PageRead p, long maxId, int round, int scanned) {
@@ -265,7 +275,11 @@ final class TimelineReads {
           docs.add(d);
         }
       });
-      return views.hydrate(p.viewer(), docs, p.timeline(), want, found, early);
+      Future<List<JsonObject>> shown = views.hydrate(p.viewer(), docs, p.timeline(), want, found, early);
+      Future<List<JsonObject>> reached = p.reach() == null ? shown
+          : shown.compose(v -> p.reach().onPublicSurface(p.viewer(), v));
+      return reached.compose(v -> p.hideFiltered().map(hide -> hide ? ReaderScreen.without(p.viewer(), v, "post")
+          : v));
     });
   }
 

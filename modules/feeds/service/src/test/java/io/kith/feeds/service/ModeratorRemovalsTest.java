@@ -66,6 +66,22 @@ class ModeratorRemovalsTest extends FeedsTestBase {
   }
 
   @Test
+  @DisplayName("releaseHeld of a post or comment no filter held changes nothing and answers its owner; a missing one "
+      + "is not found, another type validation_failed")
+  void releaseNotHeld() throws Exception {
+    List<Long> users = newUsers(2);
+    long post = publishPublic(users.get(0));
+    long comment = await(feeds.comment(users.get(1), post, new JsonObject().put("text", "fine"))).getLong("id");
+    assertEquals(users.get(0), await(feedsInternal.releaseHeld("post", post)).getLong("owner"));
+    assertEquals(users.get(1), await(feedsInternal.releaseHeld("comment", comment)).getLong("owner"));
+    assertEquals(1, await(feeds.post(users.get(1), post)).getJsonObject("counts").getLong("comments"),
+        "a shown comment is not counted twice");
+    failsWith("post_not_found", feedsInternal.releaseHeld("post", post + 1_000_000));
+    failsWith("comment_not_found", feedsInternal.releaseHeld("comment", post + 1_000_000));
+    failsWith("validation_failed", feedsInternal.releaseHeld("like", post));
+  }
+
+  @Test
   @DisplayName("refusals: a missing or deleted post, a missing comment, an unknown type")
   void refusals() throws Exception {
     long author = newUser();

@@ -12,6 +12,11 @@ public final class MessagingErrors {
    * messages from friends only. The detail is the same in every case, so a sender cannot tell a block from a setting.
    */
   public static final ErrorCode NOT_ALLOWED = ErrorCode.of(403, "message_not_allowed", "Message not allowed");
+  /**
+   * The sender's account is limited by a moderator and the recipient does not follow them: a limited user messages
+   * only their followers (direct messages; groups they are in are unaffected).
+   */
+  public static final ErrorCode SENDER_LIMITED = ErrorCode.of(403, "sender_limited", "Sender limited");
   /** No such conversation, or the actor is not part of it (indistinguishable on purpose). */
   public static final ErrorCode CONVERSATION_NOT_FOUND =
       ErrorCode.of(404, "conversation_not_found", "No such conversation");

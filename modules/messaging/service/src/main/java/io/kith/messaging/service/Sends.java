@@ -1,5 +1,6 @@
 package io.kith.messaging.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
@@ -53,6 +54,7 @@ final class Sends {
   private final MessageStore messages;
   private final RecentWindow window;
   private final AccountsService accounts;
+  private final AccountsInternal limits;
   private final RelationsInternal relations;
   private final RateLimiter limiter;
   private final Groups groups;
@@ -77,6 +79,7 @@ final class Sends {
     this.messages = messages;
     this.window = window;
     this.accounts = accounts;
+    this.limits = AccountsInternal.proxy(platform.vertx());
     this.relations = relations;
     this.limiter = limiter;
     this.groups = groups;
@@ -152,12 +155,16 @@ final class Sends {
         "too many messages; at most " + settings.sendsPerMinute() + " per minute");
   }
 
-  /** Fails unless {@code to} exists and takes messages from {@code actor}. */
+  /**
+   * Fails unless {@code to} exists and takes messages from {@code actor}; a limited sender (moderation's limit, held
+   * by accounts) reaches only their followers.
+   */
   private Future<Void> allowed(long actor, long to) {
     Future<JsonObject> exists = accounts.summaries(actor, List.of(to));
     Future<JsonObject> ties = relations.ties(to, List.of(actor));
     Future<JsonObject> prefs = preferences.cached(to);
-    return Future.all(exists, ties, prefs).compose(v -> {
+    Future<JsonObject> limited = limits.limitedAmong(List.of(actor));
+    return Future.all(exists, ties, prefs, limited).compose(v -> {
       JsonObject tie = ties.result().getJsonObject(Long.toString(actor), new JsonObject());
       // across a block either way the other user is an account that does not exist, as their profile is (a refusal
       // of another kind would tell the sender of the block)
@@ -167,6 +174,10 @@ final class Sends {
       boolean friendsOnly = "friends".equals(prefs.result().getString("messages_from"));
       if (friendsOnly && !tie.getBoolean("friend", false)) {
         return Failures.fail(MessagingErrors.NOT_ALLOWED, "this user does not accept messages from you");
+      }
+      if (limited.result().containsKey(Long.toString(actor)) && !tie.getBoolean("following", false)) {
+        return Failures.fail(MessagingErrors.SENDER_LIMITED,
+            "your account is limited: you can message only people who follow you");
       }
       return Future.succeededFuture();
     });

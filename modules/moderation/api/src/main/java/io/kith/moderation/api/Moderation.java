@@ -37,10 +37,10 @@ public final class Moderation {
   /** The decision that removes the reported content (a post, comment, message, group or activity). */
   public static final String REMOVE_CONTENT = "remove_content";
   /** The decisions a moderator can make on a report. */
-  public static final List<String> DECISIONS = List.of("dismiss", "warn", "suspend", REMOVE_CONTENT);
+  public static final List<String> DECISIONS = List.of("dismiss", "warn", "suspend", "limit", REMOVE_CONTENT);
 
   /** The sanctions an operator puts on a user, directly or as a report's decision. */
-  public static final List<String> SANCTIONS = List.of("warn", "suspend", "unsuspend");
+  public static final List<String> SANCTIONS = List.of("warn", "suspend", "unsuspend", "limit", "unlimit");
   /** Appeal states: waiting, the decision kept, the decision undone. */
   public static final List<String> APPEAL_STATES = List.of("open", "upheld", "overturned");
   /** What a second moderator decides on an appeal. */

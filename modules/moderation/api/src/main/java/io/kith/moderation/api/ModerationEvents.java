@@ -11,6 +11,9 @@ package io.kith.moderation.api;
  *   <li>{@value #USER_SUSPENDED}: {@code {sanction_id, user_id, until, reason}} ({@code until} 0 = permanent): the
  *   user's sessions are already revoked and the account hidden</li>
  *   <li>{@value #USER_UNSUSPENDED}: {@code {sanction_id, user_id, reason}} (an unsuspend or an overturned appeal)</li>
+ *   <li>{@value #USER_LIMITED}: {@code {sanction_id, user_id, until, reason}} ({@code until} 0 = permanent): the
+ *   user's posts have left the public surfaces and they may message only their followers; the user is notified</li>
+ *   <li>{@value #USER_UNLIMITED}: {@code {sanction_id, user_id, reason}} (an unlimit or an overturned appeal)</li>
  *   <li>{@value #APPEAL_DECIDED}: {@code {appeal_id, user_id, decision, reason}}: the appellant is notified</li>
  *   <li>{@value #CONTENT_REMOVED}: {@code {target_type, target_id, owner, report_id}}: a moderator removed the
  *   content (the owning domain already hid it and emitted its own deletion event for its clean-up)</li>
@@ -33,6 +36,10 @@ public final class ModerationEvents {
   public static final String USER_SUSPENDED = "UserSuspended";
   /** A suspension was ended before its time. */
   public static final String USER_UNSUSPENDED = "UserUnsuspended";
+  /** A user was limited. */
+  public static final String USER_LIMITED = "UserLimited";
+  /** A limit was ended before its time. */
+  public static final String USER_UNLIMITED = "UserUnlimited";
   /** An appeal was decided (upheld or overturned). */
   public static final String APPEAL_DECIDED = "AppealDecided";
 

@@ -89,10 +89,10 @@ final class Appeals {
     return text;
   }
 
-  // a sanction of the actor (warnings and suspensions; an unsuspend is nothing to appeal)
+  // a sanction of the actor (warnings, suspensions, limits; the end of one is nothing to appeal)
   private Future<Appealed> ofSanction(long actor, long sanctionId) {
     return sanctionStore.find(sanctionId).compose(s -> s == null || s.getLong("user") != actor
-        || "unsuspend".equals(s.getString("kind"))
+        || Sanctions.ENDINGS.containsValue(s.getString("kind"))
         ? Failures.fail(Moderation.DECISION_NOT_FOUND, "no decision " + sanctionId + " of yours to appeal")
         : Future.succeededFuture(new Appealed("sanction:" + sanctionId, new JsonObject()
             .put("kind", s.getString("kind")).put("sanction_id", sanctionId).put("report_id", s.getLong("report_id")).put("by", s.getLong("by")))));
@@ -165,11 +165,12 @@ final class Appeals {
     });
   }
 
-  // an overturned suspension ends; a warning overturned stays on record with its appeal
+  // an overturned suspension or limit ends; a warning overturned stays on record with its appeal
   private Future<Void> undone(long actor, JsonObject appeal, String what, String reason) {
-    if (!"overturn".equals(what) || !"suspend".equals(appeal.getJsonObject("appealed").getString("kind"))) {
+    String ending = Sanctions.ENDINGS.get(appeal.getJsonObject("appealed").getString("kind"));
+    if (!"overturn".equals(what) || ending == null) {
       return Future.succeededFuture();
     }
-    return sanctions.lift(actor, appeal.getLong("user"), reason).mapEmpty();
+    return sanctions.lift(actor, appeal.getLong("user"), ending, reason).mapEmpty();
   }
 }

@@ -4,6 +4,7 @@ import io.kith.moderation.api.ContentFilterErrors;
 import io.kith.moderation.api.ContentFiltersService;
 import io.kith.moderation.api.Moderation;
 import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.kith.platform.id.IdGenerator;
 import io.kith.platform.text.ContentFilters;
 import io.vertx.core.Future;
@@ -40,6 +41,7 @@ final class ContentFiltersServiceImpl implements ContentFiltersService {
   public Future<JsonObject> add(long actor, JsonObject filter) {
     // the role first, so a user learns nothing about what a filter may be
     return roles.require(actor, Moderation.ADMIN)
+        .map(r -> category(filter))
         .map(r -> ContentFilters.validate(filter).put("_id", ids.next()).put("created_by", actor)
             .put("created_at", System.currentTimeMillis()))
         .compose(doc -> mongo.count(ContentFilters.COLLECTION, new JsonObject())
@@ -49,6 +51,16 @@ final class ContentFiltersServiceImpl implements ContentFiltersService {
             .compose(v -> mongo.insert(ContentFilters.COLLECTION, doc))
             .compose(v -> changed(actor, "filter.add", doc))
             .map(v -> view(doc)));
+  }
+
+  // the category of the reports a hold files: a report category, "other" when absent
+  private static JsonObject category(JsonObject filter) {
+    Object category = filter.getValue("category");
+    if (category != null && !Moderation.CATEGORIES.contains(category)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "category", "category must be one of "
+          + Moderation.CATEGORIES);
+    }
+    return filter;
   }
 
   @Override
@@ -73,7 +85,8 @@ final class ContentFiltersServiceImpl implements ContentFiltersService {
   // the audit entry first (an unaudited change must not spread), then every node reloads
   private Future<Void> changed(long actor, String action, JsonObject doc) {
     JsonObject details = new JsonObject().put("kind", doc.getString("kind")).put("value", doc.getString("value"))
-        .put("action", doc.getString("action")).put("contexts", doc.getJsonArray("contexts"));
+        .put("action", doc.getString("action")).put("contexts", doc.getJsonArray("contexts"))
+        .put("category", doc.getString("category"));
     return audit.append(actor, action, "filter", doc.getLong("_id"), details)
         .onSuccess(v -> vertx.eventBus().publish(ContentFilters.CHANGED_ADDRESS, doc.getLong("_id")));
   }

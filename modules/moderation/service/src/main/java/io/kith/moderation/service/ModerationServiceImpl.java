@@ -42,6 +42,7 @@ final class ModerationServiceImpl implements ModerationService {
   private Appeals appeals;
   private final Removals removals;
   private Overview overview;
+  private Holds holds;
 
   ModerationServiceImpl(ModerationSettings settings, Roles roles, ReportStore reports, AuditLog audit,
                         Targets targets, IdGenerator ids, RateLimiter limiter, EventPublisher events,
@@ -60,6 +61,12 @@ final class ModerationServiceImpl implements ModerationService {
   /** Adds the operators' overview (wired apart, as it needs accounts' service). */
   ModerationServiceImpl with(Overview overview) {
     this.overview = overview;
+    return this;
+  }
+
+  /** Adds the reports on content that filters held (wired apart, as it consumes the feeds stream). */
+  ModerationServiceImpl with(Holds holds) {
+    this.holds = holds;
     return this;
   }
 
@@ -221,6 +228,7 @@ final class ModerationServiceImpl implements ModerationService {
       String state = Moderation.REMOVE_CONTENT.equals(what) ? Moderation.ACTIONED : Moderation.DISMISSED;
       return roles.require(actor, Moderation.MODERATOR)
           .compose(r -> removals.beforeClose(what, reportId, actor, reason))
+          .compose(r -> reports.find(reportId).compose(report -> holds.beforeDismiss(what, report)))
           .compose(r -> openOrRefused(reports.close(reportId, state, record), reportId))
           .compose(doc -> audit.append(actor, "report." + what, "report", reportId,
                   new JsonObject().put("reason", reason).put("target", doc.getJsonObject("target")))

@@ -4,6 +4,7 @@ import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.activities.api.ActivitiesInternal;
+import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.FeedsService;
 import io.kith.messaging.api.MessagingInternal;
@@ -14,6 +15,7 @@ import io.kith.moderation.api.ModerationEvents;
 import io.kith.moderation.api.ModerationService;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.EventConsumer;
 import io.kith.platform.limit.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -26,6 +28,7 @@ public final class ModerationVerticle extends VerticleBase {
 
   private final Platform platform;
   private ServiceBindings bindings;
+  private EventConsumer holdsConsumer;
 
   /** Creates the verticle on a node's platform. */
   public ModerationVerticle(Platform platform) {
@@ -51,6 +54,9 @@ public final class ModerationVerticle extends VerticleBase {
     Sanctions sanctions = new Sanctions(roles, reports, sanctionStore, audit, AccountsInternal.proxy(vertx),
         platform.ids(), platform.events().publisher(ModerationEvents.DOMAIN), settings.commentMax());
     service.with(new Overview(platform.mongo(), roles, AccountsService.proxy(vertx)));
+    Holds holds = new Holds(platform.mongo(), reports, FeedsInternal.proxy(vertx), platform.ids(),
+        platform.events().publisher(ModerationEvents.DOMAIN));
+    service.with(holds);
     service.with(sanctions, new Appeals(roles, reports, sanctionStore, appealStore, sanctions, audit,
         AccountsInternal.proxy(vertx), platform.ids(), settings.commentMax(),
         platform.events().publisher(ModerationEvents.DOMAIN)));
@@ -59,6 +65,12 @@ public final class ModerationVerticle extends VerticleBase {
         .compose(v -> appealStore.ensureIndexes())
         .compose(v -> audit.ensureIndexes())
         .compose(v -> roles.bootstrap(settings.admins()))
+        .compose(v -> platform.events().consume(FeedsEvents.DOMAIN, Holds.GROUP,
+            platform.events().once(Holds.GROUP, holds::handle)))
+        .compose(consumer -> {
+          holdsConsumer = consumer;
+          return Future.succeededFuture();
+        })
         .compose(v -> {
           bindings = new ServiceBindings(vertx);
           return bindings.bind(ModerationService.class, service, ModerationService.ADDRESS);
@@ -70,6 +82,7 @@ public final class ModerationVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return bindings == null ? Future.succeededFuture() : bindings.unregister();
+    Future<Void> consumer = holdsConsumer == null ? Future.succeededFuture() : holdsConsumer.stop();
+    return consumer.compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

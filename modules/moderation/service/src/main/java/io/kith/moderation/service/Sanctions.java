@@ -4,6 +4,8 @@ import io.kith.accounts.api.AccountsErrors;
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.moderation.api.Moderation;
 import io.kith.moderation.api.events.ReportDecided;
+import io.kith.moderation.api.events.UserLimited;
+import io.kith.moderation.api.events.UserUnlimited;
 import io.kith.moderation.api.events.UserSuspended;
 import io.kith.moderation.api.events.UserUnsuspended;
 import io.kith.moderation.api.events.UserWarned;
@@ -19,9 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.Map;
 
 /**
- * Warnings, suspensions and unsuspensions, put on a user directly or as the decision of a report on their content.
+ * Warnings, suspensions, limits and their ends, put on a user directly or as the decision of a report on their
+ * content.
  * Steps: the actor's role and the target's (only a higher role sanctions); on a report, the report closed
  * {@code actioned} (so two moderators cannot both act on it); the effect in accounts (a suspension signs out and
  * hides); the record ({@link SanctionStore}); the audit entry; then the event the user's notification is made from.
@@ -29,7 +33,9 @@ import java.util.List;
 final class Sanctions {
 
   /** The report decisions that are sanctions of the target's owner. */
-  static final List<String> ON_REPORTS = List.of("warn", "suspend");
+  static final List<String> ON_REPORTS = List.of("warn", "suspend", "limit");
+  /** The sanctions in force for a time, and the sanction that ends each (an overturned appeal ends them too). */
+  static final Map<String, String> ENDINGS = Map.of("suspend", "unsuspend", "limit", "unlimit");
 
   private static final Logger LOG = LoggerFactory.getLogger(Sanctions.class);
 
@@ -60,7 +66,7 @@ final class Sanctions {
     JsonObject toDoc() {
       JsonObject doc = new JsonObject().put("_id", id).put("user", user).put("kind", kind).put("reason", reason)
           .put("by", by).put("at", System.currentTimeMillis());
-      if ("suspend".equals(kind)) {
+      if (ENDINGS.containsKey(kind)) {
         doc.put("until", until == 0 ? null : until);
       }
       return reportId == null ? doc : doc.put("report_id", reportId);
@@ -98,16 +104,16 @@ final class Sanctions {
       if (userId == actor) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "user_id", "you cannot sanction yourself");
       }
-      Sanction s = new Sanction(ids.next(), userId, kind, "suspend".equals(kind) ? until(request) : 0,
+      Sanction s = new Sanction(ids.next(), userId, kind, ENDINGS.containsKey(kind) ? until(request) : 0,
           reason(request, reasonMax), actor, null);
       return mayAct(actor, userId).compose(v -> apply(s)).map(SanctionStore::view);
     });
   }
 
-  /** A report decided with a sanction ({@code warn}, {@code suspend}) of its target's owner. */
+  /** A report decided with a sanction ({@code warn}, {@code suspend}, {@code limit}) of its target's owner. */
   Future<JsonObject> onReport(long actor, long reportId, String kind, String reason, JsonObject request) {
     return Failures.guard(() -> {
-      long until = "suspend".equals(kind) ? until(request) : 0;
+      long until = ENDINGS.containsKey(kind) ? until(request) : 0;
       return roles.require(actor, Moderation.MODERATOR).compose(r -> reports.find(reportId)).compose(report -> {
         if (report == null) {
           return Failures.fail(Moderation.REPORT_NOT_FOUND, "no report " + reportId);
@@ -132,9 +138,12 @@ final class Sanctions {
     });
   }
 
-  /** Ends a suspension as an overturned appeal decided; recorded as an {@code unsuspend} by the appeal's moderator. */
-  Future<JsonObject> lift(long actor, long userId, String reason) {
-    return apply(new Sanction(ids.next(), userId, "unsuspend", 0, reason, actor, null));
+  /**
+   * Ends a suspension or a limit as an overturned appeal decided; recorded as the {@code ending} ({@code unsuspend},
+   * {@code unlimit}) by the appeal's moderator.
+   */
+  Future<JsonObject> lift(long actor, long userId, String ending, String reason) {
+    return apply(new Sanction(ids.next(), userId, ending, 0, reason, actor, null));
   }
 
   // moderators sanction plain users, admins also moderators: the target's role must be below the actor's
@@ -149,6 +158,8 @@ final class Sanctions {
     Future<Void> effect = switch (s.kind()) {
       case "suspend" -> accounts.suspend(s.user(), s.until(), s.reason());
       case "unsuspend" -> accounts.unsuspend(s.user());
+      case "limit" -> accounts.limit(s.user(), s.until(), s.reason());
+      case "unlimit" -> accounts.unlimit(s.user());
       // a warning has no effect in accounts, but its user must exist
       default -> accounts.followSettings(List.of(s.user())).compose(found -> found.containsKey(
           Long.toString(s.user())) ? Future.succeededFuture()
@@ -161,6 +172,8 @@ final class Sanctions {
           publish(switch (s.kind()) {
             case "suspend" -> new UserSuspended(s.id(), s.user(), s.until(), s.reason());
             case "unsuspend" -> new UserUnsuspended(s.id(), s.user(), s.reason());
+            case "limit" -> new UserLimited(s.id(), s.user(), s.until(), s.reason());
+            case "unlimit" -> new UserUnlimited(s.id(), s.user(), s.reason());
             default -> new UserWarned(s.id(), s.user(), s.reason());
           });
           return doc;

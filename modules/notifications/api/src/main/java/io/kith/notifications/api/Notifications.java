@@ -84,6 +84,8 @@ public final class Notifications {
   public static final String MODERATION_WARNING = "moderation_warning";
   /** The recipient's account was suspended (no actor; read once it is back; cannot be muted): {@code reason}. */
   public static final String ACCOUNT_SUSPENDED = "account_suspended";
+  /** The recipient's account was limited (no actor; cannot be muted): {@code reason}. */
+  public static final String ACCOUNT_LIMITED = "account_limited";
   /** An appeal of the recipient was decided (no actor; cannot be muted): {@code decision} and {@code reason}. */
   public static final String APPEAL_DECIDED = "appeal_decided";
 
@@ -91,7 +93,7 @@ public final class Notifications {
   public static final List<String> TYPES = List.of(FOLLOWER, FOLLOW_REQUEST, REQUEST_ACCEPTED, FRIEND, COMMENT, REPLY,
       LIKE, REPOST, MENTION, MESSAGE, CHAT_MENTION, GROUP_INVITATION, MEMBER_KICKED, ACTIVITY_UPDATED,
       ACTIVITY_CANCELLED, ACTIVITY_JOINED, ACTIVITY_REMOVED, ACTIVITY_INVITATION, ACTIVITY_STARTING_SOON,
-      EXPORT_READY, MODERATION_WARNING, ACCOUNT_SUSPENDED, APPEAL_DECIDED);
+      EXPORT_READY, MODERATION_WARNING, ACCOUNT_SUSPENDED, APPEAL_DECIDED, ACCOUNT_LIMITED);
 
   /** The optional id fields a notification may carry, each usable as a query condition. */
   public static final List<String> FIELDS = List.of("from_user", "post", "comment", "reply_to", "repost", "activity",

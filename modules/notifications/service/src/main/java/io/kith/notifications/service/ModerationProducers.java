@@ -2,6 +2,7 @@ package io.kith.notifications.service;
 
 import io.kith.moderation.api.ModerationEvents;
 import io.kith.moderation.api.events.AppealDecided;
+import io.kith.moderation.api.events.UserLimited;
 import io.kith.moderation.api.events.UserSuspended;
 import io.kith.moderation.api.events.UserWarned;
 import io.kith.notifications.api.Notifications;
@@ -17,6 +18,7 @@ import io.vertx.core.json.JsonObject;
  *   appellant.</li>
  *   <li>{@code UserSuspended}: an {@link Notifications#ACCOUNT_SUSPENDED} with the reason, read once the user is back
  *   (while suspended they cannot log in; accounts mails them).</li>
+ *   <li>{@code UserLimited}: an {@link Notifications#ACCOUNT_LIMITED} with the reason, told like a warning.</li>
  * </ul>
  * Stored straight through {@link Delivery}, past {@link Notifier}'s rules: they have no actor and no post, and a user
  * must not mute what the moderators tell them.
@@ -43,6 +45,10 @@ final class ModerationProducers {
       case ModerationEvents.USER_SUSPENDED -> {
         UserSuspended s = UserSuspended.fromJson(p);
         yield told(e, s.userId(), Notifications.ACCOUNT_SUSPENDED, s.sanctionId(), p);
+      }
+      case ModerationEvents.USER_LIMITED -> {
+        UserLimited l = UserLimited.fromJson(p);
+        yield told(e, l.userId(), Notifications.ACCOUNT_LIMITED, l.sanctionId(), p);
       }
       case ModerationEvents.APPEAL_DECIDED -> {
         AppealDecided a = AppealDecided.fromJson(p);

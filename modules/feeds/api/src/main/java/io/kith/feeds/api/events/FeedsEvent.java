@@ -11,7 +11,7 @@ import io.vertx.core.json.JsonObject;
  */
 public sealed interface FeedsEvent extends Event
     permits PostPublished, PostDeleted, PostEdited, CommentAdded, CommentDeleted, PostLiked, PostUnliked,
-    PostReposted, UserMentioned {
+    PostReposted, UserMentioned, ContentHeld {
 
   /** The post the event is about. */
   long post();
@@ -31,6 +31,7 @@ public sealed interface FeedsEvent extends Event
       case FeedsEvents.POST_UNLIKED -> PostUnliked.fromJson(json);
       case FeedsEvents.POST_REPOSTED -> PostReposted.fromJson(json);
       case FeedsEvents.USER_MENTIONED -> UserMentioned.fromJson(json);
+      case FeedsEvents.CONTENT_HELD -> ContentHeld.fromJson(json);
       default -> null;
     };
   }

@@ -43,16 +43,18 @@ class WebhooksHttpTest extends HooksTest {
   }
 
   @Test
-  @DisplayName("an unknown event type is refused naming events, and only the operator's token administers webhooks")
+  @DisplayName("an unknown event type is refused naming events; only an admin administers webhooks: a user or a "
+      + "moderator is 403 role_required, no token 401")
   void refusedCallers() {
     kith.admin(HttpMethod.POST, "/webhooks", new JsonObject().put("url", receiver.url("unknown"))
         .put("events", new JsonArray().add("post.exploded"))).problem(400, "validation_failed", "events.0");
-    User user = kith.register();
-    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", null, null).problem(401, "operator_credential_required");
-    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", user.access(), null)
-        .problem(403, "operator_credential_invalid");
-    kith.call(HttpMethod.POST, "/api/v1/admin/webhooks", user.access(), registerRaw(receiver.url("user")))
-        .problem(403, "operator_credential_invalid");
+    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", null, null).problem(401, "unauthenticated");
+    for (User notAdmin : List.of(kith.register(), kith.moderator())) {
+      kith.get("/admin/webhooks", notAdmin).problem(403, "role_required");
+      kith.post("/admin/webhooks", notAdmin, registerRaw(receiver.url("user"))).problem(403, "role_required");
+      kith.delete("/admin/webhooks/" + 9_000_000_000L, notAdmin).problem(403, "role_required");
+    }
+    kith.admin(HttpMethod.GET, "/webhooks", null).expect(200);
     kith.admin(HttpMethod.GET, "/webhooks/" + 9_000_000_000L, null).problem(404, "webhook_not_found");
   }
 

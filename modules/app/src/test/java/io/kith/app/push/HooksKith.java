@@ -4,7 +4,7 @@ import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.Poll;
-import io.kith.platform.token.Sessions;
+import io.kith.app.support.User;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -14,21 +14,24 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
- * One Kith node (accounts, relations, feeds, notifications, push and gateway) with an operator admin token, webhook
- * receivers on loopback allow-listed, quick retries, small announcement batches and the app-defined notification
- * type {@value #BADGE}; the admin API called as the operator.
+ * One Kith node (accounts, relations, feeds, notifications, moderation, push and gateway) with a configured admin
+ * ({@code moderation.admins}: registered on a first node sharing the stores), webhook receivers on loopback
+ * allow-listed, quick retries, small announcement batches and the app-defined notification type {@value #BADGE}; the
+ * admin API called as the admin.
  */
 final class HooksKith extends TestKith {
 
-  /** The operator's admin token (its SHA-256 is configured). */
-  static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
   /** The app-defined notification type configured: {@code {badge: string, level: integer}}. */
   static final String BADGE = "badge_earned";
   /** The password of users made by {@link #registerKnown}. */
   static final String PASSWORD = "Sunny-days-42!";
 
-  private HooksKith(JsonObject overrides) {
+  /** The configured admin. */
+  final User admin;
+
+  private HooksKith(JsonObject overrides, User admin) {
     super(overrides, "h");
+    this.admin = admin;
   }
 
   /** Starts a node whose failing deliveries are retried for {@code retryHours}. */
@@ -38,20 +41,32 @@ final class HooksKith extends TestKith {
 
   /** As {@link #start(double)}, with these {@code push.webhooks.endpoints}. */
   static HooksKith start(double retryHours, JsonArray endpoints) {
+    User admin;
+    try (TestKith first = TestKith.node("h", "accounts", "gateway")) {
+      admin = first.register();
+    }
     JsonObject overrides = config("accounts", "relations", "feeds", "notifications", "moderation", "push", "gateway")
-        .put("push", new JsonObject().put("admin-token-hash", Sessions.sha256(ADMIN_TOKEN))
+        .put("moderation", new JsonObject().put("admins", new JsonArray().add(admin.id())))
+        .put("push", new JsonObject()
             .put("webhooks", new JsonObject().put("allow-hosts", new JsonArray().add("127.0.0.1"))
                 .put("retry-hours", retryHours).put("backoff-base-ms", 50L).put("backoff-max-ms", 200L)
                 .put("poll-ms", 50L).put("endpoints", endpoints))
             .put("announcements", new JsonObject().put("batch", 2).put("poll-ms", 50L)))
         .put("notifications", new JsonObject().put("custom-types", new JsonArray().add(new JsonObject()
             .put("name", BADGE).put("fields", new JsonObject().put("badge", "string").put("level", "integer")))));
-    return new HooksKith(overrides);
+    return new HooksKith(overrides, admin);
   }
 
-  /** A call to the admin API ({@code path} below /api/v1/admin) as the operator. */
+  /** A call to the admin API ({@code path} below /api/v1/admin) as the admin. */
   Reply admin(HttpMethod method, String path, Object body) {
-    return call(method, API + "/admin" + path, ADMIN_TOKEN, body);
+    return call(method, API + "/admin" + path, admin.access(), body);
+  }
+
+  /** A fresh user made moderator by the admin. */
+  User moderator() {
+    User mod = register();
+    put("/admin/users/" + mod.path() + "/role", admin, new JsonObject().put("role", "moderator")).expect(200);
+    return mod;
   }
 
   /** Registers an endpoint for {@code events} at {@code url}; returns its view with the secret. */
@@ -69,7 +84,7 @@ final class HooksKith extends TestKith {
   JsonArray awaitDeliveries(long endpoint, String what, Predicate<JsonArray> condition) {
     JsonArray[] last = new JsonArray[1];
     Await.result(Poll.until(client(), WAIT, what, () -> send(HttpMethod.GET,
-        API + "/admin/webhooks/" + endpoint + "/deliveries?limit=100", ADMIN_TOKEN, null).map(reply -> {
+        API + "/admin/webhooks/" + endpoint + "/deliveries?limit=100", admin.access(), null).map(reply -> {
           if (reply.status() != 200) {
             return false;
           }
@@ -79,18 +94,18 @@ final class HooksKith extends TestKith {
     return last[0];
   }
 
-  /** Makes an API key with these scopes as the operator; returns its view with the key. */
+  /** Makes an API key with these scopes as the admin; returns its view with the key. */
   JsonObject apiKey(String... scopes) {
     return admin(HttpMethod.POST, "/api-keys", new JsonObject().put("name", unique("key"))
         .put("scopes", new JsonArray(java.util.List.of(scopes)))).expect(201);
   }
 
   /** Registers a user whose password is {@link #PASSWORD}. */
-  io.kith.app.support.User registerKnown() {
+  User registerKnown() {
     String name = unique("hk");
     JsonObject body = call(HttpMethod.POST, API + "/accounts", null, new JsonObject().put("username", name)
         .put("password", PASSWORD)).expect(201);
-    return new io.kith.app.support.User(body.getJsonObject("user").getLong("id"), name,
+    return new User(body.getJsonObject("user").getLong("id"), name,
         body.getJsonObject("tokens").getString("access_token"));
   }
 

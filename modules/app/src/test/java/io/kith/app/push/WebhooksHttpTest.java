@@ -1,5 +1,6 @@
 package io.kith.app.push;
 
+import io.kith.app.support.Conformance;
 import io.kith.app.support.User;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -7,8 +8,14 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,16 +50,18 @@ class WebhooksHttpTest extends HooksTest {
   }
 
   @Test
-  @DisplayName("an unknown event type is refused naming events, and only the operator's token administers webhooks")
+  @DisplayName("an unknown event type is refused naming events; only an admin administers webhooks: a user or a "
+      + "moderator is 403 role_required, no token 401")
   void refusedCallers() {
     kith.admin(HttpMethod.POST, "/webhooks", new JsonObject().put("url", receiver.url("unknown"))
         .put("events", new JsonArray().add("post.exploded"))).problem(400, "validation_failed", "events.0");
-    User user = kith.register();
-    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", null, null).problem(401, "operator_credential_required");
-    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", user.access(), null)
-        .problem(403, "operator_credential_invalid");
-    kith.call(HttpMethod.POST, "/api/v1/admin/webhooks", user.access(), registerRaw(receiver.url("user")))
-        .problem(403, "operator_credential_invalid");
+    kith.call(HttpMethod.GET, "/api/v1/admin/webhooks", null, null).problem(401, "unauthenticated");
+    for (User notAdmin : List.of(kith.register(), kith.moderator())) {
+      kith.get("/admin/webhooks", notAdmin).problem(403, "role_required");
+      kith.post("/admin/webhooks", notAdmin, registerRaw(receiver.url("user"))).problem(403, "role_required");
+      kith.delete("/admin/webhooks/" + 9_000_000_000L, notAdmin).problem(403, "role_required");
+    }
+    kith.admin(HttpMethod.GET, "/webhooks", null).expect(200);
     kith.admin(HttpMethod.GET, "/webhooks/" + 9_000_000_000L, null).problem(404, "webhook_not_found");
   }
 
@@ -169,5 +178,43 @@ class WebhooksHttpTest extends HooksTest {
     assertEquals(bob.id(), data.getLong("target_owner"));
     assertEquals("spam", data.getString("category"));
     assertFalse(data.encode().contains(Long.toString(alice.id())), "the reporter is never named: " + data.encode());
+  }
+
+  @Test
+  @DisplayName("the deliveries of a registration, a follow, a post, a comment, a like and a deletion match their types' "
+      + "schemas under the OpenAPI document's webhooks")
+  void bodiesMatchTheContract() {
+    String url = receiver.url("bodiesMatchTheContract");
+    kith.register(url, "*");
+    User alice = kith.register();
+    User bob = kith.register();
+    kith.follow(bob, alice);
+    long post = kith.publish(alice, "typed hooks");
+    long comment = kith.post("/posts/" + post + "/comments", bob, new JsonObject().put("text", "nice"))
+        .expect(201).getLong("id");
+    kith.put("/posts/" + post + "/like", bob).expect(200);
+    kith.delete("/posts/" + post, alice).expectNoContent();
+
+    Map<String, String> schemas = Map.of("user.registered", "WebhookUserRegistered",
+        "relation.followed", "WebhookRelationFollowed", "post.published", "WebhookPostPublished",
+        "comment.added", "WebhookCommentAdded", "like.added", "WebhookLikeAdded", "post.deleted", "WebhookPostDeleted");
+    Supplier<List<Receiver.Hit>> hits = () -> {
+      List<Receiver.Hit> all = new ArrayList<>(receiver.about(url, "user_id", bob.id()));
+      all.addAll(receiver.about(url, "to", alice.id()));
+      all.addAll(receiver.about(url, "post", post));
+      return all;
+    };
+    kith.await("the six types delivered", () -> hits.get().stream().map(h -> h.json().getString("type"))
+        .collect(Collectors.toSet()).containsAll(schemas.keySet()));
+    Conformance contract = Conformance.load();
+    Set<String> seen = new TreeSet<>();
+    for (Receiver.Hit hit : hits.get()) {
+      JsonObject body = hit.json();
+      String type = body.getString("type");
+      seen.add(type);
+      assertEquals(List.of(), contract.schemaProblems(schemas.get(type), body), body.encode());
+      assertEquals(List.of(), contract.schemaProblems("WebhookPayload", body), body.encode());
+    }
+    assertEquals(new TreeSet<>(schemas.keySet()), seen);
   }
 }

@@ -18,7 +18,7 @@ import java.util.Map;
  * Checks a real response body against the response schema the published OpenAPI document gives for its operation and
  * status, the way a generated client reads it: every member must be declared (a client drops or chokes on undeclared
  * ones) with the declared JSON type (an integer where the document says integer, never a string), enum values must be
- * listed, required members present. References, {@code allOf} (members merged), {@code oneOf}/{@code anyOf} (the
+ * listed (a {@code const} matched), required members present. References, {@code allOf} (members merged), {@code oneOf}/{@code anyOf} (the
  * closest alternative) and {@code additionalProperties} maps are followed.
  */
 public final class Conformance {
@@ -50,6 +50,13 @@ public final class Conformance {
     } else {
       check(body, schema, operationId + " " + status + " $", out);
     }
+    return out;
+  }
+
+  /** What in {@code body} departs from the document's component schema {@code name} (empty: none). */
+  public List<String> schemaProblems(String name, Object body) {
+    List<String> out = new ArrayList<>();
+    check(body, new JsonObject().put("$ref", "#/components/schemas/" + name), name + " $", out);
     return out;
   }
 
@@ -107,6 +114,9 @@ public final class Conformance {
     }
     if (schema.containsKey("enum") && !schema.getJsonArray("enum").contains(value)) {
       out.add(at + ": " + value + " is not one of " + schema.getJsonArray("enum"));
+    }
+    if (schema.containsKey("const") && !schema.getValue("const").equals(value)) {
+      out.add(at + ": " + value + " is not " + schema.getValue("const"));
     }
     if (value instanceof JsonObject object) {
       for (String name : required) {

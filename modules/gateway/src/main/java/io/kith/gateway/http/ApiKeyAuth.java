@@ -1,6 +1,7 @@
 package io.kith.gateway.http;
 
 import io.kith.platform.error.Failures;
+import io.kith.push.api.ApiKeys;
 import io.kith.push.api.ApiKeysErrors;
 import io.kith.push.api.ApiKeysService;
 import io.vertx.core.Handler;
@@ -18,7 +19,8 @@ import java.util.List;
  * does for users. The key comes as {@code X-Api-Key: kith_sk_...} or {@code Authorization: Bearer kith_sk_...}; a
  * user's access token there is refused ({@code api_key_required}), and the push module's {@link ApiKeysService}
  * decides the rest ({@code api_key_invalid}, {@code api_key_revoked}, {@code insufficient_scope}). The key's view is
- * put on the routing context under {@link #KEY}.
+ * put on the routing context under {@link #KEY}. An operation that also takes a user token proceeds without a key
+ * when {@link BearerAuth} verified one.
  */
 public final class ApiKeyAuth implements Handler<RoutingContext> {
 
@@ -41,14 +43,13 @@ public final class ApiKeyAuth implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext rc) {
     Operation op = BearerAuth.operationOf(contract, rc);
-    SecurityRequirement requirement = op == null || op.getSecurityRequirements() == null ? null
-        : op.getSecurityRequirements().stream().filter(r -> r.getNames().contains(SCHEME)).findFirst().orElse(null);
-    if (requirement == null) {
+    List<String> scopes = scopes(op);
+    if (scopes == null || rc.get(Http.CALLER) != null) {
+      // no key here, or the operation also takes a user token and BearerAuth verified one
       rc.next();
       return;
     }
-    List<String> scopes = requirement.getScopes(SCHEME);
-    String scope = scopes == null || scopes.isEmpty() ? null : scopes.get(0);
+    String scope = scopes.isEmpty() ? null : scopes.get(0);
     String key = presented(rc);
     if (key == null) {
       rc.fail(Failures.of(ApiKeysErrors.API_KEY_REQUIRED,
@@ -65,9 +66,34 @@ public final class ApiKeyAuth implements Handler<RoutingContext> {
     });
   }
 
-  /** The key's view on an authenticated server-to-server request. */
+  /** The key's view on a request authenticated by an API key; null on one authenticated otherwise. */
   public static JsonObject key(RoutingContext rc) {
     return rc.get(KEY);
+  }
+
+  /** Whether {@code op} takes an API key as an alternative to a user token (see {@link ContractDocument}). */
+  static boolean alternativeTo(Operation op) {
+    return op.getOpenAPIModel().getValue(ContractDocument.API_KEY_ALTERNATIVE) != null;
+  }
+
+  /** The scopes of the API key {@code op} takes (an empty list: any key), or null when it takes none. */
+  private static List<String> scopes(Operation op) {
+    if (op == null) {
+      return null;
+    }
+    if (alternativeTo(op)) {
+      return op.getOpenAPIModel().getJsonArray(ContractDocument.API_KEY_ALTERNATIVE).stream()
+          .map(String::valueOf).toList();
+    }
+    SecurityRequirement requirement = op.getSecurityRequirements() == null ? null
+        : op.getSecurityRequirements().stream().filter(r -> r.getNames().contains(SCHEME)).findFirst().orElse(null);
+    return requirement == null ? null : requirement.getScopes(SCHEME);
+  }
+
+  /** Whether the request offers an API key ({@code X-Api-Key}, or a bearer credential that reads {@code kith_sk_}). */
+  static boolean offersKey(RoutingContext rc) {
+    String key = presented(rc);
+    return !rc.request().headers().getAll(HEADER).isEmpty() || key != null && key.startsWith(ApiKeys.PREFIX);
   }
 
   private static String presented(RoutingContext rc) {

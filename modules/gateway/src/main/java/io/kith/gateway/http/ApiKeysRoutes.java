@@ -4,8 +4,8 @@ import io.kith.push.api.ApiKeysService;
 import io.vertx.ext.web.openapi.router.RouterBuilder;
 
 /**
- * HTTP operations of API key administration ({@code /api/v1/admin/api-keys...}), with the operator's admin token as
- * their credential (handed to the service, which decides; see {@link WebhooksRoutes}).
+ * HTTP operations of API key administration ({@code /api/v1/admin/api-keys...}): an admin's access token, whose user
+ * the service checks for the role (see {@code ApiKeysService}).
  */
 public final class ApiKeysRoutes implements ApiRoutes {
 
@@ -19,10 +19,10 @@ public final class ApiKeysRoutes implements ApiRoutes {
   @Override
   public void mount(RouterBuilder builder) {
     builder.getRoute("createApiKey").addHandler(rc ->
-        Http.replyCreated(rc, keys.create(WebhooksRoutes.operator(rc), Http.body(rc))));
+        Http.replyCreated(rc, keys.create(Http.caller(rc).userId(), Http.body(rc))));
     builder.getRoute("listApiKeys").addHandler(rc ->
-        Http.reply(rc, keys.list(WebhooksRoutes.operator(rc)), json -> json));
-    builder.getRoute("revokeApiKey").addHandler(rc -> Http.reply(rc, keys.revoke(WebhooksRoutes.operator(rc),
+        Http.reply(rc, keys.list(Http.caller(rc).userId()), json -> json));
+    builder.getRoute("revokeApiKey").addHandler(rc -> Http.reply(rc, keys.revoke(Http.caller(rc).userId(),
         Http.validated(rc).getPathParameters().get("keyId").getLong()), json -> json));
   }
 }

@@ -21,7 +21,9 @@ import java.util.List;
  *
  * <p>An operation whose security requirements include the empty one ({@code security: [{bearerAuth: []}, {}]}) takes
  * the token optionally: without an Authorization header it proceeds anonymously (no {@link Http#CALLER}; see
- * {@link Http#viewerId}), but a header that is present, even an empty one, must verify like anywhere else.
+ * {@link Http#viewerId}), but a header that is present, even an empty one, must verify like anywhere else. An
+ * operation that takes a user token or an API key ({@code security: [{bearerAuth: []}, {apiKeyAuth: [scope]}]})
+ * leaves a presented key to {@link ApiKeyAuth}.
  *
  * <p>A token is accepted when its signature, algorithm, issuer, audience and expiry verify, and its session is
  * still alive (a logout or "log out everywhere" takes effect at once). A request with more than one
@@ -48,8 +50,13 @@ public final class BearerAuth implements Handler<RoutingContext> {
     Operation op = operationOf(contract, rc);
     if (op == null || op.getSecurityRequirements() == null || op.getSecurityRequirements().isEmpty()
         || op.getSecurityRequirements().stream().noneMatch(r -> r.getNames().contains(SCHEME))) {
-      // no user token here: open operations, and those of another scheme (the operator's admin token), whose
-      // service checks the credential itself
+      // no user token here: open operations, and those of another scheme (API keys: ApiKeyAuth)
+      rc.next();
+      return;
+    }
+    if (ApiKeyAuth.alternativeTo(op) && ApiKeyAuth.offersKey(rc)) {
+      // an operation that also takes an API key (security: [{bearerAuth: []}, {apiKeyAuth: [...]}]): ApiKeyAuth
+      // authenticates the key
       rc.next();
       return;
     }

@@ -13,7 +13,6 @@ import io.kith.bench.scenario.EdgeSeeder;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
 import io.kith.platform.Platform;
-import io.kith.platform.token.Sessions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
@@ -24,7 +23,6 @@ import org.slf4j.LoggerFactory;
 
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +37,9 @@ import java.util.function.IntFunction;
  * <p>Set-up: the accounts are written straight into MongoDB ({@link AccountsSeeder}: registering them over HTTP would
  * spend the run hashing passwords), each gets a session from the bench's platform (the in-process Kith signs with
  * the bench's secret, {@link BenchStores#signingTokens}) and registers its device token over HTTP as an app does; the
- * operator's admin token makes an {@code announcements:write} API key. Nobody opens a bridge connection, so every
- * recipient is offline. The seeded accounts are the only accounts, so the announcement goes to exactly them.
+ * configured admin ({@code moderation.admins}, seeded the same way) makes an {@code announcements:write} API key. Nobody opens a bridge connection, so every
+ * recipient is offline. The seeded accounts are the only accounts, so the announcement goes to exactly them (and the
+ * admin, who has no target).
  *
  * <p>Measured: from sending the announcement until the stand-in has accepted a push for every token (each push's
  * arrival is the latency of operation {@code push}), pushes per second, CPU of the bench JVM and its children (Kith
@@ -65,7 +64,11 @@ public final class AnnouncementPushScenario extends DescribedScenario {
   private static final long HIGHEST_MICROS = 3_600_000_000L;
 
   private final BenchStores stores = BenchStores.signingTokens(name());
-  private final String adminToken = randomHex(32);
+  /**
+   * The admin who makes the API key, named in {@code moderation.admins} before the in-process Kith starts, so before
+   * the bench's platform draws ids: an id far past any drawn today (2^52 is some 17 years after the id epoch).
+   */
+  private final long adminId = (1L << 52) + new SecureRandom().nextInt(1 << 30);
   private ApnsStandIn apns;
 
   public AnnouncementPushScenario() {
@@ -85,7 +88,7 @@ public final class AnnouncementPushScenario extends DescribedScenario {
 
   /**
    * The stores pinned, APNs pointed at the stand-in (started here, once: the in-process Kith reads its port and
-   * files at start), the operator's admin token and the announcement's app-defined type.
+   * files at start), the admin and the announcement's app-defined type.
    */
   @Override
   public synchronized JsonObject inProcessConfig() {
@@ -97,7 +100,8 @@ public final class AnnouncementPushScenario extends DescribedScenario {
       }
     }
     return stores.inProcessConfig()
-        .put("push", apns.pushSettings().put("admin-token-hash", Sessions.sha256(adminToken)))
+        .put("push", apns.pushSettings())
+        .put("moderation", new JsonObject().put("admins", new JsonArray().add(adminId)))
         .put("notifications", new JsonObject().put("custom-types", new JsonArray().add(new JsonObject()
             .put("name", TYPE).put("fields", new JsonObject().put("text", "string")))));
   }
@@ -135,8 +139,11 @@ public final class AnnouncementPushScenario extends DescribedScenario {
         .compose(r -> inChunks(users, i -> platform.sessions().open(ids.get(i), BenchAccounts.DEVICE)
             .compose(pair -> context.http().postJson(TARGETS, new JsonObject().put("kind", "apns")
                 .put("token", tokens.get(i)), pair.accessToken(), 201))))
-        .compose(v -> context.http().postJson(API_KEYS, new JsonObject().put("name", "bench-" + tag)
-            .put("scopes", new JsonArray().add("announcements:write")), adminToken, 201))
+        .compose(v -> EdgeSeeder.seed(context.vertx(), platform.mongo(), AccountsSeeder.ACCOUNTS,
+            EdgeSeeder.each(1, i -> AccountsSeeder.account(adminId, "bench_" + tag + "_admin")), "admin"))
+        .compose(r -> platform.sessions().open(adminId, BenchAccounts.DEVICE))
+        .compose(admin -> context.http().postJson(API_KEYS, new JsonObject().put("name", "bench-" + tag)
+            .put("scopes", new JsonArray().add("announcements:write")), admin.accessToken(), 201))
         .compose(key -> {
           notes.add(String.format("set-up: %d accounts, sessions and APNs targets in %.1f s", users,
               (System.nanoTime() - seedStart) / 1e9));
@@ -282,9 +289,4 @@ public final class AnnouncementPushScenario extends DescribedScenario {
     return String.format("%064x", userId);
   }
 
-  private static String randomHex(int bytes) {
-    byte[] b = new byte[bytes];
-    new SecureRandom().nextBytes(b);
-    return HexFormat.of().formatHex(b);
-  }
 }

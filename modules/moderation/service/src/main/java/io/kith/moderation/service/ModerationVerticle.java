@@ -12,6 +12,7 @@ import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardService;
 import io.kith.moderation.api.ContentFiltersService;
 import io.kith.moderation.api.ModerationEvents;
+import io.kith.moderation.api.ModerationInternal;
 import io.kith.moderation.api.ModerationService;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
@@ -77,7 +78,9 @@ public final class ModerationVerticle extends VerticleBase {
         })
         .compose(v -> bindings.bind(ContentFiltersService.class,
             new ContentFiltersServiceImpl(vertx, platform.mongo(), roles, audit, platform.ids()),
-            ContentFiltersService.ADDRESS));
+            ContentFiltersService.ADDRESS))
+        .compose(v -> bindings.bind(ModerationInternal.class, new ModerationInternalImpl(audit),
+            ModerationInternal.ADDRESS));
   }
 
   @Override

@@ -11,7 +11,7 @@ public final class ApiKeys {
   public static final String ANNOUNCEMENTS_WRITE = "announcements:write";
   /** Read public data of users ({@code GET /api/v1/server/users/{id}}). */
   public static final String USERS_READ = "users:read";
-  /** Administer webhooks ({@code /api/v1/admin/webhooks...}) in place of the operator's admin token. */
+  /** Administer webhooks ({@code /api/v1/admin/webhooks...}) as an admin user may. */
   public static final String WEBHOOKS_ADMIN = "webhooks:admin";
   /** Every scope, in a stable order. */
   public static final List<String> SCOPES = List.of(NOTIFICATIONS_WRITE, ANNOUNCEMENTS_WRITE, USERS_READ,

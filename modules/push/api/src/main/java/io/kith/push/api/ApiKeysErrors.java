@@ -2,18 +2,9 @@ package io.kith.push.api;
 
 import io.kith.platform.error.ErrorCode;
 
-/** Failure codes of operator credentials and server-to-server API keys. */
+/** Failure codes of server-to-server API keys. */
 public final class ApiKeysErrors {
 
-  /** The request carries no operator credential ({@code Authorization: Bearer <admin token or API key>}). */
-  public static final ErrorCode OPERATOR_REQUIRED =
-      ErrorCode.of(401, "operator_credential_required", "Operator credential required");
-  /**
-   * The credential is not the operator's: a user's access token, a wrong token, or none configured
-   * ({@code push.admin-token-hash} empty).
-   */
-  public static final ErrorCode OPERATOR_INVALID =
-      ErrorCode.of(403, "operator_credential_invalid", "Not an operator credential");
   /**
    * A server-to-server route was called without an API key, or with something else in its place (a user's access
    * token): send {@code Authorization: Bearer kith_sk_...} or {@code X-Api-Key: kith_sk_...}.

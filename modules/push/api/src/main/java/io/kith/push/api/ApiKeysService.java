@@ -9,9 +9,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Server-to-server API keys of the app's own backend: made, listed and revoked by the operator (the holder of the
- * admin token whose SHA-256 is {@code push.admin-token-hash}; a key cannot make keys), and checked by the gateway
- * on the server-to-server routes. A key is {@code kith_sk_} and 32 random bytes; only its SHA-256 is stored, so it is
+ * Server-to-server API keys of the app's own backend: made, listed and revoked by an admin (a user with the moderation
+ * role {@code admin}, the {@code actor} of a verified token; a key cannot make keys: {@code role_required} 403 for
+ * anyone else, each change recorded in the moderation audit log), and checked by the gateway on the server-to-server
+ * routes. A key is {@code kith_sk_} and 32 random bytes; only its SHA-256 is stored, so it is
  * shown once, when made.
  *
  * <p><b>Key view</b>: {@code {id, name, scopes: [...], created, last_used?, revoked?}}.
@@ -33,13 +34,13 @@ public interface ApiKeysService {
    * Makes a key: {@code {name (1..100 characters), scopes: [1.. of ApiKeys.SCOPES]}}. Returns its view and
    * {@code key}, the only time the key is shown.
    */
-  Future<JsonObject> create(String operator, JsonObject request);
+  Future<JsonObject> create(long actor, JsonObject request);
 
   /** Every key, oldest first: {@code {items: [views]}}. */
-  Future<JsonObject> list(String operator);
+  Future<JsonObject> list(long actor);
 
   /** Revokes a key at once (idempotent); {@link ApiKeysErrors#API_KEY_NOT_FOUND} for an unknown id. */
-  Future<JsonObject> revoke(String operator, long id);
+  Future<JsonObject> revoke(long actor, long id);
 
   /**
    * Checks a presented key for {@code scope} (null: any valid key) and records its use: the key's view, or

@@ -5,13 +5,6 @@ import io.kith.platform.error.ErrorCode;
 /** Failure codes of webhooks administration (the common ones are in {@code io.kith.platform.error.KithErrors}). */
 public final class WebhooksErrors {
 
-  /** The request carries no operator credential (see {@link ApiKeysErrors#OPERATOR_REQUIRED}). */
-  public static final ErrorCode OPERATOR_REQUIRED = ApiKeysErrors.OPERATOR_REQUIRED;
-  /**
-   * The credential is neither the operator's admin token nor an API key with the {@code webhooks:admin} scope (see
-   * {@link ApiKeysErrors#OPERATOR_INVALID}).
-   */
-  public static final ErrorCode OPERATOR_INVALID = ApiKeysErrors.OPERATOR_INVALID;
   /** The URL is refused: not https, not public, or unresolvable (the {@code field} is {@code url}). */
   public static final ErrorCode URL_REFUSED = ErrorCode.of(400, "webhook_url_refused", "Webhook URL refused");
   /** No endpoint with this id. */

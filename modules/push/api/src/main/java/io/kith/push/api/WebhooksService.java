@@ -14,10 +14,11 @@ import io.vertx.core.json.JsonObject;
  * Webhook endpoints of the app's own backend, administered by an operator: registration, listing, removal, secret
  * rotation, and the record of deliveries with their replay.
  *
- * <p>Every method takes the operator credential the caller presented first (the bearer token of an admin request,
- * null when none) and fails with {@link WebhooksErrors#OPERATOR_REQUIRED} or {@link WebhooksErrors#OPERATOR_INVALID}
- * unless it is the configured one. Authorization is decided here so that a later role model (issue 22) replaces one
- * check without touching the gateway.
+ * <p>Every method takes the caller first: {@code actor}, the user of a verified token (0 when none), and
+ * {@code apiKey}, the view {@code {id, name, scopes}} of an API key the gateway authenticated (null when none). An
+ * admin (moderation role {@code admin}) or a key with {@link ApiKeys#WEBHOOKS_ADMIN} may; anyone else fails with
+ * {@code role_required} (403), a key without the scope with {@link ApiKeysErrors#INSUFFICIENT_SCOPE}, no caller with
+ * {@code unauthenticated} (401). Changes (register, remove, rotate, replay) are recorded in the moderation audit log.
  *
  * <p><b>Endpoint view</b>: {@code {id, url, events: [types], description, source: "admin"|"config", created,
  * secret_rotated?, previous_secret_expires?}}; {@link #register} and {@link #rotateSecret} add {@code secret}, shown
@@ -46,29 +47,29 @@ public interface WebhooksService {
    * ({@link WebhooksErrors#URL_REFUSED} naming {@code url}); the events must be known types
    * ({@link Webhooks#TYPES}). Returns the endpoint view with its signing {@code secret}.
    */
-  Future<JsonObject> register(String operator, JsonObject endpoint);
+  Future<JsonObject> register(long actor, JsonObject apiKey, JsonObject endpoint);
 
   /** Every endpoint, oldest first: {@code {items: [views]}} (no secrets). */
-  Future<JsonObject> list(String operator);
+  Future<JsonObject> list(long actor, JsonObject apiKey);
 
   /** One endpoint's view, or {@link WebhooksErrors#WEBHOOK_NOT_FOUND}. */
-  Future<JsonObject> get(String operator, long id);
+  Future<JsonObject> get(long actor, JsonObject apiKey, long id);
 
   /** Removes an endpoint; its pending deliveries are not attempted any more. */
-  Future<Void> remove(String operator, long id);
+  Future<Void> remove(long actor, JsonObject apiKey, long id);
 
   /**
    * Makes a new signing secret; the previous one stays valid for {@code push.webhooks.rotation-hours} (deliveries
    * are signed with both meanwhile). Returns the endpoint view with the new {@code secret}.
    */
-  Future<JsonObject> rotateSecret(String operator, long id);
+  Future<JsonObject> rotateSecret(long actor, JsonObject apiKey, long id);
 
   /** The endpoint's deliveries, newest first ({@code page}: {@code max_id}, {@code limit} 1..100). */
-  Future<Page> deliveries(String operator, long id, PageRequest page);
+  Future<Page> deliveries(long actor, JsonObject apiKey, long id, PageRequest page);
 
   /**
    * Delivers a recorded delivery of the endpoint again (a dead one, or one the receiver lost) as a new delivery with
    * the same body, queued behind the pending ones of its resource. Returns the new delivery's view.
    */
-  Future<JsonObject> replay(String operator, long id, long delivery);
+  Future<JsonObject> replay(long actor, JsonObject apiKey, long id, long delivery);
 }

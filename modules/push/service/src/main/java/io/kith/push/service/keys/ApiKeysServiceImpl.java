@@ -17,7 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Makes, lists, revokes and checks API keys; making, listing and revoking take the operator's admin token. */
+/** Makes, lists, revokes and checks API keys; making, listing and revoking are for admins ({@link OperatorCheck}). */
 final class ApiKeysServiceImpl implements ApiKeysService {
 
   static final int MAX_NAME = 100;
@@ -25,24 +25,17 @@ final class ApiKeysServiceImpl implements ApiKeysService {
 
   private final ApiKeyStore store;
   private final IdGenerator ids;
-  private OperatorCheck operator;
+  private final OperatorCheck operator;
 
-  ApiKeysServiceImpl(ApiKeyStore store, IdGenerator ids) {
+  ApiKeysServiceImpl(ApiKeyStore store, IdGenerator ids, OperatorCheck operator) {
     this.store = store;
     this.ids = ids;
-  }
-
-  /** The check of operator credentials (the admin token; with a scope, also keys holding it). */
-  OperatorCheck operator(String adminTokenHash) {
-    if (operator == null) {
-      operator = new OperatorCheck(adminTokenHash, this);
-    }
-    return operator;
+    this.operator = operator;
   }
 
   @Override
-  public Future<JsonObject> create(String credential, JsonObject request) {
-    return operator.check(credential, null).compose(v -> Failures.guard(() -> {
+  public Future<JsonObject> create(long actor, JsonObject request) {
+    return operator.check(actor, null, null).compose(v -> Failures.guard(() -> {
       Object name = request.getValue("name");
       if (!(name instanceof String) || ((String) name).isBlank() || ((String) name).length() > MAX_NAME) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "name", "name must be 1 to " + MAX_NAME
@@ -66,21 +59,25 @@ final class ApiKeysServiceImpl implements ApiKeysService {
       JsonObject doc = new JsonObject().put("_id", ids.next()).put("name", ((String) name).trim())
           .put("scopes", new JsonArray(List.copyOf(kept))).put("hash", Sessions.sha256(key))
           .put("created", System.currentTimeMillis());
-      return store.insert(doc).map(x -> ApiKeyStore.view(doc).put("key", key));
+      return store.insert(doc)
+          .compose(x -> operator.record(actor, null, "api_key.create", "api_key", doc.getLong("_id"),
+              new JsonObject().put("name", doc.getString("name")).put("scopes", doc.getJsonArray("scopes"))))
+          .map(x -> ApiKeyStore.view(doc).put("key", key));
     }));
   }
 
   @Override
-  public Future<JsonObject> list(String credential) {
-    return operator.check(credential, null).compose(v -> store.all()).map(all -> new JsonObject()
+  public Future<JsonObject> list(long actor) {
+    return operator.check(actor, null, null).compose(v -> store.all()).map(all -> new JsonObject()
         .put("items", new JsonArray(all.stream().map(ApiKeyStore::view).toList())));
   }
 
   @Override
-  public Future<JsonObject> revoke(String credential, long id) {
-    return operator.check(credential, null).compose(v -> store.revoke(id, System.currentTimeMillis()))
+  public Future<JsonObject> revoke(long actor, long id) {
+    return operator.check(actor, null, null).compose(v -> store.revoke(id, System.currentTimeMillis()))
         .compose(key -> key == null ? Failures.fail(ApiKeysErrors.API_KEY_NOT_FOUND, "no API key " + id)
-            : Future.succeededFuture(ApiKeyStore.view(key)));
+            : operator.record(actor, null, "api_key.revoke", "api_key", id,
+                new JsonObject().put("name", key.getString("name"))).map(v -> ApiKeyStore.view(key)));
   }
 
   @Override

@@ -20,8 +20,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The admin operations on webhook endpoints and their deliveries; every one checks the operator credential first
- * (the admin token, or an API key with {@code webhooks:admin}).
+ * The admin operations on webhook endpoints and their deliveries; every one checks the caller first (an admin, or an
+ * API key with {@code webhooks:admin}), and the changes are recorded in the moderation audit log.
  */
 final class WebhooksServiceImpl implements WebhooksService {
 
@@ -45,18 +45,25 @@ final class WebhooksServiceImpl implements WebhooksService {
     this.settings = settings;
   }
 
-  private <T> Future<T> asOperator(String credential, Supplier<Future<T>> body) {
-    return operator.check(credential, ApiKeys.WEBHOOKS_ADMIN).compose(v -> Failures.guard(body));
+  private <T> Future<T> asOperator(long actor, JsonObject apiKey, Supplier<Future<T>> body) {
+    return operator.check(actor, apiKey, ApiKeys.WEBHOOKS_ADMIN).compose(v -> Failures.guard(body));
+  }
+
+  /** Records a change of endpoint {@code id} in the audit log, then answers {@code result}. */
+  private <T> Future<T> audited(long actor, JsonObject apiKey, String action, long id, JsonObject details, T result) {
+    return operator.record(actor, apiKey, "webhook." + action, "webhook", id, details).map(v -> result);
   }
 
   @Override
-  public Future<JsonObject> register(String credential, JsonObject endpoint) {
-    return asOperator(credential, () -> checked(endpoint).compose(valid -> {
+  public Future<JsonObject> register(long actor, JsonObject apiKey, JsonObject endpoint) {
+    return asOperator(actor, apiKey, () -> checked(endpoint).compose(valid -> {
       long now = System.currentTimeMillis();
       String secret = WebhookEndpoints.newSecret();
       JsonObject doc = valid.put("_id", ids.next()).put("source", "admin").put("created", now)
           .put("secrets", new JsonArray().add(new JsonObject().put("value", secret).put("created", now)));
-      return endpoints.insert(doc).map(d -> WebhookEndpoints.view(d).put("secret", secret));
+      return endpoints.insert(doc).compose(d -> audited(actor, apiKey, "register", d.getLong("_id"),
+          new JsonObject().put("url", d.getString("url")).put("events", d.getJsonArray("events")),
+          WebhookEndpoints.view(d).put("secret", secret)));
     }));
   }
 
@@ -92,14 +99,14 @@ final class WebhooksServiceImpl implements WebhooksService {
   }
 
   @Override
-  public Future<JsonObject> list(String credential) {
-    return asOperator(credential, () -> endpoints.all().map(all -> new JsonObject().put("items",
+  public Future<JsonObject> list(long actor, JsonObject apiKey) {
+    return asOperator(actor, apiKey, () -> endpoints.all().map(all -> new JsonObject().put("items",
         new JsonArray(all.stream().map(WebhookEndpoints::view).toList()))));
   }
 
   @Override
-  public Future<JsonObject> get(String credential, long id) {
-    return asOperator(credential, () -> existing(id).map(WebhookEndpoints::view));
+  public Future<JsonObject> get(long actor, JsonObject apiKey, long id) {
+    return asOperator(actor, apiKey, () -> existing(id).map(WebhookEndpoints::view));
   }
 
   private Future<JsonObject> existing(long id) {
@@ -108,26 +115,28 @@ final class WebhooksServiceImpl implements WebhooksService {
   }
 
   @Override
-  public Future<Void> remove(String credential, long id) {
-    return asOperator(credential, () -> endpoints.remove(id).compose(removed -> removed
+  public Future<Void> remove(long actor, JsonObject apiKey, long id) {
+    return asOperator(actor, apiKey, () -> endpoints.remove(id).compose(removed -> removed
         ? deliveries.abandon(id, System.currentTimeMillis())
+            .compose(v -> audited(actor, apiKey, "remove", id, new JsonObject(), (Void) null))
         : Failures.fail(WebhooksErrors.WEBHOOK_NOT_FOUND, "no webhook endpoint " + id)));
   }
 
   @Override
-  public Future<JsonObject> rotateSecret(String credential, long id) {
-    return asOperator(credential, () -> {
+  public Future<JsonObject> rotateSecret(long actor, JsonObject apiKey, long id) {
+    return asOperator(actor, apiKey, () -> {
       long now = System.currentTimeMillis();
       String secret = WebhookEndpoints.newSecret();
       return endpoints.rotate(id, secret, now, now + settings.rotationMillis()).compose(found -> found
-          ? existing(id).map(e -> WebhookEndpoints.view(e).put("secret", secret))
+          ? existing(id).compose(e -> audited(actor, apiKey, "rotate_secret", id, new JsonObject(),
+              WebhookEndpoints.view(e).put("secret", secret)))
           : Failures.fail(WebhooksErrors.WEBHOOK_NOT_FOUND, "no webhook endpoint " + id));
     });
   }
 
   @Override
-  public Future<Page> deliveries(String credential, long id, PageRequest page) {
-    return asOperator(credential, () -> {
+  public Future<Page> deliveries(long actor, JsonObject apiKey, long id, PageRequest page) {
+    return asOperator(actor, apiKey, () -> {
       int limit = page.limitOrDefault();
       if (limit < 1 || limit > 100) {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "limit", "limit must be between 1 and 100");
@@ -141,8 +150,8 @@ final class WebhooksServiceImpl implements WebhooksService {
   }
 
   @Override
-  public Future<JsonObject> replay(String credential, long id, long delivery) {
-    return asOperator(credential, () -> existing(id).compose(e -> deliveries.find(id, delivery))
+  public Future<JsonObject> replay(long actor, JsonObject apiKey, long id, long delivery) {
+    return asOperator(actor, apiKey, () -> existing(id).compose(e -> deliveries.find(id, delivery))
         .compose(d -> {
           if (d == null) {
             return Failures.fail(WebhooksErrors.DELIVERY_NOT_FOUND, "no delivery " + delivery + " of webhook " + id);
@@ -154,7 +163,8 @@ final class WebhooksServiceImpl implements WebhooksService {
               .put("resource", d.getString("resource")).put("seq", newId).put("body", d.getString("body"))
               .put("state", WebhookDeliveries.PENDING).put("attempts", 0).put("created", now).put("next_at", now)
               .put("lease_until", 0L).put("replay_of", delivery);
-          return deliveries.enqueue(copy).map(v -> WebhookDeliveries.view(copy));
+          return deliveries.enqueue(copy).compose(v -> audited(actor, apiKey, "replay", id,
+              new JsonObject().put("delivery", delivery).put("replay", newId), WebhookDeliveries.view(copy)));
         }));
   }
 }

@@ -6,4 +6,10 @@
 export const routes = [
   { path: '/login', load: () => import('./views/login.js'), nav: null, role: 'guest' },
   { path: '/profile', load: () => import('./views/profile.js'), nav: 'profile', role: 'user', start: true },
+  { path: '/ops', load: () => import('./views/ops-overview.js'), nav: 'ops', role: 'moderator' },
+  { path: '/ops/queue', load: () => import('./views/ops-queue.js'), nav: null, role: 'moderator' },
+  { path: '/ops/users', load: () => import('./views/ops-users.js'), nav: null, role: 'moderator' },
+  { path: '/ops/users/:id', load: () => import('./views/ops-users.js'), nav: null, role: 'moderator' },
+  { path: '/ops/audit', load: () => import('./views/ops-audit.js'), nav: null, role: 'moderator' },
+  { path: '/ops/integrations', load: () => import('./views/ops-integrations.js'), nav: null, role: 'moderator' },
 ];

@@ -3,8 +3,7 @@
 
 import { View, formData, html, nothing } from '../view.js';
 import { register, t } from '../i18n.js';
-import { get } from '../api.js';
-import { opsMenu, when } from './ops-common.js';
+import { loadPage, opsMenu, when } from './ops-common.js';
 
 register('en', {
   'opsa.title': 'Audit log',
@@ -46,13 +45,8 @@ export default class OpsAudit extends View {
     this.load();
   }
 
-  async load(more = false) {
-    const page = await this.run(() => get('/admin/audit', { ...this.filter, limit: 50,
-      cursor: more ? this.cursor : undefined }));
-    if (page) {
-      this.items = more ? [...this.items, ...page.items] : page.items;
-      this.cursor = page.next_cursor;
-    }
+  load(more = false) {
+    return loadPage(this, '/admin/audit', { ...this.filter, limit: 50 }, more);
   }
 
   search(e) {

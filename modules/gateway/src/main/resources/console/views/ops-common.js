@@ -3,6 +3,7 @@
 
 import { html, nothing } from '../view.js';
 import { formatTime, register, t } from '../i18n.js';
+import { get } from '../api.js';
 
 register('en', {
   'ops.menu': 'Operator pages',
@@ -90,6 +91,18 @@ export function reasonField(id) {
 export function facts(pairs) {
   return html`<dl class="facts">${pairs.filter(([, v]) => v !== undefined && v !== null && v !== '')
     .map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+}
+
+/**
+ * Loads a page of a cursor-paged list into view.items and view.cursor: the first page, or (more) the next one
+ * appended; a failure shows on the view.
+ */
+export async function loadPage(view, path, query, more = false) {
+  const page = await view.run(() => get(path, { ...query, cursor: more ? view.cursor : undefined }));
+  if (page) {
+    view.items = more ? [...view.items, ...page.items] : page.items;
+    view.cursor = page.next_cursor;
+  }
 }
 
 export { nothing };

@@ -4,8 +4,8 @@
 
 import { View, formData, html, nothing } from '../view.js';
 import { register, t } from '../i18n.js';
-import { get, post } from '../api.js';
-import { facts, opsMenu, reasonField, when } from './ops-common.js';
+import { post } from '../api.js';
+import { facts, loadPage, opsMenu, reasonField, when } from './ops-common.js';
 
 register('en', {
   'opsq.title': 'Moderation queue',
@@ -67,13 +67,8 @@ export default class OpsQueue extends View {
     this.load();
   }
 
-  async load(more = false) {
-    const page = await this.run(() => get('/admin/reports', { ...this.filter, limit: 20,
-      cursor: more ? this.cursor : undefined }));
-    if (page) {
-      this.items = more ? [...this.items, ...page.items] : page.items;
-      this.cursor = page.next_cursor;
-    }
+  load(more = false) {
+    return loadPage(this, '/admin/reports', { ...this.filter, limit: 20 }, more);
   }
 
   setFilter(e) {

@@ -87,5 +87,9 @@ spec('ops-suspend', async ({ user }) => {
   await open(admin, '/ops', 'Overview');
   await admin.locator('.spark svg').first().waitFor();
   await shot(admin, 'ops-overview');
+  // the operator pages speak Chinese too
+  await admin.getByLabel('Language').selectOption('zh-CN');
+  await admin.getByRole('heading', { name: '概览', level: 1 }).waitFor();
+  await admin.getByRole('link', { name: '审核队列' }).waitFor();
   return { report: reportId, suspended: badId };
 });

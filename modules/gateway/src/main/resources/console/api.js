@@ -27,6 +27,15 @@ export class ApiError extends Error {
   }
 }
 
+let ended = null;
+
+/** The refusal that ended the last session (an ApiError such as session_revoked), or null; read once. */
+export function takeSessionEnd() {
+  const e = ended;
+  ended = null;
+  return e;
+}
+
 /** The signed-in session ({access_token, refresh_token, user_id, session_id}) or null. */
 export function currentSession() {
   return session;
@@ -84,10 +93,10 @@ function url(path, query) {
   return u.pathname + u.search;
 }
 
-async function send(method, path, { query, body, raw, type, auth = true } = {}) {
+async function send(method, path, { query, body, raw, type, auth = true, token } = {}) {
   const headers = { Accept: 'application/json, application/problem+json' };
-  if (auth && session) {
-    headers.Authorization = 'Bearer ' + session.access_token;
+  if (token || (auth && session)) { // token: another credential, such as the operator's admin token
+    headers.Authorization = 'Bearer ' + (token || session.access_token);
   }
   let payload;
   if (raw !== undefined) {
@@ -120,16 +129,21 @@ async function send(method, path, { query, body, raw, type, auth = true } = {}) 
 }
 
 /**
- * An API call: method, path under /api/v1, and options {query, body (JSON), raw (a Blob sent as is), type}. Resolves
+ * An API call: method, path under /api/v1, and options {query, body (JSON), raw (a Blob sent as is), type, token
+ * (a bearer credential instead of the session's)}. Resolves
  * with the JSON answer (null for 204); rejects with an ApiError.
  */
 export async function call(method, path, options = {}) {
   try {
     return await send(method, path, options);
   } catch (e) {
-    if (e.status === 401 && e.code === 'token_expired' && options.auth !== false && session) {
-      await refresh();
-      return send(method, path, options);
+    if (e.status === 401 && options.auth !== false && !options.token && session) {
+      if (e.code === 'token_expired') {
+        await refresh();
+        return send(method, path, options);
+      }
+      ended = e; // revoked (a logout elsewhere, a suspension): the session is over, and the shell says why
+      setSession(null);
     }
     throw e;
   }

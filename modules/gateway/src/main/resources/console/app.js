@@ -4,7 +4,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { routes } from './routes.js';
 import { LANGUAGES, lang, onLangChange, setLang, t } from './i18n.js';
-import { currentSession, get, onSessionChange, post, setSession } from './api.js';
+import { currentSession, get, onSessionChange, post, setSession, takeSessionEnd } from './api.js';
 import { bridge } from './bridge.js';
 import { shell, userName } from './view.js';
 
@@ -66,9 +66,16 @@ class KithConsole extends LitElement {
     shell.refreshMe = () => this.loadMe();
     window.addEventListener('hashchange', () => this.route());
     onLangChange(() => this.requestUpdate());
-    bridge.onStatus((open) => { this.live = open; });
+    bridge.onStatus((open) => {
+      this.live = open;
+      if (!open && shell.me) {
+        get('/whoami').catch(() => null); // a closed bridge may be a revoked session (a suspension): ask once
+      }
+    });
     onSessionChange((s) => {
       if (!s && shell.me) { // signed out, here or because the session ended
+        const why = takeSessionEnd();
+        this.message = why ? t('app.sessionEnded', { code: why.code }) : null;
         shell.me = null;
         bridge.stop();
         this.route();
@@ -85,7 +92,10 @@ class KithConsole extends LitElement {
   }
 
   async loadMe() {
-    shell.me = await get('/me');
+    // the operator role is moderation's (GET /me/role), not the profile's
+    const [me, role] = await Promise.all([get('/me'), get('/me/role').catch(() => ({ role: 'user' }))]);
+    shell.me = { ...me, role: role.role };
+    this.message = null;
     bridge.start();
     this.requestUpdate();
     return shell.me;
@@ -197,6 +207,7 @@ class KithConsole extends LitElement {
         </div>
       </header>
       ${me && !this.live ? html`<p class="offline" role="status">${t('app.offline')}</p>` : nothing}
+      ${this.message ? html`<p class="problem session-ended" role="alert">${this.message}</p>` : nothing}
       <main id="view" tabindex="-1">${this.view}</main>`;
   }
 }

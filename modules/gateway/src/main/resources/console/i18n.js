@@ -75,8 +75,10 @@ register('en', {
   'app.cancel': 'Cancel',
   'app.error': 'Something went wrong.',
   'app.dismiss': 'Dismiss',
+  'app.sessionEnded': 'Your session has ended ({code}). Log in again.',
   'nav.login': 'Log in',
   'nav.profile': 'Profile',
+  'nav.ops': 'Operations',
 });
 
 register('zh-CN', {
@@ -95,6 +97,8 @@ register('zh-CN', {
   'app.cancel': '取消',
   'app.error': '出错了。',
   'app.dismiss': '关闭',
+  'app.sessionEnded': '你的会话已结束（{code}）。请重新登录。',
   'nav.login': '登录',
   'nav.profile': '个人资料',
+  'nav.ops': '运维',
 });

@@ -17,4 +17,10 @@ export const routes = [
   { path: '/activities/:id', load: () => import('./views/activity.js'), nav: null, role: 'user' },
   { path: '/notifications', load: () => import('./views/notifications.js'), nav: 'notifications', role: 'user',
     badge: 'kith-unread-badge' },
+  { path: '/ops', load: () => import('./views/ops-overview.js'), nav: 'ops', role: 'moderator' },
+  { path: '/ops/queue', load: () => import('./views/ops-queue.js'), nav: null, role: 'moderator' },
+  { path: '/ops/users', load: () => import('./views/ops-users.js'), nav: null, role: 'moderator' },
+  { path: '/ops/users/:id', load: () => import('./views/ops-users.js'), nav: null, role: 'moderator' },
+  { path: '/ops/audit', load: () => import('./views/ops-audit.js'), nav: null, role: 'moderator' },
+  { path: '/ops/integrations', load: () => import('./views/ops-integrations.js'), nav: null, role: 'moderator' },
 ];

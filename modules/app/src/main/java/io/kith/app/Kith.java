@@ -4,6 +4,7 @@ import io.kith.app.log.LogFormat;
 import io.kith.gateway.GatewayVerticle;
 import io.kith.platform.KithModule;
 import io.kith.platform.Platform;
+import io.kith.platform.bus.NodeRollCall;
 import io.kith.platform.config.ConfigException;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.metrics.KithMetrics;
@@ -18,6 +19,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.micrometer.Label;
@@ -60,6 +62,7 @@ public final class Kith {
   private Vertx vertx;
   private Platform platform;
   private HazelcastClusterManager clusterManager;
+  private MessageConsumer<JsonObject> rollCall;
   private final KithMetrics metrics = new KithMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   private final List<String> deployments = new ArrayList<>();
   private final List<String> modules = new ArrayList<>();
@@ -93,6 +96,7 @@ public final class Kith {
       return kith.startVertx()
           .compose(v -> kith.startPlatform())
           .compose(v -> kith.deploy(chosen))
+          .compose(v -> kith.answerRollCalls())
           .map(v -> {
             kith.announce();
             return kith;
@@ -235,6 +239,12 @@ public final class Kith {
     return chain;
   }
 
+  /** Answers the operators' roll call (the console's cluster view) once every module is up. */
+  private Future<Void> answerRollCalls() {
+    rollCall = NodeRollCall.answer(platform, this::modules);
+    return rollCall.completion();
+  }
+
   private void announce() {
     String stores = (embeddedRedis != null ? embeddedRedis.binary() + " at " + embeddedRedis.url()
         : "Redis at " + Platform.redact(config.getString("redis.url", ""))) + ", "
@@ -346,6 +356,11 @@ public final class Kith {
     }
     stopped = true;
     Future<Void> chain = Future.succeededFuture();
+    if (rollCall != null) {
+      // chained on a future of no context: the rest of the chain must not run on an event loop closed by its end
+      MessageConsumer<JsonObject> answering = rollCall;
+      chain = chain.eventually(answering::unregister);
+    }
     if (vertx != null) {
       for (int i = deployments.size() - 1; i >= 0; i--) {
         String id = deployments.get(i);

@@ -14,6 +14,7 @@ import io.kith.gateway.http.ClientAddress;
 import io.kith.gateway.http.MediaRoutes;
 import io.kith.gateway.http.MessagingRoutes;
 import io.kith.gateway.http.ModerationRoutes;
+import io.kith.gateway.http.OperatorRoutes;
 import io.kith.gateway.http.NotificationsRoutes;
 import io.kith.gateway.http.PushTargetsRoutes;
 import io.kith.gateway.http.ApiKeysRoutes;
@@ -85,6 +86,7 @@ public final class GatewayModule implements KithModule {
         new WhiteboardRoutes(WhiteboardService.proxy(platform.vertx())),
         new ActivitiesRoutes(ActivitiesService.proxy(platform.vertx())),
         new ModerationRoutes(ModerationService.proxy(platform.vertx())),
+        new OperatorRoutes(ModerationService.proxy(platform.vertx()), platform),
         new PushTargetsRoutes(PushTargetsService.proxy(platform.vertx())),
         new WebhooksRoutes(WebhooksService.proxy(platform.vertx())),
         new ApiKeysRoutes(ApiKeysService.proxy(platform.vertx())),

@@ -122,4 +122,10 @@ public interface ModerationService {
    * actions_capped}} over the last 14 UTC days; moderators only.
    */
   Future<JsonObject> summary(long actor);
+
+  /**
+   * The caller's role {@code {role}} when they are a moderator or an admin, else {@code role_required}: the check of
+   * operator operations that other modules serve (the gateway's system overview).
+   */
+  Future<JsonObject> requireOperator(long actor);
 }

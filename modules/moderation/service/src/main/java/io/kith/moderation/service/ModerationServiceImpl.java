@@ -83,6 +83,11 @@ final class ModerationServiceImpl implements ModerationService {
   }
 
   @Override
+  public Future<JsonObject> requireOperator(long actor) {
+    return roles.require(actor, Moderation.MODERATOR).map(role -> new JsonObject().put("role", role));
+  }
+
+  @Override
   public Future<JsonObject> setRole(long actor, long userId, String role) {
     if (!Moderation.ROLES.contains(role)) {
       return Failures.failField(KithErrors.VALIDATION_FAILED, "role", "role must be one of " + Moderation.ROLES);

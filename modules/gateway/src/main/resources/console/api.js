@@ -95,7 +95,7 @@ function url(path, query) {
 
 async function send(method, path, { query, body, raw, type, auth = true, token } = {}) {
   const headers = { Accept: 'application/json, application/problem+json' };
-  if (token || (auth && session)) { // token: another credential, such as the operator's admin token
+  if (token || (auth && session)) { // token: another credential than the session's
     headers.Authorization = 'Bearer ' + (token || session.access_token);
   }
   let payload;

@@ -1,6 +1,6 @@
 // Webhooks and their deliveries, and server API keys (/api/v1/admin/webhooks..., /api/v1/admin/api-keys...). These
-// operations take the operator's admin token (push.admin-token-hash), not a user's: the operator pastes it here, and
-// it is kept for this browser tab only (sessionStorage), never with the user's session.
+// operations are for admins only (keys and webhook secrets are credentials): a moderator sees the API's 403
+// role_required here, as the API answers it.
 
 import { View, formData, html, nothing } from '../view.js';
 import { register, t } from '../i18n.js';
@@ -9,10 +9,6 @@ import { opsMenu, when } from './ops-common.js';
 
 register('en', {
   'opsi.title': 'Webhooks and API keys',
-  'opsi.token': 'Operator admin token',
-  'opsi.tokenHint': 'The token whose SHA-256 is push.admin-token-hash; kept in this tab only.',
-  'opsi.use': 'Use token',
-  'opsi.forget': 'Forget token',
   'opsi.webhooks': 'Webhooks',
   'opsi.url': 'Endpoint URL (https)',
   'opsi.events': 'Events (comma-separated, * for all)',
@@ -32,10 +28,6 @@ register('en', {
 });
 register('zh-CN', {
   'opsi.title': 'Webhook 与 API 密钥',
-  'opsi.token': '运维管理令牌',
-  'opsi.tokenHint': '其 SHA-256 即 push.admin-token-hash；仅保存在当前标签页。',
-  'opsi.use': '使用令牌',
-  'opsi.forget': '清除令牌',
   'opsi.webhooks': 'Webhook',
   'opsi.url': '端点 URL（https）',
   'opsi.events': '事件（逗号分隔，* 表示全部）',
@@ -54,7 +46,6 @@ register('zh-CN', {
   'opsi.lastUsed': '最近使用',
 });
 
-const STORE = 'kith.operator-token';
 const SCOPES = ['notifications:write', 'announcements:write', 'users:read', 'webhooks:admin'];
 
 export default class OpsIntegrations extends View {
@@ -63,7 +54,6 @@ export default class OpsIntegrations extends View {
 
   constructor() {
     super();
-    this.token = sessionStorage.getItem(STORE);
     this.hooks = null;
     this.keys = null;
     this.deliveries = {};
@@ -75,37 +65,18 @@ export default class OpsIntegrations extends View {
     this.load();
   }
 
-  /** An admin-token call. */
+  /** A call of the admin API with the signed-in admin's own session. */
   op(method, path, body, query) {
-    return call(method, path, { body, query, token: this.token });
+    return call(method, path, { body, query });
   }
 
   async load() {
-    if (!this.token) {
-      return;
-    }
     const [hooks, keys] = await this.run(() => Promise.all([this.op('GET', '/admin/webhooks'),
       this.op('GET', '/admin/api-keys')])) || [];
     if (hooks) {
       this.hooks = hooks.items;
       this.keys = keys.items;
     }
-  }
-
-  useToken(e) {
-    e.preventDefault();
-    this.token = formData(e.target).token || null;
-    if (this.token) {
-      sessionStorage.setItem(STORE, this.token);
-    }
-    this.load();
-  }
-
-  forget() {
-    sessionStorage.removeItem(STORE);
-    this.token = null;
-    this.hooks = null;
-    this.keys = null;
   }
 
   async addHook(e) {
@@ -197,14 +168,6 @@ export default class OpsIntegrations extends View {
     return html`
       <h1>${t('opsi.title')}</h1>
       ${opsMenu('/ops/integrations')}
-      <form class="card" @submit=${(e) => this.useToken(e)}>
-        <label>${t('opsi.token')}<input name="token" type="password" autocomplete="off" required
-          aria-describedby="token-hint"></label>
-        <small id="token-hint">${t('opsi.tokenHint')}</small>
-        <div class="actions"><button ?disabled=${this.busy}>${t('opsi.use')}</button>
-          ${this.token ? html`<button type="button" class="secondary" @click=${() => this.forget()}>
-            ${t('opsi.forget')}</button>` : nothing}</div>
-      </form>
       ${this.renderProblem()}
       ${this.shown ? html`<p class="notice" role="status"><code>${this.shown}</code></p>` : nothing}
       ${this.hooks && this.keys ? this.renderLists() : nothing}`;

@@ -3,7 +3,6 @@ package io.kith.app.console;
 import io.kith.app.support.TestKith;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.NodeScript;
-import io.kith.platform.token.Sessions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -43,7 +42,6 @@ class ConsoleBrowserTest {
   private static final Path SHOTS = Path.of("target", "console-screenshots");
   private static final String NAME = "// @DisplayName:";
 
-  private static final String OPERATOR_TOKEN = "console-operator-" + TestKith.unique("t");
 
   private TestKith kith;
   private String chromium;
@@ -61,7 +59,7 @@ class ConsoleBrowserTest {
       Assumptions.abort("Chromium is needed at " + chromium);
     }
     // the operator specs log in as the first admin (moderation.admins), registered on a first node over the same
-    // stores, and use the operator's admin token for webhooks and API keys
+    // stores
     TestKith first = TestKith.node("cb", "accounts", "gateway");
     long adminId;
     try {
@@ -71,8 +69,7 @@ class ConsoleBrowserTest {
       first.close();
     }
     kith = new TestKith(TestKith.config("all")
-        .put("moderation", new JsonObject().put("admins", new JsonArray().add(adminId)))
-        .put("push", new JsonObject().put("admin-token-hash", Sessions.sha256(OPERATOR_TOKEN))), "cb") {
+        .put("moderation", new JsonObject().put("admins", new JsonArray().add(adminId))), "cb") {
     };
   }
 
@@ -112,7 +109,7 @@ class ConsoleBrowserTest {
   private void run(Path spec) throws Exception {
     String output = NodeScript.run(DIR, Map.of("KITH_URL", "http://127.0.0.1:" + kith.port(),
         "KITH_CHROMIUM", chromium, "KITH_SCREENSHOTS", SHOTS.toAbsolutePath().toString(),
-        "KITH_ADMIN", admin, "KITH_ADMIN_PASSWORD", adminPassword, "KITH_OPERATOR_TOKEN", OPERATOR_TOKEN), 300,
+        "KITH_ADMIN", admin, "KITH_ADMIN_PASSWORD", adminPassword), 300,
         spec.getFileName().toString());
     JsonObject result = NodeScript.result(output);
     assertEquals(Boolean.TRUE, result.getBoolean("ok"), output);

@@ -57,7 +57,10 @@ class KithConsole extends LitElement {
     shell.refreshMe = () => this.loadMe();
     window.addEventListener('hashchange', () => this.route());
     onLangChange(() => this.requestUpdate());
-    bridge.onStatus((open) => { this.live = open; });
+    bridge.onStatus((live) => {
+      this.live = live;
+      this.toggleAttribute('data-live', live); // for tests and styles: the bridge answers as the user
+    });
     onSessionChange((s) => {
       if (!s && shell.me) { // signed out, here or because the session ended
         shell.me = null;
@@ -140,6 +143,7 @@ class KithConsole extends LitElement {
     const el = document.createElement(tag);
     el.params = { ...Object.fromEntries(new URLSearchParams(query || '')), ...params };
     el.console = this;
+    el.route = route;
     this.show(el);
   }
 

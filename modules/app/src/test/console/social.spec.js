@@ -1,0 +1,90 @@
+// @DisplayName: two users in two browsers sign up, find and follow each other, one posts a photo to followers, the other sees it in home, likes and comments on it, and the author sees both
+'use strict';
+const { check, live, open, png, shot, signUp, spec, unique, until } = require('./harness');
+
+/** Finds a user by exact username on the people page and opens their page. */
+async function visit(page, username) {
+  await open(page, '/people', 'Find people');
+  await page.getByLabel('Exact username').fill(username);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('list', { name: 'Results' }).getByRole('link', { name: '@' + username }).click();
+  await page.getByRole('heading', { name: '@' + username, level: 1 }).waitFor();
+}
+
+/** The card of the post with this text on the current page. */
+function card(page, text) {
+  return page.getByRole('article').filter({ hasText: text });
+}
+
+spec('social', async ({ user }) => {
+  const alicePage = await user();
+  const bobPage = await user({ phone: true });
+  const alice = await signUp(alicePage, unique('ca'));
+  const bob = await signUp(bobPage, unique('cb'));
+
+  // each follows the other from their page: they become friends
+  await visit(alicePage, bob.username);
+  await alicePage.getByRole('button', { name: 'Follow', exact: true }).click();
+  await alicePage.getByRole('button', { name: 'Unfollow' }).waitFor();
+  await visit(bobPage, alice.username);
+  await bobPage.getByText('Follows you').waitFor();
+  await bobPage.getByRole('button', { name: 'Follow', exact: true }).click();
+  await bobPage.getByRole('button', { name: 'Unfollow' }).waitFor();
+  await bobPage.getByText('Friend', { exact: true }).waitFor();
+  await shot(bobPage, 'user');
+
+  // a user that does not exist is refused with the problem's code, not a blank page
+  await open(bobPage, '/users/9007199254740991');
+  const refusal = bobPage.getByRole('alert');
+  await refusal.waitFor();
+  check(/not_found/.test(await refusal.textContent()), 'the refusal names its code: ' + await refusal.textContent());
+
+  // alice posts a photo to her followers
+  const text = 'Hello from ' + alice.username;
+  await open(alicePage, '/compose', 'Write a post');
+  await alicePage.getByLabel('What is new?').fill(text);
+  await alicePage.getByLabel('Photos (up to 9) or one video').setInputFiles(png('sunrise.png', 320, 200));
+  await alicePage.getByLabel('Who can see it').selectOption('followers');
+  await shot(alicePage, 'compose');
+  await alicePage.getByRole('button', { name: 'Publish' }).click();
+  await alicePage.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+  await card(alicePage, text).waitFor();
+
+  // bob sees it in his home (fan-out is asynchronous: ask for newer posts until it is there), with the photo
+  await live(bobPage);
+  await open(bobPage, '/home', 'Home');
+  await until('the post in bob\'s home', async () => {
+    if (await card(bobPage, text).count()) {
+      return true;
+    }
+    await bobPage.getByRole('button', { name: 'Show newer posts' }).click();
+    return false;
+  });
+  const post = card(bobPage, text);
+  await until('the photo shown', () => post.locator('img').evaluateAll((imgs) => imgs.some((i) => i.naturalWidth > 0)));
+  await post.getByRole('button', { name: /^Like/ }).click();
+  await post.getByRole('button', { name: /^Liked · 1/ }).waitFor();
+  await post.getByRole('button', { name: /^Comments/ }).click();
+  await post.getByPlaceholder('Write a comment').fill('What a photo!');
+  await post.getByRole('button', { name: 'Comment', exact: true }).click();
+  await post.getByText('What a photo!').waitFor();
+  await shot(bobPage, 'home');
+
+  // alice sees the like and the comment on her post
+  await alicePage.reload();
+  const own = card(alicePage, text);
+  await own.waitFor();
+  await until('the like and comment counted', async () => {
+    const likes = await own.getByRole('button', { name: /^Like · 1/ }).count();
+    const comments = await own.getByRole('button', { name: 'Comments (1)' }).count();
+    if (likes && comments) {
+      return true;
+    }
+    await alicePage.reload();
+    await own.waitFor();
+    return false;
+  });
+  await own.getByRole('button', { name: 'Comments (1)' }).click();
+  await own.getByText('What a photo!').waitFor();
+  return { alice: alice.username, bob: bob.username };
+});

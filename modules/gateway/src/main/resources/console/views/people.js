@@ -125,7 +125,7 @@ export default class PeopleView extends View {
           <label>${t('people.lon')}<input name="lon" type="number" step="any" min="-180" max="180" value="121.4737"
             required></label>
         </div>
-        <label>${t('people.radius')}<input name="radius" type="number" min="1" max="100" value="10" required></label>
+        <label>${t('people.radius')}<input name="radius" type="number" min="1" max="50" value="10" required></label>
         <label class="inline"><input name="share" type="checkbox" checked> ${t('people.share')}</label>
         <button ?disabled=${this.busy}>${t('people.nearbyButton')}</button></form>`;
     }

@@ -91,8 +91,9 @@ export default class UserView extends View {
   async act(fn) {
     await this.run(async () => {
       await fn();
-      this.user = await get('/users/' + this.user.id);
       await this.loadRelation();
+      // a blocked user's profile is no longer readable (404): the page keeps what it showed
+      this.user = await get('/users/' + this.user.id).catch(() => this.user);
     });
   }
 

@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The Kith Console in a real browser: every {@code *.spec.js} of {@code src/test/console} (one scenario per file,
  * helpers in {@code harness.js}) drives Debian's Chromium with {@code playwright-core} against one live Kith running
  * every module. A spec's first line {@code // @DisplayName: ...} names its test. Screenshots land in
- * {@code target/console-screenshots}. Where Node, {@code npm ci} there or Chromium ({@code KITH_CHROMIUM}, else
+ * {@code target/console-screenshots}; {@code -Dkith.console.spec=social} runs the specs whose file name contains
+ * {@code social}. Where Node, {@code npm ci} there or Chromium ({@code KITH_CHROMIUM}, else
  * {@code /usr/bin/chromium}) is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes that
  * a failure.
  */
@@ -69,7 +70,10 @@ class ConsoleBrowserTest {
   Stream<DynamicTest> specs() throws IOException {
     List<Path> specs;
     try (Stream<Path> files = Files.list(DIR)) {
-      specs = files.filter(f -> f.getFileName().toString().endsWith(".spec.js")).sorted().toList();
+      // -Dkith.console.spec=<part of a file name> runs the matching specs only (while writing one)
+      String only = System.getProperty("kith.console.spec", "");
+      specs = files.filter(f -> f.getFileName().toString().endsWith(".spec.js"))
+          .filter(f -> f.getFileName().toString().contains(only)).sorted().toList();
     }
     if (specs.isEmpty()) {
       fail("no *.spec.js in " + DIR);

@@ -1,4 +1,4 @@
-// @DisplayName: two users in two browsers sign up, find and follow each other, one posts a photo to followers, the other sees it in home, likes and comments on it, and the author sees both
+// @DisplayName: two users in two browsers sign up, find and follow each other, one posts a photo to followers, the other sees it in home, likes, comments on and reposts it, and the author sees the like and the comment
 'use strict';
 const { check, live, open, png, shot, signUp, spec, unique, until } = require('./harness');
 
@@ -11,9 +11,9 @@ async function visit(page, username) {
   await page.getByRole('heading', { name: '@' + username, level: 1 }).waitFor();
 }
 
-/** The card of the post with this text on the current page. */
+/** The card of the original post with this text on the current page (not a repost of it). */
 function card(page, text) {
-  return page.getByRole('article').filter({ hasText: text });
+  return page.getByRole('article').filter({ hasText: text }).filter({ hasNotText: 'Repost of' });
 }
 
 spec('social', async ({ user }) => {
@@ -70,6 +70,20 @@ spec('social', async ({ user }) => {
   await post.getByText('What a photo!').waitFor();
   await shot(bobPage, 'home');
 
+  // bob reposts it: his home shows his repost with alice's original inside
+  await post.getByRole('button', { name: /^Repost · 0/ }).click();
+  await post.getByRole('button', { name: /^Reposted · 1/ }).waitFor();
+  await until('the repost in bob\'s home', async () => {
+    if (await bobPage.getByRole('article').filter({ hasText: 'Repost of' }).count()) {
+      return true;
+    }
+    await bobPage.getByRole('button', { name: 'Show newer posts' }).click();
+    return false;
+  });
+  const repost = bobPage.getByRole('article').filter({ hasText: 'Repost of' });
+  await repost.getByText(text).waitFor();
+  await repost.getByRole('link', { name: '@' + alice.username }).waitFor();
+
   // alice sees the like and the comment on her post
   await alicePage.reload();
   const own = card(alicePage, text);
@@ -86,5 +100,6 @@ spec('social', async ({ user }) => {
   });
   await own.getByRole('button', { name: 'Comments (1)' }).click();
   await own.getByText('What a photo!').waitFor();
+  await shot(alicePage, 'home-desktop');
   return { alice: alice.username, bob: bob.username };
 });

@@ -13,25 +13,47 @@ export class Paged {
     this.cursor = undefined;
     this.done = false;
     this.extra = {};
+    this.loading = null;
+    this.generation = 0;
   }
 
-  /** Forgets the items and fetches the first page. */
+  /** Forgets the items and fetches the first page (a page still arriving for the old list is dropped). */
   async reset() {
+    this.generation += 1;
     this.items = [];
     this.cursor = undefined;
     this.done = false;
+    this.loading = null;
     return this.more();
   }
 
-  /** Fetches the next page and appends its items. */
-  async more() {
-    const page = await this.fetch(this.cursor);
-    this.items = [...this.items, ...page.items];
-    this.cursor = page.next_cursor || undefined;
-    this.done = !page.next_cursor;
-    this.extra = page;
+  /** Fetches the next page and appends its items; while one is on its way, asking again waits for that one. */
+  more() {
+    if (!this.loading) {
+      const generation = this.generation;
+      this.loading = this.fetch(this.cursor).then((page) => {
+        if (generation === this.generation) {
+          this.add(page.items, false);
+          this.cursor = page.next_cursor || undefined;
+          this.done = !page.next_cursor;
+          this.extra = page;
+        }
+        return page;
+      }).finally(() => {
+        if (generation === this.generation) {
+          this.loading = null;
+        }
+      });
+    }
+    return this.loading;
+  }
+
+  /** Adds items at the end, or at the start (newer ones), leaving out any already shown. */
+  add(items, first) {
+    const seen = new Set(this.items.map(key));
+    const fresh = items.filter((i) => !seen.has(key(i)));
+    this.items = first ? [...fresh, ...this.items] : [...this.items, ...fresh];
     this.host.requestUpdate();
-    return page;
   }
 
   /** Takes an item out (after the user removed it). */
@@ -44,4 +66,9 @@ export class Paged {
     return this.done ? nothing : html`<button type="button" class="secondary more"
       @click=${() => this.host.run(() => this.more())}>${t('app.more')}</button>`;
   }
+}
+
+/** An item's identity: its id, or its user's for lists of {user, since}. */
+function key(item) {
+  return item.id ?? (item.user && item.user.id);
 }

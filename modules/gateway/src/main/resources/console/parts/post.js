@@ -113,7 +113,7 @@ export class PostCard extends View {
     const created = await this.run(() => post('/posts/' + this.post.id + '/comments', { text }));
     if (created) {
       input.value = '';
-      this.comments.items = [created, ...this.comments.items];
+      this.comments.add([created], true);
       this.post = { ...this.post, counts: { ...this.post.counts, comments: this.post.counts.comments + 1 } };
     }
   }

@@ -47,8 +47,7 @@ export default class TimelineView extends View {
     }
     const fresh = await this.run(() => get('/timelines/' + this.kind, { since_id: newest, limit: 50 }));
     if (fresh) {
-      this.page.items = [...fresh.items, ...this.page.items];
-      this.requestUpdate();
+      this.page.add(fresh.items, true);
     }
   }
 
@@ -58,7 +57,7 @@ export default class TimelineView extends View {
       <h1>${t('timeline.' + this.kind)}</h1>
       <p class="muted">${t('timeline.' + this.kind + '.intro')}</p>
       <div class="actions">
-        <button type="button" class="secondary" @click=${() => this.newer()}>${t('timeline.newer')}</button>
+        <button type="button" class="secondary" ?disabled=${this.busy} @click=${() => this.newer()}>${t('timeline.newer')}</button>
         ${this.kind === 'latest' ? nothing : html`<a href="#/compose">${t('timeline.compose')}</a>`}
       </div>
       ${this.renderProblem()}

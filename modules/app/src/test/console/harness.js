@@ -182,6 +182,30 @@ async function until(what, step) {
   }
 }
 
+/** Finds a user by exact username on the people page and opens their page. */
+async function visit(page, username) {
+  await open(page, '/people', 'Find people');
+  await page.getByLabel('Exact username').fill(username);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('list', { name: 'Results' }).getByRole('link', { name: '@' + username }).click();
+  await page.getByRole('heading', { name: '@' + username, level: 1 }).waitFor();
+}
+
+/**
+ * Waits until the open timeline shows posts matching locator, asking for newer posts meanwhile (fan-out to
+ * timelines is asynchronous).
+ */
+async function untilShown(page, locator, what) {
+  await until(what, async () => {
+    if (await locator.count()) {
+      return true;
+    }
+    await page.getByRole('button', { name: 'Show newer posts' }).click();
+    return false;
+  });
+}
+
 module.exports = {
-  base, check, form, live, logIn, logOut, open, png, shot, signUp, spec, unique, until, userId, TIMEOUT,
+  base, check, form, live, logIn, logOut, open, png, shot, signUp, spec, unique, until, untilShown, userId, visit,
+  TIMEOUT,
 };

@@ -1,14 +1,8 @@
 // @DisplayName: a user who approves followers accepts one request and declines another, puts a friend in a circle and under a tag, posts to that circle only, and undoes a block and a mute from the relations lists
 'use strict';
-const { check, open, shot, signUp, spec, unique, until } = require('./harness');
-
-async function visit(page, username) {
-  await open(page, '/people', 'Find people');
-  await page.getByLabel('Exact username').fill(username);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await page.getByRole('list', { name: 'Results' }).getByRole('link', { name: '@' + username }).click();
-  await page.getByRole('heading', { name: '@' + username, level: 1 }).waitFor();
-}
+const {
+  check, open, shot, signUp, spec, unique, until, untilShown, visit,
+} = require('./harness');
 
 /** Opens a tab of the relations page. */
 async function tab(page, name) {
@@ -80,13 +74,7 @@ spec('relations', async ({ user }) => {
   await carolPage.getByRole('button', { name: 'Publish' }).click();
   await carolPage.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   await open(davePage, '/moments', 'Moments');
-  await until('the circle post in dave\'s moments', async () => {
-    if (await davePage.getByRole('article').filter({ hasText: text }).count()) {
-      return true;
-    }
-    await davePage.getByRole('button', { name: 'Show newer posts' }).click();
-    return false;
-  });
+  await untilShown(davePage, davePage.getByRole('article').filter({ hasText: text }), 'the circle post in moments');
   await visit(erinPage, carol.username);
   await erinPage.getByText('No posts you can see.').waitFor();
   check(await erinPage.getByText(text).count() === 0, 'erin must not see the circle post');

@@ -32,5 +32,6 @@ spec('signup-login', async ({ user }) => {
   await page.reload();
   await page.getByRole('heading', { name: '我的资料' }).waitFor();
   await page.getByRole('button', { name: '退出登录' }).waitFor();
+  await shot(page, 'profile-zh');
   return { user: me.username };
 });

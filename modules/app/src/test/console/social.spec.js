@@ -1,15 +1,8 @@
 // @DisplayName: two users in two browsers sign up, find and follow each other, one posts a photo to followers, the other sees it in home, likes, comments on and reposts it, and the author sees the like and the comment
 'use strict';
-const { check, live, open, png, shot, signUp, spec, unique, until } = require('./harness');
-
-/** Finds a user by exact username on the people page and opens their page. */
-async function visit(page, username) {
-  await open(page, '/people', 'Find people');
-  await page.getByLabel('Exact username').fill(username);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await page.getByRole('list', { name: 'Results' }).getByRole('link', { name: '@' + username }).click();
-  await page.getByRole('heading', { name: '@' + username, level: 1 }).waitFor();
-}
+const {
+  check, live, open, png, shot, signUp, spec, unique, until, untilShown, visit,
+} = require('./harness');
 
 /** The card of the original post with this text on the current page (not a repost of it). */
 function card(page, text) {
@@ -53,13 +46,7 @@ spec('social', async ({ user }) => {
   // bob sees it in his home (fan-out is asynchronous: ask for newer posts until it is there), with the photo
   await live(bobPage);
   await open(bobPage, '/home', 'Home');
-  await until('the post in bob\'s home', async () => {
-    if (await card(bobPage, text).count()) {
-      return true;
-    }
-    await bobPage.getByRole('button', { name: 'Show newer posts' }).click();
-    return false;
-  });
+  await untilShown(bobPage, card(bobPage, text), 'the post in bob\'s home');
   const post = card(bobPage, text);
   await until('the photo shown', () => post.locator('img').evaluateAll((imgs) => imgs.some((i) => i.naturalWidth > 0)));
   await post.getByRole('button', { name: /^Like/ }).click();
@@ -73,14 +60,8 @@ spec('social', async ({ user }) => {
   // bob reposts it: his home shows his repost with alice's original inside
   await post.getByRole('button', { name: /^Repost · 0/ }).click();
   await post.getByRole('button', { name: /^Reposted · 1/ }).waitFor();
-  await until('the repost in bob\'s home', async () => {
-    if (await bobPage.getByRole('article').filter({ hasText: 'Repost of' }).count()) {
-      return true;
-    }
-    await bobPage.getByRole('button', { name: 'Show newer posts' }).click();
-    return false;
-  });
   const repost = bobPage.getByRole('article').filter({ hasText: 'Repost of' });
+  await untilShown(bobPage, repost, 'the repost in bob\'s home');
   await repost.getByText(text).waitFor();
   await repost.getByRole('link', { name: '@' + alice.username }).waitFor();
 

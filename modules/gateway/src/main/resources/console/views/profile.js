@@ -4,6 +4,7 @@
 import { View, formData, html, nothing, shell } from '../view.js';
 import { formatTime, register, t } from '../i18n.js';
 import { patch, upload } from '../api.js';
+import { counts } from '../parts/users.js';
 
 register('en', {
   'profile.title': 'Your profile',
@@ -115,11 +116,7 @@ export default class ProfileView extends View {
           <p class="name">${me.nickname || me.username}</p>
           <p class="muted">@${me.username} · ${t('profile.id')} <span class="user-id">${me.id}</span></p>
           ${me.signature ? html`<p>${me.signature}</p>` : nothing}
-          <p class="counts">
-            <span>${t('profile.following')} <b>${me.following_count ?? 0}</b></span>
-            <span>${t('profile.followers')} <b>${me.follower_count ?? 0}</b></span>
-            <span>${t('profile.friends')} <b>${me.friend_count ?? 0}</b></span>
-          </p>
+          ${counts(me)}
           ${me.created ? html`<p class="muted">${t('profile.created')} ${formatTime(me.created)}</p>` : nothing}
         </div>
       </section>

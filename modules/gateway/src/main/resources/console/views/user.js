@@ -6,6 +6,7 @@ import { register, t } from '../i18n.js';
 import { call, del, get, post, put } from '../api.js';
 import { Paged } from '../parts/paged.js';
 import { postList } from '../parts/post.js';
+import { counts } from '../parts/users.js';
 
 register('en', {
   'user.follow': 'Follow',
@@ -158,11 +159,7 @@ export default class UserView extends View {
         <div>
           <h1 class="name">${userName(u)}</h1>
           ${u.signature ? html`<p>${u.signature}</p>` : nothing}
-          <p class="counts">
-            <span>${t('profile.following')} <b>${u.following_count ?? 0}</b></span>
-            <span>${t('profile.followers')} <b>${u.follower_count ?? 0}</b></span>
-            <span>${t('profile.friends')} <b>${u.friend_count ?? 0}</b></span>
-          </p>
+          ${counts(u)}
           ${this.isMe() ? html`<p><a href="#/profile">${t('user.you')}</a></p>` : nothing}
         </div>
       </section>

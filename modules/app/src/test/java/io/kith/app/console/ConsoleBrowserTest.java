@@ -55,6 +55,12 @@ class ConsoleBrowserTest {
       }
       Assumptions.abort("Chromium is needed at " + chromium);
     }
+    // the screenshots of this run only (a failed spec's are named failed-<spec>-<page>)
+    try (Stream<Path> old = Files.exists(SHOTS) ? Files.list(SHOTS) : Stream.empty()) {
+      old.forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     kith = TestKith.node("cb", "all");
   }
 

@@ -205,7 +205,17 @@ async function untilShown(page, locator, what) {
   });
 }
 
+/** Publishes a public post through the API with the page's own session (what the console stored); its status. */
+function publish(page, text) {
+  return page.evaluate(async (body) => {
+    const session = JSON.parse(localStorage.getItem('kith.session'));
+    const res = await fetch('/api/v1/posts', { method: 'POST', body: JSON.stringify(body),
+      headers: { Authorization: 'Bearer ' + session.access_token, 'Content-Type': 'application/json' } });
+    return res.status;
+  }, { text, visibility: 'public' });
+}
+
 module.exports = {
-  base, check, form, live, logIn, logOut, open, png, shot, signUp, spec, unique, until, untilShown, userId, visit,
-  TIMEOUT,
+  base, check, form, live, logIn, logOut, open, png, publish, shot, signUp, spec, unique, until, untilShown, userId,
+  visit, TIMEOUT,
 };

@@ -1,16 +1,6 @@
 // @DisplayName: a timeline pages by cursor: twenty posts first, the rest after Load more, then no more button; a newer post appears on Show newer posts
 'use strict';
-const { check, open, signUp, spec, unique, until } = require('./harness');
-
-/** Publishes a post through the API with the page's own session (what the console stored). */
-function publish(page, text) {
-  return page.evaluate(async (body) => {
-    const session = JSON.parse(localStorage.getItem('kith.session'));
-    const res = await fetch('/api/v1/posts', { method: 'POST', body: JSON.stringify(body),
-      headers: { Authorization: 'Bearer ' + session.access_token, 'Content-Type': 'application/json' } });
-    return res.status;
-  }, { text, visibility: 'public' });
-}
+const { check, open, publish, signUp, spec, unique, until } = require('./harness');
 
 spec('timeline-paging', async ({ user }) => {
   const page = await user();

@@ -82,5 +82,16 @@ spec('social', async ({ user }) => {
   await own.getByRole('button', { name: 'Comments (1)' }).click();
   await own.getByText('What a photo!').waitFor();
   await shot(alicePage, 'home-desktop');
+
+  // the post's time links to its own page, comments open; a post that does not exist is refused with its code
+  const id = await own.getAttribute('data-post-id');
+  await own.getByRole('link', { name: /2\d{3}/ }).click();
+  await alicePage.getByRole('heading', { name: 'Post', level: 1 }).waitFor();
+  check(alicePage.url().endsWith('#/posts/' + id), 'the post\'s page: ' + alicePage.url());
+  await alicePage.getByText('What a photo!').waitFor();
+  await open(alicePage, '/posts/9007199254740991', 'Post');
+  const missing = alicePage.getByRole('alert');
+  await missing.waitFor();
+  check(/not_found/.test(await missing.textContent()), 'the refusal names its code: ' + await missing.textContent());
   return { alice: alice.username, bob: bob.username };
 });

@@ -12,5 +12,6 @@ export const routes = [
   { path: '/people', load: () => import('./views/people.js'), nav: 'people', role: 'user' },
   { path: '/relations', load: () => import('./views/relations.js'), nav: 'relations', role: 'user' },
   { path: '/users/:id', load: () => import('./views/user.js'), nav: null, role: 'user' },
+  { path: '/posts/:id', load: () => import('./views/post.js'), nav: null, role: 'user' },
   { path: '/profile', load: () => import('./views/profile.js'), nav: 'profile', role: 'user' },
 ];

@@ -169,11 +169,12 @@ export class PostCard extends View {
       return nothing;
     }
     const mine = shell.me && p.author.id === shell.me.id;
-    return html`<article class="card post" aria-label=${(p.author.nickname || p.author.username) + ', '
-      + formatTime(p.created)}>
+    return html`<article class="card post" data-post-id=${p.id} aria-label=${(p.author.nickname || p.author.username)
+      + ', ' + formatTime(p.created)}>
       <kith-avatar .user=${p.author}></kith-avatar>
       <header><a href=${'#/users/' + p.author.id}>${userName(p.author)}</a>
-        <span class="muted">${formatTime(p.created)} · ${t('visibility.' + p.visibility)}</span></header>
+        <a class="muted" href=${'#/posts/' + p.id}>${formatTime(p.created)}</a>
+        <span class="muted">· ${t('visibility.' + p.visibility)}</span></header>
       ${this.renderBody(p)}
       ${this.renderOriginal(p)}
       <div class="actions">

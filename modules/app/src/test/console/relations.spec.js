@@ -1,4 +1,4 @@
-// @DisplayName: a user who approves followers accepts one request and declines another, puts a friend in a circle and under a tag, posts to that circle only, and undoes a block and a mute from the relations lists
+// @DisplayName: a user who approves followers accepts one request and declines another, puts a friend in a circle and under a tag, posts to that circle only, undoes a block, a mute and a hide from the relations lists, and removes a follower; a request is withdrawn
 'use strict';
 const {
   check, open, shot, signUp, spec, unique, until, untilShown, visit,
@@ -92,5 +92,29 @@ spec('relations', async ({ user }) => {
   await tab(carolPage, 'Muted');
   await carolPage.getByRole('list', { name: 'Muted' }).getByRole('button', { name: 'Unmute' }).click();
   await carolPage.getByText('Nobody here.').waitFor();
+
+  // hide her posts from dave, then stop from the list
+  await visit(carolPage, dave.username);
+  await carolPage.getByRole('button', { name: 'Hide my posts from them' }).click();
+  await carolPage.getByRole('button', { name: 'Stop hiding my posts' }).waitFor();
+  await tab(carolPage, 'Hidden from');
+  await carolPage.getByRole('list', { name: 'Hidden from' }).getByRole('button', { name: 'Stop hiding' }).click();
+  await carolPage.getByText('Nobody here.').waitFor();
+
+  // erin asks again and withdraws her request; carol removes dave as a follower
+  await visit(erinPage, carol.username);
+  await erinPage.getByRole('button', { name: 'Follow', exact: true }).click();
+  await erinPage.getByRole('button', { name: 'Requested (cancel)' }).waitFor();
+  await tab(erinPage, 'Your requests');
+  await erinPage.getByRole('list', { name: 'Your requests' }).getByRole('button', { name: 'Cancel request' }).click();
+  await erinPage.getByText('Nobody here.').waitFor();
+  await tab(carolPage, 'Requests to you');
+  await carolPage.getByText('Nobody here.').waitFor();
+  await tab(carolPage, 'Followers');
+  await carolPage.getByRole('list', { name: 'Followers' }).getByRole('listitem').filter({ hasText: '@' + dave.username })
+    .getByRole('button', { name: 'Remove follower' }).click();
+  await carolPage.getByText('Nobody here.').waitFor();
+  await visit(davePage, carol.username);
+  await davePage.getByRole('button', { name: 'Follow', exact: true }).waitFor();
   return { carol: carol.username };
 });

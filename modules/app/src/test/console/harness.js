@@ -81,18 +81,17 @@ function form(page, name) {
   return page.locator('form', { has: page.getByRole('heading', { name, exact: true }) });
 }
 
-/** Signs up on the console's login page; resolves once the profile page shows the new user. */
+/** Signs up on the console's login page; resolves once the new user lands on their home timeline. */
 async function signUp(page, username, password = 'correct horse ' + username) {
   const f = form(page, 'Create an account');
   await f.getByLabel('Username', { exact: true }).fill(username);
   await f.getByLabel('Password', { exact: true }).fill(password);
   await f.getByRole('button', { name: 'Create an account' }).click();
-  await page.getByRole('heading', { name: 'Your profile' }).waitFor();
-  await page.getByText('@' + username).first().waitFor();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   return { username, password };
 }
 
-/** Logs in on the console's login page; resolves once the profile page shows the user. */
+/** Fills and sends the console's login form. */
 async function logIn(page, username, password) {
   const f = form(page, 'Log in');
   await f.getByLabel('Username, email or phone').fill(username);
@@ -120,4 +119,103 @@ async function userId(page) {
   return Number(await page.locator('.user-id').textContent());
 }
 
-module.exports = { base, check, form, logIn, logOut, open, shot, signUp, spec, unique, userId, TIMEOUT };
+/** Waits until the console's bridge connection answers as the signed-in user. */
+async function live(page) {
+  await page.locator('kith-console[data-live]').waitFor({ state: 'attached' });
+}
+
+const CRC = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) {
+    c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return c >>> 0;
+});
+
+function chunk(type, data) {
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  let crc = 0xffffffff;
+  for (const b of body) {
+    crc = CRC[(crc ^ b) & 0xff] ^ (crc >>> 8);
+  }
+  const out = Buffer.alloc(body.length + 8);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE((crc ^ 0xffffffff) >>> 0, body.length + 4);
+  return out;
+}
+
+/** A PNG file of width x height pixels in a diagonal gradient of rgb, for Playwright's setInputFiles. */
+function png(name, width, height, rgb = [40, 120, 220]) {
+  const rows = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const shade = (x + y) / (width + height);
+      row[1 + x * 3] = rgb[0] * shade;
+      row[2 + x * 3] = rgb[1] * (1 - shade) + 60;
+      row[3 + x * 3] = rgb[2];
+    }
+    rows.push(row);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const buffer = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header),
+    chunk('IDAT', require('zlib').deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return { name, mimeType: 'image/png', buffer };
+}
+
+/** Calls step() until it resolves truthy, failing after TIMEOUT (it may click a refresh button, say). */
+async function until(what, step) {
+  const deadline = Date.now() + TIMEOUT;
+  for (;;) {
+    if (await step()) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error('timed out: ' + what);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Finds a user by exact username on the people page and opens their page. */
+async function visit(page, username) {
+  await open(page, '/people', 'Find people');
+  await page.getByLabel('Exact username').fill(username);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.getByRole('list', { name: 'Results' }).getByRole('link', { name: '@' + username }).click();
+  await page.getByRole('heading', { name: '@' + username, level: 1 }).waitFor();
+}
+
+/**
+ * Waits until the open timeline shows posts matching locator, asking for newer posts meanwhile (fan-out to
+ * timelines is asynchronous).
+ */
+async function untilShown(page, locator, what) {
+  await until(what, async () => {
+    if (await locator.count()) {
+      return true;
+    }
+    await page.getByRole('button', { name: 'Show newer posts' }).click();
+    return false;
+  });
+}
+
+/** Publishes a public post through the API with the page's own session (what the console stored); its status. */
+function publish(page, text) {
+  return page.evaluate(async (body) => {
+    const session = JSON.parse(localStorage.getItem('kith.session'));
+    const res = await fetch('/api/v1/posts', { method: 'POST', body: JSON.stringify(body),
+      headers: { Authorization: 'Bearer ' + session.access_token, 'Content-Type': 'application/json' } });
+    return res.status;
+  }, { text, visibility: 'public' });
+}
+
+module.exports = {
+  base, check, form, live, logIn, logOut, open, png, publish, shot, signUp, spec, unique, until, untilShown, userId,
+  visit, TIMEOUT,
+};

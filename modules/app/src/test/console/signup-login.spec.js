@@ -1,6 +1,6 @@
-// @DisplayName: a user signs up, logs out, is refused a wrong password with the problem's detail, logs in and sees their profile, in English and in Chinese
+// @DisplayName: a user signs up, logs out, is refused a wrong password with the problem's code, logs in and sees their profile, in English and in Chinese
 'use strict';
-const { check, form, logIn, logOut, shot, signUp, spec, unique } = require('./harness');
+const { check, form, live, logIn, logOut, open, shot, signUp, spec, unique } = require('./harness');
 
 spec('signup-login', async ({ user }) => {
   const page = await user();
@@ -9,6 +9,9 @@ spec('signup-login', async ({ user }) => {
   await shot(page, 'login');
 
   const me = await signUp(page, unique('cs'));
+  await live(page);
+  await open(page, '/profile', 'Your profile');
+  await page.getByText('@' + me.username).first().waitFor();
   await shot(page, 'profile');
   await logOut(page);
 
@@ -18,8 +21,9 @@ spec('signup-login', async ({ user }) => {
   check((await alert.textContent()).includes('invalid_credentials'), 'the refusal shows its code: '
     + await alert.textContent());
 
+  // logged out on the profile page, the user is taken back there after logging in
   await logIn(page, me.username, me.password);
-  await page.getByRole('heading', { name: 'Your profile' }).waitFor();
+  await page.getByRole('heading', { name: 'Your profile', level: 1 }).waitFor();
   await page.getByText('@' + me.username).first().waitFor();
 
   // the language switch re-renders the shell and the view; the choice survives a reload
@@ -28,5 +32,6 @@ spec('signup-login', async ({ user }) => {
   await page.reload();
   await page.getByRole('heading', { name: '我的资料' }).waitFor();
   await page.getByRole('button', { name: '退出登录' }).waitFor();
+  await shot(page, 'profile-zh');
   return { user: me.username };
 });

@@ -66,9 +66,10 @@ class KithConsole extends LitElement {
     shell.refreshMe = () => this.loadMe();
     window.addEventListener('hashchange', () => this.route());
     onLangChange(() => this.requestUpdate());
-    bridge.onStatus((open) => {
-      this.live = open;
-      if (!open && shell.me) {
+    bridge.onStatus((live) => {
+      this.live = live;
+      this.toggleAttribute('data-live', live); // for tests and styles: the bridge answers as the user
+      if (!live && shell.me) {
         get('/whoami').catch(() => null); // a closed bridge may be a revoked session (a suspension): ask once
       }
     });
@@ -159,6 +160,7 @@ class KithConsole extends LitElement {
     const el = document.createElement(tag);
     el.params = { ...Object.fromEntries(new URLSearchParams(query || '')), ...params };
     el.console = this;
+    el.route = route;
     this.show(el);
   }
 

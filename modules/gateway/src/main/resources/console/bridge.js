@@ -14,7 +14,8 @@ class Bridge {
     this.handlers = new Map(); // address -> Set of functions(body, message)
     this.pending = new Map(); // reply address -> {resolve, reject, timer}
     this.statusListeners = new Set();
-    this.open = false;
+    this.open = false; // the socket is open
+    this.live = false; // and the bridge answered as the signed-in user
     this.wanted = false;
     this.retry = 1000;
     this.pinger = null;
@@ -50,17 +51,20 @@ class Bridge {
       this.retry = 1000;
       this.frame({ type: 'ping' });
       this.pinger = setInterval(() => this.frame({ type: 'ping' }), PING_MS);
-      this.request('kith.bridge.whoami', {}).catch(() => {});
       this.handlers.forEach((fns, address) => this.frame({ type: 'register', address, headers: this.headers() }));
-      this.status(true);
+      // frames are decided in order: once whoami answers, the connection is bound to the user and registered
+      this.request('kith.bridge.whoami', {}).then(() => {
+        this.live = true;
+        this.status(true);
+      }, () => {});
     };
     socket.onmessage = (e) => this.receive(JSON.parse(e.data));
     socket.onclose = () => {
       clearInterval(this.pinger);
       this.socket = null;
-      const was = this.open;
       this.open = false;
-      if (was) {
+      if (this.live) {
+        this.live = false;
         this.status(false);
       }
       this.pending.forEach((p) => p.reject(new Error('disconnected')));
@@ -139,7 +143,7 @@ class Bridge {
     this.frame({ type: 'publish', address, body, headers: this.headers() });
   }
 
-  /** Calls fn(open) when the connection opens or drops; returns a function that stops it. */
+  /** Calls fn(live) when the connection is up as the user or drops; returns a function that stops it. */
   onStatus(fn) {
     this.statusListeners.add(fn);
     return () => this.statusListeners.delete(fn);

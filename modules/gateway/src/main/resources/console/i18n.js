@@ -1,6 +1,7 @@
 // Strings in English and Simplified Chinese. The shell's strings are below; a view keeps its own next to it and
 // registers them (register('en', {...}); register('zh-CN', {...})). A key missing in Chinese falls back to English,
-// a key missing in both shows itself, so a forgotten string is visible rather than blank.
+// a key missing in both shows itself, so a forgotten string is visible rather than blank. Menu labels ('nav.<key>' of
+// routes.js) live here, since the menu shows before any view is loaded.
 
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
@@ -77,8 +78,23 @@ register('en', {
   'app.dismiss': 'Dismiss',
   'app.sessionEnded': 'Your session has ended ({code}). Log in again.',
   'nav.login': 'Log in',
+  'nav.home': 'Home',
+  'nav.moments': 'Moments',
+  'nav.latest': 'Latest',
+  'nav.compose': 'Write',
+  'nav.people': 'Find people',
+  'nav.relations': 'Relations',
   'nav.profile': 'Profile',
   'nav.ops': 'Operations',
+  'profile.following': 'Following',
+  'profile.followers': 'Followers',
+  'profile.friends': 'Friends',
+  'visibility.public': 'Public',
+  'visibility.followers': 'Followers',
+  'visibility.friends': 'Friends',
+  'visibility.private': 'Only me',
+  'visibility.only': 'Only some',
+  'visibility.except': 'Friends except some',
 });
 
 register('zh-CN', {
@@ -99,6 +115,21 @@ register('zh-CN', {
   'app.dismiss': '关闭',
   'app.sessionEnded': '你的会话已结束（{code}）。请重新登录。',
   'nav.login': '登录',
+  'nav.home': '首页',
+  'nav.moments': '朋友圈',
+  'nav.latest': '最新',
+  'nav.compose': '发布',
+  'nav.people': '找人',
+  'nav.relations': '关系',
   'nav.profile': '个人资料',
   'nav.ops': '运维',
+  'profile.following': '关注',
+  'profile.followers': '粉丝',
+  'profile.friends': '好友',
+  'visibility.public': '公开',
+  'visibility.followers': '粉丝可见',
+  'visibility.friends': '好友可见',
+  'visibility.private': '仅自己',
+  'visibility.only': '部分可见',
+  'visibility.except': '好友（排除部分）',
 });

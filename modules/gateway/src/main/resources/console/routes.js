@@ -8,7 +8,15 @@ import './views/unread.js'; // <kith-unread-badge>
 
 export const routes = [
   { path: '/login', load: () => import('./views/login.js'), nav: null, role: 'guest' },
-  { path: '/profile', load: () => import('./views/profile.js'), nav: 'profile', role: 'user', start: true },
+  { path: '/home', load: () => import('./views/timeline.js'), nav: 'home', role: 'user', start: true },
+  { path: '/moments', load: () => import('./views/timeline.js'), nav: 'moments', role: 'user' },
+  { path: '/latest', load: () => import('./views/timeline.js'), nav: 'latest', role: 'user' },
+  { path: '/compose', load: () => import('./views/compose.js'), nav: 'compose', role: 'user' },
+  { path: '/people', load: () => import('./views/people.js'), nav: 'people', role: 'user' },
+  { path: '/relations', load: () => import('./views/relations.js'), nav: 'relations', role: 'user' },
+  { path: '/users/:id', load: () => import('./views/user.js'), nav: null, role: 'user' },
+  { path: '/posts/:id', load: () => import('./views/post.js'), nav: null, role: 'user' },
+  { path: '/profile', load: () => import('./views/profile.js'), nav: 'profile', role: 'user' },
   { path: '/chat', load: () => import('./views/chat.js'), nav: 'chat', role: 'user' },
   { path: '/chat/:id', load: () => import('./views/chat.js'), nav: null, role: 'user' },
   { path: '/boards', load: () => import('./views/whiteboards.js'), nav: 'boards', role: 'user' },

@@ -4,14 +4,12 @@
 import { View, formData, html, nothing, shell } from '../view.js';
 import { formatTime, register, t } from '../i18n.js';
 import { patch, upload } from '../api.js';
+import { counts } from '../parts/users.js';
 
 register('en', {
   'profile.title': 'Your profile',
   'profile.id': 'User id',
   'profile.created': 'Joined',
-  'profile.following': 'Following',
-  'profile.followers': 'Followers',
-  'profile.friends': 'Friends',
   'profile.edit': 'Edit profile',
   'profile.nickname': 'Display name',
   'profile.signature': 'Bio (one line)',
@@ -24,14 +22,18 @@ register('en', {
   'profile.location': 'Location',
   'profile.photo': 'Photo (an image file)',
   'profile.saved': 'Profile saved.',
+  'profile.privacy': 'Privacy',
+  'profile.followApproval': 'Approve who may follow me (follow requests)',
+  'profile.nearbyVisible': 'Let people nearby find me',
+  'profile.presence': 'Who sees when I am online',
+  'profile.presence.online': 'Everyone who may see me',
+  'profile.presence.friends': 'Friends only',
+  'profile.presence.invisible': 'Nobody',
 });
 register('zh-CN', {
   'profile.title': '我的资料',
   'profile.id': '用户 ID',
   'profile.created': '加入于',
-  'profile.following': '关注',
-  'profile.followers': '粉丝',
-  'profile.friends': '好友',
   'profile.edit': '编辑资料',
   'profile.nickname': '昵称',
   'profile.signature': '签名（一行）',
@@ -44,9 +46,17 @@ register('zh-CN', {
   'profile.location': '所在地',
   'profile.photo': '头像（图片文件）',
   'profile.saved': '资料已保存。',
+  'profile.privacy': '隐私',
+  'profile.followApproval': '关注我需要我同意（关注申请）',
+  'profile.nearbyVisible': '允许附近的人找到我',
+  'profile.presence': '谁能看到我在线',
+  'profile.presence.online': '所有能看到我的人',
+  'profile.presence.friends': '仅好友',
+  'profile.presence.invisible': '谁都不能',
 });
 
 const GENDERS = ['unspecified', 'female', 'male', 'other'];
+const PRESENCE = ['online', 'friends', 'invisible'];
 
 export default class ProfileView extends View {
   async save(e) {
@@ -60,9 +70,24 @@ export default class ProfileView extends View {
     }
     for (const key of ['signature', 'location', 'birthday', 'gender']) {
       const value = f[key] ?? null;
-      if (value !== (me[key] ?? null)) {
+      const before = key === 'gender' ? me.gender || 'unspecified' : me[key] ?? null;
+      if (value !== before) {
         changes[key] = value;
       }
+    }
+    const settings = {};
+    const was = me.settings || {};
+    if (form.follow_approval.checked !== !!was.follow_approval) {
+      settings.follow_approval = form.follow_approval.checked;
+    }
+    if (form.nearby_visible.checked !== !!was.nearby_visible) {
+      settings.nearby_visible = form.nearby_visible.checked;
+    }
+    if (f.presence && f.presence !== (was.presence || 'online')) {
+      settings.presence = f.presence;
+    }
+    if (Object.keys(settings).length) {
+      changes.settings = settings;
     }
     const file = form.photo.files[0];
     await this.run(async () => {
@@ -82,6 +107,7 @@ export default class ProfileView extends View {
     if (!me) {
       return nothing;
     }
+    const settings = me.settings || {};
     return html`
       <h1>${t('profile.title')}</h1>
       <section class="card profile" aria-label=${me.username}>
@@ -90,11 +116,7 @@ export default class ProfileView extends View {
           <p class="name">${me.nickname || me.username}</p>
           <p class="muted">@${me.username} · ${t('profile.id')} <span class="user-id">${me.id}</span></p>
           ${me.signature ? html`<p>${me.signature}</p>` : nothing}
-          <p class="counts">
-            <span>${t('profile.following')} <b>${me.following_count ?? 0}</b></span>
-            <span>${t('profile.followers')} <b>${me.follower_count ?? 0}</b></span>
-            <span>${t('profile.friends')} <b>${me.friend_count ?? 0}</b></span>
-          </p>
+          ${counts(me)}
           ${me.created ? html`<p class="muted">${t('profile.created')} ${formatTime(me.created)}</p>` : nothing}
         </div>
       </section>
@@ -109,6 +131,14 @@ export default class ProfileView extends View {
         <label>${t('profile.birthday')}<input name="birthday" type="date" .value=${me.birthday || ''}></label>
         <label>${t('profile.location')}<input name="location" maxlength="100" .value=${me.location || ''}></label>
         <label>${t('profile.photo')}<input name="photo" type="file" accept="image/*"></label>
+        <fieldset><legend>${t('profile.privacy')}</legend>
+          <label class="inline"><input type="checkbox" name="follow_approval"
+            .checked=${!!settings.follow_approval}> ${t('profile.followApproval')}</label>
+          <label class="inline"><input type="checkbox" name="nearby_visible"
+            .checked=${!!settings.nearby_visible}> ${t('profile.nearbyVisible')}</label>
+          <label>${t('profile.presence')}<select name="presence">${PRESENCE.map((p) => html`<option value=${p}
+            ?selected=${(settings.presence || 'online') === p}>${t('profile.presence.' + p)}</option>`)}</select></label>
+        </fieldset>
         <button ?disabled=${this.busy}>${t('app.save')}</button>
       </form>`;
   }

@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The Kith Console in a real browser: every {@code *.spec.js} of {@code src/test/console} (one scenario per file,
  * helpers in {@code harness.js}) drives Debian's Chromium with {@code playwright-core} against one live Kith running
  * every module. A spec's first line {@code // @DisplayName: ...} names its test. Screenshots land in
- * {@code target/console-screenshots}. Where Node, {@code npm ci} there or Chromium ({@code KITH_CHROMIUM}, else
+ * {@code target/console-screenshots}; {@code -Dkith.console.spec=social} runs the specs whose file name contains
+ * {@code social}. Where Node, {@code npm ci} there or Chromium ({@code KITH_CHROMIUM}, else
  * {@code /usr/bin/chromium}) is missing the test is skipped, unless {@code KITH_REQUIRE_NODE_TESTS=1} (CI) makes that
  * a failure.
  */
@@ -58,6 +59,12 @@ class ConsoleBrowserTest {
       }
       Assumptions.abort("Chromium is needed at " + chromium);
     }
+    // the screenshots of this run only (a failed spec's are named failed-<spec>-<page>)
+    try (Stream<Path> old = Files.exists(SHOTS) ? Files.list(SHOTS) : Stream.empty()) {
+      old.forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     // the operator specs log in as the first admin (moderation.admins), registered on a first node over the same
     // stores
     TestKith first = TestKith.node("cb", "accounts", "gateway");
@@ -85,7 +92,10 @@ class ConsoleBrowserTest {
   Stream<DynamicTest> specs() throws IOException {
     List<Path> specs;
     try (Stream<Path> files = Files.list(DIR)) {
-      specs = files.filter(f -> f.getFileName().toString().endsWith(".spec.js")).sorted().toList();
+      // -Dkith.console.spec=<part of a file name> runs the matching specs only (while writing one)
+      String only = System.getProperty("kith.console.spec", "");
+      specs = files.filter(f -> f.getFileName().toString().endsWith(".spec.js"))
+          .filter(f -> f.getFileName().toString().contains(only)).sorted().toList();
     }
     if (specs.isEmpty()) {
       fail("no *.spec.js in " + DIR);

@@ -295,9 +295,15 @@ public final class Report {
             "not measured (timed outside the load runner)"));
       } else {
         out.append(String.format(Locale.ROOT, "%-18s %12s %9d  %s%n", op.name(), millis(cpu.millisPerRequest()),
-            cpu.requests(), cpu.alone() ? "alone" : "the phase's mix: " + String.join(", ", cpu.operations())));
+            cpu.requests(), cpu.alone() ? "alone" : mix(cpu.operations())));
       }
     }
+  }
+
+  /** The operations sharing a phase's CPU, named when they are few. */
+  private static String mix(List<String> operations) {
+    return "the phase's mix" + (operations.size() <= 4 ? ": " + String.join(", ", operations)
+        : " of " + operations.size() + " operations");
   }
 
   private static String kinds(Map<String, Long> kinds) {

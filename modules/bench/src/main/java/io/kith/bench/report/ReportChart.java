@@ -23,6 +23,8 @@ public final class ReportChart {
   /** Percentile bars from the longest (drawn first, behind) to the shortest, with their colours. */
   private static final double[] PERCENTILES = {99.9, 99, 90, 50};
   private static final String[] SHADES = {"#c6dbef", "#9ecae1", "#4292c6", "#08519c"};
+  /** Characters per footer line at its font size, so a long attribution stays inside the image. */
+  private static final int FOOTER_CHARS = 170;
 
   private ReportChart() {
   }
@@ -34,7 +36,9 @@ public final class ReportChart {
     double maxThroughput = ops.stream().mapToDouble(OperationStats::throughput).filter(v -> v > 0).max().orElse(1);
     double maxCpu = ops.stream().filter(op -> op.cpu() != null).mapToDouble(op -> op.cpu().millisPerRequest())
         .filter(v -> v > 0).max().orElse(1);
-    int height = TOP + Math.max(1, ops.size()) * ROW + 40;
+    List<String> footer = wrap(report.cpuMeasured() ? "CPU: " + report.cpuAttribution()
+        + "; (mix): shared by the operations of one phase" : "CPU: not measured", FOOTER_CHARS);
+    int height = TOP + Math.max(1, ops.size()) * ROW + 24 + 14 * footer.size();
     int latencyX = LABEL;
     int throughputX = latencyX + LATENCY_WIDTH + PANEL_GAP;
     int cpuX = throughputX + SMALL_WIDTH + PANEL_GAP;
@@ -67,8 +71,9 @@ public final class ReportChart {
           : Figure.format(cpu) + (op.cpu().alone() ? "" : " (mix)"), null, 10);
       out.append("</g>\n");
     }
-    text(out, 10, height - 14, report.cpuMeasured() ? "CPU: " + report.cpuAttribution()
-        + "; (mix): shared by the operations of one phase" : "CPU: not measured", null, 10);
+    for (int k = 0; k < footer.size(); k++) {
+      text(out, 10, height - 14 * (footer.size() - k), footer.get(k), null, 10);
+    }
     out.append("</svg>\n");
     return out.toString();
   }
@@ -127,6 +132,21 @@ public final class ReportChart {
   private static void text(StringBuilder out, int x, int y, String content, String weight, int size) {
     out.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s>%s</text>%n", x, y, size,
         weight == null ? "" : " font-weight=\"" + weight + "\"", escape(content)));
+  }
+
+  /** {@code text} in lines of at most {@code width} characters, broken at spaces. */
+  static List<String> wrap(String text, int width) {
+    List<String> lines = new java.util.ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String word : text.split(" ")) {
+      if (line.length() > 0 && line.length() + 1 + word.length() > width) {
+        lines.add(line.toString());
+        line.setLength(0);
+      }
+      line.append(line.length() > 0 ? " " : "").append(word);
+    }
+    lines.add(line.toString());
+    return lines;
   }
 
   private static double share(double value, double max) {

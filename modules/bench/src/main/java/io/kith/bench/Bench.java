@@ -1,10 +1,12 @@
 package io.kith.bench;
 
 import io.kith.bench.client.ClientContext;
+import io.kith.bench.jvm.KithCpu;
 import io.kith.bench.load.LoadRunner;
 import io.kith.bench.load.LoadSettings;
 import io.kith.bench.load.ProgressListener;
 import io.kith.bench.report.Report;
+import io.kith.bench.report.ReportChart;
 import io.kith.bench.report.RunInfo;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.Scenario;
@@ -125,15 +127,20 @@ public final class Bench {
       LOG.info("running {} against {}", scenario.name(), env.describe());
       Context context = vertx.getOrCreateContext();
       ProgressListener progress = args.progress() && console ? new TerminalProgress(err) : ProgressListener.NONE;
-      LoadRunner runner = new LoadRunner(vertx, context, args.settings(), progress);
+      KithCpu cpu = kithCpu(args, env, vertx);
+      LoadRunner runner = new LoadRunner(vertx, context, args.settings(), progress, cpu);
       ScenarioContext scenarioContext = new ScenarioContext(vertx, env.target(), env.token(), env.userId(), runner,
           args.options(), env.kithVertx());
       ScenarioResult result = ClientContext.run(context,
           () -> scenario.run(scenarioContext).eventually(scenarioContext::close)).await();
-      Report report = new Report(runInfo(args, env, startedAt), result);
+      Report report = new Report(runInfo(args, env, startedAt), result, cpu.attribution());
       out.print(report.toTable());
       out.flush();
-      if (args.jsonReport() != null && !writeJson(report, args)) {
+      if (args.jsonReport() != null && !write(args.jsonReport(), "JSON report", report.toJson().encodePrettily()
+          + "\n")) {
+        return EXIT_FAILED;
+      }
+      if (args.chart() != null && !write(args.chart(), "chart", ReportChart.svg(report))) {
         return EXIT_FAILED;
       }
       return report.clean() ? EXIT_OK : EXIT_REQUEST_FAILURES;
@@ -152,15 +159,29 @@ public final class Bench {
     }
   }
 
-  private boolean writeJson(Report report, BenchArgs args) {
+  private boolean write(java.nio.file.Path file, String what, String content) {
     try {
-      Files.writeString(args.jsonReport(), report.toJson().encodePrettily() + "\n", StandardCharsets.UTF_8);
-      err.println("kith-bench: JSON report written to " + args.jsonReport());
+      Files.writeString(file, content, StandardCharsets.UTF_8);
+      err.println("kith-bench: " + what + " written to " + file);
       return true;
     } catch (IOException e) {
-      err.println("kith-bench: cannot write the JSON report to " + args.jsonReport() + ": " + e.getMessage());
+      err.println("kith-bench: cannot write the " + what + " to " + file + ": " + e.getMessage());
       return false;
     }
+  }
+
+  /**
+   * How Kith's CPU is counted: a --cpu pid's process tree; this JVM and its children minus the generator's threads
+   * when Kith runs here (in-process, or nodes the scenario starts); nothing for a remote Kith.
+   */
+  private static KithCpu kithCpu(BenchArgs args, BenchEnvironment env, Vertx generator) {
+    if (args.cpuPid() > 0) {
+      return KithCpu.processTree(args.cpuPid());
+    }
+    if (env.inProcess() || args.scenario().startsItsOwnKith()) {
+      return KithCpu.inProcess(generator);
+    }
+    return KithCpu.none("Kith runs elsewhere; give --cpu PID when it runs on this machine");
   }
 
   private static RunInfo runInfo(BenchArgs args, BenchEnvironment env, Instant startedAt) {

@@ -30,9 +30,13 @@ import java.util.Set;
  * @param progress    whether a progress bar may be drawn (it also needs a console)
  * @param options     the scenario's own options, every one with its value or default, in declaration order (RUN
  *                    only; empty otherwise)
+ * @param cpuPid      the pid of a --target Kith on this machine whose CPU to measure, else 0
+ * @param chart       where to write the SVG chart: the given file, else the JSON report's name with {@code .svg},
+ *                    else null
  */
 public record BenchArgs(Command command, Scenario scenario, LoadSettings settings, Optional<Target> target,
-                        String token, Path jsonReport, boolean progress, Map<String, Double> options) {
+                        String token, Path jsonReport, boolean progress, Map<String, Double> options, long cpuPid,
+                        Path chart) {
 
   /** Copies the options, keeping their order. */
   public BenchArgs {
@@ -60,7 +64,7 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
   static final Duration MAX_DURATION = Duration.ofHours(24);
 
   private static final Set<String> WITH_VALUE = Set.of("--rate", "--duration", "--warmup", "--connections",
-      "--timeout", "--max-in-flight", "--target", "--token", "--tcp-bridge-port", "--json");
+      "--timeout", "--max-in-flight", "--target", "--token", "--tcp-bridge-port", "--json", "--cpu", "--chart");
 
   /** The usage text. */
   public static String usage(Scenarios scenarios) {
@@ -84,7 +88,10 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
           --target URL        measure a running Kith at http(s)://host:port instead of starting one
           --token T           access token of an existing user on --target (needed by the scenarios that authenticate)
           --tcp-bridge-port P TCP event-bus bridge port on the --target host (bridge scenarios)
-          --json FILE         also write the report as JSON to FILE
+          --json FILE         also write the report as JSON to FILE, and its chart (SVG) beside it as FILE.svg
+          --chart FILE        write the report's chart (SVG: latency percentiles, throughput, CPU) to FILE
+          --cpu PID           with --target: measure the CPU of Kith's process PID (on this machine) and its
+                              children; in-process runs always measure Kith's CPU
           --no-progress       no progress bar (it is drawn on stderr only when a console is attached)
           -h, --help          this text
 
@@ -121,12 +128,14 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
     String token = null;
     int tcpBridgePort = 0;
     Path json = null;
+    Path chart = null;
+    long cpuPid = 0;
     boolean progress = true;
     Set<String> seen = new HashSet<>();
     Map<String, String> scenarioOptions = new LinkedHashMap<>();
 
     if (args.contains("-h") || args.contains("--help")) {
-      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false, Map.of());
+      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false, Map.of(), 0, null);
     }
     for (int i = 0; i < args.size(); i++) {
       String arg = args.get(i);
@@ -191,7 +200,9 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
           token = value.strip();
         }
         case "--tcp-bridge-port" -> tcpBridgePort = parseInt(name, value, 1, 65_535);
-        case "--json" -> json = parseJsonPath(value);
+        case "--json" -> json = parsePath(name, value);
+        case "--chart" -> chart = parsePath(name, value);
+        case "--cpu" -> cpuPid = parseInt(name, value, 1, Integer.MAX_VALUE);
         default -> throw new IllegalStateException(name);
       }
     }
@@ -200,10 +211,10 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
       throw new UsageException("name a scenario to run (" + scenarios.names() + "), or 'list'");
     }
     if (positional.equals("help")) {
-      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false, Map.of());
+      return new BenchArgs(Command.HELP, null, null, Optional.empty(), null, null, false, Map.of(), 0, null);
     }
     if (positional.equals("list")) {
-      return new BenchArgs(Command.LIST, null, null, Optional.empty(), null, null, false, Map.of());
+      return new BenchArgs(Command.LIST, null, null, Optional.empty(), null, null, false, Map.of(), 0, null);
     }
     String scenarioName = positional;
     Scenario scenario = scenarios.find(scenarioName).orElseThrow(() -> new UsageException(
@@ -226,6 +237,9 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
       if (tcpBridgePort != 0) {
         throw new UsageException("--tcp-bridge-port is for a remote --target; in-process runs know the port");
       }
+      if (cpuPid != 0) {
+        throw new UsageException("--cpu is for a --target on this machine; in-process runs measure Kith's CPU");
+      }
     } else {
       if (scenario.startsItsOwnKith()) {
         throw new UsageException("scenario " + scenario.name() + " starts its own Kith nodes; it takes no --target");
@@ -238,8 +252,12 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
     }
     LoadSettings settings = new LoadSettings(rate, closedLoop, warmup, duration, connections,
         timeout, maxInFlight);
+    if (chart == null && json != null) {
+      String file = json.getFileName().toString();
+      chart = json.resolveSibling((file.endsWith(".json") ? file.substring(0, file.length() - 5) : file) + ".svg");
+    }
     return new BenchArgs(Command.RUN, scenario, settings, Optional.ofNullable(target), token, json, progress,
-        options);
+        options, cpuPid, chart);
   }
 
   /** The scenario's options: the given values, checked, and the defaults of the others. */
@@ -297,17 +315,17 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
     }
   }
 
-  private static Path parseJsonPath(String value) throws UsageException {
+  private static Path parsePath(String option, String value) throws UsageException {
     if (value.isBlank()) {
-      throw new UsageException("--json needs a file name");
+      throw new UsageException(option + " needs a file name");
     }
     Path path = Path.of(value).toAbsolutePath();
     Path dir = path.getParent();
     if (dir != null && !Files.isDirectory(dir)) {
-      throw new UsageException("--json: directory " + dir + " does not exist");
+      throw new UsageException(option + ": directory " + dir + " does not exist");
     }
     if (Files.isDirectory(path)) {
-      throw new UsageException("--json: " + path + " is a directory; give a file name");
+      throw new UsageException(option + ": " + path + " is a directory; give a file name");
     }
     return path;
   }

@@ -59,6 +59,10 @@ class ActivitiesScenariosTest {
     for (String name : List.of("join-http", "join-bus", "whoami-burst")) {
       assertEquals(24, ops.get(name).getLong("sent"), name);
       assertEquals(24, ops.get(name).getLong("ok"), name);
+      // Kith's CPU over the bursts of that kind alone (in-process: this JVM minus the generator's threads)
+      JsonObject cpu = ops.get(name).getJsonObject("cpu");
+      assertEquals(24, cpu.getLong("requests"), name);
+      assertEquals(List.of(name), cpu.getJsonArray("shared_by").getList(), name);
     }
     Map<String, JsonObject> figures = byName(report.getJsonArray("figures"));
     assertEquals(5.0, figures.get("most admitted").getDouble("value"));

@@ -223,6 +223,24 @@ class BenchArgsTest {
   }
 
   @Test
+  @DisplayName("the chart goes beside the JSON report unless --chart names it, and --cpu needs a remote target")
+  void chartAndCpu(@TempDir Path dir) throws Exception {
+    BenchArgs beside = parse("auth-overhead", "--json", dir.resolve("r.json").toString());
+    assertEquals(dir.resolve("r.svg").toAbsolutePath(), beside.chart());
+    assertEquals(0, beside.cpuPid());
+    BenchArgs named = parse("auth-overhead", "--chart", dir.resolve("c.svg").toString());
+    assertEquals(dir.resolve("c.svg").toAbsolutePath(), named.chart());
+    assertNull(named.jsonReport());
+    assertNull(parse("auth-overhead").chart());
+    assertEquals(4242, parse("auth-overhead", "--target", "http://localhost:8080", "--token", "t", "--cpu", "4242")
+        .cpuPid());
+    assertEquals("--cpu is for a --target on this machine; in-process runs measure Kith's CPU",
+        refusal("auth-overhead", "--cpu", "4242"));
+    assertEquals("--cpu must be a whole number from 1 to 2147483647, got 'x'",
+        refusal("auth-overhead", "--target", "http://localhost:8080", "--token", "t", "--cpu", "x"));
+  }
+
+  @Test
   @DisplayName("the usage text lists every scenario and option")
   void usage() {
     String usage = BenchArgs.usage(SCENARIOS);

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command line end to end against {@link FakeKith}: real clients, real bridges, a fake server. */
@@ -85,6 +86,34 @@ class BenchTest {
     JsonObject p50 = report.getJsonArray("ratios").getJsonObject(0);
     assertEquals("whoami/ping p50", p50.getString("name"));
     assertTrue(p50.getDouble("value") > 0);
+  }
+
+  @Test
+  @DisplayName("with --cpu naming Kith's process, every operation carries Kith's CPU per answer, and a chart is written beside the JSON")
+  void cpuAndChart(@TempDir Path dir) throws Exception {
+    Path json = dir.resolve("cpu.json");
+    // FakeKith serves from this JVM, so this process stands for the Kith process
+    Outcome outcome = bench(remote("auth-overhead", FakeKith.TOKEN, json, "--cpu",
+        Long.toString(ProcessHandle.current().pid())).toArray(String[]::new));
+    assertEquals(Bench.EXIT_OK, outcome.status(), outcome.err());
+    JsonObject report = new JsonObject(Files.readString(json));
+    assertTrue(report.getJsonObject("cpu").getBoolean("measured"), report.encodePrettily());
+    assertTrue(report.getJsonObject("cpu").getString("attribution").startsWith("process "));
+    for (Object o : report.getJsonArray("operations")) {
+      JsonObject cpu = ((JsonObject) o).getJsonObject("cpu");
+      assertTrue(cpu.getDouble("ms_per_request") > 0, cpu.encode());
+      assertEquals(100L, cpu.getLong("requests"), "both operations' answers: " + cpu.encode());
+    }
+    assertTrue(outcome.out().contains("cpu: Kith's CPU per correct answer"), outcome.out());
+    String svg = Files.readString(dir.resolve("cpu.svg"));
+    assertTrue(svg.contains("data-operation=\"ping\"") && svg.contains("data-operation=\"whoami\""), svg);
+
+    Path none = dir.resolve("none.json");
+    Outcome remote = bench(remote("auth-overhead", FakeKith.TOKEN, none).toArray(String[]::new));
+    assertEquals(Bench.EXIT_OK, remote.status(), remote.err());
+    JsonObject unmeasured = new JsonObject(Files.readString(none));
+    assertFalse(unmeasured.getJsonObject("cpu").getBoolean("measured"));
+    assertTrue(remote.out().contains("cpu: not measured (Kith runs elsewhere; give --cpu PID"), remote.out());
   }
 
   @Test

@@ -36,7 +36,7 @@ class NotificationsScenarioTest {
   }
 
   @Test
-  @DisplayName("notifications measures counts and the filtered list at three sizes against the scans, all answers right")
+  @DisplayName("notifications measures counts and the filtered list at three sizes against the scans, and the newest page's CPU alone, all answers right")
   void tiny(@TempDir Path dir) throws Exception {
     Path json = dir.resolve("report.json");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -44,7 +44,8 @@ class NotificationsScenarioTest {
     int status = new Bench(new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8), false, Scenarios.builtIn()).run(List.of("notifications",
         "--rate", "10", "--warmup", "500ms", "--duration", "2s", "--connections", "4", "--timeout", "60s",
-        "--no-progress", "--json", json.toString(), "--small", "30", "--medium", "60", "--large", "120"));
+        "--no-progress", "--json", json.toString(), "--small", "30", "--medium", "60", "--large", "120",
+        "--page-seconds", "1", "--page-concurrency", "2"));
     String text = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
     assertEquals(Bench.EXIT_OK, status, text);
     JsonObject report = new JsonObject(Files.readString(json));
@@ -53,7 +54,7 @@ class NotificationsScenarioTest {
     assertEquals(120.0, report.getJsonObject("options").getDouble("large"));
 
     Map<String, JsonObject> ops = byName(report.getJsonArray("operations"));
-    assertEquals(19, ops.size(), ops.keySet().toString());
+    assertEquals(21, ops.size(), ops.keySet().toString());
     for (int n : new int[] {30, 60, 120}) {
       for (String kind : List.of("count-http", "count-lua", "count-scan", "list-http", "list-lua", "list-scan")) {
         JsonObject op = ops.get(kind + "-" + n);
@@ -62,7 +63,16 @@ class NotificationsScenarioTest {
         assertEquals(op.getLong("sent"), op.getLong("ok"), op.encode());
       }
     }
+    // in-process, Kith's CPU is measured for every operation (the runner's phases)
+    assertTrue(report.getJsonObject("cpu").getBoolean("measured"), report.encodePrettily());
+    ops.values().forEach(op -> assertTrue(op.getJsonObject("cpu").getDouble("ms_per_request") >= 0, op.encode()));
     assertNotNull(ops.get("whoami"));
+    // the newest page and the counts, each alone in a closed-loop phase: their CPU is their own
+    for (String alone : List.of("newest-http-60", "counts-alone-60")) {
+      JsonObject op = ops.get(alone);
+      assertTrue(op.getLong("ok") > 0 && op.getLong("errors") == 0, op.encode());
+      assertEquals(List.of(alone), op.getJsonObject("cpu").getJsonArray("shared_by").getList());
+    }
 
     Map<String, JsonObject> figures = byName(report.getJsonArray("figures"));
     assertEquals(">= 10", figures.get("count scan/lua p50 @60").getString("goal"));
@@ -75,6 +85,10 @@ class NotificationsScenarioTest {
       assertFalse(Double.isNaN(figures.get("redis list scan/lua @" + n).getDouble("value")));
     }
     assertTrue(figures.get("redis us counts.lua EVAL").getDouble("value") > 0);
+    assertEquals("<= 0.45", figures.get("Kith CPU per newest page @60").getString("goal"));
+    assertTrue(figures.get("Kith CPU per newest page @60").getDouble("value") > 0);
+    assertTrue(figures.get("Kith CPU per unread counts @60").getDouble("value") > 0);
+    assertTrue(Files.readString(dir.resolve("report.svg")).contains("data-operation=\"newest-http-60\""));
 
     String notes = report.getJsonArray("notes").encode();
     // 30 notifications: every third read, so 20 unread; 4 in 10 match the filter: 12 listed

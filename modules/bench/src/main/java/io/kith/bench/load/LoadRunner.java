@@ -1,5 +1,6 @@
 package io.kith.bench.load;
 
+import io.kith.bench.jvm.KithCpu;
 import io.kith.bench.report.OperationStats;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -35,6 +36,10 @@ import java.util.concurrent.locks.LockSupport;
  * are ignored); latency runs from the actual send. This finds the maximum throughput but hides queueing delay, so it
  * is not what ratios should be taken from unless the report says so.
  *
+ * <p>Kith's CPU ({@link KithCpu}) is sampled when the measured window starts and once the phase has drained; every
+ * operation of the phase carries that CPU over the phase's correct answers ({@link OperationStats.Cpu}), and the
+ * pacer thread is left out of it as part of the load generator.
+ *
  * <p>Everything runs on one Vert.x context, which makes the histograms single-threaded. Clients used by the
  * operations should be created on the same context (the {@code ScenarioContext} does that); results delivered on
  * another thread are handed back to the context before they are recorded.
@@ -55,18 +60,31 @@ public final class LoadRunner {
   private final Context context;
   private final LoadSettings settings;
   private final ProgressListener progress;
+  private final KithCpu cpu;
 
   /**
+   * A runner that measures no CPU.
+   *
    * @param vertx    the client-side Vert.x instance
    * @param context  the event-loop context the runner and the operations' clients run on
    * @param settings rate, durations, limits
    * @param progress receives progress snapshots
    */
   public LoadRunner(Vertx vertx, Context context, LoadSettings settings, ProgressListener progress) {
+    this(vertx, context, settings, progress, KithCpu.none("not measured"));
+  }
+
+  /**
+   * A runner that samples Kith's CPU around each measured window.
+   *
+   * @param cpu Kith's CPU as the run attributes it
+   */
+  public LoadRunner(Vertx vertx, Context context, LoadSettings settings, ProgressListener progress, KithCpu cpu) {
     this.vertx = vertx;
     this.context = context;
     this.settings = settings;
     this.progress = progress;
+    this.cpu = cpu;
   }
 
   /** The settings every phase of this runner uses. */
@@ -80,7 +98,12 @@ public final class LoadRunner {
    * earlier phase).
    */
   public LoadRunner with(LoadSettings other) {
-    return new LoadRunner(vertx, context, other, progress);
+    return new LoadRunner(vertx, context, other, progress, cpu);
+  }
+
+  /** Kith's CPU as this runner samples it. */
+  public KithCpu cpu() {
+    return cpu;
   }
 
   /**
@@ -171,6 +194,9 @@ public final class LoadRunner {
     private long progressTimer = -1;
     private Thread pacer;
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    /** Kith's CPU when the measured window started; negative until then or when not measured. */
+    private long cpuAtMeasureStart = -1;
+    private boolean measuring;
 
     Phase(String name, List<Operation> operations, Promise<List<OperationStats>> promise) {
       this.name = name;
@@ -199,6 +225,7 @@ public final class LoadRunner {
       if (plan != null) {
         pacer = new Thread(this::pace, "kith-bench-pacer");
         pacer.setDaemon(true);
+        cpu.exclude(pacer);
         pacer.start();
       }
       if (progress != ProgressListener.NONE) {
@@ -240,6 +267,10 @@ public final class LoadRunner {
         return;
       }
       long now = System.nanoTime();
+      if (!measuring && now >= measureStartNanos) {
+        measuring = true;
+        cpuAtMeasureStart = cpu.sample();
+      }
       if (sending) {
         if (cursor != null) {
           // In intended-time order over all lanes, so that the pending queue stays sorted for the sweep.
@@ -366,6 +397,7 @@ public final class LoadRunner {
         return;
       }
       finished = true;
+      long cpuAtEnd = cpuAtMeasureStart < 0 ? -1 : cpu.sample();
       if (pacer != null) {
         pacer.interrupt();
       }
@@ -382,7 +414,18 @@ public final class LoadRunner {
         stats.add(new OperationStats(op.name(), op.description(), t.sent, t.errors, t.timeouts, t.dropped,
             t.errorKinds, t.latency, t.lag, window, offeredRate(op)));
       }
-      promise.complete(stats);
+      promise.complete(withCpu(stats, cpuAtEnd));
+    }
+
+    /** The stats with the phase's CPU over its correct answers, one instance for all; as they are when unmeasured. */
+    private List<OperationStats> withCpu(List<OperationStats> stats, long cpuAtEnd) {
+      if (cpuAtEnd < 0 || cpuAtMeasureStart < 0) {
+        return stats;
+      }
+      long answered = stats.stream().mapToLong(OperationStats::ok).sum();
+      OperationStats.Cpu shared = new OperationStats.Cpu(Math.max(0, cpuAtEnd - cpuAtMeasureStart), answered,
+          stats.stream().map(OperationStats::name).toList());
+      return stats.stream().map(s -> s.withCpu(shared)).toList();
     }
 
     private ProgressListener.Snapshot snapshot(long now) {

@@ -3,8 +3,13 @@ package io.kith.bench.report;
 import io.vertx.core.json.JsonObject;
 import org.HdrHistogram.Histogram;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Objects;
 
@@ -31,6 +36,7 @@ public final class OperationStats {
   private final Histogram sendLagMicros;
   private final long windowNanos;
   private final double offeredRate;
+  private final Cpu cpu;
 
   /**
    * @param name          operation name
@@ -49,6 +55,13 @@ public final class OperationStats {
   public OperationStats(String name, String description, long sent, long errors, long timeouts, long dropped,
                         Map<String, Long> errorKinds, Histogram latencyMicros, Histogram sendLagMicros,
                         long windowNanos, double offeredRate) {
+    this(name, description, sent, errors, timeouts, dropped, errorKinds, latencyMicros, sendLagMicros, windowNanos,
+        offeredRate, null);
+  }
+
+  private OperationStats(String name, String description, long sent, long errors, long timeouts, long dropped,
+                         Map<String, Long> errorKinds, Histogram latencyMicros, Histogram sendLagMicros,
+                         long windowNanos, double offeredRate, Cpu cpu) {
     this.name = Objects.requireNonNull(name);
     this.description = Objects.requireNonNull(description);
     this.sent = sent;
@@ -60,6 +73,50 @@ public final class OperationStats {
     this.sendLagMicros = sendLagMicros.copy();
     this.windowNanos = windowNanos;
     this.offeredRate = offeredRate;
+    this.cpu = cpu;
+  }
+
+  /**
+   * Kith's CPU time over a measured window and the correct answers in it. Every operation of one phase carries the
+   * same instance: the operations of a phase are interleaved, so their CPU cannot be told apart and the figure is
+   * the cost of a request of the phase's mix; an operation measured alone in its phase has a cost of its own.
+   *
+   * @param nanos      Kith's CPU nanoseconds over the window(s)
+   * @param requests   correct answers of every operation of the phase(s) in the window(s)
+   * @param operations the operations the CPU is shared by (this one alone, or the phase's mix)
+   */
+  public record Cpu(long nanos, long requests, List<String> operations) {
+
+    /** Copies the names. */
+    public Cpu {
+      operations = List.copyOf(operations);
+    }
+
+    /** Milliseconds of CPU per correct answer; NaN without answers. */
+    public double millisPerRequest() {
+      return requests <= 0 ? Double.NaN : nanos / 1e6 / requests;
+    }
+
+    /** Whether the CPU belongs to this operation alone. */
+    public boolean alone() {
+      return operations.size() == 1;
+    }
+
+    JsonObject toJson() {
+      return new JsonObject().put("ms_per_request", number(millisPerRequest())).put("cpu_ms", round3(nanos / 1e6))
+          .put("requests", requests).put("shared_by", new io.vertx.core.json.JsonArray(new ArrayList<>(operations)));
+    }
+  }
+
+  /** The same stats with Kith's CPU over their window. */
+  public OperationStats withCpu(Cpu measured) {
+    return new OperationStats(name, description, sent, errors, timeouts, dropped, errorKinds, latencyMicros,
+        sendLagMicros, windowNanos, offeredRate, measured);
+  }
+
+  /** Kith's CPU over the window, shared with the phase's other operations; null when it was not measured. */
+  public Cpu cpu() {
+    return cpu;
   }
 
   /** Stats whose offered rate is not known (the run's rate applies). */
@@ -179,7 +236,8 @@ public final class OperationStats {
         .put("send_lag_ms", new JsonObject()
             .put("p50", number(sendLagMillis(50)))
             .put("p99", number(sendLagMillis(99)))
-            .put("max", number(sendLagMicros.getTotalCount() == 0 ? Double.NaN : sendLagMicros.getMaxValue() / 1000.0)));
+            .put("max", number(sendLagMicros.getTotalCount() == 0 ? Double.NaN : sendLagMicros.getMaxValue() / 1000.0)))
+        .put("cpu", cpu == null ? null : cpu.toJson());
   }
 
   /**
@@ -222,7 +280,31 @@ public final class OperationStats {
       timeouts += p.timeouts;
       dropped += p.dropped;
     }
-    return new OperationStats(name, description, sent, errors, timeouts, dropped, kinds, latency, lag, windowNanos);
+    return new OperationStats(name, description, sent, errors, timeouts, dropped, kinds, latency, lag, windowNanos,
+        Double.NaN, combinedCpu(parts));
+  }
+
+  /**
+   * The CPU of {@code parts}: each phase counted once (parts of one phase share one instance), null unless every
+   * part was measured.
+   */
+  private static Cpu combinedCpu(List<OperationStats> parts) {
+    Set<Cpu> phases = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (OperationStats p : parts) {
+      if (p.cpu == null) {
+        return null;
+      }
+      phases.add(p.cpu);
+    }
+    long nanos = 0;
+    long requests = 0;
+    Set<String> operations = new LinkedHashSet<>();
+    for (Cpu c : phases) {
+      nanos += c.nanos;
+      requests += c.requests;
+      operations.addAll(c.operations);
+    }
+    return new Cpu(nanos, requests, new ArrayList<>(operations));
   }
 
   /** The JSON key of a percentile: 50 becomes "p50", 99.9 becomes "p99_9". */

@@ -30,10 +30,22 @@ public final class Report {
   private final ScenarioResult result;
   private final List<RatioValue> ratios;
   private final List<String> notes;
+  private final String cpuAttribution;
 
-  /** Computes the ratios and notes. */
+  /** Computes the ratios and notes, for a run that measured no CPU. */
   public Report(RunInfo run, ScenarioResult result) {
+    this(run, result, null);
+  }
+
+  /**
+   * Computes the ratios and notes.
+   *
+   * @param cpuAttribution what the operations' CPU figures count (whose processes and threads), or null when the
+   *                       run measured none
+   */
+  public Report(RunInfo run, ScenarioResult result, String cpuAttribution) {
     this.run = run;
+    this.cpuAttribution = cpuAttribution;
     this.result = result;
     this.ratios = result.ratios().stream().map(this::compute).collect(Collectors.toUnmodifiableList());
     List<String> all = new ArrayList<>(result.notes());
@@ -185,6 +197,7 @@ public final class Report {
         .put("operations", ops)
         .put("ratios", ratioArray)
         .put("figures", figureArray)
+        .put("cpu", new JsonObject().put("measured", cpuMeasured()).put("attribution", cpuAttribution))
         .put("clean", clean())
         .put("notes", new JsonArray(new ArrayList<>(notes)))
         .put("environment", new JsonObject()
@@ -228,6 +241,7 @@ public final class Report {
             op.errors(), op.timeouts(), op.dropped(), kinds(op.errorKinds())));
       }
     }
+    appendCpu(out);
     if (!ratios.isEmpty()) {
       out.append('\n');
       for (RatioValue r : ratios) {
@@ -250,6 +264,46 @@ public final class Report {
       notes.forEach(n -> out.append("note: ").append(n).append('\n'));
     }
     return out.toString();
+  }
+
+  /** Whether any operation carries a CPU figure. */
+  public boolean cpuMeasured() {
+    return result.operations().stream().anyMatch(op -> op.cpu() != null);
+  }
+
+  /** What the CPU figures count, or null when the run measured none. */
+  public String cpuAttribution() {
+    return cpuAttribution;
+  }
+
+  /** Kith's CPU per correct answer of each operation, and whether the operation shared it with its phase's mix. */
+  private void appendCpu(StringBuilder out) {
+    if (result.operations().isEmpty()) {
+      return;
+    }
+    out.append('\n');
+    if (!cpuMeasured()) {
+      out.append("cpu: not measured").append(cpuAttribution == null ? "" : " (" + cpuAttribution + ")").append('\n');
+      return;
+    }
+    out.append("cpu: Kith's CPU per correct answer; ").append(cpuAttribution).append('\n');
+    out.append(String.format(Locale.ROOT, "%-18s %12s %9s  %s%n", "operation", "cpu ms/req", "answers", "shared by"));
+    for (OperationStats op : result.operations()) {
+      OperationStats.Cpu cpu = op.cpu();
+      if (cpu == null) {
+        out.append(String.format(Locale.ROOT, "%-18s %12s %9s  %s%n", op.name(), "-", "-",
+            "not measured (timed outside the load runner)"));
+      } else {
+        out.append(String.format(Locale.ROOT, "%-18s %12s %9d  %s%n", op.name(), millis(cpu.millisPerRequest()),
+            cpu.requests(), cpu.alone() ? "alone" : mix(cpu.operations())));
+      }
+    }
+  }
+
+  /** The operations sharing a phase's CPU, named when they are few. */
+  private static String mix(List<String> operations) {
+    return "the phase's mix" + (operations.size() <= 4 ? ": " + String.join(", ", operations)
+        : " of " + operations.size() + " operations");
   }
 
   private static String kinds(Map<String, Long> kinds) {

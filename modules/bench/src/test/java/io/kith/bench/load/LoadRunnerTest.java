@@ -1,5 +1,6 @@
 package io.kith.bench.load;
 
+import io.kith.bench.jvm.KithCpu;
 import io.kith.bench.report.OperationStats;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -210,5 +211,38 @@ class LoadRunnerTest {
     assertEquals(0, elsewhere.get(), "every request is sent on the runner's context");
     assertTrue(Double.isNaN(stats.get(0).offeredRate()), "closed loop offers no rate");
     assertEquals(0, stats.get(0).failed());
+  }
+
+  @Test
+  @DisplayName("every operation of a phase carries Kith's CPU over the phase's answers, shared by the phase's operations")
+  void cpuPerPhase() throws Exception {
+    // Work the generator does not do: a thread outside the runner's Vert.x burns CPU that must count as Kith's.
+    Thread kith = new Thread(() -> {
+      long until = System.nanoTime() + 300_000_000L;
+      double x = 0;
+      while (System.nanoTime() < until) {
+        x += Math.sqrt(x + 1);
+      }
+      if (x < 0) {
+        throw new AssertionError();
+      }
+    }, "pretend-kith");
+    LoadRunner runner = new LoadRunner(vertx, context, openLoop(100, 0, 600, Duration.ofSeconds(5), 1000),
+        ProgressListener.NONE, KithCpu.inProcess(vertx));
+    Future<List<OperationStats>> phase = runner.run("cpu", List.of(
+        new Operation("a", "first", () -> Future.succeededFuture()),
+        new Operation("b", "second", () -> Future.succeededFuture())));
+    kith.start();
+    kith.join();
+    List<OperationStats> stats = phase.await(30, TimeUnit.SECONDS);
+    OperationStats.Cpu cpu = stats.get(0).cpu();
+    assertSame(cpu, stats.get(1).cpu());
+    assertEquals(List.of("a", "b"), cpu.operations());
+    assertEquals(stats.get(0).ok() + stats.get(1).ok(), cpu.requests());
+    assertTrue(cpu.nanos() > 0 && cpu.millisPerRequest() > 0, cpu.toString());
+
+    List<OperationStats> unmeasured = run(openLoop(100, 0, 100, Duration.ofSeconds(5), 1000),
+        List.of(new Operation("c", "third", () -> Future.succeededFuture())));
+    assertEquals(null, unmeasured.get(0).cpu());
   }
 }

@@ -91,6 +91,21 @@ public final class Http {
     });
   }
 
+  /**
+   * Replies 200 with JSON a service encoded itself (a page that crossed the event bus as a string, not copied), or
+   * hands the failure to the failure handler.
+   */
+  public static void replyEncoded(RoutingContext rc, Future<String> json) {
+    json.onComplete(ar -> {
+      if (ar.failed()) {
+        rc.fail(ar.cause());
+      } else if (!rc.response().headWritten()) {
+        // unless already answered: the request's deadline passed first (see RequestDeadline)
+        rc.response().setStatusCode(200).putHeader("Content-Type", JSON).end(ar.result());
+      }
+    });
+  }
+
   /** Replies 201 with the JSON {@code result} completes with, or hands its failure to the failure handler. */
   public static void replyCreated(RoutingContext rc, Future<JsonObject> result) {
     result.onComplete(ar -> {

@@ -46,7 +46,8 @@ public final class NotificationsRoutes implements ApiRoutes {
       if (!where.isEmpty()) {
         query.put("where", where);
       }
-      Paging.reply(rc, notifications.list(me(rc), query, Paging.byId(rc)));
+      // the page comes encoded: it crosses the event bus uncopied and is written as it is (issue 25)
+      Http.replyEncoded(rc, notifications.listJson(me(rc), query, Paging.byId(rc)));
     });
     builder.getRoute("listGroupedNotifications").addHandler(rc -> {
       JsonObject query = new JsonObject();

@@ -106,11 +106,11 @@ public final class ActivitiesJoinScenario extends DescribedScenario {
         Math.max(BURST_TIMEOUT_MILLIS, context.settings().timeout().toMillis() + 1000));
     BenchAccounts accounts = new BenchAccounts(http, BenchAccounts.newTag());
     ActivitiesService bus = context.kithVertx() == null ? null : ActivitiesService.proxy(context.kithVertx());
-    Burst whoami = new Burst(WHOAMI, joiners + " users' GET /api/v1/whoami at once");
+    Burst whoami = new Burst(WHOAMI, joiners + " users' GET /api/v1/whoami at once", context.runner().cpu());
     Burst joinHttp = new Burst(JOIN_HTTP, joiners + " users' PUT " + ACTIVITIES + "/{id}/participation at once, "
-        + capacity + " places");
+        + capacity + " places", context.runner().cpu());
     Burst joinBus = new Burst(JOIN_BUS, joiners + " users' ActivitiesService.join on the event bus at once, "
-        + capacity + " places");
+        + capacity + " places", context.runner().cpu());
     List<Integer> admitted = new ArrayList<>();
     return registerAll(accounts, joiners).compose(users -> {
       BenchAccounts.User organiser = users.get(0);

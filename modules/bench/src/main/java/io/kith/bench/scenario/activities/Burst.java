@@ -1,5 +1,6 @@
 package io.kith.bench.scenario.activities;
 
+import io.kith.bench.jvm.KithCpu;
 import io.kith.bench.report.OperationStats;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -37,11 +38,20 @@ final class Burst {
   private long errors;
   private long windowNanos;
   private long bursts;
+  private final KithCpu cpu;
+  /** Kith's CPU over the bursts' windows; negative when not measured. */
+  private long cpuNanos;
 
-  /** A burst kind reported as operation {@code name}. */
+  /** A burst kind reported as operation {@code name}, without Kith's CPU (the warm-up's). */
   Burst(String name, String description) {
+    this(name, description, KithCpu.none("warm-up"));
+  }
+
+  /** A burst kind reported as operation {@code name}, with Kith's CPU over its bursts. */
+  Burst(String name, String description, KithCpu cpu) {
     this.name = name;
     this.description = description;
+    this.cpu = cpu;
   }
 
   /**
@@ -54,6 +64,7 @@ final class Burst {
     String[] results = new String[count];
     int[] pending = {count};
     long start = System.nanoTime();
+    long cpuStart = cpu.sample();
     for (int i = 0; i < count; i++) {
       int index = i;
       Future<T> future;
@@ -69,6 +80,8 @@ final class Burst {
         results[index] = outcome;
         if (--pending[0] == 0) {
           windowNanos += System.nanoTime() - start;
+          long cpuEnd = cpuStart < 0 || cpuNanos < 0 ? -1 : cpu.sample();
+          cpuNanos = cpuEnd < 0 ? -1 : cpuNanos + cpuEnd - cpuStart;
           bursts++;
           done.complete(java.util.Arrays.asList(results));
         }
@@ -125,8 +138,10 @@ final class Burst {
     double throughput = seconds > 0 ? (sent - errors) / seconds : Double.NaN;
     // a whole number at most the throughput, so that the report's saturation check (90 % of the offered rate) holds
     double offered = Double.isNaN(throughput) ? Double.NaN : Math.max(1, Math.floor(throughput));
-    return new OperationStats(name, description, sent, errors, 0, 0, errorKinds, latency, sendLag,
+    OperationStats stats = new OperationStats(name, description, sent, errors, 0, 0, errorKinds, latency, sendLag,
         windowNanos, offered);
+    return cpuNanos < 0 || bursts == 0 ? stats
+        : stats.withCpu(new OperationStats.Cpu(cpuNanos, stats.ok(), List.of(name)));
   }
 
   /** Names of each outcome in order, for notes: {@code joined 50, activity_full 150}. */

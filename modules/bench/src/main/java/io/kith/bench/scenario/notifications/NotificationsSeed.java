@@ -95,7 +95,8 @@ final class NotificationsSeed {
    * The mix for one recipient, oldest first, with increasing ids. Comments, replies, reposts and mentions come from
    * the registered {@code actors} in turn; likes of a post from distinct actors, newest first, while there are
    * actors left (so the listed page is written by accounts whose summaries exist), then from ids that are no
-   * accounts; followers from ids that are no accounts (their dedupe key names the follower).
+   * accounts; followers likewise (their dedupe key names the follower). Mentions and reposts name the recipient's
+   * second post, which it can see: a page of the newest keeps every notification and the counts stay as seeded.
    *
    * @param posts the recipient's posts (at least two)
    * @param ids   fresh ids, increasing
@@ -116,6 +117,15 @@ final class NotificationsSeed {
         long post = m == 2 ? p1 : p0;
         int seen = likesOf.merge(post, 1, Integer::sum) - 1;
         likers[k] = seen < actors.size() ? actors.get(seen) : ids.getAsLong();
+      }
+    }
+    // followers too, newest first: the newest page (its actors' summaries) names accounts only, as a real one does
+    long[] followers = new long[n];
+    int followed = 0;
+    for (int k = n - 1; k >= 0; k--) {
+      if (k % 10 == 3) {
+        followers[k] = followed < actors.size() ? actors.get(followed) : ids.getAsLong();
+        followed++;
       }
     }
     List<Planned> out = new ArrayList<>(n);
@@ -141,7 +151,7 @@ final class NotificationsSeed {
         }
         case 3 -> {
           type = Notifications.FOLLOWER;
-          long follower = ids.getAsLong();
+          long follower = followers[k];
           f.put("from_user", follower);
           key = "follower:" + follower;
         }
@@ -156,18 +166,18 @@ final class NotificationsSeed {
         }
         case 7 -> {
           type = Notifications.MENTION;
-          long post = ids.getAsLong(); // another user's post, never listed by the scenario
+          // about a post the recipient can see (a page of the newest drops what it cannot), keyed apart
           f.put("from_user", actor);
-          f.put("post", post);
-          key = "mention:" + post;
+          f.put("post", p1);
+          key = "mention:" + ids.getAsLong();
         }
         default -> {
           type = Notifications.REPOST;
           f.put("from_user", actor);
           f.put("post", p0);
-          long repost = ids.getAsLong(); // the new repost, never listed by the scenario
-          f.put("repost", repost);
-          key = "repost:" + repost;
+          // the repost stands for a post the recipient can see (a page of the newest drops what it cannot)
+          f.put("repost", p1);
+          key = "repost:" + ids.getAsLong();
         }
       }
       Map<String, Long> ordered = new LinkedHashMap<>();

@@ -223,6 +223,7 @@ public final class AnnouncementPushScenario extends DescribedScenario {
         sent, errors, 0, 0, kinds, latency, new Histogram(HIGHEST_MICROS, 3), window, Double.NaN);
     long kithCpu = Math.max(0, cpuEnd.cpuSince(cpuStart) - Math.max(0, apnsCpu));
     int delivered = Math.max(1, tally.delivered());
+    push = push.withCpu(new OperationStats.Cpu(kithCpu, push.ok(), List.of(PUSH)));
     double lastSeconds = tally.lastNanos() == 0 ? Double.NaN : (tally.lastNanos() - start) / 1e9;
     double wall = (cpuEnd.wallNanos() - cpuStart.wallNanos()) / 1e9;
     List<Figure> figures = List.of(

@@ -63,6 +63,13 @@ public interface NotificationsService {
   Future<Page> list(long actor, JsonObject query, PageRequest page);
 
   /**
+   * The same page as {@link #list}, as the HTTP body of every list ({@link Page#toApiJson()}: {@code {items,
+   * next_cursor, newest_id}}) already encoded. A string crosses the local event bus as it is, where the page as JSON
+   * would be copied whole, and the caller writes it without encoding it again: the gateway's list route uses this.
+   */
+  Future<String> listJson(long actor, JsonObject query, PageRequest page);
+
+  /**
    * The actor's notifications folded by type and object ("A, B and 12 others liked your post"), groups ordered by
    * their newest notification: {@code {items: [{type, latest: <view>, count, unread, actor_count, actors: [up to 3
    * summaries, newest first]}], next_max_id}}. {@code query}: {@code {types}}; {@code page}: {@code max_id} (groups

@@ -37,6 +37,11 @@ final class NotificationsServiceImpl implements NotificationsService {
   }
 
   @Override
+  public Future<String> listJson(long actor, JsonObject query, PageRequest page) {
+    return list(actor, query, page).map(found -> found.toApiJson().encode());
+  }
+
+  @Override
   public Future<Page> grouped(long actor, JsonObject query, PageRequest page) {
     return guard(actor, () -> listing.grouped(actor, Query.paged(query, page))).map(Query::page);
   }

@@ -7,11 +7,13 @@ import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,6 +28,7 @@ import java.util.function.Supplier;
 
 import static io.kith.app.push.PushTargetsHttpTest.apns;
 import static io.kith.app.push.PushTargetsHttpTest.apnsToken;
+import static io.kith.app.support.TestNode.API;
 import static io.kith.app.support.TestNode.WAIT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -314,5 +317,99 @@ class PushDeliveryHttpTest {
     kith.put("/me/push-preferences", null, new JsonObject().put("previews", false)).problem(401, "unauthenticated");
     assertEquals(new JsonObject().put("kinds_off", new JsonArray()).putNull("quiet_hours").put("previews", true),
         kith.get("/me/push-preferences", alice).expect(200));
+  }
+
+  /** Pushes in the recipient's language (issue 21): the account's locale chooses Kith's words. */
+  @Nested
+  @DisplayName("in the recipient's language")
+  class Language {
+
+    /** A user registered with {@code locale} (as an app sends it at sign-up), and the token of its APNs target. */
+    private Recipient recipient(String locale) {
+      String username = PushKith.unique("p");
+      JsonObject body = kith.call(HttpMethod.POST, API + "/accounts", null, new JsonObject()
+          .put("username", username).put("password", "Sunny-" + PushKith.unique("p") + "!").put("locale", locale))
+          .expect(201);
+      assertEquals(locale, body.getJsonObject("user").getString("locale"), body.encode());
+      User user = new User(body.getJsonObject("user").getLong("id"), username,
+          body.getJsonObject("tokens").getString("access_token"));
+      String token = apnsToken();
+      kith.post(TARGETS, user, apns(token)).expect(201);
+      return new Recipient(user, token);
+    }
+
+    private record Recipient(User user, String token) {
+    }
+
+    private JsonObject alert(Recipient to, int nth) {
+      return apnsPush(to.token(), nth).payload().getJsonObject("aps").getJsonObject("alert");
+    }
+
+    /** A new user follows {@code to}; its {@code nth} push must read {@code sentence} with the follower's name. */
+    private void followReads(Recipient to, int nth, String sentence) {
+      User follower = kith.register();
+      kith.follow(follower, to.user());
+      assertEquals(String.format(sentence, follower.username()), alert(to, nth).getString("body"));
+    }
+
+    @Test
+    @DisplayName("a zh-CN user reads Chinese for a like and for a message with previews off (新消息), an English "
+        + "user English; names go as written")
+    void likeAndMessage() {
+      Recipient li = recipient("zh-CN");
+      Recipient ann = recipient("en");
+      User bob = kith.register();
+      for (Recipient r : List.of(li, ann)) {
+        kith.put("/me/push-preferences", r.user(), new JsonObject().put("previews", false)).expect(200);
+        kith.put("/posts/" + kith.publish(r.user(), "a post to like") + "/like", bob).expect(200);
+      }
+      assertEquals(bob.username() + " 赞了你的动态", alert(li, 1).getString("body"));
+      assertEquals(bob.username() + " liked your post", alert(ann, 1).getString("body"));
+
+      for (Recipient r : List.of(li, ann)) {
+        kith.post("/direct/" + r.user().path() + "/messages", bob, new JsonObject()
+            .put("client_id", PushKith.unique("c")).put("text", "the secret plan")).expect(201);
+      }
+      JsonObject chinese = alert(li, 2);
+      assertEquals("新消息", chinese.getString("body"));
+      assertEquals(bob.username(), chinese.getString("title"), "the sender's name as written");
+      assertFalse(chinese.encode().contains("secret"), "no preview");
+      assertEquals("New message", alert(ann, 2).getString("body"));
+    }
+
+    @Test
+    @DisplayName("a group message with previews off reads 新消息 to a zh-CN member under the group's name as written")
+    void groupMessage() {
+      Recipient li = recipient("zh-CN");
+      User bob = kith.register();
+      kith.put("/me/push-preferences", li.user(), new JsonObject().put("previews", false)).expect(200);
+      long group = kith.post("/groups", bob, new JsonObject().put("kind", "topic").put("name", "Night owls")
+          .put("topic", PushKith.unique("topic"))).expect(201).getLong("id");
+      kith.post("/groups/" + group + "/join", li.user(), null).expect(200);
+
+      kith.post("/groups/" + group + "/messages", bob, new JsonObject().put("client_id", PushKith.unique("c"))
+          .put("text", "hello owls")).expect(201);
+      JsonObject alert = alert(li, 1);
+      assertEquals("Night owls", alert.getString("title"));
+      assertEquals("新消息", alert.getString("body"));
+    }
+
+    @Test
+    @DisplayName("a locale changed through the profile API shows in the next push; an unsupported one is refused "
+        + "and changes nothing")
+    void localeChanged() {
+      Recipient ann = recipient("en");
+      followReads(ann, 1, "%s followed you");
+
+      assertEquals("zh-CN", kith.patch("/me", ann.user(), new JsonObject().put("locale", "zh-CN")).expect(200)
+          .getString("locale"));
+      followReads(ann, 2, "%s 关注了你");
+
+      kith.patch("/me", ann.user(), new JsonObject().put("locale", "fr")).problem(400, "validation_failed", "locale");
+      followReads(ann, 3, "%s 关注了你");
+
+      kith.patch("/me", ann.user(), new JsonObject().put("locale", "en")).expect(200);
+      followReads(ann, 4, "%s followed you");
+    }
   }
 }

@@ -45,6 +45,16 @@ public interface AccountsInternal {
   Future<JsonObject> onlineAmong(List<Long> userIds);
 
   /**
+   * What push needs of each of up to 1,000 recipients in one call: {@link #onlineAmong}'s answer and the locale the
+   * account's texts are written in, read from the profile cache (MongoDB only on a cache miss). Every profile write
+   * updates that cache, so a changed locale is answered at once.
+   *
+   * @return {@code {"<id>": {online (bool), locale ("en", "zh-CN", or null for an account without one, unknown,
+   *     pending deletion or suspended)}}} for every distinct id asked
+   */
+  Future<JsonObject> recipientsAmong(List<Long> userIds);
+
+  /**
    * Ids of the active accounts (neither pending deletion nor erased) above {@code after}, ascending, {@code limit}
    * (1..1,000) of them: {@code {ids: [...], next}}, {@code next} being the {@code after} of the following page or
    * null at the end. For walks over everyone in bounded pages (an announcement).

@@ -40,6 +40,18 @@ final class AccountsInternalImpl implements AccountsInternal {
   }
 
   @Override
+  public Future<JsonObject> recipientsAmong(List<Long> userIds) {
+    // the ids onlineAmong checked and answered (distinct, no nulls) are those whose locales are read
+    return presence.onlineAmong(userIds).compose(online -> profiles.locales(online.fieldNames().stream()
+        .map(Long::valueOf).toList()).map(locales -> {
+      JsonObject out = new JsonObject();
+      online.forEach(e -> out.put(e.getKey(), new JsonObject().put("online", e.getValue())
+          .put("locale", locales.getString(e.getKey()))));
+      return out;
+    }));
+  }
+
+  @Override
   public Future<Void> connectionChanged(long userId, String connectionId, boolean open) {
     return presence.connectionChanged(userId, connectionId, open);
   }

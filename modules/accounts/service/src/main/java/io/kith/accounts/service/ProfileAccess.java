@@ -146,6 +146,19 @@ final class ProfileAccess {
     });
   }
 
+  /** The locale of each account among {@code userIds} that has one: {@code {"<id>": locale}}; the others absent. */
+  Future<JsonObject> locales(List<Long> userIds) {
+    return cache.getAll(userIds).map(found -> {
+      JsonObject out = new JsonObject();
+      found.forEach((id, account) -> {
+        if (account.getValue("locale") instanceof String locale) {
+          out.put(Long.toString(id), locale);
+        }
+      });
+      return out;
+    });
+  }
+
   /** See {@link io.kith.accounts.api.AccountsInternal#activeUsers}. */
   Future<JsonObject> activeUsers(long after, int limit) {
     if (after < 0 || limit < 1 || limit > AccountsServiceImpl.MAX_IDS) {

@@ -320,4 +320,33 @@ class PresenceTest extends AccountsTestBase {
     assertEquals(1000, await(accountsInternal.onlineAmong(ids.subList(0, 1000))).size());
     assertEquals(new JsonObject(), await(accountsInternal.onlineAmong(List.of())));
   }
+
+  @Test
+  @DisplayName("recipientsAmong answers push who is connected and each account's locale at once after a change; "
+      + "an unknown or suspended account has none")
+  void recipientsAmong() throws Exception {
+    long li = newUser();
+    long ann = newUser();
+    long gone = newUser();
+    long unknown = li + 987_654_321L;
+    patch(li, new JsonObject().put("locale", "zh-CN"));
+    await(accountsInternal.connectionChanged(ann, newConnection(), true));
+    await(accountsInternal.suspend(gone, 0, "spam"));
+
+    JsonObject all = await(accountsInternal.recipientsAmong(List.of(li, ann, gone, unknown, li)));
+    assertEquals(new JsonObject()
+        .put(Long.toString(li), new JsonObject().put("online", false).put("locale", "zh-CN"))
+        .put(Long.toString(ann), new JsonObject().put("online", true).put("locale", "en"))
+        .put(Long.toString(gone), new JsonObject().put("online", false).putNull("locale"))
+        .put(Long.toString(unknown), new JsonObject().put("online", false).putNull("locale")), all);
+
+    patch(li, new JsonObject().put("locale", "en"));
+    assertEquals("en", await(accountsInternal.recipientsAmong(List.of(li))).getJsonObject(Long.toString(li))
+        .getString("locale"), "the change is answered at once");
+    List<Long> ids = new ArrayList<>();
+    for (long i = 0; i < 1001; i++) {
+      ids.add(li + 1_000_000 + i);
+    }
+    failsWithField("validation_failed", "ids", accountsInternal.recipientsAmong(ids));
+  }
 }

@@ -21,10 +21,11 @@ import java.util.function.Function;
 
 /**
  * Pushes each stored notification to its recipient's targets, as named steps: who (offline only, unless
- * {@code push.deliver-when: always}) → whether (the kind is on, not quiet hours, within the per-user rate) → where
- * (the targets whose session is still alive; the others are dropped) → send (each target through its provider, with
- * bounded retries; a target the provider calls gone is dropped). Never fails an event: a push that could not go after
- * its tries is logged, and the notification stays stored for the app to read when it opens.
+ * {@code push.deliver-when: always}; accounts answers presence and the locale of the texts in one call) → whether
+ * (the kind is on, not quiet hours, within the per-user rate) → where (the targets whose session is still alive; the
+ * others are dropped) → send (each target through its provider, with bounded retries; a target the provider calls
+ * gone is dropped). Never fails an event: a push that could not go after its tries is logged, and the notification
+ * stays stored for the app to read when it opens.
  */
 final class Deliveries {
 
@@ -69,9 +70,10 @@ final class Deliveries {
       return Future.succeededFuture();
     }
     String type = stored.notification().getString("type", "");
-    return reachable(user)
-        .compose(yes -> !yes ? Future.<Void>succeededFuture() : deliver(user, type, prefs ->
-            Render.of(stored.notification(), stored.unreadTotal(), prefs.getBoolean("previews", true))))
+    return accounts.recipientsAmong(List.of(user)).map(r -> r.getJsonObject(Long.toString(user), new JsonObject()))
+        .compose(recipient -> !reachable(recipient) ? Future.<Void>succeededFuture() : deliver(user, type, prefs ->
+            Render.of(stored.notification(), stored.unreadTotal(), prefs.getBoolean("previews", true),
+                recipient.getString("locale"))))
         .recover(e -> {
           if (storeAway(e)) {
             // nothing was sent (the reads before any send failed): left unacknowledged, the event log delivers the
@@ -100,12 +102,9 @@ final class Deliveries {
         : withinRate(user).compose(ok -> ok ? sendAll(user, render.apply(prefs)) : Future.succeededFuture()));
   }
 
-  /** Offline users only, unless every user is pushed to. */
-  private Future<Boolean> reachable(long user) {
-    if (!settings.offlineOnly()) {
-      return Future.succeededFuture(true);
-    }
-    return accounts.onlineAmong(List.of(user)).map(online -> !online.getBoolean(Long.toString(user), false));
+  /** Offline users only, unless every user is pushed to ({@code recipient} is accounts' {@code {online, locale}}). */
+  private boolean reachable(JsonObject recipient) {
+    return !settings.offlineOnly() || !recipient.getBoolean("online", false);
   }
 
   private static boolean wanted(String kind, JsonObject prefs) {

@@ -14,15 +14,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Pushes group chat messages, which make no notification (a mention does: {@code chat_mention}, pushed from its
  * notification; a direct message to an offline user makes a {@code message} notification, pushed likewise). As steps:
- * the members the message went to but the sender and the mentioned → offline ones (in batches of
- * {@value #BATCH}, unless {@code deliver-when: always}) → each recipient that neither blocks, is blocked by, nor mutes
- * the sender (relations), and has not muted the sender's notifications (notifications preferences) → the shared
- * delivery under kind {@code message}, with the sender's name as that recipient sees it and the unread badge.
+ * the members the message went to but the sender and the mentioned → offline ones, with the locale of their texts
+ * (in batches of {@value #BATCH}, unless {@code deliver-when: always}) → each recipient that neither blocks, is
+ * blocked by, nor mutes the sender (relations), and has not muted the sender's notifications (notifications
+ * preferences) → the shared delivery under kind {@code message}, with the sender's name as that recipient sees it
+ * and the unread badge.
  */
 final class GroupMessages {
 
@@ -60,8 +63,8 @@ final class GroupMessages {
     Future<Void> chain = Future.succeededFuture();
     for (int i = 0; i < recipients.size(); i += BATCH) {
       List<Long> batch = recipients.subList(i, Math.min(recipients.size(), i + BATCH));
-      chain = chain.compose(v -> offline(batch)).compose(offline -> Future.join(offline.stream()
-          .map(user -> toRecipient(user, sent)).toList()).<Void>mapEmpty());
+      chain = chain.compose(v -> offline(batch)).compose(offline -> Future.join(offline.entrySet().stream()
+          .map(user -> toRecipient(user.getKey(), user.getValue(), sent)).toList()).<Void>mapEmpty());
     }
     return chain.recover(e -> {
       LOG.warn("push of group message {} failed: {}", sent.message(), e.toString());
@@ -69,15 +72,21 @@ final class GroupMessages {
     });
   }
 
-  private Future<List<Long>> offline(List<Long> users) {
-    if (!offlineOnly) {
-      return Future.succeededFuture(users);
-    }
-    return presence.onlineAmong(users).map(online -> users.stream()
-        .filter(u -> !online.getBoolean(Long.toString(u), false)).toList());
+  /** The users to push to (offline ones, unless every user is), each with the locale of their texts (or null). */
+  private Future<Map<Long, String>> offline(List<Long> users) {
+    return presence.recipientsAmong(users).map(answer -> {
+      Map<Long, String> kept = new LinkedHashMap<>();
+      for (long user : users) {
+        JsonObject recipient = answer.getJsonObject(Long.toString(user), new JsonObject());
+        if (!offlineOnly || !recipient.getBoolean("online", false)) {
+          kept.put(user, recipient.getString("locale"));
+        }
+      }
+      return kept;
+    });
   }
 
-  private Future<Void> toRecipient(long user, MessageSent sent) {
+  private Future<Void> toRecipient(long user, String locale, MessageSent sent) {
     String from = Long.toString(sent.from());
     return Future.all(relations.ties(user, List.of(sent.from())), notifications.preferences(user))
         .compose(both -> {
@@ -92,7 +101,7 @@ final class GroupMessages {
           return Future.all(accounts.summaries(user, List.of(sent.from())), notifications.unreadCounts(user))
               .compose(more -> deliveries.deliver(user, Notifications.MESSAGE, prefs -> Render.groupMessage(sent,
                   more.<JsonObject>resultAt(0).getJsonObject(from), more.<JsonObject>resultAt(1).getLong("total", 0L),
-                  prefs.getBoolean("previews", true))));
+                  prefs.getBoolean("previews", true), locale)));
         });
   }
 }

@@ -5,44 +5,27 @@ import io.kith.notifications.api.Notifications;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes a notification view as a push: the text a lock screen shows, from what the view itself carries (the actor's
  * summary as the recipient sees it, the group's or activity's title, the message preview), so a push never tells more
  * than the notification does. With previews off a message reads "New message" and a mention names only its sender.
+ * Kith's own words are in the recipient's locale ({@link Texts}); what users and the operator wrote (names, titles,
+ * previews, an app-defined notification's {@code title} and {@code body} fields) goes as written.
  */
 final class Render {
 
-  /** Texts by type; {@code %1$s} is the actor's name, {@code %2$s} the title. */
-  private static final Map<String, String> TEXTS = Map.ofEntries(
-      Map.entry(Notifications.FOLLOWER, "%1$s followed you"),
-      Map.entry(Notifications.FOLLOW_REQUEST, "%1$s asked to follow you"),
-      Map.entry(Notifications.REQUEST_ACCEPTED, "%1$s accepted your follow request"),
-      Map.entry(Notifications.FRIEND, "You and %1$s are now friends"),
-      Map.entry(Notifications.COMMENT, "%1$s commented on your post"),
-      Map.entry(Notifications.REPLY, "%1$s replied to your comment"),
-      Map.entry(Notifications.LIKE, "%1$s liked your post"),
-      Map.entry(Notifications.REPOST, "%1$s reposted your post"),
-      Map.entry(Notifications.MENTION, "%1$s mentioned you in a post"),
-      Map.entry(Notifications.GROUP_INVITATION, "%1$s invited you to %2$s"),
-      Map.entry(Notifications.MEMBER_KICKED, "You were removed from %2$s"),
-      Map.entry(Notifications.ACTIVITY_UPDATED, "%2$s changed"),
-      Map.entry(Notifications.ACTIVITY_CANCELLED, "%2$s was cancelled"),
-      Map.entry(Notifications.ACTIVITY_JOINED, "%1$s joined %2$s"),
-      Map.entry(Notifications.ACTIVITY_REMOVED, "You were removed from %2$s"),
-      Map.entry(Notifications.ACTIVITY_INVITATION, "%1$s invited you to %2$s"),
-      Map.entry(Notifications.ACTIVITY_STARTING_SOON, "%2$s starts soon"));
   private static final List<String> IDS = List.of("from_user", "conversation", "message", "group", "post",
       "comment", "activity");
-  static final String NEW_MESSAGE = "New message";
 
   private Render() {
   }
 
-  static PushMessage of(JsonObject view, long badge, boolean previews) {
+  /** The push of a notification {@code view} to a recipient whose locale is {@code locale} (null: English). */
+  static PushMessage of(JsonObject view, long badge, boolean previews, String locale) {
+    Texts texts = Texts.of(locale);
     String type = view.getString("type", "");
-    String actor = name(view.getJsonObject("actor"));
+    String actor = name(view.getJsonObject("actor"), texts);
     String title = view.getString("title", "");
     String preview = view.getString("preview", "");
     JsonObject data = new JsonObject().put("type", type).put("notification", view.getLong("id"));
@@ -52,27 +35,39 @@ final class Render {
       }
     });
     return switch (type) {
-      case Notifications.MESSAGE -> new PushMessage(actor, previews && !preview.isEmpty() ? preview : NEW_MESSAGE,
-          badge, collapse(view), data);
+      case Notifications.MESSAGE -> new PushMessage(actor, previews && !preview.isEmpty() ? preview
+          : texts.get("new_message"), badge, collapse(view), data);
       case Notifications.CHAT_MENTION -> new PushMessage(title.isEmpty() ? null : title,
-          previews && !preview.isEmpty() ? actor + ": " + preview : actor + " mentioned you", badge, collapse(view),
-          data);
-      default -> new PushMessage(null, String.format(TEXTS.getOrDefault(type, "Something new"), actor,
-          title.isEmpty() ? "an activity" : title), badge, collapse(view), data);
+          previews && !preview.isEmpty() ? actor + ": " + preview : String.format(texts.get("mentioned_you"), actor),
+          badge, collapse(view), data);
+      default -> Notifications.TYPES.contains(type) ? new PushMessage(null, texts.sentence(type, actor,
+          title.isEmpty() ? texts.get("an_activity") : title), badge, collapse(view), data)
+          : appDefined(view.getJsonObject(Notifications.DATA, new JsonObject()), texts, badge, collapse(view), data);
     };
   }
 
   /**
-   * A group chat message: title the group's name, text "sender: preview" ("New message" with previews off or for
-   * media); collapsed per conversation.
+   * An app-defined (system) notification, such as an announcement: its {@code title} and {@code body} string fields
+   * as the operator wrote them, when the type declares them; else Kith's "Something new".
    */
-  static PushMessage groupMessage(MessageSent sent, JsonObject sender, long badge, boolean previews) {
+  private static PushMessage appDefined(JsonObject fields, Texts texts, long badge, String collapse, JsonObject data) {
+    String title = fields.getValue("title") instanceof String t && !t.isBlank() ? t : null;
+    String body = fields.getValue("body") instanceof String b && !b.isBlank() ? b : texts.get("something_new");
+    return new PushMessage(title, body, badge, collapse, data);
+  }
+
+  /**
+   * A group chat message: title the group's name, text "sender: preview" ("New message" with previews off or for
+   * media, in the recipient's {@code locale}); collapsed per conversation.
+   */
+  static PushMessage groupMessage(MessageSent sent, JsonObject sender, long badge, boolean previews, String locale) {
+    Texts texts = Texts.of(locale);
     String preview = sent.preview() == null ? "" : sent.preview();
     JsonObject data = new JsonObject().put("type", "group_message").put("from_user", sent.from())
         .put("conversation", sent.conversation()).put("message", sent.message()).put("group", sent.group());
     String groupName = sent.groupName() == null || sent.groupName().isEmpty() ? null : sent.groupName();
-    return new PushMessage(groupName, previews && !preview.isEmpty() ? name(sender) + ": " + preview : NEW_MESSAGE,
-        badge, "c" + sent.conversation(), data);
+    return new PushMessage(groupName, previews && !preview.isEmpty() ? name(sender, texts) + ": " + preview
+        : texts.get("new_message"), badge, "c" + sent.conversation(), data);
   }
 
   /** One key per conversation, activity, post or group; else per type. */
@@ -85,11 +80,11 @@ final class Render {
     return view.getString("type", "kith");
   }
 
-  private static String name(JsonObject actor) {
+  private static String name(JsonObject actor, Texts texts) {
     if (actor == null) {
-      return "Someone";
+      return texts.get("someone");
     }
     String nickname = actor.getString("nickname", "");
-    return !nickname.isBlank() ? nickname : actor.getString("username", "Someone");
+    return !nickname.isBlank() ? nickname : actor.getString("username", texts.get("someone"));
   }
 }

@@ -297,7 +297,7 @@ class ProfileTest extends AccountsTestBase {
   void concurrentSettingsPatches() throws Exception {
     JsonObject changed = new JsonObject().put("find_by_email", "nobody").put("find_by_phone", "friends")
         .put("birthday_visibility", "everyone").put("phone_visibility", "everyone").put("follow_approval", true)
-        .put("nearby_visible", true).put("presence", "friends");
+        .put("nearby_visible", true).put("presence", "friends").put("hide_filtered", true);
     for (JsonObject registered : registerMany(3)) {
       long id = idOf(registered);
       List<Future<JsonObject>> all = new ArrayList<>();

@@ -31,8 +31,13 @@ class WarmReadsTest extends FeedsTestBase {
     return ids(await(feeds.home(viewer, PageRequest.ids(0, 0, 20)).map(Page::toJson)));
   }
 
+  /** A viewer and the posts their warm home shows, newest first. */
+  private record Warm(long viewer, List<Long> shown) {
+  }
+
   /** A viewer following two authors whose eight posts (two of them friends-only) have reached the home timeline. */
-  private long[] warmHome(List<Long> shown) throws Exception {
+  private Warm warmHome() throws Exception {
+    List<Long> shown = new ArrayList<>();
     List<Long> users = newUsers(3);
     long viewer = users.get(0);
     follow(viewer, users.get(1));
@@ -48,14 +53,22 @@ class WarmReadsTest extends FeedsTestBase {
       awaitInHome(viewer, id);
     }
     assertTrue(homePage(viewer).stream().noneMatch(hidden::contains), "friends-only posts stay out");
-    return new long[] {viewer, users.get(1)};
+    return new Warm(viewer, shown);
+  }
+
+  /** The TTL of {@code key} after setting it to {@code left} seconds and reading the viewer's home page. */
+  private long ttlAfterRead(Warm w, String key, long left) throws Exception {
+    await(platform.redisApi().expire(List.of(key, Long.toString(left))));
+    assertEquals(w.shown(), homePage(w.viewer()));
+    return await(platform.redisApi().ttl(key)).toLong();
   }
 
   @Test
   @DisplayName("a warm home page takes every post from the Redis post cache; a dropped copy is read from MongoDB once")
   void warmHomeReadsNoPostFromMongo() throws Exception {
-    List<Long> shown = new ArrayList<>();
-    long viewer = warmHome(shown)[0];
+    Warm w = warmHome();
+    long viewer = w.viewer();
+    List<Long> shown = w.shown();
     double hits = copies("hit");
     double misses = copies("miss");
 
@@ -75,32 +88,25 @@ class WarmReadsTest extends FeedsTestBase {
   @Test
   @DisplayName("a home read renews the timeline's expiry only when a day has passed since it was set")
   void timelineExpiryRenewedDaily() throws Exception {
-    List<Long> shown = new ArrayList<>();
-    long viewer = warmHome(shown)[0];
-    String key = Timelines.key(Timelines.HOME, viewer);
+    Warm w = warmHome();
+    String key = Timelines.key(Timelines.HOME, w.viewer());
 
-    await(platform.redisApi().expire(List.of(key, Integer.toString(TIMELINE_TTL - 3_600))));
-    assertEquals(shown, homePage(viewer));
-    long kept = await(platform.redisApi().ttl(key)).toLong();
+    long kept = ttlAfterRead(w, key, TIMELINE_TTL - 3_600);
     assertTrue(kept <= TIMELINE_TTL - 3_600, "set an hour ago: left as it is, " + kept);
-
-    await(platform.redisApi().expire(List.of(key, Integer.toString(TIMELINE_TTL - 2 * 86_400))));
-    assertEquals(shown, homePage(viewer));
-    long renewed = await(platform.redisApi().ttl(key)).toLong();
+    long renewed = ttlAfterRead(w, key, TIMELINE_TTL - 2 * 86_400);
     assertTrue(renewed > TIMELINE_TTL - 3_600, "set two days ago: renewed, " + renewed);
   }
 
   @Test
   @DisplayName("a home read leaves the viewer's liked set's expiry alone; a like renews it")
   void likedSetRenewedByWrites() throws Exception {
-    List<Long> shown = new ArrayList<>();
-    long viewer = warmHome(shown)[0];
+    Warm w = warmHome();
+    long viewer = w.viewer();
+    List<Long> shown = w.shown();
     String key = ViewerFlags.key(ViewerFlags.LIKED, viewer);
     assertEquals(1, await(platform.redisApi().exists(List.of(key))).toInteger(), "built by the first reads");
 
-    await(platform.redisApi().expire(List.of(key, "1000")));
-    assertEquals(shown, homePage(viewer));
-    assertTrue(await(platform.redisApi().ttl(key)).toLong() <= 1000, "a read does not renew it");
+    assertTrue(ttlAfterRead(w, key, 1000) <= 1000, "a read does not renew it");
 
     await(feeds.like(viewer, shown.get(0)));
     assertTrue(await(platform.redisApi().ttl(key)).toLong() > 1000, "a like does");

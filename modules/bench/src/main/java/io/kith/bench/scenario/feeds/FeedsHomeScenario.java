@@ -362,6 +362,8 @@ public final class FeedsHomeScenario extends DescribedScenario {
         + "the Redis server ran per answer (INFO commandstats; a script counts once): "
         + after.redis().minus(before.redis()).top(n, 8)));
     if (op.equals(HOME)) {
+      figures.add(Figure.of("home Redis CPU per read (us)", after.redis().minus(before.redis()).cpuMicros() / n, "us",
+          "the Redis server's own CPU time (INFO cpu) per home read, part of the CPU above"));
       figures.add(Figure.of("home MongoDB calls per read", (after.mongoCalls() - before.mongoCalls()) / n, "",
           "MongoDB client calls Kith counted (kith_store_seconds_count, store mongo) per home read"));
       double hits = after.copyHits() - before.copyHits();

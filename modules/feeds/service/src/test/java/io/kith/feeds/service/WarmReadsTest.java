@@ -101,19 +101,17 @@ class WarmReadsTest extends FeedsTestBase {
   @DisplayName("a home read leaves the viewer's liked set's expiry alone; a like renews it")
   void likedSetRenewedByWrites() throws Exception {
     Warm w = warmHome();
-    long viewer = w.viewer();
-    List<Long> shown = w.shown();
-    String key = ViewerFlags.key(ViewerFlags.LIKED, viewer);
+    String key = ViewerFlags.key(ViewerFlags.LIKED, w.viewer());
     assertEquals(1, await(platform.redisApi().exists(List.of(key))).toInteger(), "built by the first reads");
-
     assertTrue(ttlAfterRead(w, key, 1000) <= 1000, "a read does not renew it");
 
-    await(feeds.like(viewer, shown.get(0)));
+    long liked = w.shown().get(0);
+    await(feeds.like(w.viewer(), liked));
     assertTrue(await(platform.redisApi().ttl(key)).toLong() > 1000, "a like does");
-    JsonObject page = await(feeds.home(viewer, PageRequest.ids(0, 0, 20)).map(Page::toJson));
+    JsonObject page = await(feeds.home(w.viewer(), PageRequest.ids(0, 0, 20)).map(Page::toJson));
     page.getJsonArray("items").forEach(item -> {
       JsonObject view = (JsonObject) item;
-      assertEquals(view.getLong("id").equals(shown.get(0)), view.getJsonObject("viewer").getBoolean("liked"),
+      assertEquals(view.getLong("id") == liked, view.getJsonObject("viewer").getBoolean("liked"),
           "liked flag of " + view.getLong("id"));
     });
   }

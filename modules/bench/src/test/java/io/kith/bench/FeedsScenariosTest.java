@@ -118,6 +118,11 @@ class FeedsScenariosTest {
     assertTrue(figure(report, "whoami max req/s").getDouble("value") > 0);
     assertEquals(">= 0.35", figure(report, "home/whoami throughput").getString("goal"));
     assertTrue(figure(report, "cold home read (ms)").getDouble("value") > 0);
+    assertTrue(figure(report, "home CPU per request (ms)").getDouble("value") > 0);
+    // counts, not speed: a warm page is one script, two MGETs and two ZMSCOREs sent (20 with the scripts' own calls)
+    double commands = figure(report, "home Redis commands per request").getDouble("value");
+    assertTrue(commands >= 6 && commands < 25, "Redis commands per home read: " + commands);
+    assertEquals(0.0, figure(report, "home post copies missed (%)").getDouble("value"), "a warm read misses no copy");
     assertTrue(report.getJsonArray("notes").encode().contains("23 visible to the reader, 7 friends-only"),
         report.getJsonArray("notes").encode());
   }

@@ -28,6 +28,8 @@ public final class KithMetrics {
   public static final String MESSAGES_SENT = "kith.messages.sent";
   /** Counter: posts published. */
   public static final String POSTS_PUBLISHED = "kith.posts.published";
+  /** Counter, tag {@code result} (hit, miss): post documents reads looked up in the Redis post cache. */
+  public static final String POST_COPIES = "kith.feeds.post.copies";
   /** Gauge: bridge connections open on this node (SockJS and TCP). */
   public static final String BRIDGE_CONNECTIONS = "kith.bridge.connections";
   /** Gauge: distinct users with a bridge connection on this node. */

@@ -13,6 +13,7 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.impl.RequestImpl;
 import io.vertx.redis.client.impl.ZModem;
+import io.vertx.redis.client.impl.types.MultiType;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -118,7 +119,8 @@ public final class SlotBatchedRedis implements Redis {
 
   @Override
   public Future<Response> send(Request command) {
-    return onShared(conn -> conn.send(command));
+    return onShared(conn -> crossSlotMget(command)
+        ? split(List.of(command), conn::batch, conn::send).map(r -> r.get(0)) : conn.send(command));
   }
 
   /**
@@ -159,11 +161,86 @@ public final class SlotBatchedRedis implements Redis {
     }
   }
 
-  /** Sends {@code commands} as one batch per hash slot through {@code batch} (or {@code send} for one command). */
+  /**
+   * Sends {@code commands} as one batch per hash slot through {@code batch} (or {@code send} for one command). An
+   * {@code MGET} whose keys live in several slots goes as one {@code MGET} per slot, its answer put back in the order
+   * of its keys (the cluster client's own split of such an MGET answers in no particular order).
+   */
   static Future<List<Response>> split(List<Request> commands, Function<List<Request>, Future<List<Response>>> batch,
                                       Function<Request, Future<Response>> send) {
-    List<List<Integer>> parts = partsBySlot(commands);
-    return parts.size() <= 1 ? batch.apply(commands) : sendParts(commands, parts, batch, send);
+    if (commands.stream().noneMatch(SlotBatchedRedis::crossSlotMget)) {
+      List<List<Integer>> parts = partsBySlot(commands);
+      return parts.size() <= 1 ? batch.apply(commands) : sendParts(commands, parts, batch, send);
+    }
+    List<Request> sent = new ArrayList<>();
+    List<List<MgetPart>> mgets = new ArrayList<>();
+    for (Request command : commands) {
+      mgets.add(crossSlotMget(command) ? mgetParts(command, sent) : null);
+      if (mgets.get(mgets.size() - 1) == null) {
+        sent.add(command);
+      }
+    }
+    return split(sent, batch, send).map(replies -> {
+      List<Response> out = new ArrayList<>(commands.size());
+      int at = 0;
+      for (List<MgetPart> parts : mgets) {
+        if (parts == null) {
+          out.add(replies.get(at++));
+        } else {
+          out.add(joined(parts, replies, at));
+          at += parts.size();
+        }
+      }
+      return out;
+    });
+  }
+
+  /** One slot's MGET of a cross-slot MGET: the positions its keys had in the whole. */
+  private record MgetPart(List<Integer> positions) {
+  }
+
+  /** Whether {@code command} is an MGET over keys of more than one slot. */
+  static boolean crossSlotMget(Request command) {
+    if (command.command() != Command.MGET) {
+      return false;
+    }
+    List<byte[]> keys = ((RequestImpl) command).keys();
+    int first = keys.isEmpty() ? KEYLESS : ZModem.generate(keys.get(0));
+    return keys.stream().anyMatch(k -> ZModem.generate(k) != first);
+  }
+
+  // adds one MGET per slot of the command's keys to sent, in the order slots first appear
+  private static List<MgetPart> mgetParts(Request mget, List<Request> sent) {
+    List<byte[]> keys = ((RequestImpl) mget).keys();
+    Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      bySlot.computeIfAbsent(ZModem.generate(keys.get(i)), s -> new ArrayList<>()).add(i);
+    }
+    List<MgetPart> parts = new ArrayList<>();
+    for (List<Integer> positions : bySlot.values()) {
+      Request part = Request.cmd(Command.MGET);
+      positions.forEach(i -> part.arg(keys.get(i)));
+      sent.add(part);
+      parts.add(new MgetPart(positions));
+    }
+    return parts;
+  }
+
+  // the answer of a cross-slot MGET from its parts' answers (at replies[at] on), values in the order of its keys
+  private static Response joined(List<MgetPart> parts, List<Response> replies, int at) {
+    int size = parts.stream().mapToInt(p -> p.positions().size()).sum();
+    Response[] values = new Response[size];
+    for (int p = 0; p < parts.size(); p++) {
+      List<Integer> positions = parts.get(p).positions();
+      for (int j = 0; j < positions.size(); j++) {
+        values[positions.get(j)] = replies.get(at + p).get(j);
+      }
+    }
+    MultiType whole = MultiType.create(size, false);
+    for (Response value : values) {
+      whole.add(value);
+    }
+    return whole;
   }
 
   // the positions of the commands of each slot, in the order slots first appear
@@ -239,7 +316,8 @@ public final class SlotBatchedRedis implements Redis {
 
     @Override
     public Future<Response> send(Request command) {
-      return delegate.send(command);
+      return crossSlotMget(command) ? split(List.of(command), delegate::batch, delegate::send).map(r -> r.get(0))
+          : delegate.send(command);
     }
 
     @Override

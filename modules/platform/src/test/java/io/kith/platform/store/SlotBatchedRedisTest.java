@@ -48,6 +48,37 @@ class SlotBatchedRedisTest extends PlatformTestBase {
   }
 
   @Test
+  @DisplayName("an MGET over many users' keys answers each key's value in the order asked, alone or in a batch")
+  void mgetAcrossSlots() {
+    String run = "test:slots:" + System.nanoTime();
+    Request mget = Request.cmd(Command.MGET);
+    List<Request> writes = new ArrayList<>();
+    // every third key missing; two keys of one user side by side, as a post's copy and its version
+    for (int i = 0; i < 300; i++) {
+      mget.arg(run + ":{u:" + i + "}").arg(run + ":{u:" + i + "}:v");
+      if (i % 3 != 0) {
+        writes.add(Request.cmd(Command.SET).arg(run + ":{u:" + i + "}").arg("value " + i));
+      }
+    }
+    await(platform.redis().batch(writes));
+
+    Response alone = await(platform.redis().send(mget));
+    List<Response> batched = await(platform.redis().batch(List.of(Request.cmd(Command.PING), mget,
+        Request.cmd(Command.GET).arg(run + ":{u:1}"))));
+
+    assertEquals("PONG", batched.get(0).toString());
+    assertEquals("value 1", batched.get(2).toString());
+    for (Response answer : List.of(alone, batched.get(1))) {
+      assertEquals(600, answer.size());
+      for (int i = 0; i < 300; i++) {
+        Response value = answer.get(2 * i);
+        assertEquals(i % 3 == 0 ? null : "value " + i, value == null ? null : value.toString(), "key " + i);
+        assertEquals(null, answer.get(2 * i + 1), "missing key beside key " + i);
+      }
+    }
+  }
+
+  @Test
   @DisplayName("a command Redis refuses fails the batch with Redis's error, whichever slot it is in")
   void refusalFailsTheBatch() {
     String run = "test:slots:" + System.nanoTime();

@@ -16,10 +16,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Cache-aside copies of account documents (without password hashes) in Redis: hash {@code user:<id>} with fields
- * {@code doc} (the JSON document) and {@code v} (its version, see {@link AccountStore#VERSION}), expiring after
+ * Cache-aside copies of account documents (without password hashes) in Redis: string {@code user:<id>:doc}, the JSON
+ * document with its version (field {@code v}, see {@link AccountStore#VERSION}), expiring after
  * {@code accounts.profile-cache-ttl-seconds}. MongoDB is the record; a miss reads it and fills the cache, and every
- * write puts the document it wrote.
+ * write puts the document it wrote. A page's accounts are one {@code MGET} (one per slot on a Redis Cluster), which
+ * is why the copy is a string and not a hash (one HGET per account was a quarter of a home page's Redis commands).
  *
  * <p>Both go through one compare-and-set that only replaces a cached copy of a lower version: a miss that read the
  * record before a write and fills the cache after the write's put cannot bring the older copy back.
@@ -48,7 +49,7 @@ final class ProfileCache {
   }
 
   static String key(long id) {
-    return "user:" + id;
+    return "user:" + id + ":doc";
   }
 
   /** The account, from the cache or the store; null when it does not exist. */
@@ -66,11 +67,9 @@ final class ProfileCache {
     if (order.isEmpty()) {
       return Future.succeededFuture(Map.of());
     }
-    List<Request> reads = new ArrayList<>();
-    for (Long id : order) {
-      reads.add(Request.cmd(Command.HGET).arg(key(id)).arg("doc"));
-    }
-    return redis.batch(reads).compose(replies -> {
+    Request mget = Request.cmd(Command.MGET);
+    order.forEach(id -> mget.arg(key(id)));
+    return redis.send(mget).compose(replies -> {
       Map<Long, JsonObject> found = new HashMap<>();
       List<Long> misses = new ArrayList<>();
       for (int i = 0; i < order.size(); i++) {

@@ -1,5 +1,6 @@
-local cur = redis.call('hget', KEYS[1], 'v')
-if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
-redis.call('hset', KEYS[1], 'doc', ARGV[1], 'v', ARGV[2])
-redis.call('expire', KEYS[1], ARGV[3])
+-- KEYS[1]: the cached copy, the account document as JSON (its version in field v). ARGV: the document, its version,
+-- the ttl. A copy is only replaced by one of a higher version (the cached document's own v; none counts as 0).
+local cur = redis.call('get', KEYS[1])
+if cur and tonumber(cjson.decode(cur)['v'] or 0) >= tonumber(ARGV[2]) then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'EX', ARGV[3])
 return 1

@@ -102,9 +102,11 @@ public final class FeedsHomeScenario extends DescribedScenario {
           + "throughput in closed loop by itself; run it with --rate N, not --rate max"));
     }
     Context ctx = Vertx.currentContext();
+    // the load runner's context runs on this thread: its CPU time is the client's, not Kith's
+    long clientThread = Thread.currentThread().getId();
     AtomicReference<Floor> pages = new AtomicReference<>();
     return stores.using(context, platform -> FeedsSeed.feeds(context, name())
-        .compose(feeds -> measure(context, ctx, platform, feeds, pages))
+        .compose(feeds -> measure(context, ctx, platform, feeds, pages, clientThread))
         .eventually(() -> pages.get() == null ? Future.succeededFuture() : pages.get().close()));
   }
 
@@ -118,7 +120,7 @@ public final class FeedsHomeScenario extends DescribedScenario {
   }
 
   private Future<ScenarioResult> measure(ScenarioContext context, Context ctx, Platform platform, FeedsService feeds,
-                                         AtomicReference<Floor> pages) {
+                                         AtomicReference<Floor> pages, long clientThread) {
     int authorCount = (int) context.option(AUTHORS);
     int perAuthor = (int) context.option(POSTS_PER_AUTHOR);
     BenchHttpClient http = context.http();
@@ -158,6 +160,7 @@ public final class FeedsHomeScenario extends DescribedScenario {
                 .compose(ops -> context.preflight(ops)
                     .compose(x -> context.runner().run(name(), ops))
                     .compose(stats -> throughput(context, ctx, ops, figures).map(stats))
+                    .compose(stats -> cost(context, ctx, platform, ops, clientThread, figures).map(stats))
                     .map(stats -> result(stats, figures, notes, authors.size(), perAuthor)));
           });
     });
@@ -324,6 +327,52 @@ public final class FeedsHomeScenario extends DescribedScenario {
           + "server's answers per second: what the home route's own work leaves of the ceiling"));
       return null;
     });
+  }
+
+  /**
+   * What one home read and one whoami cost ({@link ReadCost}): each alone in closed loop ({@code --connections} in
+   * flight) for three slices with no run-in (both are warm by now), sampled before and after. The issue's figure is
+   * the home read's CPU at 16 in flight.
+   */
+  private Future<Void> cost(ScenarioContext context, Context ctx, Platform platform, List<Operation> ops,
+                            long clientThread, List<Figure> figures) {
+    LoadSettings s = context.settings();
+    LoadRunner runner = new LoadRunner(context.vertx(), ctx, new LoadSettings(s.rate(), true, Duration.ZERO,
+        SLICE.multipliedBy(3), s.connections(), s.timeout(), s.maxInFlight()), ProgressListener.NONE);
+    Future<Void> chain = Future.succeededFuture();
+    for (Operation op : ops.stream().filter(o -> !o.name().equals(PAGE)).toList()) {
+      chain = chain.compose(v -> ReadCost.take(context.vertx(), platform.redis(), context.target(), clientThread))
+          .compose(before -> runner.run(name() + " " + op.name() + " cost", List.of(op))
+              .compose(stats -> ReadCost.take(context.vertx(), platform.redis(), context.target(), clientThread)
+                  .map(after -> costFigures(op.name(), before, after, stats.get(0), s.connections(), figures))));
+    }
+    return chain;
+  }
+
+  private static Void costFigures(String op, ReadCost before, ReadCost after, OperationStats stats, int inFlight,
+                                  List<Figure> figures) {
+    long n = stats.ok();
+    figures.add(Figure.of(op + " CPU per request (ms)", after.kithMillisPer(before, n), "ms", String.format(
+        Locale.ROOT, "CPU time of the process tree (Kith, its embedded Redis) less the client's event loop, per "
+            + "answer, %s alone in closed loop with %d in flight: %,d ok, %.0f req/s", op, inFlight, n,
+        stats.throughput())).withGoal(op.equals(HOME) ? Figure.Goal.atMost(0.7) : null));
+    figures.add(Figure.of(op + " client CPU per request (ms)", after.clientMillisPer(before, n), "ms",
+        "the client's event loop (sending, parsing and checking each answer), left out above"));
+    figures.add(Figure.of(op + " Redis commands per request", after.redisCommandsPer(before, n), "", "commands "
+        + "the Redis server ran per answer (INFO commandstats; a script counts once): "
+        + after.redis().minus(before.redis()).top(n, 8)));
+    if (op.equals(HOME)) {
+      figures.add(Figure.of("home Redis CPU per read (us)", after.redis().minus(before.redis()).cpuMicros() / n, "us",
+          "the Redis server's own CPU time (INFO cpu) per home read, part of the CPU above"));
+      figures.add(Figure.of("home MongoDB calls per read", (after.mongoCalls() - before.mongoCalls()) / n, "",
+          "MongoDB client calls Kith counted (kith_store_seconds_count, store mongo) per home read"));
+      double hits = after.copyHits() - before.copyHits();
+      double misses = after.copyMisses() - before.copyMisses();
+      figures.add(Figure.of("home post copies missed (%)", hits + misses == 0 ? Double.NaN
+          : 100 * misses / (hits + misses), "%", "post documents a read did not find in the Redis post cache, of "
+          + "all it looked up (kith_feeds_post_copies_total)"));
+    }
+    return null;
   }
 
   private static ScenarioResult result(List<OperationStats> stats, List<Figure> figures, List<String> notes,

@@ -41,7 +41,7 @@ record FeedsCore(Platform platform, FeedsSettings settings, PostStore posts, Tim
   static FeedsCore of(Platform platform, FeedsSettings settings, PostStore posts, Timelines timelines,
                       MediaStore media, RelationsService relations, RelationsInternal relationsInternal,
                       AccountsService accounts) {
-    PostCache cache = new PostCache(platform.redis(), posts);
+    PostCache cache = new PostCache(platform.redis(), posts, settings.postCacheTtlSeconds(), platform.metrics());
     return new FeedsCore(platform, settings, posts, timelines, media, new Ties(relations, relationsInternal), relations,
         accounts, new RateLimiter(platform.redis()), new ViewerFlags(platform.redis()), cache,
         new CounterRecount(platform.redisApi(), posts, cache, settings.recountSettleSeconds() * 1_000L));

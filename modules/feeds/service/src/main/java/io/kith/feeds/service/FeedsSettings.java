@@ -25,11 +25,12 @@ import io.vertx.core.json.JsonObject;
  * @param recountSettleSeconds how long after a post's last like, comment or repost its counters are recounted from the
  *                             records (see {@link CounterRecount})
  * @param recountEverySeconds  how often each node looks for posts due for a recount
+ * @param postCacheTtlSeconds  how long a post's Redis copy lives after a read filled it (every change drops it)
  */
 record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSeconds, int backfillPosts,
                      int postsPerHour, int commentsPerMinute, int likesPerMinute, int fanoutWorkers, int editsPerHour,
                      int fanoutPage, int fanoutTimelinesPerCall, boolean fanoutSameSlot, int fanoutPrefetch,
-                     int recountSettleSeconds, int recountEverySeconds) {
+                     int recountSettleSeconds, int recountEverySeconds, int postCacheTtlSeconds) {
 
   static FeedsSettings from(JsonObject s) {
     Bounds b = Bounds.of("feeds", s);
@@ -48,6 +49,7 @@ record FeedsSettings(int timelineCap, int celebrityThreshold, int timelineTtlSec
         b.flag("fanout-same-slot"),
         b.within("fanout-prefetch", 1, 1_024),
         b.within("recount-settle-seconds", 1, 3_600),
-        b.within("recount-every-seconds", 1, 3_600));
+        b.within("recount-every-seconds", 1, 3_600),
+        b.within("post-cache-ttl-seconds", 10, 86_400));
   }
 }

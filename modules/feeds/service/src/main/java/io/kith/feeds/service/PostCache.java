@@ -1,7 +1,9 @@
 package io.kith.feeds.service;
 
+import io.kith.platform.metrics.KithMetrics;
 import io.kith.platform.store.LuaScripts;
 import io.kith.platform.store.ParsedCopies;
+import io.micrometer.core.instrument.Counter;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
@@ -18,7 +20,8 @@ import java.util.Map;
 
 /**
  * Post documents cached in Redis for the read paths (timelines, post views), cache-aside with a version guard:
- * {@code feed:{p:<id>}} holds the document as JSON for {@link #TTL_SECONDS}, {@code feed:{p:<id>}:v} counts changes.
+ * {@code feed:{p:<id>}} holds the document as JSON for {@code feeds.post-cache-ttl-seconds} from its fill (reads do
+ * not renew it: a hot post is read from MongoDB once per that period), {@code feed:{p:<id>}:v} counts changes.
  * Every change of a post (counters, edit, delete) bumps the version and drops the copy after MongoDB changed; a reader
  * that missed reads the version before MongoDB and stores its copy only if the version did not move meanwhile, so a
  * slow reader never puts back a document older than a change. Write paths read MongoDB directly.
@@ -30,7 +33,6 @@ import java.util.Map;
  */
 final class PostCache {
 
-  static final long TTL_SECONDS = 120;
   /** Most parsed documents kept on this node. */
   static final int PARSED_MAX = 4_096;
   private static final LuaScripts.Script FILL = LuaScripts.load(PostCache.class, "post-cache-fill.lua");
@@ -39,10 +41,30 @@ final class PostCache {
   private final Redis redis;
   private final PostStore posts;
   private final ParsedCopies parsed = new ParsedCopies(PARSED_MAX);
+  private final long ttlSeconds;
+  private final Counter hits;
+  private final Counter misses;
 
-  PostCache(Redis redis, PostStore posts) {
+  /**
+   * A cache whose copies live {@code ttlSeconds} and whose hits and misses count on {@code metrics}
+   * ({@value KithMetrics#POST_COPIES}).
+   */
+  PostCache(Redis redis, PostStore posts, long ttlSeconds, KithMetrics metrics) {
     this.redis = redis;
     this.posts = posts;
+    this.ttlSeconds = ttlSeconds;
+    this.hits = copies(metrics, "hit");
+    this.misses = copies(metrics, "miss");
+  }
+
+  /** A cache with the configured default life, whose hits and misses nothing publishes (tests). */
+  PostCache(Redis redis, PostStore posts) {
+    this(redis, posts, FeedsSettings.from(new JsonObject()).postCacheTtlSeconds(), KithMetrics.unpublished());
+  }
+
+  private static Counter copies(KithMetrics metrics, String result) {
+    return Counter.builder(KithMetrics.POST_COPIES).description("Post documents looked up in the Redis post cache "
+        + "by reads, by result (miss: read from MongoDB)").tag("result", result).register(metrics.registry());
   }
 
   static String key(long id) {
@@ -59,34 +81,37 @@ final class PostCache {
   }
 
   /**
-   * The requests that read these posts, one per post: {@code MGET} of its copy and its version (one hash tag, so
-   * one slot), to send in a batch with other reads of a page; {@link #complete} reads their answers.
+   * The request that reads these posts, to send in a batch with other reads of a page: one {@code MGET} of each
+   * post's copy and version, which a Redis Cluster client sends as one MGET per slot (platform README, "Redis
+   * Cluster"); {@link #complete} reads its answer.
    */
   List<Request> requests(List<Long> ids) {
-    List<Request> gets = new ArrayList<>(ids.size());
+    Request mget = Request.cmd(Command.MGET);
     for (long id : ids) {
-      gets.add(Request.cmd(Command.MGET).arg(key(id)).arg(key(id) + ":v"));
+      mget.arg(key(id)).arg(key(id) + ":v");
     }
-    return gets;
+    return List.of(mget);
   }
 
   /**
-   * The posts asked with {@link #requests} (answers from {@code replies[at]} on, one per post): the cached copies, and
-   * the misses from MongoDB, cached if their version did not move since it was read.
+   * The posts asked with {@link #requests} (its answer at {@code replies[at]}): the cached copies, and the misses
+   * from MongoDB, cached if their version did not move since it was read.
    */
   Future<Map<Long, JsonObject>> complete(List<Long> ids, List<Response> replies, int at) {
     Map<Long, JsonObject> out = new HashMap<>();
     Map<Long, String> versions = new HashMap<>();
+    Response all = replies.get(at);
     for (int i = 0; i < ids.size(); i++) {
-      Response both = replies.get(at + i);
-      Response doc = both.get(0);
+      Response doc = all.get(2 * i);
       if (doc != null) {
         out.put(ids.get(i), parsed.parse(ids.get(i), doc));
       } else {
-        Response v = both.get(1);
+        Response v = all.get(2 * i + 1);
         versions.put(ids.get(i), v == null ? "0" : v.toString());
       }
     }
+    hits.increment(out.size());
+    misses.increment(versions.size());
     if (versions.isEmpty()) {
       return Future.succeededFuture(out);
     }
@@ -94,7 +119,7 @@ final class PostCache {
       out.putAll(found);
       List<List<Object>> fills = new ArrayList<>(found.size());
       found.forEach((id, doc) -> fills.add(List.of(2, key(id), key(id) + ":v", versions.get(id), doc.encode(),
-          TTL_SECONDS)));
+          ttlSeconds)));
       return fills.isEmpty() ? Future.succeededFuture(out)
           : FILL.batch(redis, fills).map(x -> out).recover(e -> Future.succeededFuture(out));
     });
@@ -118,6 +143,6 @@ final class PostCache {
 
   /** Drops the cached copy of a post that just changed in MongoDB. */
   Future<Void> changed(long id) {
-    return BUMP.run(redis, List.of(2, key(id), key(id) + ":v", 2 * TTL_SECONDS)).mapEmpty();
+    return BUMP.run(redis, List.of(2, key(id), key(id) + ":v", 2 * ttlSeconds)).mapEmpty();
   }
 }

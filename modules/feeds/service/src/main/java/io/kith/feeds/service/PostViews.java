@@ -65,7 +65,7 @@ final class PostViews {
     return core.platform().redis().batch(batch).compose(replies -> cache.complete(list, replies, 0).map(docs ->
         new Fetched(Set.copyOf(list), docs,
             viewer == 0 ? null : flags.seen(ViewerFlags.LIKED, viewer, list, replies, at),
-            viewer == 0 ? null : flags.seen(ViewerFlags.REPOSTED, viewer, list, replies, at + 2))),
+            viewer == 0 ? null : flags.seen(ViewerFlags.REPOSTED, viewer, list, replies, at + 1))),
         e -> cache.getAll(list).map(docs -> new Fetched(Set.copyOf(list), docs, null, null)));
   }
 

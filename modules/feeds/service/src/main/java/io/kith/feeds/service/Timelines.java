@@ -194,30 +194,29 @@ final class Timelines {
   /**
    * One read of a page's candidates in one round trip: ids in the user's timeline and in the {@code own} timelines of
    * {@code celebrities}, below {@code maxId} and above {@code sinceId}, merged newest first, at most {@code count}.
-   * With a {@code loader} the same trip renews the timeline's expiry, and a missing timeline is built with it (as
-   * {@link #ensure}) and read again; without one the timeline is known to exist (a later round of the same page).
+   * With a {@code loader} the same script says whether the timeline exists and renews its expiry at most once a day
+   * (no EXPIRE per read), and a missing timeline is built with it (as {@link #ensure}) and read again; without one
+   * the timeline is known to exist (a later round of the same page).
    */
   Future<List<Long>> read(String kind, long user, Loader loader, List<Long> celebrities, long maxId, long sinceId,
                           int count) {
-    List<LuaScripts.Call> batch = new ArrayList<>(celebrities.size() + 2);
-    if (loader != null) {
-      batch.add(LuaScripts.Call.command(Request.cmd(Command.EXPIRE).arg(key(kind, user)).arg(ttlSeconds)));
-    }
-    int at = batch.size();
-    batch.add(rangeRequest(kind, user, maxId, sinceId, count));
+    List<LuaScripts.Call> batch = new ArrayList<>(celebrities.size() + 1);
+    // the first read asks the script to say whether the timeline exists and to renew its expiry now and then
+    batch.add(loader == null ? rangeRequest(kind, user, maxId, sinceId, count)
+        : script(RANGE, key(kind, user), List.of(Math.max(0, maxId), Math.max(0, sinceId), count, cap, ttlSeconds)));
     for (long celebrity : celebrities) {
       batch.add(rangeRequest(OWN, celebrity, maxId, sinceId, count));
     }
     return runScripts(batch).compose(replies -> {
-      if (loader != null && replies.get(0).toInteger() != 1) {
+      if (loader != null && replies.get(0) == null) {
         return ensure(kind, user, loader).compose(v -> read(kind, user, null, celebrities, maxId, sinceId, count));
       }
       if (celebrities.isEmpty()) {
-        return Future.succeededFuture(ids(replies.get(at)));
+        return Future.succeededFuture(ids(replies.get(0)));
       }
       java.util.TreeSet<Long> merged = new java.util.TreeSet<>(java.util.Comparator.reverseOrder());
-      for (int i = at; i < replies.size(); i++) {
-        merged.addAll(ids(replies.get(i)));
+      for (Response r : replies) {
+        merged.addAll(ids(r));
       }
       return Future.succeededFuture(merged.stream().limit(count).toList());
     });

@@ -22,7 +22,9 @@ import java.util.Set;
  * the user's likes (reposts), {@code p} when it holds only the newest {@link #CAP} and a miss must be checked in
  * MongoDB. Every write bumps a generation counter; a build stores its result only if the counter did not move while it
  * read MongoDB (else a like or unlike racing the build could be lost or resurrected), as relations' hot sets do.
- * Writes change a set only when it exists. Sets expire a day after their last use.
+ * Writes change a set only when it exists. Sets expire a day after they were built or last written; reads do not
+ * renew them (an EXPIRE per read was a tenth of a home page's Redis commands), so a reader who neither likes nor
+ * reposts has the set built again once a day.
  */
 final class ViewerFlags {
 
@@ -77,26 +79,27 @@ final class ViewerFlags {
   }
 
   /**
-   * The two requests that ask the set about {@code ids} (renewing its TTL), to send in a batch with other reads of a
-   * page; {@link #seen} reads their answers.
+   * The request that asks the set about {@code ids} and its two markers (whether it exists, whether it is complete),
+   * to send in a batch with other reads of a page; {@link #seen} reads its answer. Reads do not renew the set's
+   * expiry: writes and builds do, and a reader's set that expired is built again (one MongoDB query a day at most).
    */
   List<Request> requests(String set, long user, List<Long> ids) {
-    Request zms = Request.cmd(Command.ZMSCORE).arg(key(set, user)).arg("c");
+    Request zms = Request.cmd(Command.ZMSCORE).arg(key(set, user)).arg("c").arg("p");
     ids.forEach(zms::arg);
-    return List.of(Request.cmd(Command.EXPIRE).arg(key(set, user)).arg(TTL_SECONDS), zms);
+    return List.of(zms);
   }
 
-  /** What the set said to {@link #requests}, whose two answers are at {@code replies[at]} and {@code replies[at+1]}. */
+  /** What the set said to {@link #requests}, whose answer is at {@code replies[at]}. */
   Seen seen(String set, long user, List<Long> ids, List<Response> replies, int at) {
-    Response expired = replies.get(at);
-    Response scores = replies.get(at + 1);
-    boolean present = expired != null && expired.toInteger() == 1;
-    if (!present || scores == null || scores.size() != ids.size() + 1) {
+    Response scores = replies.get(at);
+    boolean present = scores != null && scores.size() == ids.size() + 2
+        && (scores.get(0) != null || scores.get(1) != null);
+    if (!present) {
       return new Seen(set, user, Set.copyOf(ids), false, false, Set.of());
     }
     Set<Long> in = new HashSet<>();
     for (int i = 0; i < ids.size(); i++) {
-      if (scores.get(i + 1) != null) {
+      if (scores.get(i + 2) != null) {
         in.add(ids.get(i));
       }
     }

@@ -1,7 +1,15 @@
 -- A page of one timeline. KEYS[1]: the timeline. ARGV: max id (exclusive, 0: none), since id (exclusive, 0: none),
--- count, cap. Returns ids newest first, only among the newest cap entries; a binary search finds where max_id starts.
+-- count, cap, and optionally the timeline's ttl. Returns ids newest first, only among the newest cap entries; a binary
+-- search finds where max_id starts. With a ttl, a missing timeline answers nil (not an empty page), and the expiry is
+-- renewed only when a day (half the ttl, if shorter) has passed since it was last set: at most one EXPIRE a day.
 local call = redis.call
 local k = KEYS[1]
+if ARGV[5] then
+  local ttl = tonumber(ARGV[5])
+  local left = call('ttl', k)
+  if left == -2 then return false end
+  if left >= 0 and left < ttl - math.min(86400, math.floor(ttl / 2)) then call('expire', k, ttl) end
+end
 local max = tonumber(ARGV[1]) local since = tonumber(ARGV[2])
 local count = tonumber(ARGV[3]) local cap = tonumber(ARGV[4]) local start = 0
 if max > 0 then

@@ -122,6 +122,12 @@ class ErasureTest extends FeedsTestBase {
     return out;
   }
 
+  private static JsonObject withoutFollowerTimelines(JsonObject counts) {
+    JsonObject out = counts.copy();
+    out.remove("follower_timelines");
+    return out;
+  }
+
   private JsonObject counts(long viewer, long post) throws Exception {
     return await(feeds.post(viewer, post)).getJsonObject("counts");
   }
@@ -141,9 +147,14 @@ class ErasureTest extends FeedsTestBase {
     deleted(w.d());
     JsonObject counts = finishedReport(w.d()).getJsonObject("counts");
 
-    assertEquals(new JsonObject().put("follower_timelines", 2L).put("comments", 2L).put("likes", 2L)
+    // relations erases the user's follows from the same event at the same time: the followers feeds reached are
+    // those relations still knew when feeds asked (both, or fewer; a timeline entry left behind is skipped at read,
+    // staleTimelineEntryIsSkipped), never more
+    long reached = counts.getLong("follower_timelines");
+    assertTrue(reached >= 0 && reached <= 2, "follower timelines reached: " + reached);
+    assertEquals(new JsonObject().put("comments", 2L).put("likes", 2L)
         .put("comments_received", 2L).put("likes_received", 1L).put("reposts", 1L).put("posts", 2L).put("media", 1L)
-        .put("references", 3L), withoutRedisKeys(counts));
+        .put("references", 3L), withoutFollowerTimelines(withoutRedisKeys(counts)));
     long d = w.d();
     List<Long> dPosts = List.of(w.p1(), w.p2(), w.dRepost());
     assertEquals(0, count(PostStore.POSTS, new JsonObject().put("author", d)));

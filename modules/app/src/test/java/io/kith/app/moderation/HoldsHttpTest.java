@@ -36,7 +36,8 @@ class HoldsHttpTest {
 
   @BeforeAll
   void start() {
-    OperatorKith operators = OperatorKith.start(OperatorKith.MODULES, new JsonObject());
+    // notifications too: a released post's mentions are told
+    OperatorKith operators = OperatorKith.start(OperatorKith.WITH_NOTIFICATIONS, new JsonObject());
     kith = operators.kith();
     admin = operators.admin();
     mod = operators.moderator();
@@ -190,6 +191,85 @@ class HoldsHttpTest {
         .expect(200);
     assertTrue(TestKith.ids(kith.get(LATEST, reader).expect(200)).contains(matching));
     assertTrue(TestKith.ids(kith.get("/posts/" + clean + "/comments", reader).expect(200)).contains(comment));
+  }
+
+  /** {@code author}'s public post of {@code text} mentioning {@code mentioned}; returns its view. */
+  private JsonObject mentioning(User author, String text, User mentioned) {
+    return kith.post("/posts", author, new JsonObject().put("text", text).put("visibility", "public")
+        .put("mentions", new JsonArray().add(mentioned.id()))).expect(201);
+  }
+
+  /** The posts of {@code user}'s mention notifications. */
+  private List<Long> mentionedIn(User user) {
+    return kith.get("/notifications?types=mention&limit=100", user).expect(200).getJsonArray("items").stream()
+        .map(n -> ((JsonObject) n).getLong("post")).toList();
+  }
+
+  @Test
+  @DisplayName("a held post's mentioned user is told nothing while it is held, nothing when it is removed, and gets "
+      + "the mention notification when a moderator releases it")
+  void heldMentions() {
+    String w = word();
+    hold(w, "other");
+    User bob = kith.register();
+    User carol = kith.register();
+    JsonObject released = mentioning(bob, "hey you " + w, carol);
+    JsonObject removed = mentioning(bob, "and you " + w, carol);
+    assertTrue(released.getBoolean("held", false) && removed.getBoolean("held", false), released.encode());
+    long toRelease = released.getLong("id");
+    long toRemove = removed.getLong("id");
+    JsonObject releaseReport = awaitReport("post", toRelease);
+    JsonObject removeReport = awaitReport("post", toRemove);
+    // a clean post published after the held ones: once its mention is told, theirs would have been told too
+    long clean = mentioning(bob, "nothing to hold", carol).getLong("id");
+    kith.awaitPage("/notifications?types=mention&post=" + clean, carol, "the clean post's mention told",
+        p -> !p.getJsonArray("items").isEmpty());
+    List<Long> told = mentionedIn(carol);
+    assertFalse(told.contains(toRelease) || told.contains(toRemove), "held posts' mentions are not told: " + told);
+
+    decide(removeReport.getLong("id"), "remove_content");
+    decide(releaseReport.getLong("id"), "dismiss");
+    JsonObject mention = kith.awaitPage("/notifications?types=mention&post=" + toRelease, carol,
+        "the released post's mention told", p -> !p.getJsonArray("items").isEmpty())
+        .getJsonArray("items").getJsonObject(0);
+    assertEquals(bob.id(), mention.getLong("from_user"), mention.encode());
+    assertFalse(mentionedIn(carol).contains(toRemove), "a removed held post's mention is never told");
+  }
+
+  @Test
+  @DisplayName("a reader with hide_filtered on does not see a followed friend's post a hide filter matches on home "
+      + "and moments; with it off they do; its author always sees it there")
+  void hideFilteredHomeAndMoments() {
+    String w = word();
+    User reader = kith.register();
+    User bob = kith.register();
+    kith.befriend(reader, bob);
+    filters.add(new JsonObject().put("kind", "word").put("value", w).put("action", "hide")
+        .put("contexts", new JsonArray().add("post")));
+    long clean = kith.publish(bob, "a clean post");
+    long matching = kith.publish(bob, "spoilers " + w);
+    List<String> timelines = List.of("/timelines/home?limit=100", "/timelines/moments?limit=100");
+    for (String timeline : timelines) {
+      kith.awaitPage(timeline, reader, "both posts on the reader's " + timeline + " with hide_filtered off",
+          p -> TestKith.ids(p).containsAll(List.of(clean, matching)));
+    }
+    for (User user : List.of(reader, bob)) {
+      kith.patch("/me", user, new JsonObject().put("settings", new JsonObject().put("hide_filtered", true)))
+          .expect(200);
+    }
+    for (String timeline : timelines) {
+      JsonObject page = kith.awaitPage(timeline, reader, "the matching post hidden from the reader's " + timeline,
+          p -> !TestKith.ids(p).contains(matching));
+      assertTrue(TestKith.ids(page).contains(clean), timeline + ": the clean post stays");
+      assertTrue(TestKith.ids(kith.get(timeline, bob).expect(200)).contains(matching),
+          timeline + ": the author, hide_filtered on too, still sees their own post");
+    }
+    kith.patch("/me", reader, new JsonObject().put("settings", new JsonObject().put("hide_filtered", false)))
+        .expect(200);
+    for (String timeline : timelines) {
+      assertTrue(TestKith.ids(kith.get(timeline, reader).expect(200)).contains(matching),
+          timeline + ": shown again with hide_filtered off");
+    }
   }
 
   @Test

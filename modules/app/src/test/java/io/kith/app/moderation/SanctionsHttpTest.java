@@ -8,6 +8,7 @@ import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -257,6 +259,37 @@ class SanctionsHttpTest {
           mod, new JsonObject().put("reason", "r")).expect(200)));
     }
     assertTrue(problems.isEmpty(), String.join("\n", problems));
+  }
+
+  @Test
+  @DisplayName("an operator finds a suspended, a limited and a pending-deletion account by username, whatever its "
+      + "case, while a plain user's lookup of the suspended and the pending one stays user_not_found; an unknown "
+      + "username is user_not_found and a plain user on the operators' lookup is 403 role_required")
+  void operatorFindsHiddenByUsername() {
+    User mod = operators.moderator();
+    User viewer = kith.register();
+    User suspended = member().user();
+    User limited = member().user();
+    Member leaving = member();
+    suspend(admin, suspended, null);
+    kith.post("/admin/users/" + limited.path() + "/limit", admin, new JsonObject().put("reason", "spam"))
+        .expect(200);
+    kith.call(HttpMethod.DELETE, TestKith.API + "/me", leaving.user().access(), new JsonObject()
+        .put("password", leaving.password())).expect(200);
+
+    for (User user : List.of(suspended, limited, leaving.user())) {
+      for (User operator : List.of(mod, admin)) {
+        JsonObject record = kith.get("/admin/users?username=" + user.username().toUpperCase(Locale.ROOT), operator)
+            .expect(200);
+        assertEquals(user.id(), record.getLong("user_id"), record.encode());
+      }
+    }
+    JsonObject record = kith.get("/admin/users?username=" + suspended.username(), mod).expect(200);
+    assertEquals("suspend", record.getJsonArray("sanctions").getJsonObject(0).getString("kind"), record.encode());
+    kith.get("/users/by-username/" + suspended.username(), viewer).problem(404, "user_not_found");
+    kith.get("/users/by-username/" + leaving.user().username(), viewer).problem(404, "user_not_found");
+    kith.get("/admin/users?username=" + suspended.username(), viewer).problem(403, "role_required");
+    kith.get("/admin/users?username=none" + suspended.username(), mod).problem(404, "user_not_found");
   }
 
   @Test

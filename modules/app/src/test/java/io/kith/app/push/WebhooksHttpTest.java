@@ -181,6 +181,36 @@ class WebhooksHttpTest extends HooksTest {
   }
 
   @Test
+  @DisplayName("a moderator's limit reaches an endpoint subscribed to user.limited with the user and until (0: "
+      + "permanent), and the unlimit one subscribed to user.unlimited, each body valid against its type's schema")
+  void limitedAndUnlimited() {
+    String url = receiver.url("limitedAndUnlimited");
+    kith.register(url, "user.limited", "user.unlimited");
+    User mod = kith.moderator();
+    User bob = kith.register();
+    kith.post("/admin/users/" + bob.path() + "/limit", mod, new JsonObject().put("reason", "spam run")).expect(200);
+    kith.await("the limit's delivery", () -> !receiver.about(url, "user_id", bob.id()).isEmpty());
+    kith.post("/admin/users/" + bob.path() + "/unlimit", mod, new JsonObject().put("reason", "served")).expect(200);
+    kith.await("the unlimit's delivery", () -> receiver.about(url, "user_id", bob.id()).size() >= 2);
+
+    Conformance contract = Conformance.load();
+    Map<String, String> schemas = Map.of("user.limited", "WebhookUserLimited", "user.unlimited",
+        "WebhookUserUnlimited");
+    List<Receiver.Hit> hits = receiver.about(url, "user_id", bob.id());
+    assertEquals(List.of("user.limited", "user.unlimited"), hits.stream().map(Receiver.Hit::event).toList());
+    for (Receiver.Hit hit : hits) {
+      JsonObject body = hit.json();
+      assertEquals(hit.event(), body.getString("type"));
+      assertEquals(List.of(), contract.schemaProblems(schemas.get(hit.event()), body), body.encode());
+      assertEquals(List.of(), contract.schemaProblems("WebhookPayload", body), body.encode());
+    }
+    JsonObject limited = hits.get(0).json().getJsonObject("data");
+    assertEquals(0L, limited.getLong("until"), "no until: permanent");
+    assertEquals(Set.of("user_id", "until"), limited.fieldNames(), "the reason never leaves: " + limited.encode());
+    assertEquals(Set.of("user_id"), hits.get(1).json().getJsonObject("data").fieldNames());
+  }
+
+  @Test
   @DisplayName("the deliveries of a registration, a follow, a post, a comment, a like and a deletion match their types' "
       + "schemas under the OpenAPI document's webhooks")
   void bodiesMatchTheContract() {

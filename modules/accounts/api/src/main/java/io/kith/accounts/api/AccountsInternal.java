@@ -107,6 +107,13 @@ public interface AccountsInternal {
   Future<JsonObject> readerSettings(long userId);
 
   /**
+   * The id of the account holding {@code username} (any case) for an operator's lookup: unlike
+   * {@link AccountsService#findByUsername}, a suspended, limited or pending-deletion account is found too (moderation
+   * checks the caller's role first). {@code user_not_found} for no such account, or one erased.
+   */
+  Future<Long> idOfUsername(String username);
+
+  /**
    * The user whose suspension {@code appealToken} (from a refused login) belongs to, while it is valid and the account
    * still suspended; 0 otherwise. Moderation files a suspended user's appeal with it.
    */

@@ -233,6 +233,18 @@ final class AccountStore {
         new JsonObject().put("$set", new JsonObject().put("password", hash)).put("$inc", BUMP)).mapEmpty();
   }
 
+  /**
+   * The id of the account whose {@code username_lc} is {@code usernameLc}, in any state but erased (an erased
+   * account's tombstone keeps the name reserved), or null: an operator's lookup, which sees suspended and pending
+   * accounts.
+   */
+  Future<Long> idOfUsername(String usernameLc) {
+    JsonObject live = new JsonObject().put("$or", new JsonArray().add(Deletion.HIDDEN)
+        .add(new JsonObject().put(Deletion.FIELD + ".state", Deletion.PENDING)));
+    return mongo.findOne(COLLECTION, new JsonObject().put("username_lc", usernameLc).mergeIn(live),
+        new JsonObject().put("_id", 1)).map(doc -> doc == null ? null : doc.getLong("_id"));
+  }
+
   /** Accounts whose {@code key} is one of {@code values} (without password hashes), none pending deletion or erased. */
   Future<List<JsonObject>> byAny(String key, Collection<String> values) {
     if (values.isEmpty()) {

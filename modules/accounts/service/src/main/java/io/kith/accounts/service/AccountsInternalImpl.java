@@ -92,6 +92,11 @@ final class AccountsInternalImpl implements AccountsInternal {
   }
 
   @Override
+  public Future<Long> idOfUsername(String username) {
+    return profiles.idOfUsername(username);
+  }
+
+  @Override
   public Future<Long> suspendedBy(String appealToken) {
     return suspension.suspendedBy(appealToken);
   }

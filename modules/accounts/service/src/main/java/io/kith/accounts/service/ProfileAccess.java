@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Reading a profile as the reader may see it, the owner's edits, and the summaries and follow settings other domains
@@ -167,6 +168,15 @@ final class ProfileAccess {
     }
     return store.activeIdsAfter(after, limit).map(ids -> new JsonObject().put("ids", new JsonArray(ids))
         .put("next", ids.size() < limit ? null : ids.get(ids.size() - 1)));
+  }
+
+  /** See {@link io.kith.accounts.api.AccountsInternal#idOfUsername}. */
+  Future<Long> idOfUsername(String username) {
+    if (username == null || username.isBlank() || username.length() > 30) {
+      return Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user");
+    }
+    return store.idOfUsername(username.trim().toLowerCase(Locale.ROOT)).compose(id -> id == null
+        ? Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user") : Future.succeededFuture(id));
   }
 
   /** See {@link io.kith.accounts.api.AccountsInternal#readerSettings}. */

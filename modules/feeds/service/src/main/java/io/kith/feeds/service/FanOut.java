@@ -111,8 +111,12 @@ final class FanOut {
     return switch (e.type()) {
       case FeedsEvents.POST_PUBLISHED -> publish(PostPublished.fromJson(p).post());
       case FeedsEvents.POST_DELETED -> deleted(PostDeleted.fromJson(p));
-      // a wider audience gets the post now; a narrower one is enforced by every read
-      case FeedsEvents.POST_EDITED -> spreadAgain(PostEdited.fromJson(p).post());
+      // a wider audience gets the post now; a narrower one is enforced by every read; a released held post is
+      // published to its readers only now, mentions included
+      case FeedsEvents.POST_EDITED -> {
+        PostEdited edited = PostEdited.fromJson(p);
+        yield edited.released() ? publish(edited.post()) : spreadAgain(edited.post());
+      }
       default -> Future.succeededFuture();
     };
   }

@@ -91,8 +91,9 @@ final class ModeratorRemovals {
   }
 
   /**
-   * Releases a held post: its published visibility back, the cached copy dropped, and {@code PostEdited} so the
-   * fan-out spreads it as it spreads a post whose audience widened. Repeating it changes nothing.
+   * Releases a held post: its published visibility back, the cached copy dropped, and {@code PostEdited} marked
+   * {@code released}, so the fan-out spreads it as a new post and tells its mentioned users (held, it told nobody).
+   * Repeating it changes nothing.
    */
   Future<JsonObject> release(String type, long id) {
     if ("comment".equals(type)) {
@@ -115,7 +116,7 @@ final class ModeratorRemovals {
           .compose(released -> quietly(core.cache().changed(id)).map(released))
           .onSuccess(released -> {
             if (released != null) {
-              core.emit(new PostEdited(id, post.getLong("author"), visibility));
+              core.emit(new PostEdited(id, post.getLong("author"), visibility, true));
             }
           })
           .map(owner);

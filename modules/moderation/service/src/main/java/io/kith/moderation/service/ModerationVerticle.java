@@ -54,7 +54,8 @@ public final class ModerationVerticle extends VerticleBase {
     AppealStore appealStore = new AppealStore(platform.mongo());
     Sanctions sanctions = new Sanctions(roles, reports, sanctionStore, audit, AccountsInternal.proxy(vertx),
         platform.ids(), platform.events().publisher(ModerationEvents.DOMAIN), settings.commentMax());
-    service.with(new Overview(platform.mongo(), roles, AccountsService.proxy(vertx)));
+    service.with(new Overview(platform.mongo(), roles, AccountsService.proxy(vertx),
+        AccountsInternal.proxy(vertx)));
     Holds holds = new Holds(platform.mongo(), reports, FeedsInternal.proxy(vertx), platform.ids(),
         platform.events().publisher(ModerationEvents.DOMAIN));
     service.with(holds);

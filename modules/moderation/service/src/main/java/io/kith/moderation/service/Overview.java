@@ -1,5 +1,6 @@
 package io.kith.moderation.service;
 
+import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
 import io.kith.moderation.api.Moderation;
 import io.vertx.core.Future;
@@ -32,11 +33,13 @@ final class Overview {
   private final MongoClient mongo;
   private final Roles roles;
   private final AccountsService accounts;
+  private final AccountsInternal accountsInternal;
 
-  Overview(MongoClient mongo, Roles roles, AccountsService accounts) {
+  Overview(MongoClient mongo, Roles roles, AccountsService accounts, AccountsInternal accountsInternal) {
     this.mongo = mongo;
     this.roles = roles;
     this.accounts = accounts;
+    this.accountsInternal = accountsInternal;
   }
 
   /**
@@ -65,11 +68,15 @@ final class Overview {
     });
   }
 
-  /** The user named {@code username}'s record, or {@code user_not_found} as accounts answers it. */
+  /**
+   * The user named {@code username}'s record, or {@code user_not_found}. The account is looked up as operators need
+   * it, not as the caller would see it as a user: suspended, limited and pending-deletion accounts are the ones an
+   * operator looks for, and a user's lookup hides the first and last.
+   */
   Future<JsonObject> byUsername(long actor, String username) {
     return roles.require(actor, Moderation.MODERATOR)
-        .compose(r -> accounts.findByUsername(actor, username))
-        .compose(found -> user(actor, found.getLong("id")));
+        .compose(r -> accountsInternal.idOfUsername(username))
+        .compose(id -> user(actor, id));
   }
 
   /**

@@ -56,11 +56,21 @@ public final class Webhooks {
   public static final String CONTENT_REMOVED = "content.removed";
   /** A moderator suspended a user: {@code user_id, until} (0: permanent). Resource {@code user:<id>}. */
   public static final String USER_SUSPENDED = "user.suspended";
+  /**
+   * A moderator limited a user (off public timelines and search, direct messages to followers only):
+   * {@code user_id, until} (0: permanent). Resource {@code user:<id>}.
+   */
+  public static final String USER_LIMITED = "user.limited";
+  /**
+   * A user's limit ended before its time (an unlimit or an overturned appeal): {@code user_id}. Resource
+   * {@code user:<id>}.
+   */
+  public static final String USER_UNLIMITED = "user.unlimited";
 
   /** Every type, in a stable order; an endpoint subscribes to some of them or to {@value #ALL}. */
   public static final List<String> TYPES = List.of(USER_REGISTERED, USER_DELETED, RELATION_FOLLOWED,
       RELATION_UNFOLLOWED, POST_PUBLISHED, POST_DELETED, COMMENT_ADDED, LIKE_ADDED, MESSAGE_SENT, ACTIVITY_JOINED,
-      REPORT_FILED, CONTENT_REMOVED, USER_SUSPENDED);
+      REPORT_FILED, CONTENT_REMOVED, USER_SUSPENDED, USER_LIMITED, USER_UNLIMITED);
   /** Subscribes an endpoint to every type, present and future. */
   public static final String ALL = "*";
 

@@ -4,13 +4,20 @@ import io.kith.feeds.api.FeedsEvents;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The author changed who may see a post.
+ * The author changed who may see a post, or a moderator released a post a content filter held.
  *
  * @param post the post
  * @param author its author
  * @param visibility its visibility now
+ * @param released a moderator released the held post: to its readers it is published only now, so its mentions are
+ *                 told now (never while it was held)
  */
-public record PostEdited(long post, long author, String visibility) implements FeedsEvent {
+public record PostEdited(long post, long author, String visibility, boolean released) implements FeedsEvent {
+
+  /** An author's edit (not a release). */
+  public PostEdited(long post, long author, String visibility) {
+    this(post, author, visibility, false);
+  }
 
   @Override
   public String eventType() {
@@ -19,11 +26,14 @@ public record PostEdited(long post, long author, String visibility) implements F
 
   @Override
   public JsonObject toJson() {
-    return new JsonObject().put("post", post).put("author", author).put("visibility", visibility);
+    JsonObject json = new JsonObject().put("post", post).put("author", author).put("visibility", visibility);
+    // only a release writes the member: an edit's payload stays as the stream has always held it
+    return released ? json.put("released", true) : json;
   }
 
   /** Reads a payload as {@link #toJson} writes it (and as the stream has always held it). */
   public static PostEdited fromJson(JsonObject json) {
-    return new PostEdited(json.getLong("post", 0L), json.getLong("author", 0L), json.getString("visibility"));
+    return new PostEdited(json.getLong("post", 0L), json.getLong("author", 0L), json.getString("visibility"),
+        json.getBoolean("released", false));
   }
 }

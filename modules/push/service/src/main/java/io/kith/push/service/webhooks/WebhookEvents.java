@@ -17,7 +17,9 @@ import io.kith.push.api.Webhooks;
 import io.kith.moderation.api.ModerationEvents;
 import io.kith.moderation.api.events.ContentRemoved;
 import io.kith.moderation.api.events.ReportFiled;
+import io.kith.moderation.api.events.UserLimited;
 import io.kith.moderation.api.events.UserSuspended;
+import io.kith.moderation.api.events.UserUnlimited;
 import io.kith.relations.api.RelationsEvents;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -79,22 +81,38 @@ final class WebhookEvents {
         yield new Mapped(Webhooks.ACTIVITY_JOINED, "activity:" + j.activity(),
             new JsonObject().put("activity", j.activity()).put("user", j.user()).put("via", j.via()));
       }
-      case ModerationEvents.DOMAIN + "/" + ModerationEvents.REPORT_FILED -> {
+      default -> e.domain().equals(ModerationEvents.DOMAIN) ? moderation(e.type(), p) : null;
+    };
+  }
+
+  /** The webhook event of a moderation event, or null. */
+  private static Mapped moderation(String type, JsonObject p) {
+    return switch (type) {
+      case ModerationEvents.REPORT_FILED -> {
         ReportFiled r = ReportFiled.fromJson(p);
         yield new Mapped(Webhooks.REPORT_FILED, "report:" + r.reportId(), new JsonObject().put("report", r.reportId())
             .put("target_type", r.targetType()).put("target_id", r.targetId()).put("target_owner", r.targetOwner())
             .put("category", r.category()));
       }
-      case ModerationEvents.DOMAIN + "/" + ModerationEvents.CONTENT_REMOVED -> {
+      case ModerationEvents.CONTENT_REMOVED -> {
         ContentRemoved c = ContentRemoved.fromJson(p);
         yield new Mapped(Webhooks.CONTENT_REMOVED, c.targetType() + ":" + c.targetId(), new JsonObject()
             .put("target_type", c.targetType()).put("target_id", c.targetId()).put("owner", c.owner())
             .put("report", c.reportId()));
       }
-      case ModerationEvents.DOMAIN + "/" + ModerationEvents.USER_SUSPENDED -> {
+      case ModerationEvents.USER_SUSPENDED -> {
         UserSuspended u = UserSuspended.fromJson(p);
         yield new Mapped(Webhooks.USER_SUSPENDED, "user:" + u.userId(), new JsonObject().put("user_id", u.userId())
             .put("until", u.until()));
+      }
+      case ModerationEvents.USER_LIMITED -> {
+        UserLimited l = UserLimited.fromJson(p);
+        yield new Mapped(Webhooks.USER_LIMITED, "user:" + l.userId(), new JsonObject().put("user_id", l.userId())
+            .put("until", l.until()));
+      }
+      case ModerationEvents.USER_UNLIMITED -> {
+        long user = UserUnlimited.fromJson(p).userId();
+        yield new Mapped(Webhooks.USER_UNLIMITED, "user:" + user, new JsonObject().put("user_id", user));
       }
       default -> null;
     };

@@ -198,11 +198,17 @@ class ConversationStore {
         });
   }
 
-  /** Replaces the conversation's last message when it is this one (a recall). */
+  /**
+   * Replaces the conversation's last message when it is this one (a recall, a moderator's removal), and records it as
+   * the last one when none as new is recorded yet: its own {@link #stored} was lost or is still to come, and must then
+   * find it recorded rather than record the copy it read before the recall.
+   */
   Future<Void> replaceLast(JsonObject message) {
+    long seq = message.getLong("seq");
     return mongo.updateCollection(CONVERSATIONS, new JsonObject().put("_id", message.getLong("conversation"))
-            .put("last_seq", message.getLong("seq")),
-        new JsonObject().put("$set", new JsonObject().put("last_message", message))).mapEmpty();
+            .put("last_seq", new JsonObject().put("$lte", seq)),
+        new JsonObject().put("$set", new JsonObject().put("last_seq", seq).put("last_message", message)))
+        .mapEmpty();
   }
 
   Future<JsonObject> member(long conversation, long user) {

@@ -81,28 +81,55 @@ class DirectRepairsTest extends MessagingTestBase {
   @DisplayName("a recall that lands between a retry's read of the stored message and its writes stays recalled in "
       + "history, in the Redis window and in the conversation's last message")
   void recallDuringRetry() throws Exception {
+    long conversation = recalledDuringRetry(false);
+    Response window = await(platform.redisApi().zrangebyscore(List.of(RecentWindow.key(conversation), "1", "1")));
+    assertEquals(1, window.size());
+    JsonObject cached = new JsonObject(window.get(0).toString());
+    assertTrue(cached.getBoolean("recalled", false), "window: " + cached);
+    assertNull(cached.getValue("text"));
+  }
+
+  @Test
+  @DisplayName("a recall that lands during the retry of a message whose first attempt lost its derived writes (the "
+      + "node died after the insert) stays recalled in history and in the conversation's last message")
+  void recallDuringRetryAfterLostWrites() throws Exception {
+    recalledDuringRetry(true);
+  }
+
+  /**
+   * Sends a message, optionally undoes its derived writes (window and last message) as a node dying after the insert
+   * leaves them, then retries it with a recall between the retry's read and its writes; checks what the recipient
+   * sees and answers the conversation.
+   */
+  private long recalledDuringRetry(boolean lostDerivedWrites) throws Exception {
     List<Long> u = newUsers(2);
     JsonObject body = text("words to take back");
     JsonObject first = await(faulty.send(u.get(0), u.get(1), body.copy())).getJsonObject("message");
     long conversation = first.getLong("conversation");
+    if (lostDerivedWrites) {
+      await(platform.redisApi().del(List.of(RecentWindow.key(conversation))));
+      await(platform.mongo().updateCollection(ConversationStore.CONVERSATIONS, new JsonObject().put("_id", conversation),
+          new JsonObject().put("$set", new JsonObject().put("last_seq", 0L))
+              .put("$unset", new JsonObject().put("last_message", ""))));
+    }
     afterRetryRead.set(() -> messaging.recall(u.get(0), first.getLong("id")));
 
     JsonObject retry = await(faulty.send(u.get(0), u.get(1), body.copy()));
 
     assertTrue(retry.getBoolean("duplicate"));
     assertNull(afterRetryRead.get(), "the recall ran between the retry's read and its writes");
-    JsonObject shown = await(messaging.history(u.get(1), conversation, new JsonObject(),
-        PageRequest.after("0", 10)).map(Page::toJson)).getJsonArray("items").getJsonObject(0);
+    JsonObject page = await(messaging.history(u.get(1), conversation, new JsonObject(), PageRequest.after("0", 10))
+        .map(Page::toJson));
+    assertEquals(1, page.getJsonArray("items").size(), "history: " + page);
+    JsonObject shown = page.getJsonArray("items").getJsonObject(0);
     assertTrue(shown.getBoolean("recalled", false), "history: " + shown);
     assertNull(shown.getValue("text"));
-    Response window = await(platform.redisApi().zrangebyscore(List.of(RecentWindow.key(conversation), "1", "1")));
-    assertEquals(1, window.size());
-    JsonObject cached = new JsonObject(window.get(0).toString());
-    assertTrue(cached.getBoolean("recalled", false), "window: " + cached);
-    assertNull(cached.getValue("text"));
-    JsonObject last = await(messaging.conversation(u.get(1), conversation)).getJsonObject("last_message");
+    JsonObject view = await(messaging.conversation(u.get(1), conversation));
+    assertEquals(1L, view.getLong("last_seq"));
+    JsonObject last = view.getJsonObject("last_message");
     assertTrue(last.getBoolean("recalled", false), "last message: " + last);
     assertNull(last.getValue("text"));
+    return conversation;
   }
 
   @Test

@@ -121,8 +121,9 @@ class ConversationStore {
 
   /**
    * Reserves the next sequence of a group (atomic increment) and answers the conversation after it (its {@code seq}
-   * is the reserved one); direct sends reserve nothing ({@link DirectCommits}). With {@code member} not null the reservation is made only while that user is a
-   * member of the live conversation (a group): null when not, so a send cannot slip in after a kick.
+   * is the reserved one); direct sends reserve nothing ({@link DirectCommits}). With {@code member} not null the
+   * reservation is made only while that user is a member of the live conversation (a group): null when not, so a
+   * send cannot slip in after a kick.
    */
   Future<JsonObject> reserveSeq(long conversation, Long member) {
     JsonObject query = new JsonObject().put("_id", conversation);

@@ -108,8 +108,8 @@ class DirectRepairsTest extends MessagingTestBase {
     long conversation = first.getLong("conversation");
     if (lostDerivedWrites) {
       await(platform.redisApi().del(List.of(RecentWindow.key(conversation))));
-      await(platform.mongo().updateCollection(ConversationStore.CONVERSATIONS, new JsonObject().put("_id", conversation),
-          new JsonObject().put("$set", new JsonObject().put("last_seq", 0L))
+      await(platform.mongo().updateCollection(ConversationStore.CONVERSATIONS,
+          new JsonObject().put("_id", conversation), new JsonObject().put("$set", new JsonObject().put("last_seq", 0L))
               .put("$unset", new JsonObject().put("last_message", ""))));
     }
     afterRetryRead.set(() -> messaging.recall(u.get(0), first.getLong("id")));

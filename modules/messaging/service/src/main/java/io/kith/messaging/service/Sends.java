@@ -283,10 +283,15 @@ final class Sends {
         .compose(first -> first == null ? Future.failedFuture(e) : duplicate(first));
   }
 
-  /** The answer to a retry: the first message, with the follow-up writes redone (they are idempotent). */
+  /**
+   * The answer to a retry: the first message, with its MongoDB follow-up writes redone (idempotent, and guarded by
+   * {@code last_seq}). The Redis window is not written: the view was read before this write, and a recall or a
+   * moderator's removal landing in between would be overwritten with the text it took away. A window that misses the
+   * message (its first attempt stopped before the derived writes) is not contiguous there, so history reads MongoDB.
+   */
   private Future<JsonObject> duplicate(JsonObject existing) {
-    return afterStore(Conversations.view(existing))
-        .map(view -> new JsonObject().put("message", view).put("duplicate", true));
+    JsonObject view = Conversations.view(existing);
+    return conversations.stored(view).map(v -> new JsonObject().put("message", view).put("duplicate", true));
   }
 
   /** The derived writes after a message is stored: the Redis window, the conversation's last message, activity. */

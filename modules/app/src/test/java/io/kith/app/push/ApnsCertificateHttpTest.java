@@ -11,10 +11,7 @@ import io.kith.app.Kith;
 import io.kith.app.support.ClusterCertificates;
 import io.kith.app.support.TestNode;
 import io.kith.app.support.User;
-import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
-import io.kith.platform.testkit.Poll;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +29,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import static io.kith.app.push.PushTargetsHttpTest.apns;
 import static io.kith.app.push.PushTargetsHttpTest.apnsToken;
@@ -105,21 +101,10 @@ class ApnsCertificateHttpTest {
 
   /** The {@code push} settings of a node that authenticates to the mock with the certificate in {@code p12}. */
   private JsonObject push(Path p12, String password) {
-    return new JsonObject().put("concurrency", 1).put("attempts", 1).put("timeout-ms", 5000)
+    return new JsonObject().put("concurrency", 1).put("attempts", 1).put("timeout-ms", 15000)
         .put("trust-path", ca.caFile().toString())
         .put("apns", new JsonObject().put("cert-path", p12.toString()).put("cert-password", password)
             .put("topic", "io.kith.demo").put("host", "localhost").put("port", port));
-  }
-
-  private static <T> T await(PushKith kith, String what, Supplier<T> found) {
-    Object[] result = new Object[1];
-    Await.result(Poll.until(kith.client(), WAIT, what, () -> {
-      result[0] = found.get();
-      return Future.succeededFuture(result[0] != null);
-    }));
-    @SuppressWarnings("unchecked")
-    T t = (T) result[0];
-    return t;
   }
 
   @Test
@@ -132,7 +117,7 @@ class ApnsCertificateHttpTest {
       kith.post(TARGETS, alice, apns(token)).expect(201);
 
       kith.follow(bob, alice);
-      Accepted push = await(kith, "the APNs push", () -> accepted.stream().filter(p -> p.token().equals(token))
+      Accepted push = kith.awaitFound("the APNs push", () -> accepted.stream().filter(p -> p.token().equals(token))
           .findFirst().orElse(null));
       assertEquals("CN=kith-push", push.client(), "the certificate from the .p12 file");
       assertNull(push.headers().getString("authorization"), "no provider token beside the certificate");
@@ -161,11 +146,11 @@ class ApnsCertificateHttpTest {
       String failed = "push to target " + target + " of user " + alice.id() + " not sent";
 
       kith.follow(kith.register(), alice);
-      await(kith, "the failed push logged", () -> count(lines, failed) >= 1 ? true : null);
+      kith.awaitFound("the failed push logged", () -> count(lines, failed) >= 1 ? true : null);
       assertTrue(count(lines, "APNs push to target " + target + " failed before an answer") >= 1
           && count(lines, "SSLHandshakeException") >= 1, "the log names the refused handshake");
       kith.follow(kith.register(), alice);
-      await(kith, "the next push tried and logged", () -> count(lines, failed) >= 2 ? true : null);
+      kith.awaitFound("the next push tried and logged", () -> count(lines, failed) >= 2 ? true : null);
 
       kith.awaitPage("/notifications", alice, "both notifications stored", p -> p.getJsonArray("items").size() == 2);
       assertEquals(target, kith.get(TARGETS, alice).expect(200).getJsonArray("items").getJsonObject(0)

@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A cluster CA made by a test, writing PEM files as an operator's openssl commands would (README, Cluster mode): the
- * CA certificate, and per node a PKCS#8 private key and a certificate the CA signed, good for TLS server and client.
+ * CA certificate, and per node a PKCS#8 private key and a certificate the CA signed, good for TLS server and client
+ * (or both in one PKCS#12 file, as Keychain exports an APNs certificate).
  */
 public final class ClusterCertificates {
 

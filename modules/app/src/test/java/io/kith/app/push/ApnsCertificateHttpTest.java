@@ -188,7 +188,8 @@ class ApnsCertificateHttpTest {
     assertTrue(message.contains("push.apns.cert-password") && message.contains("push.apns.cert-path"), message);
 
     message = startFailure(push(p12, "not-the-password"));
-    assertTrue(message.contains("push.apns.cert-path") && message.contains("push.apns.cert-password"), message);
+    assertTrue(message.contains("push.apns.cert-path " + p12 + " cannot be read as a PKCS#12 file with "
+        + "push.apns.cert-password"), message);
   }
 
   private static String startFailure(JsonObject push) {

@@ -60,14 +60,7 @@ class PushDeliveryHttpTest {
   }
 
   private <T> T await(String what, Supplier<T> found) {
-    Object[] result = new Object[1];
-    Await.result(Poll.until(kith.client(), WAIT, what, () -> {
-      result[0] = found.get();
-      return Future.succeededFuture(result[0] != null);
-    }));
-    @SuppressWarnings("unchecked")
-    T t = (T) result[0];
-    return t;
+    return kith.awaitFound(what, found);
   }
 
   private ProviderEndpoints.ApnsPush apnsPush(String token, int nth) {

@@ -2,8 +2,13 @@ package io.kith.app.push;
 
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
+import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.Poll;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
+
+import java.util.function.Supplier;
 
 /**
  * One Kith node (accounts, relations, notifications, messaging, push and the gateway, real wiring, in-process) for one
@@ -21,6 +26,18 @@ final class PushKith extends TestKith {
   static PushKith start(JsonObject push) {
     return new PushKith(config("accounts", "relations", "feeds", "notifications", "messaging", "push", "gateway")
         .put("push", push.copy()));
+  }
+
+  /** Polls {@code found} until it gives something other than null (a push a provider received), and returns that. */
+  <T> T awaitFound(String what, Supplier<T> found) {
+    Object[] result = new Object[1];
+    Await.result(Poll.until(client(), WAIT, what, () -> {
+      result[0] = found.get();
+      return Future.succeededFuture(result[0] != null);
+    }));
+    @SuppressWarnings("unchecked")
+    T t = (T) result[0];
+    return t;
   }
 
   /** Registers a user with a known password (so that a second session can log in). */

@@ -7,6 +7,7 @@ import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
@@ -14,6 +15,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.util.io.pem.PemObjectGenerator;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.math.BigInteger;
@@ -22,6 +24,8 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A cluster CA made by a test, writing PEM files as an operator's openssl commands would (README, Cluster mode): the
- * CA certificate, and per node a PKCS#8 private key and a certificate the CA signed, good for TLS server and client.
+ * CA certificate, and per node a PKCS#8 private key and a certificate the CA signed, good for TLS server and client
+ * (or both in one PKCS#12 file, as Keychain exports an APNs certificate).
  */
 public final class ClusterCertificates {
 
@@ -82,6 +87,30 @@ public final class ClusterCertificates {
       write(files.key(), new JcaPKCS8Generator(keys.getPrivate(), null));
       write(files.cert(), cert);
       return files;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A key and a certificate for {@code node}, signed by this CA, in one PKCS#12 file protected by {@code password}
+   * (may be empty), as Keychain Access exports an APNs certificate with its private key.
+   */
+  public Path pkcs12(String node, String password) {
+    try {
+      KeyPair keys = keyPair();
+      Certificate cert = new JcaX509CertificateConverter().getCertificate(sign(new X500Name("CN=" + node), keys,
+          false));
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      store.setKeyEntry(node, keys.getPrivate(), password.toCharArray(), new Certificate[] {cert});
+      Path file = dir.resolve(name + "-" + node + ".p12");
+      try (OutputStream out = Files.newOutputStream(file)) {
+        store.store(out, password.toCharArray());
+      }
+      return file;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     } catch (IOException e) {

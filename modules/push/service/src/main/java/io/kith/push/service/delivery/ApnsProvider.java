@@ -14,18 +14,22 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 
 /**
- * APNs over HTTP/2 with Pushy and token authentication (a .p8 key): one client for Apple's production host and one
- * for its sandbox, each made on first use, chosen by the target's {@code sandbox} flag (a configured host serves
- * both). Apple's answers: 410, {@code Unregistered} and {@code BadDeviceToken} mean
- * the token is gone; 429 and 5xx are retried.
+ * APNs over HTTP/2 with Pushy and token authentication (a .p8 key) or certificate authentication (a .p12 client
+ * certificate presented in the TLS handshake): one client for Apple's production host and one for its sandbox, each
+ * made on first use, chosen by the target's {@code sandbox} flag (a configured host serves both). Apple's answers:
+ * 410, {@code Unregistered} and {@code BadDeviceToken} mean the token is gone; 429 and 5xx are retried. A push that
+ * fails without an answer (a refused handshake: an expired or untrusted certificate) is logged with its cause.
  */
 final class ApnsProvider implements Provider {
 
@@ -35,7 +39,7 @@ final class ApnsProvider implements Provider {
 
   private final Vertx vertx;
   private final DeliverySettings.Apns settings;
-  private final ApnsSigningKey key;
+  private final Credentials credentials;
   private final String trustPath;
   private final long timeoutMs;
   private ApnsClient production;
@@ -46,8 +50,41 @@ final class ApnsProvider implements Provider {
     this.settings = settings.apns();
     this.trustPath = settings.trustPath();
     this.timeoutMs = settings.timeoutMs();
-    this.key = ApnsSigningKey.loadFromPkcs8File(new File(this.settings.keyPath()), this.settings.teamId(),
-        this.settings.keyId());
+    this.credentials = this.settings.certificate() ? certificate(this.settings) : token(this.settings);
+  }
+
+  /** How every client of this provider proves who it is. */
+  private interface Credentials {
+    void apply(ApnsClientBuilder builder) throws IOException;
+  }
+
+  private static Credentials token(DeliverySettings.Apns settings) throws IOException, GeneralSecurityException {
+    ApnsSigningKey key = ApnsSigningKey.loadFromPkcs8File(new File(settings.keyPath()), settings.teamId(),
+        settings.keyId());
+    return builder -> builder.setSigningKey(key);
+  }
+
+  private static Credentials certificate(DeliverySettings.Apns settings) {
+    byte[] p12;
+    try {
+      p12 = Files.readAllBytes(Path.of(settings.certPath()));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("push.apns.cert-path " + settings.certPath() + " cannot be read: " + e, e);
+    }
+    String password = settings.certPassword();
+    Credentials credentials = builder -> builder.setClientCredentials(new ByteArrayInputStream(p12), password);
+    try {
+      // read once now so that a wrong password or a file that is not PKCS#12 fails the start, not every push
+      credentials.apply(new ApnsClientBuilder());
+    } catch (IOException e) {
+      Throwable cause = e;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      throw new IllegalArgumentException("push.apns.cert-path " + settings.certPath() + " cannot be read as a "
+          + "PKCS#12 file with push.apns.cert-password: " + cause, e);
+    }
+    return credentials;
   }
 
   @Override
@@ -72,6 +109,8 @@ final class ApnsProvider implements Provider {
       return Future.failedFuture(e);
     }
     return Future.fromCompletionStage(client.sendNotification(notification), vertx.getOrCreateContext())
+        .onFailure(e -> LOG.warn("APNs push to target {} failed before an answer: {}", target.getLong("_id"),
+            e.toString()))
         .map(ApnsProvider::outcome);
   }
 
@@ -112,8 +151,8 @@ final class ApnsProvider implements Provider {
   }
 
   private ApnsClient build(String appleHost) throws IOException {
-    ApnsClientBuilder builder = new ApnsClientBuilder().setSigningKey(key)
-        .setConnectionTimeout(Duration.ofMillis(timeoutMs));
+    ApnsClientBuilder builder = new ApnsClientBuilder().setConnectionTimeout(Duration.ofMillis(timeoutMs));
+    credentials.apply(builder);
     if (settings.host().isEmpty()) {
       builder.setApnsServer(appleHost, settings.port());
     } else {

@@ -62,7 +62,7 @@ public final class DeliveryPart {
       return Future.failedFuture(new IllegalStateException("push: cannot set up providers: " + e.getMessage(), e));
     }
     LOG.info("push providers on: {} (apns {}, fcm {}, webpush {}); deliver-when {}", providers.keySet(),
-        settings.apns().on() ? "on" : "off: no key", settings.fcm().on() ? "on" : "off: no credentials",
+        settings.apns().on() ? "on: " + settings.apns().auth() : "off: no key or certificate", settings.fcm().on() ? "on" : "off: no credentials",
         settings.webPush().on() ? "on" : "off: no VAPID keys", settings.offlineOnly() ? "offline" : "always");
     Deliveries deliveries = new Deliveries(platform.vertx(), settings, new Deliveries.Steps(targets, preferences,
         AccountsInternal.proxy(platform.vertx()), platform.sessions(), new RateLimiter(platform.redis()), maxTargets),

@@ -30,18 +30,35 @@ record DeliverySettings(boolean offlineOnly, int perMinute, int concurrency, int
   static final String TRUST_PATH = "trust-path";
 
   /**
-   * APNs token authentication: used when {@code keyPath}, {@code keyId} and {@code teamId} are all set.
+   * APNs with token authentication ({@code keyPath}, {@code keyId} and {@code teamId} all set) or certificate
+   * authentication ({@code certPath} set); {@link #from} admits exactly one of them, or none (APNs off).
    *
-   * @param keyPath the .p8 signing key from Apple's developer account
-   * @param keyId   its key id
-   * @param teamId  the developer team id
-   * @param topic   the bundle id used for targets registered without a topic
-   * @param host    APNs host for every target (empty: Apple's production or sandbox host by the target's flag)
-   * @param port    port of {@code host}
+   * @param keyPath      the .p8 signing key from Apple's developer account
+   * @param keyId        its key id
+   * @param teamId       the developer team id
+   * @param certPath     the PKCS#12 (.p12) file holding the APNs client certificate and its private key
+   * @param certPassword the password of that file (may be empty)
+   * @param topic        the bundle id used for targets registered without a topic
+   * @param host         APNs host for every target (empty: Apple's production or sandbox host by the target's flag)
+   * @param port         port of {@code host}
    */
-  record Apns(String keyPath, String keyId, String teamId, String topic, String host, int port) {
+  record Apns(String keyPath, String keyId, String teamId, String certPath, String certPassword, String topic,
+              String host, int port) {
     boolean on() {
-      return !keyPath.isEmpty() && !keyId.isEmpty() && !teamId.isEmpty();
+      return token() || certificate();
+    }
+
+    boolean token() {
+      return !keyPath.isEmpty();
+    }
+
+    boolean certificate() {
+      return !certPath.isEmpty();
+    }
+
+    /** How APNs authenticates, for the start-up log line. */
+    String auth() {
+      return token() ? "token" : certificate() ? "certificate" : "off";
     }
   }
 
@@ -83,9 +100,31 @@ record DeliverySettings(boolean offlineOnly, int perMinute, int concurrency, int
     return new DeliverySettings(when.equals("offline"), b.within(PUSHES_PER_MINUTE, 1, 10_000),
         b.within(CONCURRENCY, 1, 1_000), b.within(ATTEMPTS, 1, 10), b.within(RETRY_BASE_MS, 1L, 60_000L),
         b.within(TIMEOUT_MS, 100L, 120_000L), b.text(TRUST_PATH),
-        new Apns(a.text("key-path"), a.text("key-id"), a.text("team-id"), a.text("topic"), a.text("host"),
-            a.within("port", 1, 65_535)),
+        apns(a),
         new Fcm(f.text("credentials-path"), f.text("project-id"), f.text("base-url")),
         new WebPush(w.text("public-key"), w.text("private-key"), w.text("subject")));
+  }
+
+  /**
+   * The {@code apns} sub-section with one way of authenticating or none: a half-made token key or a certificate next
+   * to a token key would otherwise start with APNs silently off, or with a key the operator did not mean.
+   */
+  private static Apns apns(Bounds a) {
+    Apns apns = new Apns(a.text("key-path"), a.text("key-id"), a.text("team-id"), a.text("cert-path"),
+        a.text("cert-password"), a.text("topic"), a.text("host"), a.within("port", 1, 65_535));
+    boolean anyToken = !apns.keyPath().isEmpty() || !apns.keyId().isEmpty() || !apns.teamId().isEmpty();
+    if (anyToken && apns.certificate()) {
+      throw new IllegalArgumentException("push.apns takes token authentication (key-path, key-id, team-id) or "
+          + "certificate authentication (cert-path, cert-password), not both: clear one of them");
+    }
+    if (anyToken && (apns.keyPath().isEmpty() || apns.keyId().isEmpty() || apns.teamId().isEmpty())) {
+      throw new IllegalArgumentException("push.apns token authentication needs push.apns.key-path, "
+          + "push.apns.key-id and push.apns.team-id all set (or push.apns.cert-path for certificate authentication)");
+    }
+    if (!apns.certPassword().isEmpty() && !apns.certificate()) {
+      throw new IllegalArgumentException("push.apns.cert-password is set but push.apns.cert-path is empty: "
+          + "certificate authentication needs the .p12 file");
+    }
+    return apns;
   }
 }

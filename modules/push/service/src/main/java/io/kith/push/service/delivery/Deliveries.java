@@ -70,7 +70,7 @@ final class Deliveries {
       return Future.succeededFuture();
     }
     String type = stored.notification().getString("type", "");
-    return accounts.recipientsAmong(List.of(user)).map(r -> r.getJsonObject(Long.toString(user), new JsonObject()))
+    return recipient(user)
         .compose(recipient -> !reachable(recipient) ? Future.<Void>succeededFuture() : deliver(user, type, prefs ->
             Render.of(stored.notification(), stored.unreadTotal(), prefs.getBoolean("previews", true),
                 recipient.getString("locale"))))
@@ -86,6 +86,18 @@ final class Deliveries {
               e.toString());
           return Future.succeededFuture();
         });
+  }
+
+  /**
+   * Accounts' {@code {online, locale}} of {@code user}. When every user is pushed to, presence is not needed and the
+   * locale only chooses the language: a node that cannot ask accounts (no accounts module in the cluster) pushes in
+   * English rather than not at all; a 503 still waits for the store like the other reads.
+   */
+  private Future<JsonObject> recipient(long user) {
+    Future<JsonObject> asked = accounts.recipientsAmong(List.of(user))
+        .map(r -> r.getJsonObject(Long.toString(user), new JsonObject()));
+    return settings.offlineOnly() ? asked
+        : asked.recover(e -> storeAway(e) ? Future.failedFuture(e) : Future.succeededFuture(new JsonObject()));
   }
 
   /** Whether {@code e} is a store or service that is away for now (503), rather than a refusal. */

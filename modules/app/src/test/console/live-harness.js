@@ -46,6 +46,8 @@ function paintedPixels(page, selector = 'canvas.board') {
 
 /** Draws a line with the mouse across the canvas, from and to fractions of its size ([x, y] each 0..1). */
 async function drawLine(page, from, to, selector = 'canvas.board') {
+  // the mouse acts in the viewport only: bring the whole board into it first (the menu above it may wrap)
+  await page.locator(selector).evaluate((el) => el.scrollIntoView({ block: 'start' }));
   const box = await page.locator(selector).boundingBox();
   const at = ([x, y]) => [box.x + x * box.width, box.y + y * box.height];
   await page.mouse.move(...at(from));

@@ -16,7 +16,7 @@ spec('ops-suspend', async ({ user }) => {
   // the admin logs in and sees the overview: this node, its modules and ready stores, charts filling in
   const admin = await user();
   await logIn(admin, process.env.KITH_ADMIN, process.env.KITH_ADMIN_PASSWORD);
-  await admin.getByRole('heading', { name: 'Your profile' }).waitFor();
+  await admin.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
   await admin.getByRole('link', { name: 'Operations' }).click();
   await admin.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   const node = admin.locator('table.nodes tbody tr').first();
@@ -75,7 +75,7 @@ spec('ops-suspend', async ({ user }) => {
   await open(admin, '/ops/audit', 'Audit log');
   await admin.locator('table.audit tbody tr', { hasText: 'report.suspend' }).first().waitFor();
   await open(admin, '/ops/integrations', 'Webhooks and API keys');
-  await admin.getByRole('heading', { name: 'API keys' }).waitFor();
+  await admin.getByRole('heading', { name: 'API keys', exact: true }).waitFor();
   await admin.getByLabel('Name', { exact: true }).fill('console key');
   await admin.getByLabel('users:read').check();
   await admin.getByRole('button', { name: 'Make key' }).click();

@@ -376,6 +376,40 @@ class EventLogTest {
   }
 
   @Test
+  @DisplayName("a claim pass that finds more pending events than one page claims every page at once, not a page per "
+      + "claim period")
+  void claimPassTakesEveryPage() {
+    // pages of 4 and a claim period (claim-after / 2) of five minutes: the events must come back in one pass
+    EventLogOptions base = quick().withClaimAfter(600_000);
+    EventLog log = log(new EventLogOptions(base.maxLength(), base.claimAfterMillis(), 4, base.blockMillis(),
+        base.maxDeliveries(), base.processedTtlSeconds(), base.outboxDrainMillis()));
+    String domain = fresh("dom");
+    String group = "pusher";
+    String stream = EventLog.stream(domain);
+    List<DomainEvent> appended = append(log, domain, 13);
+    // a consumer of a node that died holds all 13, idle for an hour (XCLAIM sets the idle time)
+    Await.result(redis.xgroup(List.of("CREATE", stream, group, "0")));
+    Await.result(redis.xreadgroup(List.of("GROUP", group, "ghost", "COUNT", "100", "STREAMS", stream, ">")));
+    List<String> args = new ArrayList<>(List.of(stream, group, "ghost", "0"));
+    Response pending = Await.result(redis.xpending(List.of(stream, group, "-", "+", "100")));
+    pending.forEach(p -> args.add(p.get(0).toString()));
+    args.addAll(List.of("IDLE", "3600000"));
+    Await.result(redis.xclaim(args));
+
+    Map<Long, AtomicInteger> handled = new ConcurrentHashMap<>();
+    EventConsumer c = consume(log, domain, group, e -> {
+      handled.computeIfAbsent(e.id(), k -> new AtomicInteger()).incrementAndGet();
+      return Future.succeededFuture();
+    });
+    c.memberLeft();
+
+    await("every page of the departed consumer's events to be claimed and handled",
+        () -> handled.keySet().containsAll(ids(appended)));
+    awaitNothingPending(domain, group);
+    handled.forEach((id, count) -> assertEquals(1, count.get(), "event " + id + " handled twice"));
+  }
+
+  @Test
   @DisplayName("a consumer blocked in a long read stops at once, and new events then go to the rest of its group")
   void stoppedConsumerGetsNoNewEvents() {
     // claims are far away and reads block far longer than a test waits: stopping must end the blocked read itself

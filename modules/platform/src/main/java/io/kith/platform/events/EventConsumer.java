@@ -319,8 +319,9 @@ public final class EventConsumer {
   /**
    * One page of the pending entries idle at least {@code minIdle}, from entry id {@code from} on. A full page is
    * followed at once by the page after its last entry, so that thousands of entries left by a store outage come back
-   * in one pass rather than a page per claim period (by default 64 per 15 s: 25 minutes for 6,500); the pass walks forward and ends at the
-   * list's end, so entries it claimed and failed again wait for the next period instead of looping.
+   * in one pass rather than a page per claim period (by default 64 per 15 s: 25 minutes for 6,500); the pass walks
+   * forward and ends at the list's end, so entries it claimed and failed again wait for the next period instead of
+   * looping.
    */
   private void claim(long minIdle, String from) {
     if (stopped || claiming) {

@@ -215,7 +215,17 @@ function publish(page, text) {
   }, { text, visibility: 'public' });
 }
 
+/** A JSON call to the API as a plain HTTP client (the reporter needs no browser). */
+async function api(method, path, token, body) {
+  const res = await fetch(base + '/api/v1' + path, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: 'Bearer ' + token } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json().catch(() => null) };
+}
+
 module.exports = {
-  base, check, form, live, logIn, logOut, open, png, publish, shot, signUp, spec, unique, until, untilShown, userId,
-  visit, TIMEOUT,
+  api, base, check, form, live, logIn, logOut, open, png, publish, shot, signUp, spec, unique, until, untilShown,
+  userId, visit, TIMEOUT,
 };

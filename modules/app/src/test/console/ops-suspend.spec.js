@@ -1,16 +1,6 @@
 // @DisplayName: an admin sees the overview, a user's report reaches the queue, the admin suspends the reported user and that user's open console is logged out; users, audit log and API keys work, and a plain user is kept out
 'use strict';
-const { base, check, form, logIn, open, shot, signUp, spec, unique, userId } = require('./harness');
-
-/** A JSON call to the API as a plain HTTP client (the reporter needs no browser). */
-async function api(method, path, token, body) {
-  const res = await fetch(base + '/api/v1' + path, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: 'Bearer ' + token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
+const { api, check, form, logIn, open, shot, signUp, spec, unique, userId } = require('./harness');
 
 spec('ops-suspend', async ({ user }) => {
   // the admin logs in and sees the overview: this node, its modules and ready stores, charts filling in

@@ -1,5 +1,5 @@
 // The moderation queue (GET /api/v1/admin/reports) and its decisions (POST /api/v1/admin/reports/{id}/decision):
-// dismiss, remove the content, warn or suspend its owner, each with a reason. Newest first, filtered by state and
+// dismiss, remove the content, warn, limit or suspend its owner, each with a reason. Newest first, filtered by state and
 // category, paged by cursor.
 
 import { View, formData, html, nothing } from '../view.js';
@@ -24,6 +24,7 @@ register('en', {
   'opsq.dismiss': 'Dismiss',
   'opsq.remove': 'Remove content',
   'opsq.warn': 'Warn owner',
+  'opsq.limit': 'Limit owner',
   'opsq.suspend': 'Suspend owner',
   'opsq.decided': 'Report {id}: {decision}.',
 });
@@ -44,6 +45,7 @@ register('zh-CN', {
   'opsq.dismiss': '驳回',
   'opsq.remove': '删除内容',
   'opsq.warn': '警告所有者',
+  'opsq.limit': '限制所有者',
   'opsq.suspend': '封禁所有者',
   'opsq.decided': '举报 {id}：{decision}。',
 });
@@ -81,7 +83,7 @@ export default class OpsQueue extends View {
     const decision = e.submitter.value;
     const f = formData(e.target);
     const body = { decision, reason: f.reason || '' };
-    if (decision === 'suspend' && f.until) {
+    if ((decision === 'suspend' || decision === 'limit') && f.until) {
       body.until = new Date(f.until).getTime();
     }
     const done = await this.run(() => post('/admin/reports/' + report.id + '/decision', body),
@@ -112,6 +114,7 @@ export default class OpsQueue extends View {
             ${REMOVABLE.includes(r.target.type) ? html`<button name="decision" value="remove_content" class="danger"
               ?disabled=${this.busy}>${t('opsq.remove')}</button>` : nothing}
             <button name="decision" value="warn" ?disabled=${this.busy}>${t('opsq.warn')}</button>
+            <button name="decision" value="limit" ?disabled=${this.busy}>${t('opsq.limit')}</button>
             <button name="decision" value="suspend" class="danger" ?disabled=${this.busy}>${t('opsq.suspend')}</button>
           </div>
         </form>` : nothing}

@@ -1,6 +1,6 @@
 // Users as moderators see them: found by username (GET /api/v1/admin/users?username=) or opened by id
 // (GET /api/v1/admin/users/{id}): role, profile (none while hidden, as a suspended account is), sanctions and reports;
-// and the sanctions (warn, suspend, unsuspend) and, for admins, the role.
+// and the sanctions (warn, limit, unlimit, suspend, unsuspend) and, for admins, the role.
 
 import { View, formData, html, nothing, shell, userName } from '../view.js';
 import { register, t } from '../i18n.js';
@@ -21,6 +21,8 @@ register('en', {
   'opsu.sanctions': 'Sanctions',
   'opsu.act': 'Act on this user',
   'opsu.warn': 'Warn',
+  'opsu.limit': 'Limit',
+  'opsu.unlimit': 'Unlimit',
   'opsu.suspend': 'Suspend',
   'opsu.unsuspend': 'Unsuspend',
   'opsu.setRole': 'Set role',
@@ -39,6 +41,8 @@ register('zh-CN', {
   'opsu.sanctions': '处罚记录',
   'opsu.act': '处理此用户',
   'opsu.warn': '警告',
+  'opsu.limit': '限制',
+  'opsu.unlimit': '解除限制',
   'opsu.suspend': '封禁',
   'opsu.unsuspend': '解除封禁',
   'opsu.setRole': '设置角色',
@@ -79,7 +83,7 @@ export default class OpsUsers extends View {
     const kind = e.submitter.value;
     const f = formData(e.target);
     const body = { reason: f.reason || '' };
-    if (kind === 'suspend' && f.until) {
+    if ((kind === 'suspend' || kind === 'limit') && f.until) {
       body.until = new Date(f.until).getTime();
     }
     const id = this.record.user_id;
@@ -121,6 +125,8 @@ export default class OpsUsers extends View {
       <label for="user-until">${t('ops.until')}</label><input id="user-until" name="until" type="datetime-local">
       <div class="actions">
         <button name="kind" value="warn" ?disabled=${this.busy}>${t('opsu.warn')}</button>
+        <button name="kind" value="limit" ?disabled=${this.busy}>${t('opsu.limit')}</button>
+        <button name="kind" value="unlimit" class="secondary" ?disabled=${this.busy}>${t('opsu.unlimit')}</button>
         <button name="kind" value="suspend" class="danger" ?disabled=${this.busy}>${t('opsu.suspend')}</button>
         <button name="kind" value="unsuspend" class="secondary" ?disabled=${this.busy}>${t('opsu.unsuspend')}</button>
       </div>

@@ -12,33 +12,33 @@ import java.util.concurrent.ThreadLocalRandom;
  * The content filters one test class added, removed again when it ends: filters are shared by every node on the test
  * database, so a class leaves none behind for the others.
  */
-final class AddedFilters {
+public final class AddedFilters {
 
   private final TestKith kith;
   private final User admin;
   private final List<Long> ids = new ArrayList<>();
 
-  AddedFilters(TestKith kith, User admin) {
+  public AddedFilters(TestKith kith, User admin) {
     this.kith = kith;
     this.admin = admin;
   }
 
   /** A word no other test writes, starting with {@code stem}: letters only, so it is one word. */
-  static String word(String stem) {
+  public static String word(String stem) {
     StringBuilder w = new StringBuilder(stem);
     ThreadLocalRandom.current().ints(8, 'a', 'z' + 1).forEach(w::appendCodePoint);
     return w.toString();
   }
 
   /** Adds a filter as the admin (201 expected) and remembers it; returns it as stored. */
-  JsonObject add(JsonObject filter) {
+  public JsonObject add(JsonObject filter) {
     JsonObject stored = kith.post("/admin/filters", admin, filter).expect(201);
     ids.add(stored.getLong("id"));
     return stored;
   }
 
   /** Removes every filter this class added. */
-  void removeAll() {
+  public void removeAll() {
     ids.forEach(id -> kith.delete("/admin/filters/" + id, admin));
   }
 }

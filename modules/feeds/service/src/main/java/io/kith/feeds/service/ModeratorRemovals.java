@@ -116,7 +116,7 @@ final class ModeratorRemovals {
           .compose(released -> quietly(core.cache().changed(id)).map(released))
           .onSuccess(released -> {
             if (released != null) {
-              core.emit(new PostEdited(id, post.getLong("author"), visibility, true));
+              core.emit(new PostEdited(id, post.getLong("author"), visibility, true, post.getLong("repost_of", 0L)));
             }
           })
           .map(owner);

@@ -150,9 +150,9 @@ final class Posts {
         });
     return own.compose(v -> {
       core.platform().metrics().counter(KithMetrics.POSTS_PUBLISHED, "Posts published").increment();
-      core.emit(new PostPublished(id, author, doc.getString("vis"), doc.getLong("repost_of"),
-          Event.longs(doc.getJsonArray("mentions"))));
       JsonObject held = doc.getJsonObject("held");
+      core.emit(new PostPublished(id, author, doc.getString("vis"), doc.getLong("repost_of"),
+          Event.longs(doc.getJsonArray("mentions")), held != null));
       if (held != null) {
         core.emit(new ContentHeld("post", id, author, id, held.getLong("filter")));
       }

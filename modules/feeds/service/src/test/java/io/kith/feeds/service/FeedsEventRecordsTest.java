@@ -60,4 +60,19 @@ class FeedsEventRecordsTest {
         CommentAdded.fromJson(new JsonObject("{\"comment\":5,\"post\":7,\"from\":2}")));
     assertNull(FeedsEvent.fromJson("PostPinned", new JsonObject("{\"post\":7}")));
   }
+
+  @Test
+  @DisplayName("a held post's publication says held and a moderator's release says released with its repost, and "
+      + "both read back equal; an ordinary publication and an author's edit carry neither member")
+  void heldAndReleased() {
+    PostPublished held = new PostPublished(10, 1, "private", 9, List.of(), true);
+    assertEquals(true, held.toJson().getBoolean("held"));
+    assertEquals(held, FeedsEvent.fromJson(FeedsEvents.POST_PUBLISHED, held.toJson()));
+    PostEdited released = new PostEdited(10, 1, "public", true, 9);
+    assertEquals("{\"post\":10,\"author\":1,\"visibility\":\"public\",\"released\":true,\"repost_of\":9}",
+        released.toJson().encode());
+    assertEquals(released, FeedsEvent.fromJson(FeedsEvents.POST_EDITED, released.toJson()));
+    assertNull(new PostPublished(10, 1, "public", 0, List.of()).toJson().getValue("held"));
+    assertNull(new PostEdited(10, 1, "friends").toJson().getValue("released"));
+  }
 }

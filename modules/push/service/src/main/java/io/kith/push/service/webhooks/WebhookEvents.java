@@ -9,6 +9,7 @@ import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.events.CommentAdded;
 import io.kith.feeds.api.events.PostDeleted;
 import io.kith.feeds.api.events.PostLiked;
+import io.kith.feeds.api.events.PostEdited;
 import io.kith.feeds.api.events.PostPublished;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.messaging.api.events.MessageSent;
@@ -63,7 +64,17 @@ final class WebhookEvents {
       }
       case RelationsEvents.DOMAIN + "/" + RelationsEvents.USER_FOLLOWED -> follow(Webhooks.RELATION_FOLLOWED, p);
       case RelationsEvents.DOMAIN + "/" + RelationsEvents.USER_UNFOLLOWED -> follow(Webhooks.RELATION_UNFOLLOWED, p);
-      case FeedsEvents.DOMAIN + "/" + FeedsEvents.POST_PUBLISHED -> published(PostPublished.fromJson(p));
+      case FeedsEvents.DOMAIN + "/" + FeedsEvents.POST_PUBLISHED -> {
+        PostPublished published = PostPublished.fromJson(p);
+        // a held post reaches its readers only when a moderator releases it (PostEdited released, below)
+        yield published.held() ? null : published(published.post(), published.author(), published.visibility(),
+            published.repostOf());
+      }
+      case FeedsEvents.DOMAIN + "/" + FeedsEvents.POST_EDITED -> {
+        PostEdited edited = PostEdited.fromJson(p);
+        yield edited.released() ? published(edited.post(), edited.author(), edited.visibility(), edited.repostOf())
+            : null;
+      }
       case FeedsEvents.DOMAIN + "/" + FeedsEvents.POST_DELETED -> {
         PostDeleted d = PostDeleted.fromJson(p);
         yield new Mapped(Webhooks.POST_DELETED, "post:" + d.post(),
@@ -135,9 +146,9 @@ final class WebhookEvents {
     return new Mapped(type, "follow:" + from + ":" + to, new JsonObject().put("from", from).put("to", to));
   }
 
-  private static Mapped published(PostPublished p) {
-    return new Mapped(Webhooks.POST_PUBLISHED, "post:" + p.post(), new JsonObject().put("post", p.post())
-        .put("author", p.author()).put("visibility", p.visibility()).put("repost_of", p.repostOf()));
+  private static Mapped published(long post, long author, String visibility, long repostOf) {
+    return new Mapped(Webhooks.POST_PUBLISHED, "post:" + post, new JsonObject().put("post", post)
+        .put("author", author).put("visibility", visibility).put("repost_of", repostOf));
   }
 
   private static Mapped commented(CommentAdded c) {

@@ -47,11 +47,13 @@ spec('ops-limit', async ({ user }) => {
   await open(admin, '/ops/users/' + target.id, 'Users');
   await admin.getByRole('heading', { name: 'User ' + target.id }).waitFor();
   await admin.locator('ul.sanctions li', { hasText: 'limit' }).first().waitFor();
+  await admin.getByText('Limited', { exact: true }).waitFor();
   await shot(admin, 'ops-limited-user');
   await admin.getByLabel('Reason').fill('appeal accepted');
   await admin.getByRole('button', { name: 'Unlimit' }).click();
   await admin.getByText('Done.').waitFor();
   await admin.locator('ul.sanctions li', { hasText: 'unlimit' }).first().waitFor();
+  await admin.getByText('Active', { exact: true }).waitFor();
   check(await message(target, stranger, 'hello after') === '201', 'after the unlimit the message is sent');
 
   await open(admin, '/ops/audit', 'Audit log');

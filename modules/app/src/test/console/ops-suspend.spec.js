@@ -61,6 +61,7 @@ spec('ops-suspend', async ({ user }) => {
   await admin.getByRole('heading', { name: 'User ' + reporter.json.user.id }).waitFor();
   await open(admin, '/ops/users/' + badId, 'Users');
   await admin.getByText('Hidden (suspended or gone)').waitFor();
+  await admin.getByText('Suspended', { exact: true }).waitFor();
   await admin.locator('ul.sanctions li', { hasText: 'suspend' }).first().waitFor();
   await open(admin, '/ops/audit', 'Audit log');
   await admin.locator('table.audit tbody tr', { hasText: 'report.suspend' }).first().waitFor();

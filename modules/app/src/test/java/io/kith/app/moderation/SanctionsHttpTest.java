@@ -264,7 +264,8 @@ class SanctionsHttpTest {
   @Test
   @DisplayName("an operator finds a suspended, a limited and a pending-deletion account by username, whatever its "
       + "case, while a plain user's lookup of the suspended and the pending one stays user_not_found; an unknown "
-      + "username is user_not_found and a plain user on the operators' lookup is 403 role_required")
+      + "username is user_not_found and a plain user on the operators' lookup is 403 role_required; each record "
+      + "states the account's standing (suspended, limited, pending_deletion, active, gone)")
   void operatorFindsHiddenByUsername() {
     User mod = operators.moderator();
     User viewer = kith.register();
@@ -286,6 +287,17 @@ class SanctionsHttpTest {
     }
     JsonObject record = kith.get("/admin/users?username=" + suspended.username(), mod).expect(200);
     assertEquals("suspend", record.getJsonArray("sanctions").getJsonObject(0).getString("kind"), record.encode());
+    // the record says which hidden state each is in, and when it ends
+    assertEquals("suspended", record.getString("state"), record.encode());
+    assertNull(record.getValue("state_until"), "a permanent suspension has no end: " + record.encode());
+    JsonObject limitedRecord = kith.get("/admin/users/" + limited.path(), mod).expect(200);
+    assertEquals("limited", limitedRecord.getString("state"), limitedRecord.encode());
+    JsonObject leavingRecord = kith.get("/admin/users/" + leaving.user().path(), mod).expect(200);
+    assertEquals("pending_deletion", leavingRecord.getString("state"), leavingRecord.encode());
+    assertTrue(leavingRecord.getLong("state_until") > System.currentTimeMillis(), leavingRecord.encode());
+    JsonObject viewerRecord = kith.get("/admin/users/" + viewer.path(), mod).expect(200);
+    assertEquals("active", viewerRecord.getString("state"), viewerRecord.encode());
+    assertEquals("gone", kith.get("/admin/users/" + 9_000_000_000L, mod).expect(200).getString("state"));
     kith.get("/users/by-username/" + suspended.username(), viewer).problem(404, "user_not_found");
     kith.get("/users/by-username/" + leaving.user().username(), viewer).problem(404, "user_not_found");
     kith.get("/admin/users?username=" + suspended.username(), viewer).problem(403, "role_required");

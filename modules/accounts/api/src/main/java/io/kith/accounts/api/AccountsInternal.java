@@ -114,6 +114,14 @@ public interface AccountsInternal {
   Future<Long> idOfUsername(String username);
 
   /**
+   * An account's standing for an operator's record (moderation checks the caller's role first):
+   * {@code {state, until}} with {@code state} the one in force, the most severe first: {@code pending_deletion},
+   * {@code suspended}, {@code limited} or {@code active}; {@code until} when it ends (epoch ms; null when permanent or
+   * active). {@code user_not_found} for no such account, or one erased.
+   */
+  Future<JsonObject> accountState(long userId);
+
+  /**
    * The user whose suspension {@code appealToken} (from a refused login) belongs to, while it is valid and the account
    * still suspended; 0 otherwise. Moderation files a suspended user's appeal with it.
    */

@@ -97,6 +97,11 @@ final class AccountsInternalImpl implements AccountsInternal {
   }
 
   @Override
+  public Future<JsonObject> accountState(long userId) {
+    return profiles.accountState(userId);
+  }
+
+  @Override
   public Future<Long> suspendedBy(String appealToken) {
     return suspension.suspendedBy(appealToken);
   }

@@ -179,6 +179,13 @@ final class ProfileAccess {
         ? Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user") : Future.succeededFuture(id));
   }
 
+  /** See {@link io.kith.accounts.api.AccountsInternal#accountState}. */
+  Future<JsonObject> accountState(long userId) {
+    return store.byId(userId).compose(account -> account == null || Deletion.erased(account)
+        ? Failures.fail(AccountsErrors.USER_NOT_FOUND, "no such user")
+        : Future.succeededFuture(AccountState.of(account)));
+  }
+
   /** See {@link io.kith.accounts.api.AccountsInternal#readerSettings}. */
   Future<JsonObject> readerSettings(long userId) {
     return cache.getAll(List.of(userId)).map(found -> {

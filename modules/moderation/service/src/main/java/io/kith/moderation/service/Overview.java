@@ -9,6 +9,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.MongoClient;
+import io.vertx.serviceproxy.ServiceException;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -43,14 +44,19 @@ final class Overview {
   }
 
   /**
-   * {@code userId}'s record: {@code {user_id, role, profile, sanctions, reports_against, open_reports_against,
-   * reports_filed}}; {@code profile} is the account as the operator may see it, null when hidden (a suspended account
-   * is hidden from everyone) or gone.
+   * {@code userId}'s record: {@code {user_id, role, state, state_until, profile, sanctions, reports_against,
+   * open_reports_against, reports_filed}}; {@code profile} is the account as the operator may see it, null when hidden
+   * (a suspended account is hidden from everyone) or gone; {@code state} says which ({@code active}, {@code limited},
+   * {@code suspended}, {@code pending_deletion}, or {@code gone} for an erased or unknown account).
    */
   Future<JsonObject> user(long actor, long userId) {
     return roles.require(actor, Moderation.MODERATOR).compose(r -> {
       Future<String> role = roles.of(userId);
       Future<JsonObject> profile = accounts.profile(actor, userId).otherwise(e -> null);
+      // only a missing account is gone: an accounts service that cannot answer fails the record instead
+      Future<JsonObject> state = accountsInternal.accountState(userId).recover(e -> e instanceof ServiceException se
+          && se.failureCode() == 404 ? Future.succeededFuture(new JsonObject().put("state", "gone").putNull("until"))
+          : Future.failedFuture(e));
       Future<List<JsonObject>> sanctions = mongo.findWithOptions(SanctionStore.COLLECTION,
           new JsonObject().put("user", userId), new FindOptions().setSort(new JsonObject().put("_id", -1))
               .setLimit(SANCTIONS_SHOWN));
@@ -58,10 +64,12 @@ final class Overview {
       Future<Long> openAgainst = mongo.count(ReportStore.COLLECTION, new JsonObject().put("target_owner", userId)
           .put("state", Moderation.OPEN));
       Future<Long> filed = mongo.count(ReportStore.COLLECTION, new JsonObject().put("reporter", userId));
-      return Future.all(role, profile, sanctions, against, openAgainst, filed).map(all -> {
+      return Future.all(List.of(role, profile, state, sanctions, against, openAgainst, filed)).map(all -> {
         JsonArray shown = new JsonArray();
         sanctions.result().forEach(s -> shown.add(SanctionStore.view(s)));
-        return new JsonObject().put("user_id", userId).put("role", role.result()).put("profile", profile.result())
+        return new JsonObject().put("user_id", userId).put("role", role.result())
+            .put("state", state.result().getString("state")).put("state_until", state.result().getValue("until"))
+            .put("profile", profile.result())
             .put("sanctions", shown).put("reports_against", against.result())
             .put("open_reports_against", openAgainst.result()).put("reports_filed", filed.result());
       });

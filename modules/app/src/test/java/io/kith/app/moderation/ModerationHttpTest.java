@@ -2,8 +2,10 @@ package io.kith.app.moderation;
 
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
+import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.json.JsonObject;
+import io.vertx.openapi.impl.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -11,8 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -118,6 +125,62 @@ class ModerationHttpTest {
     JsonObject mine = kith.get("/reports", alice).expect(200);
     assertEquals(List.of(filed.getLong("id")), TestKith.ids(mine));
     assertEquals(List.of(), TestKith.ids(kith.get("/reports", bob).expect(200)));
+  }
+
+  @Test
+  @DisplayName("the contract allows the texts of reports, decisions, sanctions and appeals exactly the service's 1,000 "
+      + "code points: 1,000 emoji pass, 1,001 are refused naming the field")
+  void textLimitsMatchTheService() {
+    List<String> bounds = textBounds(Set.of("fileReport", "decideReport", "warnUser", "suspendUser", "unsuspendUser",
+        "limitUser", "unlimitUser", "fileAppeal", "appealSuspension", "decideAppeal"));
+    assertTrue(bounds.size() >= 8, "moderation texts found in the contract: " + bounds);
+    bounds.forEach(bound -> assertTrue(bound.endsWith("=1000"), "contract bound " + bound + ", service bound 1000"));
+
+    User mod = moderator();
+    User alice = kith.register();
+    User bob = kith.register();
+    String emoji = new String(Character.toChars(0x1F600));
+    kith.post("/reports", alice, report("user", bob.id(), "spam").put("comment", emoji.repeat(1_001)))
+        .problem(400, "validation_failed", "comment");
+    long id = kith.post("/reports", alice, report("user", bob.id(), "spam").put("comment", emoji.repeat(1_000)))
+        .expect(201).getLong("id");
+    String decision = "/admin/reports/" + id + "/decision";
+    kith.post(decision, mod, new JsonObject().put("decision", "dismiss").put("reason", emoji.repeat(1_001)))
+        .problem(400, "validation_failed", "reason");
+    kith.post(decision, mod, new JsonObject().put("decision", "dismiss").put("reason", emoji.repeat(1_000)))
+        .expect(200);
+  }
+
+  /** "operation.member=maxLength" of every reason, comment and text in the request bodies of {@code operationIds}. */
+  private static List<String> textBounds(Set<String> operationIds) {
+    JsonObject doc;
+    try (InputStream in = ModerationHttpTest.class.getClassLoader().getResourceAsStream("openapi.yaml")) {
+      doc = Await.result(Utils.yamlStringToJson(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<String> bounds = new ArrayList<>();
+    for (String path : doc.getJsonObject("paths").fieldNames()) {
+      JsonObject op = doc.getJsonObject("paths").getJsonObject(path).getJsonObject("post");
+      if (op == null || !operationIds.contains(op.getString("operationId")) || !op.containsKey("requestBody")) {
+        continue;
+      }
+      JsonObject schema = op.getJsonObject("requestBody").getJsonObject("content")
+          .getJsonObject("application/json").getJsonObject("schema");
+      String ref = schema.getString("$ref");
+      if (ref != null) {
+        schema = doc.getJsonObject("components").getJsonObject("schemas")
+            .getJsonObject(ref.substring(ref.lastIndexOf('/') + 1));
+      }
+      JsonObject properties = schema.getJsonObject("properties", new JsonObject());
+      for (String member : List.of("reason", "comment", "text")) {
+        if (properties.containsKey(member)) {
+          bounds.add(op.getString("operationId") + "." + member + "="
+              + properties.getJsonObject(member).getValue("maxLength"));
+        }
+      }
+    }
+    return bounds;
   }
 
   @Test

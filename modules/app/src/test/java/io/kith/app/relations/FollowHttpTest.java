@@ -153,10 +153,11 @@ class FollowHttpTest {
   }
 
   @Test
-  @DisplayName("the relations sub-paths of /users do not shadow /users/by-username/{username}")
+  @DisplayName("the sub-paths of /users (relations' followers, following, counts, tags; feeds' posts) do not shadow "
+      + "/users/by-username/{username}")
   void byUsernameStillFound() {
     User viewer = kith.register();
-    for (String name : List.of("followers", "following", "counts", "tags")) {
+    for (String name : List.of("followers", "following", "counts", "tags", "posts")) {
       int status = kith.registerRaw(name).status();
       assertTrue(status == 201 || status == 409, name + " registered or already taken: " + status);
       JsonObject found = kith.get("/users/by-username/" + name, viewer).expect(200);

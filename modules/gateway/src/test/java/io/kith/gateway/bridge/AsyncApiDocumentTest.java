@@ -104,6 +104,27 @@ class AsyncApiDocumentTest {
     }
   }
 
+  @Test
+  @DisplayName("the real-time guide (docs/realtime.md) shows every push kind and every address the document has")
+  @SuppressWarnings("unchecked")
+  void guideFollowsTheDocument() throws Exception {
+    String guide = Files.readString(Path.of("..", "..", "docs", "realtime.md"));
+    Set<String> missing = new TreeSet<>();
+    for (String kind : documentedKinds()) {
+      if (!guide.contains("`" + kind + "`") && !guide.contains("\"kind\":\"" + kind + "\"")) {
+        missing.add("kind " + kind);
+      }
+    }
+    for (Object channel : ((Map<String, Object>) document().get("channels")).values()) {
+      Object address = ((Map<String, Object>) channel).get("address");
+      // the guide writes kith.user.<id> where the document has kith.user.{userId}
+      if (address != null && !guide.contains("`" + address.toString().replaceFirst("\\{.*", ""))) {
+        missing.add("address " + address);
+      }
+    }
+    assertEquals(Set.of(), missing, "in asyncapi.yaml but not in docs/realtime.md");
+  }
+
   @SuppressWarnings("unchecked")
   private static Set<String> documentedKinds() throws IOException {
     Map<String, Object> messages = (Map<String, Object>) ((Map<String, Object>) document().get("components"))

@@ -221,6 +221,85 @@ class OpenApiDocumentTest {
   }
 
   @Test
+  @DisplayName("a new username has the registration's rule wherever it is chosen (POST /api/v1/me/username too)")
+  void usernameRuleEverywhere() {
+    JsonObject[] bodies = new JsonObject[2];
+    operations((name, op) -> {
+      int at = name.equals("POST /api/v1/accounts") ? 0 : name.equals("POST /api/v1/me/username") ? 1 : -1;
+      if (at >= 0) {
+        bodies[at] = resolve(op.getJsonObject("requestBody").getJsonObject("content")
+            .getJsonObject("application/json").getJsonObject("schema"));
+      }
+    });
+    JsonObject registered = bodies[0].getJsonObject("properties").getJsonObject("username");
+    JsonObject changed = bodies[1].getJsonObject("properties").getJsonObject("username");
+    for (String rule : List.of("minLength", "maxLength", "pattern")) {
+      assertEquals(registered.getValue(rule), changed.getValue(rule), rule);
+    }
+  }
+
+  /** Lists answered whole: each states its bound in its summary, but the operators' own configuration. */
+  private static final Set<String> WHOLE_CONFIGURATION = Set.of("listWebhooks", "listApiKeys");
+  private static final Set<String> NOT_PAGING = Set.of("offset", "page", "max_id", "next", "next_max_id",
+      "next_offset", "before", "after", "latitude", "longitude");
+
+  @Test
+  @DisplayName("every list pages the same way: limit and cursor in, next_cursor (NextCursor) out; history and strokes "
+      + "walk by seq; a list answered whole says its bound; no other paging name is left")
+  void everyListPagesTheSameWay() {
+    List<String> wrong = new ArrayList<>();
+    int[] paged = {0};
+    operations((name, op) -> {
+      Set<String> query = new java.util.HashSet<>();
+      op.getJsonArray("parameters", new JsonArray()).forEach(p -> {
+        JsonObject param = resolve((JsonObject) p);
+        if ("query".equals(param.getString("in"))) {
+          query.add(param.getString("name"));
+        }
+      });
+      query.stream().filter(NOT_PAGING::contains).forEach(q -> wrong.add(name + " takes " + q));
+      JsonObject page = listPage(op);
+      if (!name.startsWith("GET ") || page == null) {
+        return;
+      }
+      JsonObject members = page.getJsonObject("properties");
+      members.fieldNames().stream().filter(NOT_PAGING::contains).forEach(m -> wrong.add(name + " answers " + m));
+      if (query.contains("after_seq")) {
+        if (!members.containsKey("last_seq") || query.contains("cursor")) {
+          wrong.add(name + " walks by seq without last_seq, or with a cursor too");
+        }
+      } else if (query.contains("limit") || query.contains("cursor") || members.containsKey("next_cursor")) {
+        paged[0]++;
+        if (!query.containsAll(Set.of("limit", "cursor")) || !new JsonObject().put("$ref", "#/components/schemas/"
+            + "NextCursor").equals(members.getJsonObject("next_cursor"))) {
+          wrong.add(name + " pages by " + query + " answering " + members.fieldNames());
+        }
+      } else if (!WHOLE_CONFIGURATION.contains(op.getString("operationId"))
+          && !op.getString("summary", "").matches("(?s).*\\b(at most|up to) .*")) {
+        wrong.add(name + " is answered whole without stating its bound in its summary");
+      }
+    });
+    assertTrue(wrong.isEmpty(), "lists that page otherwise: " + wrong);
+    assertTrue(paged[0] > 30, "paged lists found: " + paged[0]);
+  }
+
+  /** The 200 JSON body of {@code op} with its allOf parts merged when it has an items array, else null. */
+  private JsonObject listPage(JsonObject op) {
+    JsonObject ok = op.getJsonObject("responses").getJsonObject("200");
+    JsonObject body = ok == null ? null : resolve(ok).getJsonObject("content", new JsonObject())
+        .getJsonObject("application/json");
+    if (body == null) {
+      return null;
+    }
+    JsonObject properties = new JsonObject();
+    JsonObject schema = resolve(body.getJsonObject("schema"));
+    List<JsonObject> parts = new ArrayList<>(List.of(schema));
+    schema.getJsonArray("allOf", new JsonArray()).forEach(part -> parts.add(resolve((JsonObject) part)));
+    parts.forEach(part -> properties.mergeIn(part.getJsonObject("properties", new JsonObject())));
+    return properties.containsKey("items") ? new JsonObject().put("properties", properties) : null;
+  }
+
+  @Test
   @DisplayName("no request body pairs null with a format (the request validator checks int64 on null too, refusing "
       + "what the schema allows): a nullable formatted value there is oneOf the value or null")
   void nullableRequestIntegers() {

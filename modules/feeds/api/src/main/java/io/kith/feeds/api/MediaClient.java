@@ -49,6 +49,13 @@ public final class MediaClient {
    * {@code media_not_found}, like a download).
    */
   public static final String INFO_ADDRESS = "kith.feeds.media.info";
+  /**
+   * Push kind on the uploader's {@code kith.user.<id>} address once processing ended well:
+   * {@code {kind, media: <view, state ready>}} (images before their upload is answered, videos after).
+   */
+  public static final String PUSH_MEDIA_READY = "media.ready";
+  /** Push kind on the uploader's address when processing failed: {@code {kind, media: <view with reason, detail>}}. */
+  public static final String PUSH_MEDIA_FAILED = "media.failed";
   /** Largest piece of bytes in one message. */
   public static final int CHUNK_BYTES = 256 * 1024;
   /** Header: the acting (uploading) user id, from a verified token. */

@@ -1,5 +1,6 @@
 package io.kith.feeds.service.media;
 
+import io.kith.feeds.api.MediaClient;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
@@ -42,9 +43,6 @@ final class MediaPipeline {
   static final String PROCESSING = "processing";
   static final String READY = "ready";
   static final String FAILED = "failed";
-  /** Kind of the real-time pushes to the uploader. */
-  static final String PUSH_READY = "media.ready";
-  static final String PUSH_FAILED = "media.failed";
 
   /**
    * Whether a record failed processing (undecodable, over a limit, an internal error): it may not be attached to
@@ -239,7 +237,7 @@ final class MediaPipeline {
   private void push(JsonObject record) {
     boolean ready = READY.equals(record.getString(STATUS));
     vertx.eventBus().publish(Addresses.user(record.getLong("owner")), new JsonObject()
-        .put("kind", ready ? PUSH_READY : PUSH_FAILED).put("media", view(record)));
+        .put("kind", ready ? MediaClient.PUSH_MEDIA_READY : MediaClient.PUSH_MEDIA_FAILED).put("media", view(record)));
   }
 
   /**

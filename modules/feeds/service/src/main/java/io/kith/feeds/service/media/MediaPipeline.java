@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import ws.schild.jave.process.ProcessLocator;
 
 import java.io.File;
 import java.io.IOException;
@@ -61,9 +62,9 @@ final class MediaPipeline {
     return new JsonObject().put("$ne", FAILED);
   }
 
-  /** The pipeline's settings (section {@code feeds.media}). */
+  /** The pipeline's settings (section {@code feeds.media}); {@code ffmpeg} finds the executable the video steps run. */
   record Settings(int workers, int maxQueued, long maxPixels, long maxVideoSeconds, List<Integer> sizes,
-                  VideoTranscode.Settings transcode) {
+                  VideoTranscode.Settings transcode, ProcessLocator ffmpeg) {
   }
 
   private final Vertx vertx;
@@ -82,7 +83,8 @@ final class MediaPipeline {
     // one ffmpeg or one decode per worker: the pool size bounds the CPU and memory media takes on a node
     this.workers = vertx.createSharedWorkerExecutor("kith-media", settings.workers());
     this.images = new ImageVariants(settings.maxPixels(), settings.sizes());
-    this.videos = new VideoProbe(settings.maxVideoSeconds(), new VideoTranscode(settings.transcode()));
+    this.videos = new VideoProbe(settings.maxVideoSeconds(), settings.ffmpeg(),
+        new VideoTranscode(settings.transcode(), settings.ffmpeg()));
   }
 
   /** Whether a new upload would find no room in the queue (checked before its bytes are taken). */

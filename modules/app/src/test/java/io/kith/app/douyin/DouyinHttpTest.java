@@ -2,6 +2,7 @@ package io.kith.app.douyin;
 
 import io.kith.app.douyin.DouyinKith.DUser;
 import io.kith.app.support.Reply;
+import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.TestImages;
@@ -149,7 +150,7 @@ class DouyinHttpTest {
     DUser author = kith.user();
     JsonObject video;
     // both threads of the node's media pool held, so the video stays in processing until released
-    try (DouyinKith.HeldMediaPool held = kith.holdMediaPool()) {
+    try (TestKith.HeldMediaPool held = kith.holdMediaPool()) {
       video = kith.video(author, "cover me");
       Reply waiting = kith.fetch(video.getString("cover_url"));
       assertEquals(200, waiting.status(), waiting.text());

@@ -6,7 +6,6 @@ import io.kith.feeds.service.media.TestVideos;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.MultiMap;
-import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
@@ -18,14 +17,11 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One Kith node (accounts, relations, feeds, messaging and the gateway) for one test class, and a client that talks
@@ -191,45 +187,5 @@ final class DouyinKith extends TestKith {
   static String lastSegment(String url) {
     String path = url.contains("?") ? url.substring(0, url.indexOf('?')) : url;
     return path.substring(path.lastIndexOf('/') + 1);
-  }
-
-  /**
-   * Holds every thread of the node's media worker pool ({@code kith-media}, shared by name) until closed, so uploads
-   * stay in processing meanwhile; returns once all of them are held.
-   */
-  HeldMediaPool holdMediaPool() {
-    int threads = kith().platform().config().section("feeds").getJsonObject("media", new JsonObject())
-        .getInteger("workers", 2);
-    return new HeldMediaPool(kith().vertx().createSharedWorkerExecutor("kith-media", threads), threads);
-  }
-
-  /** The node's media pool, held (see {@link #holdMediaPool}); closing lets it work again. */
-  static final class HeldMediaPool implements AutoCloseable {
-    private final WorkerExecutor pool;
-    private final CountDownLatch release = new CountDownLatch(1);
-
-    private HeldMediaPool(WorkerExecutor pool, int threads) {
-      this.pool = pool;
-      CountDownLatch started = new CountDownLatch(threads);
-      for (int i = 0; i < threads; i++) {
-        // unordered, so each task takes a thread of its own instead of queueing behind the first
-        pool.executeBlocking(() -> {
-          started.countDown();
-          return release.await(5, TimeUnit.MINUTES);
-        }, false);
-      }
-      try {
-        assertTrue(started.await(60, TimeUnit.SECONDS), "the media pool's threads were not all held");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-
-    @Override
-    public void close() {
-      release.countDown();
-      pool.close(); // drops this reference only: the pipeline's own keeps the pool
-    }
   }
 }

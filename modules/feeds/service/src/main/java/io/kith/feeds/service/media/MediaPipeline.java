@@ -76,10 +76,13 @@ final class MediaPipeline {
   /** Media accepted and not yet settled, on this node. */
   private final AtomicInteger inFlight = new AtomicInteger();
 
-  MediaPipeline(Vertx vertx, MediaStore store, Settings settings) {
+  private final MediaVerticle.PostsUsing postsUsing;
+
+  MediaPipeline(Vertx vertx, MediaStore store, Settings settings, MediaVerticle.PostsUsing postsUsing) {
     this.vertx = vertx;
     this.store = store;
     this.settings = settings;
+    this.postsUsing = postsUsing;
     // one ffmpeg or one decode per worker: the pool size bounds the CPU and memory media takes on a node
     this.workers = vertx.createSharedWorkerExecutor("kith-media", settings.workers());
     this.images = new ImageVariants(settings.maxPixels(), settings.sizes());
@@ -151,9 +154,20 @@ final class MediaPipeline {
         .compose(settled -> {
           if (settled != null) {
             push(settled);
+            refreshPosts(settled);
           }
           return Future.succeededFuture(settled == null ? record : settled);
         });
+  }
+
+  /** The posts already using a media that settled get its new view (a failure leaves theirs as it was, logged). */
+  private void refreshPosts(JsonObject settled) {
+    List<Long> posts = new ArrayList<>();
+    settled.getJsonArray("posts", new JsonArray()).forEach(p -> posts.add(((Number) p).longValue()));
+    if (!posts.isEmpty()) {
+      postsUsing.settled(settled.getLong("_id"), posts, view(settled)).onFailure(e -> LOG.warn(
+          "posts {} keep an older view of media {}: {}", posts, settled.getLong("_id"), e.toString()));
+    }
   }
 
   /** The worker part: decode and encode, no store access. */

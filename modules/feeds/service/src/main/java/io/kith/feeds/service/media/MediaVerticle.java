@@ -66,9 +66,26 @@ public final class MediaVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> exportBlobs;
   private long sweepTimer = -1;
 
-  /** Creates the verticle on a node's platform. */
+  /**
+   * Told when a media that posts already use settles (a video attached while it was processed), so that the posts'
+   * copies of its view ({@code state}, {@code variants}) follow.
+   */
+  public interface PostsUsing {
+    /** Puts {@code view} in place of the media's copy in {@code postIds}. */
+    Future<Void> settled(long mediaId, List<Long> postIds, JsonObject view);
+  }
+
+  private final PostsUsing postsUsing;
+
+  /** Creates the verticle on a node's platform, with no posts to keep up to date (the media tests). */
   public MediaVerticle(Platform platform) {
+    this(platform, (mediaId, postIds, view) -> Future.succeededFuture());
+  }
+
+  /** Creates the verticle on a node's platform; {@code postsUsing} updates the posts that use a media that settled. */
+  public MediaVerticle(Platform platform, PostsUsing postsUsing) {
     this.platform = platform;
+    this.postsUsing = postsUsing;
   }
 
   @Override
@@ -86,7 +103,7 @@ public final class MediaVerticle extends VerticleBase {
     long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
     MediaUses uses = new MediaUses(vertx, store, FeedsInternal.proxy(vertx));
-    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config));
+    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config), postsUsing);
     MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits, pipeline);
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {

@@ -163,7 +163,8 @@ public class TestKith extends TestNode {
     return media.getLong("id");
   }
 
-  private Reply upload(User user, String contentType, byte[] bytes) {
+  /** POST /media of {@code bytes} as {@code contentType} by {@code user}: the raw reply. */
+  public Reply upload(User user, String contentType, byte[] bytes) {
     MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", contentType);
     return Await.result(send(HttpMethod.POST, API + "/media", user.access(), headers, Buffer.buffer(bytes)));
   }

@@ -174,8 +174,8 @@ class DouyinHttpTest {
   }
 
   @Test
-  @DisplayName("favorite action likes and unlikes; the video, the liker's favorite list and both users' counters "
-      + "follow; someone else's favorite list and a bad action_type are refused")
+  @DisplayName("favorite action likes and unlikes; the video, the liker's favorite list, the feed read with the liker's "
+      + "token and both users' counters follow; someone else's favorite list and a bad action_type are refused")
   void favorites() {
     DUser author = kith.user();
     DUser fan = kith.user();
@@ -188,6 +188,13 @@ class DouyinHttpTest {
     assertEquals(1L, user(fan, author.id()).getLong("total_favorited"));
     assertEquals(1L, user(fan, fan.id()).getLong("favorite_count"));
     assertFalse(byId(list("/publish/list/", author, author.id(), "video_list"), video).getBoolean("is_favorite"));
+    // the feed's token is optional: with it the video is the fan's favorite, without it nobody's
+    long later = System.currentTimeMillis() + 60_000;
+    assertTrue(byId(ok(kith.get("/feed/", Map.of("token", fan.token(), "latest_time", later)))
+        .getJsonArray("video_list"), video).getBoolean("is_favorite"));
+    assertFalse(byId(ok(kith.get("/feed/", Map.of("latest_time", later))).getJsonArray("video_list"), video)
+        .getBoolean("is_favorite"));
+    refused(kith.get("/feed/", Map.of("token", "not-a-token")), "token_invalid");
 
     ok(kith.post("/favorite/action/", Map.of("token", fan.token(), "video_id", video, "action_type", 2)));
     assertTrue(list("/favorite/list/", fan, fan.id(), "video_list").isEmpty());

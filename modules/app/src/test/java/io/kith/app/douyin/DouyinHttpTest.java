@@ -2,8 +2,10 @@ package io.kith.app.douyin;
 
 import io.kith.app.douyin.DouyinKith.DUser;
 import io.kith.app.support.Reply;
+import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.TestImages;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.awt.image.BufferedImage;
 import java.util.List;
 import java.util.Map;
 
@@ -119,9 +122,9 @@ class DouyinHttpTest {
     Reply play = kith.fetch(first.getString("play_url"));
     assertEquals(200, play.status());
     assertArrayEquals(bytes, play.body().getBytes());
+    // the default cover while the video is processed, a redirect to its frame once ready (see videoCover)
     Reply cover = kith.fetch(first.getString("cover_url"));
-    assertEquals(200, cover.status());
-    assertEquals("image/png", cover.header("Content-Type"));
+    assertTrue(cover.status() == 200 || cover.status() == 302, cover.text());
     long second = kith.video(author, "second clip").getLong("id");
 
     JsonObject feed = ok(kith.get("/feed/", Map.of("latest_time", System.currentTimeMillis() + 60_000)));
@@ -141,8 +144,38 @@ class DouyinHttpTest {
   }
 
   @Test
-  @DisplayName("favorite action likes and unlikes; the video, the liker's favorite list and both users' counters "
-      + "follow; someone else's favorite list and a bad action_type are refused")
+  @DisplayName("a video's cover_url shows the default cover while the video is processed, then the frame the media "
+      + "pipeline took from it; a cover of an unknown or malformed id is refused")
+  void videoCover() throws Exception {
+    DUser author = kith.user();
+    JsonObject video;
+    // both threads of the node's media pool held, so the video stays in processing until released
+    try (TestKith.HeldMediaPool held = kith.holdMediaPool()) {
+      video = kith.video(author, "cover me");
+      Reply waiting = kith.fetch(video.getString("cover_url"));
+      assertEquals(200, waiting.status(), waiting.text());
+      assertEquals("image/png", waiting.header("Content-Type"));
+      assertEquals("no-cache", waiting.header("Cache-Control"));
+    }
+    String url = video.getString("cover_url");
+    Reply redirect = kith.awaitFetch(url, r -> r.status() == 302);
+    String location = redirect.header("Location");
+    assertTrue(location.endsWith("/api/v1/media/" + DouyinKith.lastSegment(url) + "?variant=cover"), location);
+    Reply frame = kith.fetch(location);
+    assertEquals(200, frame.status(), frame.text());
+    assertEquals("image/jpeg", frame.header("Content-Type"));
+    BufferedImage image = TestImages.decode(frame.body().getBytes());
+    assertEquals(64, image.getWidth());
+    assertEquals(48, image.getHeight());
+
+    refused(kith.get("/cover/" + (Long.parseLong(DouyinKith.lastSegment(url)) + 9_999_999), Map.of()),
+        "media_not_found");
+    refused(kith.get("/cover/abc", Map.of()), "validation_failed");
+  }
+
+  @Test
+  @DisplayName("favorite action likes and unlikes; the video, the liker's favorite list, the feed read with the liker's "
+      + "token and both users' counters follow; someone else's favorite list and a bad action_type are refused")
   void favorites() {
     DUser author = kith.user();
     DUser fan = kith.user();
@@ -155,6 +188,13 @@ class DouyinHttpTest {
     assertEquals(1L, user(fan, author.id()).getLong("total_favorited"));
     assertEquals(1L, user(fan, fan.id()).getLong("favorite_count"));
     assertFalse(byId(list("/publish/list/", author, author.id(), "video_list"), video).getBoolean("is_favorite"));
+    // the feed's token is optional: with it the video is the fan's favorite, without it nobody's
+    long later = System.currentTimeMillis() + 60_000;
+    assertTrue(byId(ok(kith.get("/feed/", Map.of("token", fan.token(), "latest_time", later)))
+        .getJsonArray("video_list"), video).getBoolean("is_favorite"));
+    assertFalse(byId(ok(kith.get("/feed/", Map.of("latest_time", later))).getJsonArray("video_list"), video)
+        .getBoolean("is_favorite"));
+    refused(kith.get("/feed/", Map.of("token", "not-a-token")), "token_invalid");
 
     ok(kith.post("/favorite/action/", Map.of("token", fan.token(), "video_id", video, "action_type", 2)));
     assertTrue(list("/favorite/list/", fan, fan.id(), "video_list").isEmpty());

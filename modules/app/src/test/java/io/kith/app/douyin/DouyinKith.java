@@ -4,6 +4,7 @@ import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
 import io.kith.feeds.service.media.TestVideos;
 import io.kith.platform.testkit.Await;
+import io.kith.platform.testkit.Poll;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -14,8 +15,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -165,5 +169,23 @@ final class DouyinKith extends TestKith {
   Reply fetch(String url) {
     String path = url.substring(url.indexOf('/', url.indexOf("//") + 2));
     return Await.result(send(HttpMethod.GET, path, null, null));
+  }
+
+  /** Fetches {@code url} until {@code condition} accepts the reply (media processing has a generous deadline). */
+  Reply awaitFetch(String url, Predicate<Reply> condition) {
+    AtomicReference<Reply> last = new AtomicReference<>();
+    String path = url.substring(url.indexOf('/', url.indexOf("//") + 2));
+    Await.result(Poll.until(client(), Duration.ofSeconds(90), "GET " + url + " to answer as expected",
+        () -> send(HttpMethod.GET, path, null, null).map(r -> {
+          last.set(r);
+          return condition.test(r);
+        })));
+    return last.get();
+  }
+
+  /** The last path segment of a URL (a cover_url's media id), without its query. */
+  static String lastSegment(String url) {
+    String path = url.contains("?") ? url.substring(0, url.indexOf('?')) : url;
+    return path.substring(path.lastIndexOf('/') + 1);
   }
 }

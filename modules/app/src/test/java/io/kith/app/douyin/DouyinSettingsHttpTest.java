@@ -44,7 +44,9 @@ class DouyinSettingsHttpTest {
       DouyinKith.refused(kith.publish(user.token(), "too big", DouyinKith.mp4(max + 1)), "payload_too_large");
       JsonObject video = kith.video(user, "small enough", DouyinKith.mp4());
       assertTrue(video.getString("play_url").startsWith("https://video.example/api/v1/media/"), video.encode());
-      assertEquals("https://video.example/douyin/static/cover.png", video.getString("cover_url"));
+      assertTrue(video.getString("cover_url").startsWith("https://video.example/douyin/cover/"), video.encode());
+      String frame = kith.awaitFetch(video.getString("cover_url"), r -> r.status() == 302).header("Location");
+      assertTrue(frame.startsWith("https://video.example/api/v1/media/"), frame);
     }
   }
 }

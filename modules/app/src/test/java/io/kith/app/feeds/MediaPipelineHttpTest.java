@@ -3,9 +3,12 @@ package io.kith.app.feeds;
 import io.kith.app.support.BridgeSocket;
 import io.kith.app.support.Conformance;
 import io.kith.app.support.Reply;
+import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
+import io.kith.feeds.service.media.TestVideos;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.Poll;
 import io.kith.platform.testkit.TestImages;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.awt.image.BufferedImage;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -111,5 +115,63 @@ class MediaPipelineHttpTest {
     kith.get("/media/" + id + "?variant=../x", owner).problem(400, "validation_failed");
     kith.post("/posts", owner, new JsonObject().put("text", "bomb").put("media", new JsonArray().add(id)))
         .problem(400, "invalid_media");
+  }
+
+  @Test
+  @DisplayName("a post's photo carries its state, size and variants as documented, and a reader fetches a thumbnail "
+      + "by its url")
+  void postPhotoWithVariants() {
+    User author = kith.register();
+    User reader = kith.register();
+    long photo = upload(author, "image/jpeg", TestImages.jpegWithExif(1600, 1200, 1)).expect(201).getLong("id");
+    long post = kith.post("/posts", author, new JsonObject().put("text", "view").put("visibility", "public")
+        .put("media", new JsonArray().add(photo))).expect(201).getLong("id");
+    JsonObject read = kith.get("/posts/" + post, reader).expect(200);
+    assertEquals(List.of(), contract.problems("getPost", 200, read), "the post is as documented");
+    JsonObject media = read.getJsonArray("media").getJsonObject(0);
+    assertEquals(photo, media.getLong("id"));
+    assertEquals("ready", media.getString("state"));
+    assertEquals(1600, media.getInteger("width"));
+    assertEquals(1200, media.getInteger("height"));
+    assertEquals(kith.get("/media/" + photo + "/info", author).expect(200).getJsonArray("variants"),
+        media.getJsonArray("variants"));
+    JsonObject small = media.getJsonArray("variants").getJsonObject(0);
+    assertEquals("w160", small.getString("name"));
+    Reply thumb = kith.get(small.getString("url").substring(API.length()), reader);
+    assertEquals(200, thumb.status(), thumb.text());
+    assertEquals(160, TestImages.decode(thumb.body().getBytes()).getWidth());
+  }
+
+  @Test
+  @DisplayName("a video published while it is processed shows processing in the post, then ready with its cover "
+      + "frame once processed")
+  void postVideoFollowsProcessing() throws Exception {
+    User author = kith.register();
+    User reader = kith.register();
+    long post;
+    long video;
+    try (TestKith.HeldMediaPool held = kith.holdMediaPool()) {
+      video = upload(author, "video/mp4", TestVideos.mp4(64, 48, 3)).expect(201).getLong("id");
+      post = kith.post("/posts", author, new JsonObject().put("text", "clip").put("visibility", "public")
+          .put("media", new JsonArray().add(video))).expect(201).getLong("id");
+      JsonObject waiting = kith.get("/posts/" + post, reader).expect(200).getJsonArray("media").getJsonObject(0);
+      assertEquals("processing", waiting.getString("state"), waiting.encode());
+      assertTrue(waiting.getJsonArray("variants").isEmpty(), waiting.encode());
+    }
+    AtomicReference<JsonObject> ready = new AtomicReference<>();
+    Await.result(Poll.until(kith.client(), Duration.ofSeconds(90), "the post's video to be ready",
+        () -> kith.send(HttpMethod.GET, API + "/posts/" + post, reader.access(), null).map(r -> {
+          ready.set(r.json().getJsonArray("media").getJsonObject(0));
+          return "ready".equals(ready.get().getString("state"));
+        })));
+    JsonObject media = ready.get();
+    assertEquals(64, media.getInteger("width"));
+    assertTrue(media.getLong("duration_ms") > 0, media.encode());
+    JsonObject cover = media.getJsonArray("variants").getJsonObject(0);
+    assertEquals("cover", cover.getString("name"));
+    Reply frame = kith.get(cover.getString("url").substring(API.length()), reader);
+    assertEquals(200, frame.status(), frame.text());
+    assertEquals("image/jpeg", frame.header("Content-Type"));
+    assertEquals(media, kith.get("/posts/" + post, author).expect(200).getJsonArray("media").getJsonObject(0));
   }
 }

@@ -1,9 +1,11 @@
 package io.kith.app.messaging;
 
+import io.kith.app.support.Conformance;
 import io.kith.app.support.Reply;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
+import io.kith.platform.testkit.TestImages;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.util.List;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @DisplayName("Chat images over HTTP")
 class ChatMediaHttpTest {
 
+  private final Conformance contract = Conformance.load();
   private TestKith kith;
 
   @BeforeAll
@@ -69,6 +73,29 @@ class ChatMediaHttpTest {
     JsonObject inHistory = kith.get("/conversations/" + m.getLong("conversation") + "/messages", bob).expect(200)
         .getJsonArray("items").getJsonObject(0);
     assertEquals(image, inHistory.getJsonObject("media").getLong("id"));
+  }
+
+  @Test
+  @DisplayName("a chat image carries its state and variants, as documented, and the other member fetches a "
+      + "thumbnail by its url")
+  void imageVariants() {
+    User alice = kith.register();
+    User bob = kith.register();
+    long image = kith.upload(alice, "image/png", TestImages.png(600, 400)).expect(201).getLong("id");
+    JsonObject sent = sendDirect(alice, bob, image).expect(201).getJsonObject("message");
+    JsonObject page = kith.get("/conversations/" + sent.getLong("conversation") + "/messages", bob).expect(200);
+    assertEquals(List.of(), contract.problems("listMessages", 200, page), "the history is as documented");
+    JsonObject media = page.getJsonArray("items").getJsonObject(0).getJsonObject("media");
+    assertEquals(sent.getJsonObject("media"), media);
+    assertEquals("ready", media.getString("state"), media.encode());
+    assertEquals(600, media.getInteger("width"));
+    assertEquals(List.of("w160", "w480"), media.getJsonArray("variants").stream()
+        .map(v -> ((JsonObject) v).getString("name")).toList());
+    assertEquals(List.of(), contract.problems("getMediaInfo", 200, media), "the same view as the media's own");
+    Reply thumb = kith.get(media.getJsonArray("variants").getJsonObject(0).getString("url")
+        .substring(TestKith.API.length()), bob);
+    assertEquals(200, thumb.status(), thumb.text());
+    assertEquals(160, TestImages.decode(thumb.body().getBytes()).getWidth());
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.testkit.TestImages;
 import io.vertx.core.MultiMap;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
@@ -11,11 +12,14 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A {@link TestNode} whose tests act as {@link User}s registered over HTTP: the request verbs as a user (or
@@ -159,7 +163,8 @@ public class TestKith extends TestNode {
     return media.getLong("id");
   }
 
-  private Reply upload(User user, String contentType, byte[] bytes) {
+  /** POST /media of {@code bytes} as {@code contentType} by {@code user}: the raw reply. */
+  public Reply upload(User user, String contentType, byte[] bytes) {
     MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Content-Type", contentType);
     return Await.result(send(HttpMethod.POST, API + "/media", user.access(), headers, Buffer.buffer(bytes)));
   }
@@ -230,4 +235,43 @@ public class TestKith extends TestNode {
     throw new AssertionError("paging never ended: " + path);
   }
 
+  /**
+   * Holds every thread of the node's media worker pool ({@code kith-media}, shared by name) until closed, so uploads
+   * stay in processing meanwhile; returns once all of them are held.
+   */
+  public HeldMediaPool holdMediaPool() {
+    int threads = kith().platform().config().section("feeds").getJsonObject("media", new JsonObject())
+        .getInteger("workers", 2);
+    return new HeldMediaPool(kith().vertx().createSharedWorkerExecutor("kith-media", threads), threads);
+  }
+
+  /** The node's media pool, held (see {@link #holdMediaPool}); closing lets it work again. */
+  public static final class HeldMediaPool implements AutoCloseable {
+    private final WorkerExecutor pool;
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    private HeldMediaPool(WorkerExecutor pool, int threads) {
+      this.pool = pool;
+      CountDownLatch started = new CountDownLatch(threads);
+      for (int i = 0; i < threads; i++) {
+        // unordered, so each task takes a thread of its own instead of queueing behind the first
+        pool.executeBlocking(() -> {
+          started.countDown();
+          return release.await(5, TimeUnit.MINUTES);
+        }, false);
+      }
+      try {
+        assertTrue(started.await(60, TimeUnit.SECONDS), "the media pool's threads were not all held");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+
+    @Override
+    public void close() {
+      release.countDown();
+      pool.close(); // drops this reference only: the pipeline's own keeps the pool
+    }
+  }
 }

@@ -67,6 +67,19 @@ final class DouyinReply {
     return id;
   }
 
+  /** A positive id read from {@code value} (a path segment), or a {@code validation_failed} failure naming it. */
+  static long positive(String value, String name) {
+    try {
+      long id = Long.parseLong(value);
+      if (id > 0) {
+        return id;
+      }
+    } catch (NumberFormatException e) {
+      // refused below, as a zero or negative id is
+    }
+    throw Failures.field(KithErrors.VALIDATION_FAILED, name, name + " must be a positive id");
+  }
+
   /** The verified caller from the {@code token} parameter, or {@code unauthenticated} / a token failure. */
   static Future<AccessClaims> caller(RoutingContext rc, Sessions sessions) {
     String token = param(rc, "token");

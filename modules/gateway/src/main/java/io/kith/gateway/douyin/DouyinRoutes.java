@@ -85,7 +85,7 @@ public final class DouyinRoutes {
     r.route().handler(BodyHandler.create(false)
         .setBodyLimit(platform.config().section("http").getLong("body-limit", 1_048_576L)));
     r.get("/static/cover.png").handler(rc -> rc.response().putHeader("Cache-Control", "public, max-age=86400")
-        .sendFile("douyin/cover.png"));
+        .sendFile(DouyinViews.DEFAULT_COVER_FILE));
     r.post("/user/register").handler(rc -> open(rc, () -> accounts.register(credentials(rc, "username"),
         clientAddress.of(rc)).map(j -> session(j.getJsonObject("user").getLong("id"),
         j.getJsonObject("tokens").getString("access_token")))));

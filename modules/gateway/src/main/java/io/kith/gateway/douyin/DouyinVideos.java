@@ -22,7 +22,8 @@ import java.util.List;
 
 /**
  * The douyin video routes: feed, publish (upload through the media path the native upload uses, then a public post
- * with the title as its text), a user's videos, favorites and comments, over the feeds service.
+ * with the title as its text), a user's videos, favorites and comments, over the feeds service; and a video's cover,
+ * the frame the media pipeline took from it.
  */
 final class DouyinVideos {
 
@@ -72,6 +73,37 @@ final class DouyinVideos {
     r.post("/comment/action").handler(rc -> authed.run(rc, me -> comment(rc, me.userId())));
     r.get("/comment/list").handler(rc -> open.run(rc, () -> DouyinReply.viewer(rc, sessions)
         .compose(viewer -> comments(rc, viewer))));
+    r.get("/cover/:media").handler(this::cover);
+  }
+
+  /**
+   * A video's {@code cover_url}: a redirect to the media's {@code cover} variant once the pipeline made it, the default
+   * cover until then (processing, or a video ffmpeg took no frame of), never cached so the frame shows once ready.
+   * Image loaders send no token: the media's own rule decides (a douyin video is a public post's media).
+   */
+  private void cover(RoutingContext rc) {
+    Future<JsonObject> view = Failures.guard(() -> {
+      long id = DouyinReply.positive(rc.pathParam("media"), "media");
+      return DouyinReply.viewer(rc, sessions).compose(viewer -> media.info(viewer, id));
+    });
+    view.onComplete(ar -> {
+      if (ar.failed()) {
+        DouyinReply.refuse(rc, ar.cause());
+      } else if (rc.response().headWritten()) {
+        return; // the request's deadline answered first
+      } else if (hasVariant(ar.result(), DouyinViews.COVER_VARIANT)) {
+        String frame = DouyinRoutes.base(rc, settings) + DouyinViews.coverVariant(ar.result().getLong("id"));
+        rc.response().setStatusCode(302).putHeader("Cache-Control", "public, max-age=3600")
+            .putHeader("Location", frame).end();
+      } else {
+        rc.response().putHeader("Cache-Control", "no-cache").sendFile(DouyinViews.DEFAULT_COVER_FILE);
+      }
+    });
+  }
+
+  private static boolean hasVariant(JsonObject view, String name) {
+    return view.getJsonArray("variants", new JsonArray()).stream()
+        .anyMatch(v -> name.equals(((JsonObject) v).getString("name")));
   }
 
   private PageRequest page() {

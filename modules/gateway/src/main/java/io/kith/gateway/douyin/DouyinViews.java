@@ -20,8 +20,12 @@ import java.util.Set;
  */
 final class DouyinViews {
 
-  /** The cover of a video whose author gave none, served by the gateway (item 3 of issue 23 will extract frames). */
-  static final String DEFAULT_COVER = "/douyin/static/cover.png";
+  /** The cover shown until the media pipeline has taken a frame of the video (class-path file). */
+  static final String DEFAULT_COVER_FILE = "douyin/cover.png";
+  /** Name of the media variant the pipeline makes of a video's frame. */
+  static final String COVER_VARIANT = "cover";
+  /** Path of a video's cover: the pipeline's frame once made, the default cover until then. */
+  private static final String COVER_PATH = "/douyin/cover/";
   private static final String MEDIA_PATH = "/api/v1/media/";
 
   private final AccountsService accounts;
@@ -128,11 +132,17 @@ final class DouyinViews {
         .put("id", post.getLong("id"))
         .put("author", author)
         .put("play_url", base + MEDIA_PATH + videoOf(post).getLong("id"))
-        .put("cover_url", base + (cover == null ? DEFAULT_COVER : MEDIA_PATH + cover.getLong("id")))
+        .put("cover_url", base + (cover == null ? COVER_PATH + videoOf(post).getLong("id")
+            : MEDIA_PATH + cover.getLong("id")))
         .put("favorite_count", counts.getLong("likes", 0L))
         .put("comment_count", counts.getLong("comments", 0L))
         .put("is_favorite", viewer.getBoolean("liked", false))
         .put("title", post.getString("text", ""));
+  }
+
+  /** The path of the {@code cover} variant of video media {@code id}. */
+  static String coverVariant(long id) {
+    return MEDIA_PATH + id + "?variant=" + COVER_VARIANT;
   }
 
   /** The video media of a post view, or null. */

@@ -66,6 +66,14 @@ final class PostStore {
 
   // ---------------------------------------------------------------- posts
 
+  /** Puts {@code view} in place of media {@code mediaId}'s copy in these posts. */
+  Future<Void> replaceMedia(List<Long> postIds, long mediaId, JsonObject view) {
+    JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(postIds))))
+        .put("media.id", mediaId);
+    return mongo.updateCollectionWithOptions(POSTS, query, new JsonObject().put("$set",
+        new JsonObject().put("media.$", view)), new UpdateOptions().setMulti(true)).mapEmpty();
+  }
+
   Future<Void> insert(JsonObject post) {
     return mongo.insert(POSTS, post).mapEmpty();
   }

@@ -52,6 +52,7 @@ final class Posts {
   private final ViewerFlags flags;
   private final PostCache cache;
   private final CounterRecount recount;
+  private final PostMediaViews mediaViews;
 
   Posts(FeedsCore core, PostAccess access, PostViews views) {
     this.core = core;
@@ -66,6 +67,7 @@ final class Posts {
     this.flags = core.flags();
     this.cache = core.cache();
     this.recount = core.recount();
+    this.mediaViews = new PostMediaViews(posts, cache, media);
   }
 
   Future<JsonObject> publish(long actor, JsonObject body) {
@@ -85,6 +87,8 @@ final class Posts {
       JsonObject doc = newPost(id, actor, draft, 0).put("media", new JsonArray(descriptors));
       return posts.insert(doc)
           .recover(e -> media.detach(id, draft.media()).transform(x -> Future.failedFuture(e)))
+          // a video that settled between its attach and this insert updated no post: read it again
+          .compose(x -> mediaViews.afterInsert(doc).otherwiseEmpty())
           .compose(x -> published(doc));
     });
   }

@@ -136,7 +136,8 @@ final class Sends {
 
   /**
    * The content with its media (an upload's id) attached to the conversation and replaced by its descriptor
-   * {@code {id, kind, content_type, size}}: from then on the conversation's members may read it. Fails with
+   * {@code {id, kind, content_type, size}} (with its state and variants once processed, see {@code MediaAttachments}):
+   * from then on the conversation's members may read it. Fails with
    * {@code invalid_media} (400) when the media does not exist or is not the sender's. A send refused after this
    * leaves the attachment, which lets members read nothing they are not sent.
    */

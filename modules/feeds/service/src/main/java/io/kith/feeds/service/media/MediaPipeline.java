@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import ws.schild.jave.process.ProcessLocator;
 
 import java.io.File;
 import java.io.IOException;
@@ -59,9 +60,9 @@ final class MediaPipeline {
     return new JsonObject().put("$ne", FAILED);
   }
 
-  /** The pipeline's settings (section {@code feeds.media}). */
+  /** The pipeline's settings (section {@code feeds.media}); {@code ffmpeg} finds the executable the video steps run. */
   record Settings(int workers, int maxQueued, long maxPixels, long maxVideoSeconds, List<Integer> sizes,
-                  VideoTranscode.Settings transcode) {
+                  VideoTranscode.Settings transcode, ProcessLocator ffmpeg) {
   }
 
   private final Vertx vertx;
@@ -73,14 +74,18 @@ final class MediaPipeline {
   /** Media accepted and not yet settled, on this node. */
   private final AtomicInteger inFlight = new AtomicInteger();
 
-  MediaPipeline(Vertx vertx, MediaStore store, Settings settings) {
+  private final MediaVerticle.PostsUsing postsUsing;
+
+  MediaPipeline(Vertx vertx, MediaStore store, Settings settings, MediaVerticle.PostsUsing postsUsing) {
     this.vertx = vertx;
     this.store = store;
     this.settings = settings;
+    this.postsUsing = postsUsing;
     // one ffmpeg or one decode per worker: the pool size bounds the CPU and memory media takes on a node
     this.workers = vertx.createSharedWorkerExecutor("kith-media", settings.workers());
     this.images = new ImageVariants(settings.maxPixels(), settings.sizes());
-    this.videos = new VideoProbe(settings.maxVideoSeconds(), new VideoTranscode(settings.transcode()));
+    this.videos = new VideoProbe(settings.maxVideoSeconds(), settings.ffmpeg(),
+        new VideoTranscode(settings.transcode(), settings.ffmpeg()));
   }
 
   /** Whether a new upload would find no room in the queue (checked before its bytes are taken). */
@@ -147,9 +152,20 @@ final class MediaPipeline {
         .compose(settled -> {
           if (settled != null) {
             push(settled);
+            refreshPosts(settled);
           }
           return Future.succeededFuture(settled == null ? record : settled);
         });
+  }
+
+  /** The posts already using a media that settled get its new view (a failure leaves theirs as it was, logged). */
+  private void refreshPosts(JsonObject settled) {
+    List<Long> posts = new ArrayList<>();
+    settled.getJsonArray("posts", new JsonArray()).forEach(p -> posts.add(((Number) p).longValue()));
+    if (!posts.isEmpty()) {
+      postsUsing.settled(settled.getLong("_id"), posts, view(settled)).onFailure(e -> LOG.warn(
+          "posts {} keep an older view of media {}: {}", posts, settled.getLong("_id"), e.toString()));
+    }
   }
 
   /** The worker part: decode and encode, no store access. */

@@ -92,7 +92,9 @@ public final class MediaStore {
    * and that the set is a valid post attachment (1..9 images, or one video with at most one image as its cover).
    * Fails with {@code FeedsErrors.INVALID_MEDIA} (extra {@code media}: the offending ids) otherwise.
    *
-   * @return one descriptor per id, in the given order: {@code {id, kind: "image"|"video", content_type, size}}
+   * @return one media view per id, in the given order ({@link MediaPipeline#view}: {@code {id, kind, content_type,
+   *     size, state, width?, height?, duration_ms?, codec?, variants}}), stored in the post so that a feed shows
+   *     thumbnails and covers without a call per media; a video still processing is updated when it settles
    */
   public Future<List<JsonObject>> attach(long owner, List<Long> mediaIds, long postId) {
     if (mediaIds.isEmpty()) {
@@ -151,7 +153,7 @@ public final class MediaStore {
     return null;
   }
 
-  /** Adds the post to the media's users; the descriptors, or invalid_media when one was removed meanwhile. */
+  /** Adds the post to the media's users; their views, or invalid_media when one was removed meanwhile. */
   private Future<List<JsonObject>> markUsed(long owner, List<Long> mediaIds, JsonArray idArray,
                                             Map<Long, JsonObject> byId, long postId) {
     JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", idArray)).put("owner", owner)
@@ -162,7 +164,7 @@ public final class MediaStore {
         .compose(r -> {
           if (r.getDocMatched() == mediaIds.size()) {
             List<JsonObject> out = new ArrayList<>();
-            mediaIds.forEach(id -> out.add(descriptor(byId.get(id))));
+            mediaIds.forEach(id -> out.add(MediaPipeline.view(byId.get(id))));
             return Future.succeededFuture(out);
           }
           // a media was removed (swept or detached elsewhere) between the check and the update: take back the
@@ -179,7 +181,9 @@ public final class MediaStore {
    * unattached. Fails with {@code invalid_media} (extra {@code media}) when it does not exist, is not ready, failed
    * processing, or was uploaded by someone else, all alike.
    *
-   * @return the media's descriptor {@code {id, kind, content_type, size}}
+   * @return the media's view ({@link MediaPipeline#view}: with its state and variants) once processed, which the
+   *     domain keeps with its object; the descriptor {@code {id, kind, content_type, size}} alone for a video still
+   *     processing, since no domain is told when it settles and a state kept would go stale
    */
   Future<JsonObject> attachTo(long owner, long mediaId, String use) {
     JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY)
@@ -190,7 +194,8 @@ public final class MediaStore {
         .compose(doc -> doc == null
             ? invalid(List.of(mediaId), "media " + mediaId
                 + " does not exist, was not uploaded by you, or failed processing (see its state)")
-            : Future.succeededFuture(descriptor(doc)));
+            : Future.succeededFuture(MediaPipeline.PROCESSING.equals(doc.getString(MediaPipeline.STATUS))
+                ? descriptor(doc) : MediaPipeline.view(doc)));
   }
 
   private static <T> Future<T> invalid(List<Long> offending, String detail) {
@@ -384,6 +389,17 @@ public final class MediaStore {
   }
 
   // ---------------------------------------------------------------- reads
+
+  /** The current views ({@link MediaPipeline#view}) of these completed uploads, by id; missing ones are absent. */
+  public Future<Map<Long, JsonObject>> views(List<Long> mediaIds) {
+    JsonObject query = new JsonObject().put("_id", new JsonObject().put("$in", new JsonArray(List.copyOf(mediaIds))))
+        .put("state", READY);
+    return mongo.find(ITEMS, query).map(docs -> {
+      Map<Long, JsonObject> out = new HashMap<>();
+      docs.forEach(d -> out.put(d.getLong("_id"), MediaPipeline.view(d)));
+      return out;
+    });
+  }
 
   /** The record of a completed upload, or null. */
   Future<JsonObject> find(long mediaId) {

@@ -13,7 +13,11 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import ws.schild.jave.process.ProcessLocator;
+import ws.schild.jave.process.ffmpeg.DefaultFFMPEGLocator;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,6 +50,7 @@ public final class MediaVerticle extends VerticleBase {
   static final String TRANSCODE_MAX_SIDE = "transcode-max-side";
   static final String TRANSCODE_VIDEO_BITRATE = "transcode-video-bitrate";
   static final String TRANSCODE_AUDIO_BITRATE = "transcode-audio-bitrate";
+  static final String FFMPEG_PATH = "ffmpeg-path";
   /** Most media one sweep pass removes. */
   static final int SWEEP_BATCH = 500;
   /** Most batches one sweep run removes. */
@@ -61,9 +66,26 @@ public final class MediaVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> exportBlobs;
   private long sweepTimer = -1;
 
-  /** Creates the verticle on a node's platform. */
+  /**
+   * Told when a media that posts already use settles (a video attached while it was processed), so that the posts'
+   * copies of its view ({@code state}, {@code variants}) follow.
+   */
+  public interface PostsUsing {
+    /** Puts {@code view} in place of the media's copy in {@code postIds}. */
+    Future<Void> settled(long mediaId, List<Long> postIds, JsonObject view);
+  }
+
+  private final PostsUsing postsUsing;
+
+  /** Creates the verticle on a node's platform, with no posts to keep up to date (the media tests). */
   public MediaVerticle(Platform platform) {
+    this(platform, (mediaId, postIds, view) -> Future.succeededFuture());
+  }
+
+  /** Creates the verticle on a node's platform; {@code postsUsing} updates the posts that use a media that settled. */
+  public MediaVerticle(Platform platform, PostsUsing postsUsing) {
     this.platform = platform;
+    this.postsUsing = postsUsing;
   }
 
   @Override
@@ -81,7 +103,7 @@ public final class MediaVerticle extends VerticleBase {
     long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
     MediaUses uses = new MediaUses(vertx, store, FeedsInternal.proxy(vertx));
-    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config));
+    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config), postsUsing);
     MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits, pipeline);
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {
@@ -118,7 +140,23 @@ public final class MediaVerticle extends VerticleBase {
         config.within(MAX_PIXELS, 1L, 1_000_000_000L), config.within(MAX_VIDEO_SECONDS, 1L, 86_400L), sizes,
         new VideoTranscode.Settings(config.flag(TRANSCODE), config.within(TRANSCODE_MAX_SIDE, 64, 4096),
             config.within(TRANSCODE_VIDEO_BITRATE, 100_000, 50_000_000),
-            config.within(TRANSCODE_AUDIO_BITRATE, 32_000, 512_000)));
+            config.within(TRANSCODE_AUDIO_BITRATE, 32_000, 512_000)), ffmpeg(config.text(FFMPEG_PATH).trim()));
+  }
+
+  /**
+   * The ffmpeg the video steps run: the one JAVE ships for this platform when {@code ffmpeg-path} is empty, else that
+   * executable (a system ffmpeg: another platform, other codecs, security updates on the system's schedule). A path
+   * that is no executable file stops the start with the key named, rather than failing every video later.
+   */
+  private static ProcessLocator ffmpeg(String path) {
+    if (path.isEmpty()) {
+      return new DefaultFFMPEGLocator();
+    }
+    if (!Files.isRegularFile(Path.of(path)) || !Files.isExecutable(Path.of(path))) {
+      throw new IllegalArgumentException("feeds.media." + FFMPEG_PATH + " must name an executable ffmpeg (or be "
+          + "empty for the one Kith ships): " + path);
+    }
+    return () -> path;
   }
 
   /** Sweeps batch after batch until a batch comes back short (at most {@link #SWEEP_ROUNDS} batches a run). */

@@ -5,13 +5,15 @@ import ws.schild.jave.MultimediaObject;
 import ws.schild.jave.ScreenExtractor;
 import ws.schild.jave.info.MultimediaInfo;
 import ws.schild.jave.info.VideoInfo;
+import ws.schild.jave.process.ProcessLocator;
 
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 
 /**
- * The video step of the media pipeline, run on a worker thread with the ffmpeg that JAVE ships: probes duration, frame
+ * The video step of the media pipeline, run on a worker thread with the ffmpeg that JAVE ships (or the one
+ * {@code feeds.media.ffmpeg-path} names): probes duration, frame
  * size and codec (what ffmpeg cannot probe is refused), refuses videos longer than the limit, extracts a JPEG
  * cover frame, and transcodes when that is switched on ({@link VideoTranscode}).
  */
@@ -26,16 +28,18 @@ final class VideoProbe {
   }
 
   private final long maxMillis;
+  private final ProcessLocator ffmpeg;
   private final VideoTranscode transcoder;
 
-  VideoProbe(long maxSeconds, VideoTranscode transcoder) {
+  VideoProbe(long maxSeconds, ProcessLocator ffmpeg, VideoTranscode transcoder) {
     this.maxMillis = maxSeconds * 1000;
+    this.ffmpeg = ffmpeg;
     this.transcoder = transcoder;
   }
 
   /** Probes {@code video}; extracts a cover when {@code wantCover}. Throws {@link MediaRefused}. */
   Probed process(File video, boolean wantCover) {
-    MultimediaObject media = new MultimediaObject(video);
+    MultimediaObject media = new MultimediaObject(video, ffmpeg);
     MultimediaInfo info;
     try {
       info = media.getInfo();
@@ -60,13 +64,13 @@ final class VideoProbe {
     return new Probed(Math.max(0, info.getDuration()), width, height, codec, info.getFormat(), cover, transcoded);
   }
 
-  private static byte[] cover(MultimediaObject media, int width, int height, long duration) {
+  private byte[] cover(MultimediaObject media, int width, int height, long duration) {
     File out = null;
     try {
       out = File.createTempFile("kith-cover-", ".jpg");
       // a frame a little into the video (a first frame is often black), never past its end
       long at = Math.min(500, Math.max(0, duration / 2));
-      new ScreenExtractor().renderOneImage(media, width, height, at, out, 3);
+      new ScreenExtractor(ffmpeg).renderOneImage(media, width, height, at, out, 3);
       byte[] jpeg = Files.readAllBytes(out.toPath());
       if (jpeg.length == 0) {
         throw new MediaRefused("undecodable", "no frame of the video can be decoded");

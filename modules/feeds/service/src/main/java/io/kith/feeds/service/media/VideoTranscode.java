@@ -7,6 +7,7 @@ import ws.schild.jave.encode.AudioAttributes;
 import ws.schild.jave.encode.EncodingAttributes;
 import ws.schild.jave.encode.VideoAttributes;
 import ws.schild.jave.info.VideoSize;
+import ws.schild.jave.process.ProcessLocator;
 
 import java.io.File;
 import java.io.IOException;
@@ -27,9 +28,11 @@ final class VideoTranscode {
   }
 
   private final Settings settings;
+  private final ProcessLocator ffmpeg;
 
-  VideoTranscode(Settings settings) {
+  VideoTranscode(Settings settings, ProcessLocator ffmpeg) {
     this.settings = settings;
+    this.ffmpeg = ffmpeg;
   }
 
   boolean enabled() {
@@ -51,7 +54,7 @@ final class VideoTranscode {
     File out = null;
     try {
       out = File.createTempFile("kith-h264-", ".mp4");
-      new Encoder().encode(new MultimediaObject(video), out, attributes);
+      new Encoder(ffmpeg).encode(new MultimediaObject(video, ffmpeg), out, attributes);
       return new ImageVariants.Encoded(w, h, "video/mp4", Files.readAllBytes(out.toPath()));
     } catch (EncoderException | IOException | RuntimeException e) {
       throw new MediaRefused("undecodable", "the video cannot be transcoded");

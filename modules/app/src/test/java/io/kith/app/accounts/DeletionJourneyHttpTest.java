@@ -212,7 +212,11 @@ class DeletionJourneyHttpTest {
           (long) kith.allIds("/users/" + u.path() + "/followers", u, 50).size(), counts.encode());
       assertEquals(counts.getLong("following_count").longValue(),
           (long) kith.allIds("/users/" + u.path() + "/following", u, 50).size(), counts.encode());
+      assertEquals(counts.getLong("friend_count").longValue(), (long) kith.allIds("/me/friends", u, 50).size(),
+          counts.encode());
     }
+    assertEquals(0L, kith.get("/users/" + bob.path() + "/counts", bob).expect(200).getLong("friend_count"),
+        "bob's one friend was the victim");
     JsonObject post = kith.get("/posts/" + alicePost, alice).expect(200);
     JsonObject postCounts = post.getJsonObject("counts");
     assertEquals(postCounts.getLong("likes").longValue(),

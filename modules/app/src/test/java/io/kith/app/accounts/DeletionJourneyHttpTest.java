@@ -34,8 +34,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The whole journey of a deleted account across every domain (issue 20, "Done when"): a user who posted, commented,
- * liked, reposted, followed, befriended, chatted, owned a group, organised and joined activities and was notified
- * deletes their account; once every domain reports its erasure finished, no store holds anything of them beyond the
+ * liked, reposted, followed, befriended, chatted, owned a group, organised and joined activities, registered a push
+ * target and was notified deletes their account; once every domain reports its erasure finished, no store holds anything of them beyond the
  * documented markers, and every counter the others see equals a recount of what is listed.
  */
 @ExtendWith(KithTestKit.class)
@@ -47,14 +47,14 @@ class DeletionJourneyHttpTest {
   private static final Duration ERASURE = Duration.ofMinutes(3);
   /** The domains that erase a deleted user's data and report it in account_erasures. */
   private static final List<String> DOMAINS = List.of("relations", "feeds", "messaging", "activities",
-      "notifications");
+      "notifications", "push-targets");
 
   private TestKith kith;
 
   @BeforeAll
   void start() {
     kith = new TestKith(TestKith.config("accounts", "relations", "feeds", "messaging", "notifications",
-            "activities", "gateway")
+            "activities", "push", "gateway")
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("deletion-grace-days", 0)
             .put("deletion-sweep-seconds", 1))
         .put("activities", new JsonObject().put("creates-per-hour", 10_000)), "j") {
@@ -122,6 +122,10 @@ class DeletionJourneyHttpTest {
     long aliceActivity = kith.post("/activities", alice, activity("Alice's walk")).expect(201).getLong("id");
     kith.put("/activities/" + aliceActivity + "/participation", victim).expect(200);
 
+    // push: the victim's phone takes pushes
+    kith.post("/me/push-targets", victim, new JsonObject().put("kind", "fcm").put("token", TestKith.unique("fcm")))
+        .expect(201);
+
     // notifications: alice was notified of the victim's like, comment, follow; the victim of alice's
     kith.awaitPage("/notifications?from_user=" + victim.id(), alice, "alice's notifications from the victim",
         page -> page.getJsonArray("items").size() >= 2);
@@ -177,7 +181,8 @@ class DeletionJourneyHttpTest {
     assertEquals(new TreeSet<>(io.kith.platform.events.Exports.DOMAINS), new TreeSet<>(domains.fieldNames()));
     for (String file : List.of("accounts/profile.json", "relations/following.json", "relations/followers.json",
         "feeds/posts.json", "feeds/likes.json", "feeds/comments.json", "messaging/messages.json",
-        "messaging/groups.json", "activities/activities.json", "activities/joined.json")) {
+        "messaging/groups.json", "activities/activities.json", "activities/joined.json", "push/targets.json",
+        "push/preferences.json")) {
       assertTrue(zip.containsKey(file), file + " missing from " + new TreeSet<>(zip.keySet()));
       assertFalse(new JsonArray(zip.get(file)).isEmpty(), file + " is empty");
     }
@@ -212,7 +217,11 @@ class DeletionJourneyHttpTest {
           (long) kith.allIds("/users/" + u.path() + "/followers", u, 50).size(), counts.encode());
       assertEquals(counts.getLong("following_count").longValue(),
           (long) kith.allIds("/users/" + u.path() + "/following", u, 50).size(), counts.encode());
+      assertEquals(counts.getLong("friend_count").longValue(), (long) kith.allIds("/me/friends", u, 50).size(),
+          counts.encode());
     }
+    assertEquals(0L, kith.get("/users/" + bob.path() + "/counts", bob).expect(200).getLong("friend_count"),
+        "bob's one friend was the victim");
     JsonObject post = kith.get("/posts/" + alicePost, alice).expect(200);
     JsonObject postCounts = post.getJsonObject("counts");
     assertEquals(postCounts.getLong("likes").longValue(),

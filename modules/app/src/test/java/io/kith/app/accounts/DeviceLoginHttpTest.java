@@ -2,11 +2,15 @@ package io.kith.app.accounts;
 
 import io.kith.app.accounts.AccountsKith.User;
 import io.kith.app.support.Reply;
+import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Outbox;
+import io.kith.platform.token.Sessions;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -141,6 +145,24 @@ class DeviceLoginHttpTest {
     kith.post("/auth/logout-all", owner.access(), null).expectNoContent();
 
     assertForgotten(owner, owner.password(), stolen);
+  }
+
+  @Test
+  @DisplayName("logging out everywhere also deletes the forgotten devices' failed-login counters")
+  void forgottenDeviceCountersGo() {
+    User owner = kith.register();
+    String device = deviceOf(owner);
+    login(owner.username(), "wrong-password", device).problem(401, "invalid_credentials");
+    // the counter of the device's own throttle (accounts README, Redis keys); the window outlives the test
+    String counter = "rl:accounts:login-fail:dev:" + owner.id() + ":" + Sessions.sha256(device);
+    assertEquals(1L, exists(counter), "the wrong password was counted for the device");
+
+    kith.post("/auth/logout-all", owner.access(), null).expectNoContent();
+    assertEquals(0L, exists(counter), "the forgotten device's counter is gone");
+  }
+
+  private long exists(String key) {
+    return Await.result(kith.kith().platform().redis().send(Request.cmd(Command.EXISTS).arg(key))).toLong();
   }
 
   @Test

@@ -12,6 +12,9 @@ import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -125,15 +128,49 @@ class ErasureHttpTest {
     assertNotNull(erasure.getLong("finished_at"), erasure.encode());
     JsonObject counts = erasure.getJsonObject("counts");
     assertTrue(counts.getLong("profile_fields") >= 5, counts.encode());
-    // the codes of the registration's email and phone waited unused; sessions and device tokens ended at the request
+    // the codes of the registration's email and phone waited unused; sessions and device tokens end at the request,
+    // but with no grace a sweep may claim the account between its pending mark and their end, and count them itself
     assertEquals(2L, counts.getLong("codes"), counts.encode());
-    assertEquals(0L, counts.getLong("sessions"), counts.encode());
-    assertEquals(0L, counts.getLong("device_tokens"), counts.encode());
+    assertTrue(counts.getLong("sessions") <= 1, counts.encode());
+    assertTrue(counts.getLong("device_tokens") <= 1, counts.encode());
+    assertEquals(List.of(), Await.result(one.kith().platform().sessions().list(user.id())), "sessions left");
     assertEquals(1L, counts.getLong("exports"), counts.encode());
     for (String step : List.of("sessions", "device_tokens", "codes", "presence", "nearby", "rate_limits",
         "exports", "profile_fields", "event")) {
       assertTrue(erasure.getJsonArray("steps").contains(step), step + " missing: " + erasure.encode());
     }
+  }
+
+  @Test
+  @DisplayName("an erasure takes the user's nearby position and per-user limit windows out of Redis, and counts "
+      + "the position")
+  void redisStateErased() {
+    User user = one.register();
+    User other = two.register();
+    one.updateProfile(user, new JsonObject().put("settings", new JsonObject().put("nearby_visible", true)));
+    one.put("/me/position", user.access(), new JsonObject().put("lat", 48.137).put("lon", 11.575))
+        .expectNoContent();
+    one.get("/users/" + other.id(), user.access()).expect(200);
+    String member = Long.toString(user.id());
+    // what the erasure must take: the position (both sorted sets) and the profile-read window of the minute
+    assertNotNull(redis(Request.cmd(Command.ZSCORE).arg("geo:{nearby}").arg(member)), "position stored");
+    assertNotNull(redis(Request.cmd(Command.ZSCORE).arg("geo:{nearby}:exp").arg(member)), "expiry stored");
+    assertEquals(1L, redis(Request.cmd(Command.EXISTS).arg("rl:accounts:profile:" + user.id())).toLong());
+
+    one.call(HttpMethod.DELETE, AccountsKith.API + "/me", user.access(), newAddress(),
+        new JsonObject().put("password", user.password())).expect(200);
+    JsonObject tombstone = awaitErased(user.id());
+
+    assertEquals(1L, tombstone.getJsonObject("erasure").getJsonObject("counts").getLong("nearby"),
+        tombstone.encode());
+    assertNull(redis(Request.cmd(Command.ZSCORE).arg("geo:{nearby}").arg(member)), "position left");
+    assertNull(redis(Request.cmd(Command.ZSCORE).arg("geo:{nearby}:exp").arg(member)), "expiry left");
+    assertEquals(0L, redis(Request.cmd(Command.EXISTS).arg("rl:accounts:profile:" + user.id())).toLong(),
+        "profile-read window left");
+  }
+
+  private Response redis(Request request) {
+    return Await.result(one.kith().platform().redis().send(request));
   }
 
   @Test

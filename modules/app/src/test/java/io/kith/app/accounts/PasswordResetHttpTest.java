@@ -26,6 +26,7 @@ class PasswordResetHttpTest {
   static final int MAX_ATTEMPTS = 3;
   static final int RESETS_PER_IDENTIFIER = 3;
   static final int RESETS_PER_ADDRESS = 6;
+  static final int LOGIN_WINDOW_SECONDS = 3600;
 
   private Inboxes inboxes;
   private AccountsKith kith;
@@ -37,7 +38,9 @@ class PasswordResetHttpTest {
     JsonObject accounts = new JsonObject()
         .put("verification-max-attempts", MAX_ATTEMPTS)
         .put("reset-requests-per-identifier", RESETS_PER_IDENTIFIER)
-        .put("reset-requests-per-address", RESETS_PER_ADDRESS);
+        .put("reset-requests-per-address", RESETS_PER_ADDRESS)
+        // a failed-login window no test outlives: a lock lifted within it was lifted by the reset
+        .put("login-window-seconds", LOGIN_WINDOW_SECONDS);
     kith = AccountsKith.start(inboxes.config().put("accounts", accounts));
     // a second node whose codes live one second, for the expiry refusals
     shortCodes = AccountsKith.start(inboxes.config().put("accounts", accounts.copy()
@@ -158,6 +161,23 @@ class PasswordResetHttpTest {
       confirm(kith, otherEmail, code, "Stolen-code-pass-9").problem(400, "code_invalid");
     }
     kith.login(other.username(), other.password(), newAddress()).expect(200);
+  }
+
+  @Test
+  @DisplayName("an owner locked out by others' wrong passwords gets in again with a reset code sent to the verified "
+      + "email, without waiting for the window")
+  void resetUnlocksAThrottledAccount() {
+    String email = newEmail();
+    User user = verifiedUser(kith, email);
+    // the account's limit, each guess from another address, so that only the account's counter fills
+    for (int i = 0; i < AccountsKith.MAX_FAILURES_PER_ACCOUNT; i++) {
+      kith.login(user.username(), "guess-" + i, newAddress()).problem(401, "invalid_credentials");
+    }
+    kith.login(user.username(), user.password(), newAddress()).throttled("login_throttled", LOGIN_WINDOW_SECONDS);
+
+    request(kith, email, newAddress()).expect(202);
+    confirm(kith, email, inboxes.nextMail(email).code(), "Unlocked-pass-31").expectNoContent();
+    kith.login(user.username(), "Unlocked-pass-31", newAddress()).expect(200);
   }
 
   @Test

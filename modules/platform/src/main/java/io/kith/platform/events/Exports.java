@@ -32,7 +32,8 @@ public final class Exports {
   public static final String PREFIX = "kith.export.";
   /** The domains whose parts an export asks for, in the archive's order. */
   public static final List<String> DOMAINS =
-      List.of("accounts", "relations", "feeds", "media", "messaging", "activities", "notifications");
+      List.of("accounts", "relations", "feeds", "media", "messaging", "activities", "notifications",
+          "push");
   /** The most records one page may carry. */
   public static final int MAX_RECORDS = 500;
 

@@ -60,7 +60,7 @@ public final class AccountsVerticle extends VerticleBase {
     outbound = Outbound.create(vertx, platform.config());
     LOG.info("Accounts messages: {}", outbound.description());
     CodeStore codes = new CodeStore(platform.mongo());
-    KnownDevices devices = new KnownDevices(platform.mongo());
+    KnownDevices devices = new KnownDevices(platform.mongo(), platform.redis());
     Messenger messenger = new Messenger(vertx, outbound, new Messages());
     ExportSettings exportSettings = ExportSettings.from(platform.config().section("accounts"),
         platform.config().section("kith"));

@@ -7,9 +7,14 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.FindOptions;
 import io.vertx.ext.mongo.IndexOptions;
 import io.vertx.ext.mongo.MongoClient;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -19,8 +24,9 @@ import java.util.regex.Pattern;
  *
  * <p>The {@value #COLLECTION} collection holds one document per token: {@code _id} = SHA-256 of the token (the token
  * itself is never stored), {@code user}, {@code created}, {@code last_used}. A user keeps the {@value #MAX_PER_USER}
- * newest; logging out everywhere and a password change forget them all. Kept apart from the account document so that
- * no profile read or cache ever carries them.
+ * newest; logging out everywhere, a password change and a deletion forget them all, with their failed-login counters
+ * (a forgotten device's counter would only name the account in Redis until its window ends). Kept apart from the
+ * account document so that no profile read or cache ever carries them.
  */
 final class KnownDevices {
 
@@ -31,10 +37,17 @@ final class KnownDevices {
   private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_-]{43}");
 
   private final MongoClient mongo;
+  private final Redis redis;
   private final SecureRandom random = new SecureRandom();
 
-  KnownDevices(MongoClient mongo) {
+  KnownDevices(MongoClient mongo, Redis redis) {
     this.mongo = mongo;
+    this.redis = redis;
+  }
+
+  /** The failed-login counter of one known device of an account, apart from the account-wide one. */
+  static String throttleKey(long user, String hash) {
+    return "rl:accounts:login-fail:dev:" + user + ":" + hash;
   }
 
   Future<Void> ensureIndexes() {
@@ -86,13 +99,26 @@ final class KnownDevices {
           JsonArray ids = new JsonArray();
           old.forEach(doc -> ids.add(doc.getValue("_id")));
           return mongo.removeDocuments(COLLECTION, new JsonObject().put("user", user)
-              .put("_id", new JsonObject().put("$in", ids))).mapEmpty();
+              .put("_id", new JsonObject().put("$in", ids))).compose(r -> dropThrottles(user, old));
         });
   }
 
   /** Forgets every device token of {@code user}: none of them gets its own throttle any more. */
   Future<Void> forget(long user) {
-    return mongo.removeDocuments(COLLECTION, new JsonObject().put("user", user)).mapEmpty();
+    return mongo.findWithOptions(COLLECTION, new JsonObject().put("user", user),
+            new FindOptions().setFields(new JsonObject().put("_id", 1)))
+        .compose(found -> mongo.removeDocuments(COLLECTION, new JsonObject().put("user", user))
+            .compose(r -> dropThrottles(user, found)));
+  }
+
+  /** Deletes the failed-login counters of forgotten devices, one command each (their keys share no slot). */
+  private Future<Void> dropThrottles(long user, List<JsonObject> forgotten) {
+    if (forgotten.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Request> dels = new ArrayList<>();
+    forgotten.forEach(doc -> dels.add(Request.cmd(Command.DEL).arg(throttleKey(user, doc.getString("_id")))));
+    return redis.batch(dels).mapEmpty();
   }
 
   /** The user's device tokens as {@code {created, last_used}}, newest first (never the token or its hash). */

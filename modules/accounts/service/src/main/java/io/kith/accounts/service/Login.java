@@ -83,7 +83,8 @@ final class Login {
         // account's username was throttled is refused only if the email is that account's
         String accountKey = "rl:accounts:login-fail:acct:" + (id != null ? id : key[0] + ":" + key[1]);
         return knownDevice(id, deviceHash).map(known -> known
-                ? new Attempt(account, password, device, addressKey, deviceKey(id, deviceHash), deviceToken)
+                ? new Attempt(account, password, device, addressKey, KnownDevices.throttleKey(id, deviceHash),
+                    deviceToken)
                 : new Attempt(account, password, device, addressKey, accountKey, null))
             .compose(this::attempt);
       });
@@ -110,11 +111,6 @@ final class Login {
   private Future<Boolean> knownDevice(Long accountId, String deviceHash) {
     return deviceHash == null ? Future.succeededFuture(false)
         : devices.belongs(accountId == null ? 0 : accountId, deviceHash);
-  }
-
-  /** The failed-login counter of one known device of an account, apart from the account-wide one. */
-  private static String deviceKey(long accountId, String deviceHash) {
-    return "rl:accounts:login-fail:dev:" + accountId + ":" + deviceHash;
   }
 
   private Future<JsonObject> attempt(Attempt a) {

@@ -8,6 +8,7 @@ import io.kith.feeds.api.FeedsInternal;
 import io.kith.notifications.api.NotificationsInternal;
 import io.kith.notifications.api.NotificationsService;
 import io.kith.platform.Platform;
+import io.kith.platform.events.Erasures;
 import io.kith.platform.events.ErasureSteps;
 import io.kith.platform.events.EventConsumer;
 import io.kith.platform.events.Exports;
@@ -52,7 +53,7 @@ public final class NotificationsVerticle extends VerticleBase {
     NotificationsServiceImpl service = new NotificationsServiceImpl(new Listing(hot, feeds, views, changes), hot,
         changes, new Preferences(records, settings.types()));
     SystemNotices notices = new SystemNotices(settings.customTypes(),
-        new Notifier(delivery, records, RelationsInternal.proxy(vertx), feeds));
+        new Notifier(delivery, records, RelationsInternal.proxy(vertx), feeds, new Erasures(platform.mongo())));
     producers = new Producers(platform, delivery, system, records, RelationsInternal.proxy(vertx), feeds,
         AccountsInternal.proxy(vertx));
     Erasure erasing = new Erasure(platform, records, hot, pushes);

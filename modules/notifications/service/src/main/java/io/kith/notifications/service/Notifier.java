@@ -1,6 +1,7 @@
 package io.kith.notifications.service;
 
 import io.kith.feeds.api.FeedsInternal;
+import io.kith.platform.events.Erasures;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -13,7 +14,9 @@ import java.util.Set;
 
 /**
  * The rules every producer applies before making a notification, in this order: never for the actor themselves; not
- * when the recipient muted the type or the actor; not when a block stands between the two either way (and, for the
+ * when this module's erasure of the recipient or of the actor has begun (an event still in flight when an account was
+ * erased must not bring it back: the erasure ran once and will not run again); not when the recipient muted the type
+ * or the actor; not when a block stands between the two either way (and, for the
  * relations and feeds types, a hide either way); not when the recipient cannot see a post the notification names.
  * A producer may filter its recipients before asking (messaging keeps only the offline recipients of a direct
  * message, with one presence call, before any of these rules costs a query).
@@ -36,12 +39,15 @@ final class Notifier {
   private final NotificationRecords records;
   private final RelationsInternal relations;
   private final FeedsInternal feeds;
+  private final Erasures erasures;
 
-  Notifier(Delivery delivery, NotificationRecords records, RelationsInternal relations, FeedsInternal feeds) {
+  Notifier(Delivery delivery, NotificationRecords records, RelationsInternal relations, FeedsInternal feeds,
+           Erasures erasures) {
     this.delivery = delivery;
     this.records = records;
     this.relations = relations;
     this.feeds = feeds;
+    this.erasures = erasures;
   }
 
   /**
@@ -69,6 +75,12 @@ final class Notifier {
     if (to < 1 || to == from) {
       return Future.succeededFuture();
     }
+    return erased(to, from).compose(gone -> gone ? Future.succeededFuture(false) : wanted(n, to, from, hides))
+        .compose(ok -> ok ? delivery.store(to, n.type(), n.key(), n.slot(), n.fields()) : Future.succeededFuture());
+  }
+
+  /** The recipient's mutes, then blocks (and hides) between the two, then the posts the notification names. */
+  private Future<Boolean> wanted(Notice n, long to, long from, boolean hides) {
     return records.preferences(to).compose(prefs -> {
       if (prefs.getJsonArray("muted_types").contains(n.type())
           || (from != 0 && prefs.getJsonArray("muted_users").contains(from))) {
@@ -76,7 +88,17 @@ final class Notifier {
       }
       Future<Boolean> apart = from == 0 ? Future.succeededFuture(false) : apart(to, from, hides);
       return apart.compose(a -> a ? Future.succeededFuture(false) : canSee(to, n.fields()));
-    }).compose(ok -> ok ? delivery.store(to, n.type(), n.key(), n.slot(), n.fields()) : Future.succeededFuture());
+    });
+  }
+
+  /**
+   * Whether this module's erasure of the recipient or of the actor (when there is one) has begun: its report exists
+   * once the first step is recorded. One read by id each, in parallel.
+   */
+  private Future<Boolean> erased(long to, long from) {
+    Future<JsonObject> recipient = erasures.report(Erasure.DOMAIN, to);
+    Future<JsonObject> actor = from == 0 ? Future.succeededFuture() : erasures.report(Erasure.DOMAIN, from);
+    return Future.all(recipient, actor).map(all -> recipient.result() != null || actor.result() != null);
   }
 
   /** Whether a block (either way), or with {@code hides} a hide (either way), stands between the two users. */

@@ -17,6 +17,7 @@ import io.kith.messaging.api.MessagingEvents;
 import io.kith.moderation.api.ModerationEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.Platform;
+import io.kith.platform.events.Erasures;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.EventConsumer;
 import io.kith.relations.api.RelationsEvents;
@@ -57,7 +58,7 @@ final class Producers {
     this.platform = platform;
     this.system = system;
     this.feeds = feeds;
-    this.notifier = new Notifier(delivery, records, relations, feeds);
+    this.notifier = new Notifier(delivery, records, relations, feeds, new Erasures(platform.mongo()));
     this.messaging = new MessagingProducers(system, notifier, accounts);
     this.activities = new ActivitiesProducers(system, notifier);
     this.moderation = new ModerationProducers(delivery);

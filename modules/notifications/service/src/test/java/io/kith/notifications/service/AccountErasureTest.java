@@ -139,6 +139,26 @@ class AccountErasureTest extends NotificationsTestBase {
   }
 
   @Test
+  @DisplayName("an event handled after the user's erasure (in flight when it ran) makes no notification from or to "
+      + "the erased user, while others' events still do")
+  void lateEventsAfterErasure() throws Exception {
+    long gone = KithTestKit.newUserId();
+    long a = KithTestKit.newUserId();
+    long c = KithTestKit.newUserId();
+    deleted(gone);
+    finishedReport(gone);
+
+    relationsEvent(RelationsEvents.USER_FOLLOWED, gone, a);
+    relationsEvent(RelationsEvents.USER_FOLLOWED, a, gone);
+    relationsEvent(RelationsEvents.USER_FOLLOWED, c, a);
+    // the producers handle the relations stream in order: after a's marker, all three were handled
+    drain(a);
+    assertEquals(List.of(c), actors(all(a)));
+    assertEquals(0L, count(NotificationRecords.NOTIFICATIONS, new JsonObject().put("to", gone)));
+    assertEquals(0L, count(NotificationRecords.NOTIFICATIONS, new JsonObject().put("from_user", gone)));
+  }
+
+  @Test
   @DisplayName("the export pages the user's preferences and received notifications across the 500-record cursor "
       + "boundary, nothing anyone else received, and an unknown user's part is empty")
   void exports() throws Exception {

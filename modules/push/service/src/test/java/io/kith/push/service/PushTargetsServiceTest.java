@@ -6,11 +6,13 @@ import io.kith.notifications.api.NotificationsEvents;
 import io.kith.notifications.api.events.NotificationStored;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.events.Erasures;
+import io.kith.platform.events.Exports;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.ModuleTestBase;
 import io.kith.platform.testkit.Poll;
 import io.kith.platform.token.TokenPair;
 import io.kith.push.api.PushTargetsService;
+import io.kith.push.service.delivery.DeliveryPart;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 @DisplayName("Push targets through the service proxy: ownership, sessions ending, and the check at delivery time")
 class PushTargetsServiceTest extends ModuleTestBase {
@@ -102,12 +105,16 @@ class PushTargetsServiceTest extends ModuleTestBase {
   }
 
   @Test
-  @DisplayName("a deleted account's targets and push preferences are erased, and the erasure is reported")
+  @DisplayName("a deleted account's targets, push preferences and push-rate window are erased, and the erasure is "
+      + "reported")
   void erasure() throws Exception {
     long user = KithTestKit.newUserId();
     TokenPair session = await(platform.sessions().open(user, "phone"));
     await(service.register(user, session.sessionId(), apns()));
     await(service.setPreferences(user, new JsonObject().put("previews", false)));
+    // the window a push to the user opened in the last minute
+    String rate = DeliveryPart.rateKey(user);
+    await(platform.redisApi().set(List.of(rate, "1", "PX", "600000")));
 
     await(platform.events().append(AccountsEvents.DOMAIN, AccountsEvents.ACCOUNT_DELETED,
         new AccountDeleted(user, System.currentTimeMillis()).toJson()));
@@ -115,8 +122,34 @@ class PushTargetsServiceTest extends ModuleTestBase {
     await(Poll.until(vertx, WAIT, "the erasure report", () -> erasures.report("push-targets", user)
         .map(r -> r != null && r.getValue("finished_at") != null)));
     JsonObject report = await(erasures.report("push-targets", user));
-    assertEquals(new JsonObject().put("targets", 1L).put("preferences", 1L), report.getJsonObject("counts"));
+    assertEquals(new JsonObject().put("targets", 1L).put("preferences", 1L).put("rate_limits", 1L),
+        report.getJsonObject("counts"));
+    assertEquals(0L, await(platform.redisApi().exists(List.of(rate))).toLong());
     assertEquals(List.of(), ids(user));
     assertEquals(true, await(service.preferences(user)).getBoolean("previews"));
+  }
+
+  @Test
+  @DisplayName("an export's push part holds the user's own targets as they list them and their preferences, and "
+      + "nothing of another user's")
+  void export() throws Exception {
+    long user = KithTestKit.newUserId();
+    long other = KithTestKit.newUserId();
+    TokenPair session = await(platform.sessions().open(user, "phone"));
+    JsonObject target = await(service.register(user, session.sessionId(), apns()));
+    await(service.setPreferences(user, new JsonObject().put("previews", false)));
+    TokenPair theirs = await(platform.sessions().open(other, "phone"));
+    await(service.register(other, theirs.sessionId(), apns()));
+
+    Exports.Page page = await(Exports.fetch(vertx, "push", user, null, 10_000));
+    assertNull(page.cursor(), "one page");
+    List<JsonObject> targets = page.records().stream().filter(r -> r.file().equals("targets.json"))
+        .map(Exports.Record::item).toList();
+    assertEquals(List.of(target), targets);
+    List<JsonObject> prefs = page.records().stream().filter(r -> r.file().equals("preferences.json"))
+        .map(Exports.Record::item).toList();
+    assertEquals(List.of(await(service.preferences(user))), prefs);
+    assertEquals(false, prefs.get(0).getBoolean("previews"));
+    assertEquals(2, page.records().size(), page.toJson().encode());
   }
 }

@@ -124,7 +124,7 @@ final class Deliveries {
   }
 
   private Future<Boolean> withinRate(long user) {
-    return limiter.take("push:{u:" + user + "}:rate", MINUTE_MS, settings.perMinute(), 1).map(t -> t.taken());
+    return limiter.take(DeliveryPart.rateKey(user), MINUTE_MS, settings.perMinute(), 1).map(t -> t.taken());
   }
 
   private Future<Void> sendAll(long user, PushMessage message) {

@@ -44,6 +44,11 @@ public final class DeliveryPart {
   private WebClient web;
   private final List<EventConsumer> consumers = new ArrayList<>();
 
+  /** The Redis window of pushes sent to {@code user} in the minute ({@code push.pushes-per-minute}). */
+  public static String rateKey(long user) {
+    return "push:{u:" + user + "}:rate";
+  }
+
   /** Builds the part over the targets store; {@code maxTargets} bounds the targets read per push. */
   public DeliveryPart(Platform platform, TargetRecords targets, Preferences preferences, int maxTargets) {
     this.platform = platform;

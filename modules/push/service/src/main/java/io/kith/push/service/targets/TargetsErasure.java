@@ -6,15 +6,18 @@ import io.kith.platform.Platform;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.Erasures;
 import io.kith.platform.events.EventConsumer;
+import io.kith.push.service.delivery.DeliveryPart;
 import io.kith.push.service.delivery.Preferences;
 import io.vertx.core.Future;
 
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Erases a deleted account's push targets and push preferences (the accounts README's erasure contract): consumes
- * {@code AccountDeleted} in group {@value #GROUP}, once per event, in the idempotent steps {@code targets} and
- * {@code preferences}, reported in {@code account_erasures} as domain {@value #DOMAIN}. The targets are normally gone
+ * Erases a deleted account's push targets, push preferences and push-rate window (the accounts README's erasure
+ * contract): consumes {@code AccountDeleted} in group {@value #GROUP}, once per event, in the idempotent steps
+ * {@code targets}, {@code preferences} and {@code rate_limits}, reported in {@code account_erasures} as domain
+ * {@value #DOMAIN}. The targets are normally gone
  * already (the deletion ended every session); the step makes sure.
  */
 final class TargetsErasure {
@@ -53,6 +56,8 @@ final class TargetsErasure {
     }
     return step(user, "targets", () -> records.removeUser(user))
         .compose(v -> step(user, "preferences", () -> preferences.remove(user)))
+        .compose(v -> step(user, "rate_limits", () -> platform.redisApi()
+            .del(List.of(DeliveryPart.rateKey(user))).map(r -> r == null ? 0L : r.toLong())))
         .compose(v -> erasures.finish(DOMAIN, user));
   }
 

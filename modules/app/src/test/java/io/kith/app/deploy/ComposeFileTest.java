@@ -112,6 +112,33 @@ class ComposeFileTest {
   }
 
   @Test
+  @DisplayName("every node runs the event bus with mutual TLS: the one cluster CA, and a key and certificate of its "
+      + "own, all from the folder mounted read-only")
+  void busTls() {
+    Set<String> keys = new HashSet<>();
+    Set<String> certs = new HashSet<>();
+    Set<String> cas = new HashSet<>();
+    for (Map.Entry<String, Map<String, String>> node : nodes.entrySet()) {
+      JsonObject tls = DeployFiles.assertValidEnvironment(FILE + " " + node.getKey(), node.getValue())
+          .section("cluster").getJsonObject("tls");
+      assertEquals(Boolean.TRUE, tls.getBoolean("enabled"), node.getKey() + ": TLS on the bus");
+      String mount = services.getJsonObject(node.getKey()).getJsonArray("volumes").stream().map(String::valueOf)
+          .filter(v -> v.endsWith(":ro") && v.contains(":/etc/kith/tls")).findFirst()
+          .orElseThrow(() -> new AssertionError(node.getKey() + " mounts no TLS folder read-only"));
+      String dir = mount.split(":")[1];
+      for (String file : List.of("key", "cert", "ca")) {
+        assertTrue(tls.getString(file).startsWith(dir + "/"), node.getKey() + " " + file + ": " + tls);
+      }
+      keys.add(tls.getString("key"));
+      certs.add(tls.getString("cert"));
+      cas.add(tls.getString("ca"));
+    }
+    assertEquals(nodes.size(), keys.size(), "a key per node: " + keys);
+    assertEquals(nodes.size(), certs.size(), "a certificate per node: " + certs);
+    assertEquals(1, cas.size(), "one cluster CA: " + cas);
+  }
+
+  @Test
   @DisplayName("each node is given longer to stop than its drain, and starts after Redis and MongoDB are healthy")
   void stopAndStart() {
     for (Map.Entry<String, Map<String, String>> node : nodes.entrySet()) {

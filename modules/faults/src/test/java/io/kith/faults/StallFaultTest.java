@@ -1,6 +1,7 @@
 package io.kith.faults;
 
 import io.kith.bench.cluster.KithNode;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,12 @@ class StallFaultTest extends FaultTestBase {
    * call already sent to the stalled node, with room for a busy machine.
    */
   private static final Duration FAILOVER = Duration.ofSeconds(20);
+  /**
+   * After SIGCONT the resumed node, which lost the others during its stall, is a cluster of its own until Hazelcast's
+   * split-brain merge joins it back (cluster.merge-first-delay-seconds 10, then every merge-next-delay-seconds 5):
+   * well within this on a busy machine, where Hazelcast's own delays (300 s, then 120 s) would not be.
+   */
+  private static final Duration MERGE = Duration.ofSeconds(120);
 
   /** One call: when it started (ms after the SIGSTOP) and its answer. */
   record Call(long startedMs, Api.Reply reply) {
@@ -38,8 +45,8 @@ class StallFaultTest extends FaultTestBase {
 
   @Test
   @DisplayName("SIGSTOP of a node past the member timeout: calls through the healthy gateways fail over within "
-      + "seconds and keep succeeding for the rest of the stall, the stalled node is evicted, and after SIGCONT every "
-      + "gateway answers again")
+      + "seconds and keep succeeding for the rest of the stall, the stalled node is evicted, and after SIGCONT the "
+      + "split heals (every node's /ready counts three members) and every gateway answers again")
   void stallThenResume() throws Exception {
     start("stall", Map.of());
     Api api = cluster.api;
@@ -96,9 +103,34 @@ class StallFaultTest extends FaultTestBase {
         + calls.stream().filter(c -> c.reply().status() / 100 != 2).count() + " of " + calls.size()
         + " calls failed in all)");
 
+    // after SIGCONT the two sides merge: every node, the resumed one included, counts three members again
+    long mergeDeadline = System.nanoTime() + MERGE.toNanos();
+    for (KithNode node : cluster.nodes()) {
+      while (members(api, node) != 3) {
+        assertTrue(System.nanoTime() < mergeDeadline, node + " counts three cluster members within " + MERGE
+            + " of SIGCONT: " + api.root(node, "/ready"));
+        Thread.sleep(500);
+      }
+    }
+
     // after SIGCONT every gateway, the resumed one included, answers again without a restart
     for (KithNode node : cluster.nodes()) {
       new Load().acknowledged(List.of(node), 0, n -> api.get(n, "/me", alice));
     }
+  }
+
+  /** The cluster members {@code node}'s /ready check counts; 0 when it gives no count. */
+  private static int members(Api api, KithNode node) {
+    Api.Reply ready = api.root(node, "/ready");
+    if (!ready.contentType().startsWith("application/json")) {
+      return 0;
+    }
+    for (Object c : ready.json().getJsonArray("checks", new JsonArray())) {
+      JsonObject check = (JsonObject) c;
+      if ("cluster".equals(check.getString("id"))) {
+        return check.getJsonObject("data", new JsonObject()).getInteger("members", 0);
+      }
+    }
+    return 0;
   }
 }

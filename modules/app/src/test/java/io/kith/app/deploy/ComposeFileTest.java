@@ -97,7 +97,8 @@ class ComposeFileTest {
   }
 
   @Test
-  @DisplayName("every node's environment is a valid Kith configuration naming itself among the cluster members")
+  @DisplayName("every node's environment is a valid Kith configuration naming itself among the cluster members, "
+      + "ready only with a majority of them")
   void environments() {
     for (Map.Entry<String, Map<String, String>> node : nodes.entrySet()) {
       KithConfig config = DeployFiles.assertValidEnvironment(FILE + " " + node.getKey(), node.getValue());
@@ -107,6 +108,9 @@ class ComposeFileTest {
       assertEquals(node.getKey(), services.getJsonObject(node.getKey()).getString("hostname"));
       assertEquals(nodes.keySet(), new TreeSet<>(cluster.getJsonArray("members").getList()));
       assertTrue(cluster.getInteger("bus-port") > 0, "a fixed event-bus port");
+      int minMembers = cluster.getInteger("min-members");
+      assertTrue(minMembers > nodes.size() / 2,
+          "ready only with a majority, so a node cut off alone leaves the balancer: " + minMembers);
       assertTrue(node.getValue().get("KITH_REDIS_URL").startsWith("redis://redis:"));
     }
   }

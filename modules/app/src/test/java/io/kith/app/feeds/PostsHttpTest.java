@@ -290,19 +290,24 @@ class PostsHttpTest {
   }
 
   @Test
-  @DisplayName("tries sent at once with one client_id all answer the same post, and one is stored")
+  @DisplayName("tries sent at once with one client_id and one image all answer the same post, and one is stored, "
+      + "with the image")
   void concurrentTriesStoreOne() {
     User a = kith.register();
     String clientId = UUID.randomUUID().toString();
+    long image = kith.uploadImage(a);
+    JsonObject body = clientPost("at once", clientId).put("media", new JsonArray().add(image));
     List<Future<Reply>> tries = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
-      tries.add(kith.send(HttpMethod.POST, API + "/posts", a.access(), clientPost("at once", clientId)));
+      tries.add(kith.send(HttpMethod.POST, API + "/posts", a.access(), body));
     }
     Await.result(Future.join(tries));
 
     List<Long> answered = tries.stream().map(t -> t.result().expect(201).getLong("id")).distinct().toList();
     assertEquals(1, answered.size(), "one post for every try: " + answered);
     assertEquals(answered, ids(kith.get("/users/" + a.path() + "/posts", a).expect(200)));
+    assertEquals(image, kith.get("/posts/" + answered.get(0), a).expect(200).getJsonArray("media").getJsonObject(0)
+        .getLong("id"), "the post keeps its image");
   }
 
   @Test

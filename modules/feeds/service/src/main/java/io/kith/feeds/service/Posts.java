@@ -11,7 +11,6 @@ import io.kith.feeds.service.media.MediaStore;
 import io.kith.platform.error.Failures;
 import io.kith.platform.events.Event;
 import io.kith.platform.metrics.KithMetrics;
-import io.kith.platform.store.MongoErrors;
 import io.kith.relations.api.RelationsService;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -82,9 +81,9 @@ final class Posts {
 
   /**
    * A post whose client id its author used before is a retry (the answer was lost, or the client stopped waiting for
-   * it): it is answered with the stored post, with no limit counted, no check and no event of its own. Two tries at
-   * once meet the unique index, and the one refused answers the other's post. Without a client id each call is a new
-   * post.
+   * it): it is answered with the stored post, with no limit counted, no check and no event of its own. Of two tries
+   * at once, one stores the post and the other fails (the unique index, or its media already attached): that one
+   * answers the stored post too. Without a client id each call is a new post.
    */
   private Future<JsonObject> once(long actor, PostDraft draft, Supplier<Future<JsonObject>> fresh) {
     String clientId = draft.clientId();
@@ -92,9 +91,8 @@ final class Posts {
       return fresh.get();
     }
     return posts.findByClientId(actor, clientId).compose(stored -> stored != null ? retried(actor, stored)
-        : fresh.get().recover(e -> !MongoErrors.isDuplicateKey(e) ? Future.failedFuture(e)
-            : posts.findByClientId(actor, clientId)
-                .compose(other -> other == null ? Future.failedFuture(e) : retried(actor, other))));
+        : fresh.get().recover(e -> posts.findByClientId(actor, clientId).otherwiseEmpty()
+            .compose(other -> other == null ? Future.failedFuture(e) : retried(actor, other))));
   }
 
   /** The answer to a retry: the stored post as its author sees it; one deleted or removed since is gone. */

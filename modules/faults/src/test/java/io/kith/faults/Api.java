@@ -70,6 +70,11 @@ final class Api {
     return send(node, method, "/api/v1" + path, as, body);
   }
 
+  /** {@code GET path} outside the API ({@code /ready}, {@code /health}) of {@code node}, anonymously. */
+  Reply root(KithNode node, String path) {
+    return send(node, "GET", path, null, null);
+  }
+
   private Reply send(KithNode node, String method, String path, User as, JsonObject body) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.base() + path))
         .timeout(CALL_TIMEOUT)

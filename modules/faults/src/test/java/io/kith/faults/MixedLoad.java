@@ -4,6 +4,8 @@ import io.kith.bench.cluster.KithNode;
 import io.kith.bench.cluster.LocalCluster;
 import io.vertx.core.json.JsonObject;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -19,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -88,8 +91,10 @@ final class MixedLoad {
     run(Integer.MAX_VALUE, (i, node) -> api.post(node, "/direct/" + bob.id() + "/messages", alice,
         new JsonObject().put("client_id", UUID.randomUUID().toString()).put("text", "m" + i)),
         (i, ack) -> messages.add(ack.json().getJsonObject("message")));
-    run(Integer.MAX_VALUE, (i, node) -> api.post(node, "/posts", author,
-        new JsonObject().put("text", "p" + i).put("visibility", "public")),
+    String postIds = UUID.randomUUID().toString();
+    // a retry carries the try's client_id, as a client's does: the post must be stored once
+    run(Integer.MAX_VALUE, (i, node) -> api.post(node, "/posts", author, new JsonObject().put("text", "p" + i)
+        .put("visibility", "public").put("client_id", postIds + ":" + i)),
         (i, ack) -> published.add(ack.json().getLong("id")));
     run(TARGETS, (i, node) -> api.put(node, "/following/" + targets.get(i).id(), follower),
         (i, ack) -> followed.add(targets.get(i).id()));
@@ -156,27 +161,47 @@ final class MixedLoad {
     for (long post : published) {
       reads.acknowledged(through, 0, node -> api.get(node, "/posts/" + post, users.get(5)));
     }
-    Set<Long> following = userIds(reads.acknowledged(through, 0,
-        node -> api.get(node, "/users/" + users.get(3).id() + "/following?limit=100", users.get(3))).json());
-    assertTrue(following.containsAll(followed), "acknowledged follows: " + followed + " following: " + following);
+    // each try of the author's has its own text, kept by its retries: a text listed twice is a post stored twice
+    List<String> texts = all(reads, through, "/users/" + users.get(2).id() + "/posts", users.get(2)).stream()
+        .map(p -> p.getString("text")).toList();
+    assertEquals(texts.size(), new HashSet<>(texts).size(), "each post of the load once: " + texts);
+    assertTrue(texts.size() >= published.size(), published.size() + " acknowledged posts, listed " + texts.size());
+    List<Long> following = userIds(all(reads, through, "/users/" + users.get(3).id() + "/following",
+        users.get(3)));
+    assertOnceEach(followed, following, "follows");
     for (Map.Entry<Long, Set<Long>> e : likers.entrySet()) {
-      Set<Long> liked = userIds(reads.acknowledged(through, 0,
-          node -> api.get(node, "/posts/" + e.getKey() + "/likes?limit=100", users.get(0))).json());
-      assertTrue(liked.containsAll(e.getValue()), "likers of " + e.getKey() + ": " + liked + " acked " + e.getValue());
+      List<Long> liked = userIds(all(reads, through, "/posts/" + e.getKey() + "/likes", users.get(0)));
+      assertOnceEach(e.getValue(), liked, "likers of " + e.getKey());
     }
     for (Api.User user : joins ? users : List.<Api.User>of()) {
-      Set<Long> acked = joined.getOrDefault(user.id(), Set.of());
-      Set<Long> listed = new HashSet<>();
-      reads.acknowledged(through, 0, node -> api.get(node, "/me/activities/joined?limit=100", user)).json()
-          .getJsonArray("items").forEach(a -> listed.add(((JsonObject) a).getLong("id")));
-      assertTrue(listed.containsAll(acked), "joins of " + user.id() + ": " + listed + " acked " + acked);
+      List<Long> listed = all(reads, through, "/me/activities/joined", user).stream().map(a -> a.getLong("id"))
+          .toList();
+      assertOnceEach(joined.getOrDefault(user.id(), Set.of()), listed, "joins of " + user.id());
     }
     reads.assertRefusalsAllowed();
   }
 
-  private static Set<Long> userIds(JsonObject page) {
-    Set<Long> ids = new HashSet<>();
-    page.getJsonArray("items").forEach(item -> ids.add(((JsonObject) item).getJsonObject("user").getLong("id")));
-    return ids;
+  /** Every acknowledged item is listed, and nothing is listed twice. */
+  private static void assertOnceEach(Collection<Long> acknowledged, List<Long> listed, String what) {
+    assertTrue(listed.containsAll(acknowledged), what + ": listed " + listed + ", acknowledged " + acknowledged);
+    assertEquals(listed.size(), new HashSet<>(listed).size(), what + " listed once each: " + listed);
+  }
+
+  /** Every page of a list, read through the gateways (100 at a time, following next_cursor). */
+  private List<JsonObject> all(Load reads, List<KithNode> through, String path, Api.User as) {
+    List<JsonObject> items = new ArrayList<>();
+    String cursor = null;
+    do {
+      String page = path + "?limit=100"
+          + (cursor == null ? "" : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+      JsonObject reply = reads.acknowledged(through, 0, node -> api.get(node, page, as)).json();
+      reply.getJsonArray("items").forEach(item -> items.add((JsonObject) item));
+      cursor = reply.getString("next_cursor");
+    } while (cursor != null);
+    return items;
+  }
+
+  private static List<Long> userIds(List<JsonObject> items) {
+    return items.stream().map(item -> item.getJsonObject("user").getLong("id")).toList();
   }
 }

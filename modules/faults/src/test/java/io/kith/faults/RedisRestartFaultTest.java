@@ -8,8 +8,8 @@ class RedisRestartFaultTest extends FaultTestBase {
 
   @Test
   @DisplayName("a Redis restart under load: calls are refused with 503 meanwhile, no acknowledged message, post, "
-      + "follow or like is lost, the load goes on afterwards and every event consumer works again without a node "
-      + "restart")
+      + "follow or like is lost or stored twice, the load goes on afterwards and every event consumer works again "
+      + "without a node restart")
   void redisRestart() throws Exception {
     MixedLoad work = loadAcrossRestart("redis-restart");
     work.assertNothingLost(cluster.nodes(), false);

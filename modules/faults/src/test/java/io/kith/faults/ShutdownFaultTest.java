@@ -16,7 +16,7 @@ class ShutdownFaultTest extends FaultTestBase {
 
   @Test
   @DisplayName("SIGTERM of all nodes under load: each stops by itself, and after a restart every acknowledged "
-      + "message, post, follow, like and join is there")
+      + "message, post, follow, like and join is there, once")
   void sigtermAll() throws Exception {
     start("shutdown", MixedLoad.LIMITS);
     Load load = new Load();

@@ -97,7 +97,8 @@ class ComposeFileTest {
   }
 
   @Test
-  @DisplayName("every node's environment is a valid Kith configuration naming itself among the cluster members")
+  @DisplayName("every node's environment is a valid Kith configuration naming itself among the cluster members, "
+      + "ready only with a majority of them")
   void environments() {
     for (Map.Entry<String, Map<String, String>> node : nodes.entrySet()) {
       KithConfig config = DeployFiles.assertValidEnvironment(FILE + " " + node.getKey(), node.getValue());
@@ -107,8 +108,38 @@ class ComposeFileTest {
       assertEquals(node.getKey(), services.getJsonObject(node.getKey()).getString("hostname"));
       assertEquals(nodes.keySet(), new TreeSet<>(cluster.getJsonArray("members").getList()));
       assertTrue(cluster.getInteger("bus-port") > 0, "a fixed event-bus port");
+      int minMembers = cluster.getInteger("min-members");
+      assertTrue(minMembers > nodes.size() / 2,
+          "ready only with a majority, so a node cut off alone leaves the balancer: " + minMembers);
       assertTrue(node.getValue().get("KITH_REDIS_URL").startsWith("redis://redis:"));
     }
+  }
+
+  @Test
+  @DisplayName("every node runs the event bus with mutual TLS: the one cluster CA, and a key and certificate of its "
+      + "own, all from the folder mounted read-only")
+  void busTls() {
+    Set<String> keys = new HashSet<>();
+    Set<String> certs = new HashSet<>();
+    Set<String> cas = new HashSet<>();
+    for (Map.Entry<String, Map<String, String>> node : nodes.entrySet()) {
+      JsonObject tls = DeployFiles.assertValidEnvironment(FILE + " " + node.getKey(), node.getValue())
+          .section("cluster").getJsonObject("tls");
+      assertEquals(Boolean.TRUE, tls.getBoolean("enabled"), node.getKey() + ": TLS on the bus");
+      String mount = services.getJsonObject(node.getKey()).getJsonArray("volumes").stream().map(String::valueOf)
+          .filter(v -> v.endsWith(":ro") && v.contains(":/etc/kith/tls")).findFirst()
+          .orElseThrow(() -> new AssertionError(node.getKey() + " mounts no TLS folder read-only"));
+      String dir = mount.split(":")[1];
+      for (String file : List.of("key", "cert", "ca")) {
+        assertTrue(tls.getString(file).startsWith(dir + "/"), node.getKey() + " " + file + ": " + tls);
+      }
+      keys.add(tls.getString("key"));
+      certs.add(tls.getString("cert"));
+      cas.add(tls.getString("ca"));
+    }
+    assertEquals(nodes.size(), keys.size(), "a key per node: " + keys);
+    assertEquals(nodes.size(), certs.size(), "a certificate per node: " + certs);
+    assertEquals(1, cas.size(), "one cluster CA: " + cas);
   }
 
   @Test

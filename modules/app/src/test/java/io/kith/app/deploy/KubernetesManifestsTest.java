@@ -175,10 +175,13 @@ class KubernetesManifestsTest {
 
   @Test
   @DisplayName("the container's environment is a valid Kith configuration that clusters on the pod's IP, with "
-      + "Hazelcast found through the headless service named in the ConfigMap")
+      + "Hazelcast found through the headless service named in the ConfigMap, ready only with a majority of the pods")
   void clusterDiscovery() {
     KithConfig config = DeployFiles.assertValidEnvironment(DIR + "deployment.yaml", env());
     assertTrue(config.section("cluster").getBoolean("enabled"));
+    int replicas = deployment.getJsonObject("spec").getInteger("replicas");
+    assertTrue(config.section("cluster").getInteger("min-members") > replicas / 2,
+        "a pod is ready only with a majority of the replicas, so one cut off alone leaves the Service");
     JsonObject host = container.getJsonArray("env").stream().map(JsonObject.class::cast)
         .filter(e -> e.getString("name").equals("KITH_CLUSTER_HOST")).findFirst().orElseThrow();
     assertEquals("status.podIP", host.getJsonObject("valueFrom").getJsonObject("fieldRef").getString("fieldPath"));

@@ -26,9 +26,11 @@ import java.util.Set;
  * @param visibility  one of {@link Visibility#ALL}, null when absent (edit) or defaulted to public
  * @param audience    {@code {users, groups, tags}} (tags lower case), empty lists when absent
  * @param heldBy      the content filter that holds the text for review (publish only), or 0
+ * @param clientId    the client's id of the post (publish, repost), which makes a retry answer the stored post; or
+ *                    null
  */
 record PostDraft(String text, List<Long> media, JsonObject place, List<Long> mentions, String visibility,
-                 JsonObject audience, long heldBy) {
+                 JsonObject audience, long heldBy, String clientId) {
 
   static final int MAX_TEXT = 5_000;
   static final int MAX_MEDIA = 9;
@@ -37,8 +39,10 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
   static final int MAX_AUDIENCE_GROUPS = 100;
   static final int MAX_AUDIENCE_TAGS = 100;
   static final int MAX_PLACE_NAME = 100;
+  /** As a chat message's client id. */
+  static final int MAX_CLIENT_ID = 64;
   private static final Set<String> POST_FIELDS =
-      Set.of("text", "media", "place", "mentions", "visibility", "audience");
+      Set.of("text", "media", "place", "mentions", "visibility", "audience", "client_id");
   private static final Set<String> EDIT_FIELDS = Set.of("text", "place", "visibility", "audience");
 
   /** Parses a body for publishing ({@code repost}: no media, text optional). */
@@ -57,7 +61,8 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     String visibility = visibility(b);
     JsonObject audience = audience(b);
     PostDraft draft = new PostDraft(text, media, place(b), ids(b, "mentions", MAX_MENTIONS, true),
-        visibility == null ? Visibility.PUBLIC : visibility, audience, ContentFilters.screen("post", "text", text));
+        visibility == null ? Visibility.PUBLIC : visibility, audience, ContentFilters.screen("post", "text", text),
+        clientId(b));
     draft.checkAudience();
     return draft;
   }
@@ -71,7 +76,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
     }
     // an edit is not held (the post would vanish from its readers mid-life): a hold filter refuses it
     return new PostDraft(ContentFilters.check("post", "text", text(b)), List.of(), place(b), List.of(), visibility(b),
-        b.containsKey("audience") ? audience(b) : null, 0);
+        b.containsKey("audience") ? audience(b) : null, 0, null);
   }
 
   /** The audience must be given for {@code only}, and is meaningless for other visibilities but {@code except}. */
@@ -108,6 +113,18 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
       throw Failures.field(KithErrors.VALIDATION_FAILED, "text", "text is longer than " + MAX_TEXT + " characters");
     }
     return UserText.lines("text", s);
+  }
+
+  private static String clientId(JsonObject b) {
+    Object v = b.getValue("client_id");
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof String s) || s.isBlank() || s.length() > MAX_CLIENT_ID) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "client_id",
+          "client_id must be a string of 1 to " + MAX_CLIENT_ID + " characters");
+    }
+    return s;
   }
 
   private static String visibility(JsonObject b) {

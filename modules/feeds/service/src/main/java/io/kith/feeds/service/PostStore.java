@@ -51,6 +51,9 @@ final class PostStore {
             new IndexOptions().name("reposts_newest")))
         .compose(v -> mongo.createIndexWithOptions(POSTS, new JsonObject().put("author", 1).put("repost_of", 1),
             new IndexOptions().name("author_reposts")))
+        // a client's retry of a post (same client_id) meets the stored one; posts without a client id are not in it
+        .compose(v -> mongo.createIndexWithOptions(POSTS, new JsonObject().put(CLIENT_KEY, 1),
+            new IndexOptions().name("client_key_unique").unique(true).sparse(true)))
         .compose(v -> mongo.createIndexWithOptions(COMMENTS, new JsonObject().put("post", 1).put("_id", -1),
             new IndexOptions().name("post_newest")))
         // an account's erasure and export read a user's comments
@@ -76,6 +79,19 @@ final class PostStore {
 
   Future<Void> insert(JsonObject post) {
     return mongo.insert(POSTS, post).mapEmpty();
+  }
+
+  /** The member of a post document holding {@link #clientKey}, when the client gave its post an id. */
+  static final String CLIENT_KEY = "cid";
+
+  /** One author's client id as stored: unique across posts, so that a retry cannot store the post twice. */
+  static String clientKey(long author, String clientId) {
+    return author + ":" + clientId;
+  }
+
+  /** The post {@code author} published with {@code clientId}, deleted or not; null when there is none. */
+  Future<JsonObject> findByClientId(long author, String clientId) {
+    return mongo.findOne(POSTS, new JsonObject().put(CLIENT_KEY, clientKey(author, clientId)), null);
   }
 
   /** A post, deleted or not; null when it never existed. */

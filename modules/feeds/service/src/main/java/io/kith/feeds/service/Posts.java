@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import static io.kith.feeds.service.FeedsCore.HOUR;
 import static io.kith.feeds.service.FeedsCore.notFound;
@@ -74,10 +75,32 @@ final class Posts {
     return Failures.guard(() -> {
       requireUser(actor);
       PostDraft draft = PostDraft.parse(body, false);
-      return core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
+      return once(actor, draft, () -> core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
           .compose(v -> checkReferences(actor, draft))
-          .compose(v -> insert(actor, draft));
+          .compose(v -> insert(actor, draft)));
     });
+  }
+
+  /**
+   * A post whose client id its author used before is a retry (the answer was lost, or the client stopped waiting for
+   * it): it is answered with the stored post, with no limit counted, no check and no event of its own. Of two tries
+   * at once, one stores the post and the other fails (the unique index, or its media already attached): that one
+   * answers the stored post too. Without a client id each call is a new post.
+   */
+  private Future<JsonObject> once(long actor, PostDraft draft, Supplier<Future<JsonObject>> fresh) {
+    String clientId = draft.clientId();
+    if (clientId == null) {
+      return fresh.get();
+    }
+    return posts.findByClientId(actor, clientId).compose(stored -> stored != null ? retried(actor, stored)
+        : fresh.get().recover(e -> posts.findByClientId(actor, clientId).otherwiseEmpty()
+            .compose(other -> other == null ? Future.failedFuture(e) : retried(actor, other))));
+  }
+
+  /** The answer to a retry: the stored post as its author sees it; one deleted or removed since is gone. */
+  private Future<JsonObject> retried(long actor, JsonObject stored) {
+    return views.hydrate(actor, List.of(stored), false)
+        .compose(shown -> shown.isEmpty() ? notFound() : Future.succeededFuture(shown.get(0)));
   }
 
   /** Attaches the draft's media to a new post id and stores the post; the media are detached if the insert fails. */
@@ -97,13 +120,13 @@ final class Posts {
     return Failures.guard(() -> {
       requireUser(actor);
       PostDraft draft = PostDraft.parse(body, true);
-      return core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
+      return once(actor, draft, () -> core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
           .compose(v -> access.visiblePost(actor, postId))
           .compose(clicked -> {
             long rootId = clicked.getLong("repost_of", 0L);
             return rootId == 0 ? Future.succeededFuture(clicked) : access.visiblePost(actor, rootId);
           })
-          .compose(root -> checkReferences(actor, draft).compose(v -> insertRepost(actor, draft, root)));
+          .compose(root -> checkReferences(actor, draft).compose(v -> insertRepost(actor, draft, root))));
     });
   }
 
@@ -134,6 +157,9 @@ final class Posts {
         .put("vis", draft.visibility()).put("aud", draft.audience()).put("repost_of", repostOf)
         .put("created", now).put("likes", 0).put("comments", 0).put("reposts", 0)
         .put("reposts_total", 0);
+    if (draft.clientId() != null) {
+      doc.put(PostStore.CLIENT_KEY, PostStore.clientKey(actor, draft.clientId()));
+    }
     if (draft.heldBy() != 0) {
       doc.put("held", new JsonObject().put("vis", draft.visibility()).put("filter", draft.heldBy()).put("at", now))
           .put("vis", Visibility.PRIVATE);
@@ -215,7 +241,7 @@ final class Posts {
     boolean audienceApplies = Visibility.ONLY.equals(visibility) || Visibility.EXCEPT.equals(visibility);
     JsonObject audience = edit.audience() != null ? edit.audience()
         : audienceApplies ? post.getJsonObject("aud", PostDraft.emptyAudience()) : PostDraft.emptyAudience();
-    PostDraft merged = new PostDraft(edit.text(), List.of(), edit.place(), List.of(), visibility, audience, 0);
+    PostDraft merged = new PostDraft(edit.text(), List.of(), edit.place(), List.of(), visibility, audience, 0, null);
     merged.checkAudience();
     String text = edit.text() != null ? edit.text() : post.getString("text", "");
     boolean hasMedia = !post.getJsonArray("media", new JsonArray()).isEmpty();

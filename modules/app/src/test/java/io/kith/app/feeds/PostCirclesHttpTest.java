@@ -1,5 +1,6 @@
 package io.kith.app.feeds;
 
+import io.kith.app.support.Conformance;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.testkit.KithTestKit;
@@ -80,7 +81,8 @@ class PostCirclesHttpTest {
   }
 
   @Test
-  @DisplayName("a post for audience.circles reaches exactly the circle, and its author reads the audience as circles")
+  @DisplayName("a post for audience.circles reaches exactly the circle, and its author reads the audience as circles, "
+      + "as the document declares it")
   void circlesAudience() {
     Cast c = cast();
     JsonObject created = kith.post("/posts", c.author(), post("only", circles("circles", c.circle()))).expect(201);
@@ -88,6 +90,7 @@ class PostCirclesHttpTest {
     JsonObject audience = new JsonObject().put("users", new JsonArray())
         .put("circles", new JsonArray().add(c.circle())).put("tags", new JsonArray());
     assertEquals(audience, created.getJsonObject("audience"), created.encode());
+    assertEquals(List.of(), Conformance.load().problems("publishPost", 201, created), "the view is the document's");
     assertEquals(audience, kith.get("/posts/" + id, c.author()).expect(200).getJsonObject("audience"));
 
     readableBy(c, id, List.of(c.inside()));

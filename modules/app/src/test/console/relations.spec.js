@@ -1,7 +1,7 @@
-// @DisplayName: a user who approves followers accepts one request and declines another, puts a friend in a circle and under a tag, posts to that circle only, undoes a block, a mute and a hide from the relations lists, and removes a follower; a request is withdrawn
+// @DisplayName: a user who approves followers accepts one request and declines another, puts a friend in a circle and under a tag, posts to that circle only, is told circle_name_taken for a second circle of that name and sees a circle deleted elsewhere leave the list, undoes a block, a mute and a hide from the relations lists, and removes a follower; a request is withdrawn
 'use strict';
 const {
-  check, open, shot, signUp, spec, unique, until, untilShown, visit,
+  api, check, open, shot, signUp, spec, unique, until, untilShown, visit,
 } = require('./harness');
 
 /** Opens a tab of the relations page. */
@@ -78,6 +78,21 @@ spec('relations', async ({ user }) => {
   await visit(erinPage, carol.username);
   await erinPage.getByText('No posts you can see.').waitFor();
   check(await erinPage.getByText(text).count() === 0, 'erin must not see the circle post');
+
+  // a second circle of that name (in any case) is refused with the circles' own code; a circle deleted from another
+  // device answers circle_not_found to the stale list, which reads the circles again and says so
+  await tab(carolPage, 'Circles');
+  await carolPage.getByLabel('New circle name').fill(circle.toLowerCase());
+  await carolPage.getByRole('button', { name: 'Create circle' }).click();
+  await carolPage.getByRole('alert').filter({ hasText: 'circle_name_taken' }).waitFor();
+  const token = await carolPage.evaluate(() => JSON.parse(localStorage.getItem('kith.session')).access_token);
+  const id = (await api('GET', '/me/circles', token)).json.items.find((c) => c.name === circle).id;
+  check((await api('DELETE', '/me/circles/' + id, token)).status === 204, 'the circle is deleted elsewhere');
+  await carolPage.getByRole('listitem').filter({ hasText: circle }).getByRole('button', { name: 'Delete circle' })
+    .click();
+  await carolPage.getByRole('status').filter({ hasText: 'That circle no longer exists' }).waitFor();
+  await until('the gone circle leaves the list', async () => await carolPage.getByRole('button', { name: circle })
+    .count() === 0);
 
   // block and mute, then undo them from the lists
   await visit(carolPage, erin.username);

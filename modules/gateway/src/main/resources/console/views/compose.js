@@ -73,7 +73,7 @@ export default class ComposeView extends View {
       }
     }
     const checked = (n) => [...form.querySelectorAll('input[name="' + n + '"]:checked')].map((i) => i.value);
-    return { users, groups: checked('circle').map(Number), tags: checked('tag') };
+    return { users, circles: checked('circle').map(Number), tags: checked('tag') };
   }
 
   async publish(e) {

@@ -37,6 +37,7 @@ register('en', {
   'relations.tagged': 'Tagged {tag}',
   'relations.size': '{n} people',
   'relations.circleHint': 'Add friends to a circle from their page.',
+  'relations.circleGone': 'That circle no longer exists (deleted elsewhere); the list is up to date again.',
 });
 register('zh-CN', {
   'relations.title': '关系',
@@ -68,6 +69,7 @@ register('zh-CN', {
   'relations.tagged': '标签：{tag}',
   'relations.size': '{n} 人',
   'relations.circleHint': '在好友的页面把 TA 加入分组。',
+  'relations.circleGone': '该分组已不存在（已在别处删除），列表已更新。',
 });
 
 const me = () => shell.me.id;
@@ -120,7 +122,18 @@ export default class RelationsView extends View {
     const path = group.circle ? '/me/circles/' + group.circle.id + '/members'
       : '/me/tags/' + encodeURIComponent(group.tag) + '/users';
     this.list = new Paged(this, (cursor) => get(path, { cursor, limit: 50 }));
-    this.run(() => this.list.reset());
+    this.run(() => this.list.reset()).then(() => this.circleGone());
+  }
+
+  /**
+   * After a circle call: circle_not_found means another tab or device deleted the circle, so the circles are read
+   * again and the user told, instead of leaving a list that offers a circle that is gone.
+   */
+  circleGone() {
+    if (this.error && this.error.code === 'circle_not_found') {
+      this.select('circles');
+      this.notice = t('relations.circleGone');
+    }
   }
 
   async rowAction(fn, u) {
@@ -143,12 +156,14 @@ export default class RelationsView extends View {
     if (name && name.trim() && await this.run(() => patch('/me/circles/' + c.id, { name: name.trim() }))) {
       this.select('circles');
     }
+    this.circleGone();
   }
 
   async deleteCircle(c) {
     if (await this.run(() => del('/me/circles/' + c.id).then(() => true))) {
       this.select('circles');
     }
+    this.circleGone();
   }
 
   groupActions() {

@@ -183,8 +183,8 @@ class FeedsContractHttpTest {
         "mentions", new JsonObject().put("text", "x").put("mentions", new JsonArray(many.getList().subList(0, 21))),
         "audience.users", new JsonObject().put("text", "x").put("visibility", "only")
             .put("audience", new JsonObject().put("users", many)),
-        "audience.groups", new JsonObject().put("text", "x").put("visibility", "only")
-            .put("audience", new JsonObject().put("groups", new JsonArray(many.getList().subList(0, 101)))),
+        "audience.circles", new JsonObject().put("text", "x").put("visibility", "only")
+            .put("audience", new JsonObject().put("circles", new JsonArray(many.getList().subList(0, 101)))),
         "audience.tags", new JsonObject().put("text", "x").put("visibility", "only")
             .put("audience", new JsonObject().put("tags", tags)),
         "place.lon", new JsonObject().put("text", "x").put("place", new JsonObject().put("name", "n")

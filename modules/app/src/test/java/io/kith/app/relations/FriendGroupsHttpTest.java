@@ -75,20 +75,20 @@ class FriendGroupsHttpTest {
     JsonArray left = kith.get("/me/circles", owner).expect(200).getJsonArray("items");
     assertEquals(1, left.size(), left.encode());
     assertEquals(work.getLong("id"), left.getJsonObject(0).getLong("id"));
-    kith.delete("/me/circles/" + id, owner).problem(404, "group_not_found");
+    kith.delete("/me/circles/" + id, owner).problem(404, "circle_not_found");
   }
 
   @Test
-  @DisplayName("circle names are unique per owner whatever their case (409 group_name_taken), and 1 to 40 characters")
+  @DisplayName("circle names are unique per owner whatever their case (409 circle_name_taken), and 1 to 40 characters")
   void names() {
     User owner = kith.register();
     User other = kith.register();
     JsonObject first = create(owner, "Family");
     JsonObject second = create(owner, "Friends");
 
-    kith.post("/me/circles", owner, new JsonObject().put("name", "family")).problem(409, "group_name_taken");
+    kith.post("/me/circles", owner, new JsonObject().put("name", "family")).problem(409, "circle_name_taken");
     kith.patch("/me/circles/" + second.getLong("id"), owner, new JsonObject().put("name", "FAMILY"))
-        .problem(409, "group_name_taken");
+        .problem(409, "circle_name_taken");
     create(other, "family");
 
     kith.post("/me/circles", owner, new JsonObject().put("name", "")).problem(400, "validation_failed", "name");
@@ -157,7 +157,7 @@ class FriendGroupsHttpTest {
   }
 
   @Test
-  @DisplayName("another user's circle is 404 group_not_found for every operation, like a missing one")
+  @DisplayName("another user's circle is 404 circle_not_found for every operation, like a missing one")
   void othersGroupsArePrivate() {
     User owner = kith.register();
     User friend = kith.register();
@@ -168,12 +168,12 @@ class FriendGroupsHttpTest {
     kith.post("/me/circles/" + group + "/members", owner, ids(friend.id())).expect(200);
     String path = "/me/circles/" + group;
 
-    kith.get(path + "/members", intruder).problem(404, "group_not_found");
-    kith.patch(path, intruder, new JsonObject().put("name", "mine")).problem(404, "group_not_found");
-    kith.delete(path, intruder).problem(404, "group_not_found");
-    kith.post(path + "/members", intruder, ids(friend.id())).problem(404, "group_not_found");
-    kith.post(path + "/members/remove", intruder, ids(friend.id())).problem(404, "group_not_found");
-    kith.get("/me/circles/" + (RelationsKith.MAX_ID - 3) + "/members", owner).problem(404, "group_not_found");
+    kith.get(path + "/members", intruder).problem(404, "circle_not_found");
+    kith.patch(path, intruder, new JsonObject().put("name", "mine")).problem(404, "circle_not_found");
+    kith.delete(path, intruder).problem(404, "circle_not_found");
+    kith.post(path + "/members", intruder, ids(friend.id())).problem(404, "circle_not_found");
+    kith.post(path + "/members/remove", intruder, ids(friend.id())).problem(404, "circle_not_found");
+    kith.get("/me/circles/" + (RelationsKith.MAX_ID - 3) + "/members", owner).problem(404, "circle_not_found");
     assertEquals(List.of(), kith.get("/me/circles", intruder).expect(200).getJsonArray("items").getList());
 
     JsonObject mine = kith.get("/me/circles", owner).expect(200).getJsonArray("items").getJsonObject(0);

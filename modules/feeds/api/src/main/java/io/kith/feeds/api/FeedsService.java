@@ -20,14 +20,16 @@ import io.vertx.core.json.JsonObject;
  * is on {@link FeedsInternal}.
  *
  * <p><b>Post body</b> (publish, repost): {@code {text, media: [ids], place: {name, lat, lon}, mentions: [user ids],
- * visibility, audience: {users: [ids], groups: [ids], tags: [names]}}}; {@code visibility} is one of {@code public}
+ * visibility, audience: {users: [ids], circles: [ids], tags: [names]}}} ({@code groups}: the deprecated name of
+ * {@code circles}, not with it); {@code visibility} is one of {@code public}
  * (default), {@code followers}, {@code friends}, {@code private}, {@code only} (just the audience) and {@code except}
  * (friends but not the audience). Text up to 5,000 characters; up to 9 images, or one video with at most one cover
  * image; the media must have been uploaded by the actor.
  *
  * <p><b>Post view</b>: {@code {id, author: <user summary>, text, media: [{id, kind, content_type, size}], place,
- * mentions, visibility, audience (to the author only), created, edited, counts: {likes, comments, reposts,
- * reposts_total}, viewer: {liked, reposted, following}, repost_of}} where {@code repost_of} is null, or
+ * mentions, visibility, audience: {users, circles, tags} (to the author only), created, edited,
+ * counts: {likes, comments, reposts, reposts_total}, viewer: {liked, reposted, following}, repost_of}} where
+ * {@code repost_of} is null, or
  * {@code {state: "visible", post: <view>}}, {@code {state: "deleted"}} or {@code {state: "not_visible"}}.
  *
  * <p><b>Timeline pages</b> are newest first: {@code {items: [post views], next_max_id, newest_id}}; pass

@@ -24,7 +24,8 @@ import java.util.Set;
  * @param place       {@code {name, lat, lon}} or null
  * @param mentions    mentioned user ids
  * @param visibility  one of {@link Visibility#ALL}, null when absent (edit) or defaulted to public
- * @param audience    {@code {users, groups, tags}} (tags lower case), empty lists when absent
+ * @param audience    {@code {users, groups, tags}} (tags lower case), empty lists when absent; {@code groups} holds
+ *                    the circle ids, under the name the stored document keeps (the API says {@code circles})
  * @param heldBy      the content filter that holds the text for review (publish only), or 0
  * @param clientId    the client's id of the post (publish, repost), which makes a retry answer the stored post; or
  *                    null
@@ -41,6 +42,13 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
   static final int MAX_PLACE_NAME = 100;
   /** As a chat message's client id. */
   static final int MAX_CLIENT_ID = 64;
+  /** The API's name of an audience's circle ids. */
+  static final String CIRCLES = "circles";
+  /**
+   * The deprecated input name of {@link #CIRCLES} (it read like chat groups), accepted until it is removed, and the
+   * name the stored post's {@code aud} keeps: renaming it there would mean migrating every post for no reader's gain.
+   */
+  static final String GROUPS = "groups";
   private static final Set<String> POST_FIELDS =
       Set.of("text", "media", "place", "mentions", "visibility", "audience", "client_id");
   private static final Set<String> EDIT_FIELDS = Set.of("text", "place", "visibility", "audience");
@@ -82,10 +90,10 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
   /** The audience must be given for {@code only}, and is meaningless for other visibilities but {@code except}. */
   void checkAudience() {
     boolean empty = audience == null || (audience.getJsonArray("users").isEmpty()
-        && audience.getJsonArray("groups").isEmpty() && audience.getJsonArray("tags").isEmpty());
+        && audience.getJsonArray(GROUPS).isEmpty() && audience.getJsonArray("tags").isEmpty());
     if (Visibility.ONLY.equals(visibility) && empty) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "audience",
-          "visibility \"only\" needs an audience (users, groups or tags)");
+          "visibility \"only\" needs an audience (users, circles or tags)");
     }
     if (!empty && !Visibility.ONLY.equals(visibility) && !Visibility.EXCEPT.equals(visibility)) {
       throw Failures.field(KithErrors.VALIDATION_FAILED, "audience",
@@ -174,7 +182,17 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
 
   /** An audience naming nobody. */
   static JsonObject emptyAudience() {
-    return new JsonObject().put("users", new JsonArray()).put("groups", new JsonArray()).put("tags", new JsonArray());
+    return new JsonObject().put("users", new JsonArray()).put(GROUPS, new JsonArray()).put("tags", new JsonArray());
+  }
+
+  /** A stored audience as the API shows it to the author: {@code {users, circles, tags}}. */
+  static JsonObject audienceView(JsonObject stored) {
+    if (stored == null) {
+      return null;
+    }
+    return new JsonObject().put("users", stored.getJsonArray("users", new JsonArray()))
+        .put(CIRCLES, stored.getJsonArray(GROUPS, new JsonArray()))
+        .put("tags", stored.getJsonArray("tags", new JsonArray()));
   }
 
   private static JsonObject audience(JsonObject b) {
@@ -183,15 +201,20 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
       return emptyAudience();
     }
     if (!(v instanceof JsonObject a)) {
-      throw Failures.field(KithErrors.VALIDATION_FAILED, "audience", "audience must be an object {users, groups, tags}");
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "audience",
+          "audience must be an object {users, circles, tags}");
     }
     for (String f : a.fieldNames()) {
-      if (!Set.of("users", "groups", "tags").contains(f)) {
+      if (!Set.of("users", CIRCLES, GROUPS, "tags").contains(f)) {
         throw Failures.field(KithErrors.VALIDATION_FAILED, "audience." + f, "unknown field audience." + f);
       }
     }
+    if (a.containsKey(CIRCLES) && a.containsKey(GROUPS)) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, "audience",
+          "give audience.circles or the deprecated audience.groups, not both");
+    }
     List<Long> users = ids(a, "users", MAX_AUDIENCE_USERS, true);
-    List<Long> groups = ids(a, "groups", MAX_AUDIENCE_GROUPS, true);
+    List<Long> groups = ids(a, a.containsKey(GROUPS) ? GROUPS : CIRCLES, MAX_AUDIENCE_GROUPS, true);
     Object t = a.getValue("tags");
     Set<String> tags = new LinkedHashSet<>();
     if (t != null) {
@@ -206,7 +229,7 @@ record PostDraft(String text, List<Long> media, JsonObject place, List<Long> men
         tags.add(s.trim().toLowerCase(Locale.ROOT));
       }
     }
-    return new JsonObject().put("users", new JsonArray(users)).put("groups", new JsonArray(groups))
+    return new JsonObject().put("users", new JsonArray(users)).put(GROUPS, new JsonArray(groups))
         .put("tags", new JsonArray(new ArrayList<>(tags)));
   }
 

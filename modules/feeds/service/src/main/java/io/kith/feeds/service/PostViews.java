@@ -363,7 +363,7 @@ final class PostViews {
                 && t.getOrDefault(author, Visibility.Tie.NONE).following()))
         .put("repost_of", null);
     if (viewer == author) {
-      view.put("audience", d.getJsonObject("aud"));
+      view.put("audience", PostDraft.audienceView(d.getJsonObject("aud")));
     }
     JsonObject held = d.getJsonObject("held");
     if (held != null) {

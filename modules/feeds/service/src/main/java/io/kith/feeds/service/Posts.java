@@ -192,7 +192,7 @@ final class Posts {
 
   /**
    * Mentioned users must exist, and a user in a block with the actor counts as unknown (absent to the actor
-   * everywhere else); audience groups must be the actor's own.
+   * everywhere else); audience circles must be the actor's own.
    */
   private Future<Void> checkReferences(long actor, PostDraft draft) {
     Future<Void> mentions = draft.mentions().isEmpty() ? Future.succeededFuture()
@@ -205,7 +205,7 @@ final class Posts {
               return unknown.isEmpty() ? Future.succeededFuture()
                   : Future.failedFuture(PostDraft.invalid("mentions", "unknown users mentioned: " + unknown));
             });
-    JsonArray groups = draft.audience() == null ? new JsonArray() : draft.audience().getJsonArray("groups");
+    JsonArray groups = draft.audience() == null ? new JsonArray() : draft.audience().getJsonArray(PostDraft.GROUPS);
     Future<Void> audience = groups.isEmpty() ? Future.succeededFuture()
         : relations.groups(actor).compose(mine -> {
           Set<Long> own = new HashSet<>();
@@ -218,7 +218,7 @@ final class Posts {
             }
           });
           return unknown.isEmpty() ? Future.succeededFuture()
-              : Future.failedFuture(PostDraft.invalid("audience.groups", "not your friend groups: " + unknown));
+              : Future.failedFuture(PostDraft.invalid("audience.circles", "not your circles: " + unknown));
         });
     return Future.all(mentions, audience).mapEmpty();
   }

@@ -150,9 +150,9 @@ abstract class FeedsTestBase extends ModuleTestBase {
     return body;
   }
 
-  /** An audience {@code {users, groups, tags}}. */
+  /** An audience {@code {users, circles, tags}}. */
   protected static JsonObject audience(List<Long> users, List<Long> groups, List<String> tags) {
-    return new JsonObject().put("users", new JsonArray(users)).put("groups", new JsonArray(groups))
+    return new JsonObject().put("users", new JsonArray(users)).put("circles", new JsonArray(groups))
         .put("tags", new JsonArray(tags));
   }
 

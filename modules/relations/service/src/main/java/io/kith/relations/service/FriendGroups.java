@@ -37,7 +37,7 @@ final class FriendGroups {
     return Failures.guard(() -> {
       String n = groupName(name);
       return groups.countGroups(actor).compose(count -> count >= MAX_GROUPS
-          ? Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_GROUPS + " groups")
+          ? Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_GROUPS + " circles")
           : groups.create(actor, n).map(GroupStore::view));
     });
   }
@@ -72,10 +72,10 @@ final class FriendGroups {
     List<Long> strangers = ids.stream().filter(id -> !friends.contains(id)).toList();
     if (!strangers.isEmpty()) {
       return Future.failedFuture(Failures.withExtra(RelationsErrors.NOT_FRIENDS,
-          "only friends can be added to a group", new JsonObject().put("not_friends", new JsonArray(strangers))));
+          "only friends can be added to a circle", new JsonObject().put("not_friends", new JsonArray(strangers))));
     }
     if (group.getLong("size", 0L) + ids.size() > MAX_GROUP_MEMBERS) {
-      return Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_GROUP_MEMBERS + " members per group");
+      return Failures.fail(RelationsErrors.LIMIT_REACHED, "at most " + MAX_GROUP_MEMBERS + " members per circle");
     }
     return groups.add(actor, groupId, ids).compose(x -> groups.owned(actor, groupId)).map(GroupStore::view);
   }

@@ -64,7 +64,7 @@ final class GroupStore {
         .put("name_lc", name.toLowerCase(Locale.ROOT)).put("size", 0L).put("created", System.currentTimeMillis());
     return mongo.insert(GROUPS, doc).map(x -> doc)
         .recover(e -> MongoErrors.isDuplicateKey(e)
-            ? Failures.failField(RelationsErrors.GROUP_NAME_TAKEN, "name", "you already have a group with this name")
+            ? Failures.failField(RelationsErrors.CIRCLE_NAME_TAKEN, "name", "you already have a circle with this name")
             : Future.failedFuture(e));
   }
 
@@ -72,7 +72,7 @@ final class GroupStore {
   Future<JsonObject> owned(long owner, long groupId) {
     return mongo.findOne(GROUPS, new JsonObject().put("_id", groupId).put("owner", owner), null)
         .compose(g -> g != null ? Future.succeededFuture(g)
-            : Failures.fail(RelationsErrors.GROUP_NOT_FOUND, "no such group"));
+            : Failures.fail(RelationsErrors.CIRCLE_NOT_FOUND, "no such circle"));
   }
 
   Future<JsonObject> rename(long owner, long groupId, String name) {
@@ -80,16 +80,16 @@ final class GroupStore {
     return mongo.findOneAndUpdateWithOptions(GROUPS, new JsonObject().put("_id", groupId).put("owner", owner),
             new JsonObject().put("$set", set), new FindOptions(), new UpdateOptions().setReturningNewDocument(true))
         .recover(e -> MongoErrors.isDuplicateKey(e)
-            ? Failures.failField(RelationsErrors.GROUP_NAME_TAKEN, "name", "you already have a group with this name")
+            ? Failures.failField(RelationsErrors.CIRCLE_NAME_TAKEN, "name", "you already have a circle with this name")
             : Future.failedFuture(e))
         .compose(g -> g != null ? Future.succeededFuture(g)
-            : Failures.fail(RelationsErrors.GROUP_NOT_FOUND, "no such group"));
+            : Failures.fail(RelationsErrors.CIRCLE_NOT_FOUND, "no such circle"));
   }
 
   Future<Void> delete(long owner, long groupId) {
     return mongo.removeDocument(GROUPS, new JsonObject().put("_id", groupId).put("owner", owner)).compose(r -> {
       if (r == null || r.getRemovedCount() == 0) {
-        return Failures.fail(RelationsErrors.GROUP_NOT_FOUND, "no such group");
+        return Failures.fail(RelationsErrors.CIRCLE_NOT_FOUND, "no such circle");
       }
       return mongo.removeDocuments(MEMBERS, new JsonObject().put("g", groupId)).mapEmpty();
     });

@@ -48,22 +48,22 @@ class FriendGroupsTest extends RelationsTestBase {
 
     await(relations.deleteGroup(me, familyId));
     assertEquals(Set.of("WORK"), names(await(relations.groups(me)).getJsonArray("items")));
-    failsWith("group_not_found", relations.deleteGroup(me, familyId));
-    failsWith("group_not_found", relations.groupMembers(me, familyId, PageRequest.first(10)).map(Page::toJson));
+    failsWith("circle_not_found", relations.deleteGroup(me, familyId));
+    failsWith("circle_not_found", relations.groupMembers(me, familyId, PageRequest.first(10)).map(Page::toJson));
     // the name is free again
     await(relations.createGroup(me, "family"));
   }
 
   @Test
-  @DisplayName("a second group with the same name in any case is refused as group_name_taken, on create and rename")
+  @DisplayName("a second group with the same name in any case is refused as circle_name_taken, on create and rename")
   void duplicateName() throws Exception {
     long me = newUser();
     long other = newUser();
     await(relations.createGroup(me, "Family"));
     long friendsId = await(relations.createGroup(me, "Friends")).getLong("id");
-    failsWith("group_name_taken", relations.createGroup(me, "family"));
-    failsWith("group_name_taken", relations.createGroup(me, " FAMILY"));
-    failsWith("group_name_taken", relations.renameGroup(me, friendsId, "fAmIlY"));
+    failsWith("circle_name_taken", relations.createGroup(me, "family"));
+    failsWith("circle_name_taken", relations.createGroup(me, " FAMILY"));
+    failsWith("circle_name_taken", relations.renameGroup(me, friendsId, "fAmIlY"));
     assertEquals(2, await(relations.groups(me)).getJsonArray("items").size());
     assertEquals("Friends", find(await(relations.groups(me)).getJsonArray("items"), friendsId).getString("name"));
     // names are per owner
@@ -71,7 +71,7 @@ class FriendGroupsTest extends RelationsTestBase {
   }
 
   @Test
-  @DisplayName("another user's group is never readable or writable: every call answers group_not_found")
+  @DisplayName("another user's group is never readable or writable: every call answers circle_not_found")
   void othersGroups() throws Exception {
     List<Long> users = newUsers(3);
     long owner = users.get(0);
@@ -82,14 +82,14 @@ class FriendGroupsTest extends RelationsTestBase {
     long group = await(relations.createGroup(owner, "Secret")).getLong("id");
     await(relations.addGroupMembers(owner, group, List.of(friend)));
 
-    failsWith("group_not_found", relations.groupMembers(intruder, group, PageRequest.first(10)).map(Page::toJson));
-    failsWith("group_not_found", relations.renameGroup(intruder, group, "Mine"));
-    failsWith("group_not_found", relations.addGroupMembers(intruder, group, List.of(friend)));
-    failsWith("group_not_found", relations.removeGroupMembers(intruder, group, List.of(friend)));
-    failsWith("group_not_found", relations.deleteGroup(intruder, group));
+    failsWith("circle_not_found", relations.groupMembers(intruder, group, PageRequest.first(10)).map(Page::toJson));
+    failsWith("circle_not_found", relations.renameGroup(intruder, group, "Mine"));
+    failsWith("circle_not_found", relations.addGroupMembers(intruder, group, List.of(friend)));
+    failsWith("circle_not_found", relations.removeGroupMembers(intruder, group, List.of(friend)));
+    failsWith("circle_not_found", relations.deleteGroup(intruder, group));
     assertTrue(await(relations.groups(intruder)).getJsonArray("items").isEmpty());
     // the same answer as for a group that does not exist at all
-    failsWith("group_not_found", relations.groupMembers(intruder, 123_456_789L, PageRequest.first(10))
+    failsWith("circle_not_found", relations.groupMembers(intruder, 123_456_789L, PageRequest.first(10))
         .map(Page::toJson));
 
     JsonObject mine = find(await(relations.groups(owner)).getJsonArray("items"), group);

@@ -5,15 +5,12 @@ import io.kith.feeds.api.FeedsInternal;
 import io.kith.notifications.api.NotificationsEvents;
 import io.kith.notifications.api.NotificationsInternal;
 import io.kith.notifications.api.events.NotificationStored;
-import io.kith.platform.bus.ServiceBindings;
-import io.kith.platform.bus.ServiceProxies;
 import io.kith.platform.error.Failures;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.store.StoreFailures;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.MongoClient;
@@ -76,15 +73,7 @@ class SystemNoticeFaultsTest extends NotificationsTestBase {
     Delivery delivery = new Delivery(platform, records, hot, new Views(AccountsService.proxy(vertx)), pushes, system);
     SystemNotices notices = new SystemNotices(settings.customTypes(), new Notifier(delivery, records,
         RelationsInternal.proxy(vertx), FeedsInternal.proxy(vertx)));
-    String address = "test.notifications.faulty." + UUID.randomUUID();
-    // bound from a verticle, so that the service runs on one event loop as the notifications verticle's does
-    await(vertx.deployVerticle(new VerticleBase() {
-      @Override
-      public Future<?> start() {
-        return new ServiceBindings(vertx).bind(NotificationsInternal.class, notices, address);
-      }
-    }));
-    faulty = ServiceProxies.proxy(vertx, NotificationsInternal.class, address);
+    faulty = bindAside(NotificationsInternal.class, notices);
   }
 
   /**

@@ -67,7 +67,7 @@ final class SystemNotices implements NotificationsInternal {
       return Future.failedFuture(first);
     }
     return Future.failedFuture(Failures.withExtra(KithErrors.UNAVAILABLE, causes.size() + " of " + each.size()
-        + " notifications not stored (" + first.getMessage() + "); retry later",
+        + " notifications not stored (" + first.getMessage() + ")",
         new JsonObject().put("failed", causes.size()).put("retry_after", StoreFailures.RETRY_AFTER_SECONDS)));
   }
 

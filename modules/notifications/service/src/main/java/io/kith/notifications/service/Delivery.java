@@ -3,6 +3,8 @@ package io.kith.notifications.service;
 import io.kith.notifications.api.NotificationsEvents;
 import io.kith.notifications.api.events.NotificationStored;
 import io.kith.platform.Platform;
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.kith.platform.events.EventPublisher;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -12,26 +14,33 @@ import java.util.List;
 
 /**
  * Stores a notification made by a producer and pushes it: the record first, then the Redis side, then the push of
- * the notification and the new counts when this delivery is the one that made it. As named steps: record → settle
- * (slots only) → Redis → what to push → push.
+ * the notification and the new counts when this delivery is the one that holds it. As named steps: record → held
+ * (by this delivery, or finished) → settle (slots only) → Redis → what to push → finished → push.
+ *
+ * <p>A record is held by the delivery that inserted it ({@link NotificationRecords#PENDING}) until its event is
+ * appended. A delivery that failed part way (a MongoDB pool wait after the insert) lets it go, and the next delivery
+ * of the same key (an event redelivered, an announcement's batch retried) takes it over and finishes it: the Redis
+ * side, the bridge push and one {@code NotificationStored}. A record found finished changes nothing, so a retry never
+ * appends a second event.
  */
 final class Delivery {
 
   /**
-   * One notification on its way.
+   * One notification on its way, held by this delivery.
    *
-   * @param id     the id this delivery gave it (an earlier delivery's record, found by its key, has its own)
+   * @param id     its id (an earlier delivery's record, taken over, has its own)
    * @param to     the recipient
    * @param slot   its slot, null for none
    * @param stored the record as stored (and settled)
    */
   private record Attempt(long id, long to, String slot, JsonObject stored) {
-
-    /** Whether this delivery made the record (an earlier delivery's record is found by its key, with its own id). */
-    boolean ours() {
-      return stored.getLong("_id") == id;
-    }
   }
+
+  /**
+   * How long a delivery holds the record it inserted or took over before another delivery of its key may finish it
+   * (when this one died rather than failed: a failed one lets it go at once).
+   */
+  static final long HOLD_MS = 30_000;
 
   private final Platform platform;
   private final NotificationRecords records;
@@ -55,7 +64,9 @@ final class Delivery {
   /**
    * Stores a notification made by a producer (already checked against preferences, blocks and visibility): the
    * record first, then the Redis side; pushes it and the new counts when it is new. A duplicate (same recipient and
-   * dedupe key) changes nothing. With a {@code slot} (null for none), the notification replaces the older one of the
+   * dedupe key) changes nothing once its first delivery finished, and finishes it when that one failed part way (the
+   * record's event is appended once). While another delivery holds it, fails with {@code unavailable} (the caller
+   * retries). With a {@code slot} (null for none), the notification replaces the older one of the
    * recipient holding that slot, counting it ({@link NotificationRecords#settle}); the push names the replaced id.
    */
   Future<Void> store(long to, String type, String key, String slot, JsonObject fields) {
@@ -65,14 +76,41 @@ final class Delivery {
     } catch (IllegalStateException e) {
       return Future.failedFuture(e);
     }
+    long now = System.currentTimeMillis();
     JsonObject record = fields.copy().put("_id", id).put("to", to).put("type", type)
-        .put("created", System.currentTimeMillis()).put("unread", true).put("key", key);
+        .put("created", now).put("unread", true).put("key", key).put(NotificationRecords.PENDING, now + HOLD_MS);
     if (slot != null) {
       record.put("slot", slot).put("count", 1L);
     }
     return records.insert(record)
-        .compose(stored -> slot == null ? Future.succeededFuture(stored) : settle(stored))
-        .compose(stored -> stored == null ? Future.succeededFuture() : toRedis(new Attempt(id, to, slot, stored)));
+        .compose(stored -> held(id, stored))
+        .compose(stored -> stored == null ? Future.succeededFuture() : finish(to, slot, stored));
+  }
+
+  /**
+   * The record this delivery finishes: the one it inserted, or an earlier delivery's that did not finish (taken over);
+   * null when that one finished. Fails while another delivery holds it.
+   */
+  private Future<JsonObject> held(long id, JsonObject stored) {
+    if (stored.getLong("_id") == id) {
+      return Future.succeededFuture(stored);
+    }
+    if (!stored.containsKey(NotificationRecords.PENDING)) {
+      return Future.succeededFuture(null);
+    }
+    long now = System.currentTimeMillis();
+    long existing = stored.getLong("_id");
+    return records.takeOver(existing, now, now + HOLD_MS).compose(taken -> taken != null
+        ? Future.succeededFuture(taken)
+        : Failures.fail(KithErrors.UNAVAILABLE, "notification " + existing + " is being delivered; retry later"));
+  }
+
+  /** Settles, stores in Redis and pushes a held record; on a failure, lets the record go for the next delivery. */
+  private Future<Void> finish(long to, String slot, JsonObject held) {
+    long id = held.getLong("_id");
+    return (slot == null ? Future.succeededFuture(held) : settle(held))
+        .compose(stored -> stored == null ? Future.<Void>succeededFuture() : toRedis(new Attempt(id, to, slot, stored)))
+        .recover(e -> records.release(id).transform(ignored -> Future.failedFuture(e)));
   }
 
   /**
@@ -90,12 +128,6 @@ final class Delivery {
 
   /** Decides from Redis's answer whether this delivery pushes, and with which counts. */
   private Future<Void> afterInsert(Attempt a, HotStore.Inserted result) {
-    boolean ours = a.ours();
-    // an earlier delivery made it: it was pushed then, unless it never reached Redis (stored now, pushed now)
-    if (!ours && (result.stored() == HotStore.Stored.DUPLICATE
-        || result.stored() == HotStore.Stored.SIDE_MISSING)) {
-      return Future.succeededFuture();
-    }
     if (result.stored() == HotStore.Stored.SUPERSEDED) {
       // a newer one took the slot in Redis after this one settled: its settling deleted this record already
       return records.delete(a.to(), List.of(a.stored().getLong("_id")));
@@ -106,9 +138,9 @@ final class Delivery {
   /** The counts to push with the notification, after the clean-up Redis's answer calls for. */
   private Future<JsonObject> countsToPush(Attempt a, HotStore.Inserted result) {
     long to = a.to();
-    // Redis holding the record this delivery just made: a rebuild ran meanwhile and loaded it from MongoDB, and
-    // nobody pushed it yet
-    boolean loadedByRebuild = a.ours() && result.stored() == HotStore.Stored.DUPLICATE;
+    // Redis holding the record this delivery holds: a rebuild ran meanwhile and loaded it from MongoDB, or the
+    // delivery it took over failed after its Redis step; nobody pushed it yet
+    boolean loadedByRebuild = result.stored() == HotStore.Stored.DUPLICATE;
     if (result.stored() == HotStore.Stored.SIDE_MISSING) {
       // Redis lost this user's side: the record has the notification; rebuilding now gives the counts to push
       return hot.counts(to);
@@ -124,11 +156,14 @@ final class Delivery {
   }
 
   private Future<Void> push(Attempt a, HotStore.Inserted result, JsonObject counts) {
-    return views.of(a.to(), List.of(Views.stringRecord(a.stored()))).compose(found -> {
-      pushes.notification(a.to(), found.get(0), result.replaced(), counts);
-      // for what reaches closed apps (push): the same view, durable, after the record and its Redis side
-      return events.publish(new NotificationStored(a.to(), found.get(0), result.replaced(),
-          counts == null ? 0L : counts.getLong("total", 0L)));
-    });
+    return views.of(a.to(), List.of(Views.stringRecord(a.stored())))
+        // finished before the event (which never fails): a retry after this point appends no second one
+        .compose(found -> records.finished(a.id()).map(found))
+        .compose(found -> {
+          pushes.notification(a.to(), found.get(0), result.replaced(), counts);
+          // for what reaches closed apps (push): the same view, durable, after the record and its Redis side
+          return events.publish(new NotificationStored(a.to(), found.get(0), result.replaced(),
+              counts == null ? 0L : counts.getLong("total", 0L)));
+        });
   }
 }

@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * The record of notifications and preferences in MongoDB, from which the Redis side is rebuilt.
  *
- * <p>A notification is {@code {_id, to, type, created, unread, key, slot?, <optional fields of its type>}};
+ * <p>A notification is {@code {_id, to, type, created, unread, key, slot?, pending_until?, <optional fields of its
+ * type>}};
  * {@code (to, key)} is unique, so a duplicate event makes one notification whatever the order of deliveries. A
  * notification with a {@code slot} (a conversation's offline messages, an activity's updates) replaces the older
  * ones of the same recipient and slot ({@link #settle}).
@@ -32,6 +33,14 @@ final class NotificationRecords {
   /** Most records of one slot read when settling it (normally one or two: the holder and the newcomer). */
   private static final int SETTLE_BATCH = 100;
   private static final JsonObject NEWEST = new JsonObject().put("_id", -1);
+  /**
+   * The field of a record whose delivery has not finished (its Redis side, bridge push and {@code NotificationStored}
+   * event): the time (ms) until which the delivery that holds it may finish it. A delivery of the same key that finds
+   * the record with this field past its time takes it over and finishes it; one that finds the field gone does
+   * nothing (its event was appended). Without it, a delivery that failed after the insert (a MongoDB pool wait while
+   * rebuilding the Redis side) left a record whose retry took it for done: its event was never appended.
+   */
+  static final String PENDING = "pending_until";
 
   private final MongoClient mongo;
 
@@ -64,7 +73,7 @@ final class NotificationRecords {
 
   /**
    * Inserts a record; when one with the same {@code (to, key)} exists, yields that one instead (so a redelivered
-   * event completes the Redis side of the first delivery).
+   * event completes the Redis side of the first delivery, when that delivery did not finish: see {@link #PENDING}).
    */
   Future<JsonObject> insert(JsonObject record) {
     return mongo.insert(NOTIFICATIONS, record).map(id -> record).recover(e -> !MongoErrors.isDuplicateKey(e)
@@ -72,6 +81,30 @@ final class NotificationRecords {
         : mongo.findOne(NOTIFICATIONS, new JsonObject().put("to", record.getLong("to"))
             .put("key", record.getString("key")), null).compose(existing -> existing != null
             ? Future.succeededFuture(existing) : Future.failedFuture(e)));
+  }
+
+  /**
+   * Takes over a record whose delivery did not finish ({@link #PENDING} at or before {@code now}) until {@code until}:
+   * the record as updated, or null when its delivery finished or another one holds it.
+   */
+  Future<JsonObject> takeOver(long id, long now, long until) {
+    return mongo.findOneAndUpdateWithOptions(NOTIFICATIONS, new JsonObject().put("_id", id)
+            .put(PENDING, new JsonObject().put("$lte", now)),
+        new JsonObject().put("$set", new JsonObject().put(PENDING, until)), new FindOptions(),
+        new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /** Lets the next delivery of a record take it over at once (this one failed part way). */
+  Future<Void> release(long id) {
+    return mongo.updateCollection(NOTIFICATIONS, new JsonObject().put("_id", id).put(PENDING,
+        new JsonObject().put("$exists", true)), new JsonObject().put("$set", new JsonObject().put(PENDING, 0L)))
+        .mapEmpty();
+  }
+
+  /** Marks a record's delivery finished: no later delivery of its key announces it again. */
+  Future<Void> finished(long id) {
+    return mongo.updateCollection(NOTIFICATIONS, new JsonObject().put("_id", id),
+        new JsonObject().put("$unset", new JsonObject().put(PENDING, ""))).mapEmpty();
   }
 
   /**

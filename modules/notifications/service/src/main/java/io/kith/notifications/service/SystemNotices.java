@@ -4,6 +4,7 @@ import io.kith.notifications.api.Notifications;
 import io.kith.notifications.api.NotificationsInternal;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.store.StoreFailures;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -14,7 +15,9 @@ import java.util.Map;
 /**
  * System notifications of the app-defined types ({@code notifications.custom-types}): fields checked against the
  * declared types, then one notification per recipient through {@link Notifier} (no actor, so only the muted types
- * apply) and the same {@link Delivery} as every other notification.
+ * apply) and the same {@link Delivery} as every other notification. A batch fails when any recipient's notification
+ * failed, once all of them settled, saying how many: retried with the same key, it finishes those and changes nothing
+ * for the others.
  */
 final class SystemNotices implements NotificationsInternal {
 
@@ -50,8 +53,22 @@ final class SystemNotices implements NotificationsInternal {
         each.add(notifier.notify(new Notifier.Notice(to, type, "system:" + key, null,
             new JsonObject().put(Notifications.DATA, data))));
       }
-      return Future.all(each).map(v -> new JsonObject().put("users", users.size()));
+      // every delivery settles before the answer: a batch retried on a failure never races one still under way
+      return Future.join(each).transform(ar -> ar.succeeded()
+          ? Future.succeededFuture(new JsonObject().put("users", users.size())) : failed(each));
     });
+  }
+
+  /** The failure of a partly stored batch: the first failure, counted, coded {@code unavailable} when it was one. */
+  private static Future<JsonObject> failed(List<Future<Void>> each) {
+    List<Throwable> causes = each.stream().filter(Future::failed).map(Future::cause).toList();
+    Throwable first = causes.get(0);
+    if (!StoreFailures.isUnavailable(first)) {
+      return Future.failedFuture(first);
+    }
+    return Future.failedFuture(Failures.withExtra(KithErrors.UNAVAILABLE, causes.size() + " of " + each.size()
+        + " notifications not stored (" + first.getMessage() + ")",
+        new JsonObject().put("failed", causes.size()).put("retry_after", StoreFailures.RETRY_AFTER_SECONDS)));
   }
 
   /** The fields as declared: every declared one present and of its type, no other. */

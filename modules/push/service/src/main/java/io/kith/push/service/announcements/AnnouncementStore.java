@@ -9,14 +9,16 @@ import java.util.List;
 
 /**
  * Announcement jobs in MongoDB ({@value #COLLECTION}): {@code {_id, type, fields, key, after, told, state:
- * "running"|"done", created, done_at?, lease_until}}; {@code after} is the last account id told, so a job taken over
- * by another node (its lease ran out) goes on from there.
+ * "running"|"done"|"failed", created, done_at?, lease_until, failures?}}; {@code after} is the last account id told,
+ * so a job taken over by another node (its lease ran out) goes on from there; {@code failures} counts the failed
+ * tries of the batch after it.
  */
 final class AnnouncementStore {
 
   static final String COLLECTION = "announcements";
   static final String RUNNING = "running";
   static final String DONE = "done";
+  static final String FAILED = "failed";
 
   private final MongoClient mongo;
 
@@ -44,7 +46,7 @@ final class AnnouncementStore {
 
   /** Records a told batch: the new cursor (null: the walk ended) and how many were told. */
   Future<Void> advance(long id, Long next, long told) {
-    JsonObject set = new JsonObject().put("lease_until", 0L);
+    JsonObject set = new JsonObject().put("lease_until", 0L).put("failures", 0);
     if (next == null) {
       set.put("state", DONE).put("done_at", System.currentTimeMillis());
     } else {
@@ -52,5 +54,18 @@ final class AnnouncementStore {
     }
     return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id), new JsonObject().put("$set", set)
         .put("$inc", new JsonObject().put("told", told))).mapEmpty();
+  }
+
+  /** Records a failed batch: told again from the same cursor once {@code at} has come. */
+  Future<Void> retryAt(long id, long at, int failures) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id), new JsonObject().put("$set",
+        new JsonObject().put("lease_until", at).put("failures", failures))).mapEmpty();
+  }
+
+  /** Gives a job up after too many failures of one batch: no node takes it again. */
+  Future<Void> giveUp(long id, int failures) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("_id", id), new JsonObject().put("$set",
+        new JsonObject().put("state", FAILED).put("failures", failures).put("lease_until", 0L)
+            .put("done_at", System.currentTimeMillis()))).mapEmpty();
   }
 }

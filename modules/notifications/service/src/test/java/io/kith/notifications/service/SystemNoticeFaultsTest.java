@@ -6,6 +6,7 @@ import io.kith.notifications.api.NotificationsEvents;
 import io.kith.notifications.api.NotificationsInternal;
 import io.kith.notifications.api.events.NotificationStored;
 import io.kith.platform.error.Failures;
+import io.kith.platform.events.Erasures;
 import io.kith.platform.events.EventLog;
 import io.kith.platform.store.StoreFailures;
 import io.kith.platform.testkit.KithTestKit;
@@ -72,7 +73,7 @@ class SystemNoticeFaultsTest extends NotificationsTestBase {
         pushes);
     Delivery delivery = new Delivery(platform, records, hot, new Views(AccountsService.proxy(vertx)), pushes, system);
     SystemNotices notices = new SystemNotices(settings.customTypes(), new Notifier(delivery, records,
-        RelationsInternal.proxy(vertx), FeedsInternal.proxy(vertx)));
+        RelationsInternal.proxy(vertx), FeedsInternal.proxy(vertx), new Erasures(platform.mongo())));
     faulty = bindAside(NotificationsInternal.class, notices);
   }
 

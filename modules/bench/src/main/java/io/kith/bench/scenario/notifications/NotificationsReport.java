@@ -101,6 +101,10 @@ final class NotificationsReport {
     return Figure.of(name, max / min, "x", description).withGoal(Figure.Goal.atMost(FLAT_GOAL));
   }
 
+  /**
+   * The report of a run. Why one long method: the same figures for each size, then the spreads across sizes, the
+   * CPU figures and the notes, in the order the report prints them.
+   */
   static ScenarioResult result(List<OperationStats> stats, List<Recipient> recipients, List<Figure> figures,
                                        List<String> notes) {
     Map<String, OperationStats> by = new HashMap<>();

@@ -134,6 +134,10 @@ public final class NotificationsScenario extends DescribedScenario {
     return stores.using(context, platform -> measure(context, platform, sizes));
   }
 
+  /**
+   * Why one long method: it is the scenario's flow in order (register, prepare, seed, verify, measure memory, run,
+   * run the closed-loop pair, time the scripts in Redis, report), each step a line or two over the same recipients.
+   */
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, int[] sizes) {
     BenchHttpClient http = context.http();
     Redis redis = platform.redis();

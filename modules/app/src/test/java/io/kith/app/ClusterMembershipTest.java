@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,18 +58,9 @@ class ClusterMembershipTest {
   @AfterEach
   void stop() {
     for (Kith node : nodes) {
-      await(node.stop());
+      Await.result(node.stop());
     }
-    await(client.close());
-  }
-
-  /** The outcome of {@code future}, waiting longer than {@link Await} does: a node start on a busy machine is slow. */
-  private static <T> T await(Future<T> future) {
-    try {
-      return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    Await.result(client.close());
   }
 
   /** Starts a clustered node on {@code hzPort} (members: both ports) with these modules and extra sections. */
@@ -85,7 +75,7 @@ class ClusterMembershipTest {
         .put("cluster", cluster)
         .mergeIn(extra, true);
     KithConfig merged = KithTestKit.config(config);
-    Kith node = await(Kith.start(merged));
+    Kith node = Await.result(Kith.start(merged));
     nodes.add(node);
     return node;
   }
@@ -119,7 +109,7 @@ class ClusterMembershipTest {
     Kith alone = start(portA, new JsonArray().add("all"),
         new JsonObject().put("cluster", new JsonObject().put("min-members", 2)));
 
-    JsonObject lone = await(ready(alone));
+    JsonObject lone = Await.result(ready(alone));
     assertEquals(503, lone.getInteger("status"), lone.encode());
     JsonObject cluster = check(lone, "cluster");
     assertEquals("DOWN", cluster.getString("status"), lone.encode());
@@ -130,7 +120,7 @@ class ClusterMembershipTest {
     startPeer();
 
     JsonObject[] last = new JsonObject[1];
-    await(Poll.until(client, WAIT, "the node to be ready with two members", () -> {
+    Await.result(Poll.until(client, WAIT, "the node to be ready with two members", () -> {
       return ready(alone).map(r -> {
         last[0] = r;
         return r.getInteger("status") == 200;
@@ -146,14 +136,14 @@ class ClusterMembershipTest {
   void bridgeClientsResyncOnMembershipChanges() {
     Kith hub = start(portA, new JsonArray().add("all"), new JsonObject());
     Kith peer = startPeer();
-    await(Poll.until(client, WAIT, "two members", () -> Future.succeededFuture(
+    Await.result(Poll.until(client, WAIT, "two members", () -> Future.succeededFuture(
         hub.clusterManager().getNodes().size() == 2)));
-    TokenPair tokens = await(hub.platform().sessions().open(KithTestKit.newUserId(), "resync test"));
+    TokenPair tokens = Await.result(hub.platform().sessions().open(KithTestKit.newUserId(), "resync test"));
     String address = Addresses.user(tokens.userId());
     BridgeSocket socket = BridgeSocket.connect(client, hub.httpPort(), null);
     socket.register(address, tokens.accessToken());
     String probe = UUID.randomUUID().toString();
-    await(Poll.until(client, WAIT, "the registration", () -> {
+    Await.result(Poll.until(client, WAIT, "the registration", () -> {
       hub.vertx().eventBus().publish(address, new JsonObject().put("kind", "probe").put("id", probe));
       return Future.succeededFuture(socket.pending().stream().anyMatch(f -> f.getValue("body") instanceof JsonObject
           && probe.equals(f.getJsonObject("body").getString("id"))));
@@ -162,7 +152,7 @@ class ClusterMembershipTest {
         && "resync".equals(f.getJsonObject("body").getString("kind"))), "a cluster that lost no one sends none");
 
     nodes.remove(peer);
-    await(peer.stop());
+    Await.result(peer.stop());
     socket.takeDelivery(address, PUSH_WAIT, body -> "resync".equals(body.getString("kind")));
 
     startPeer();
@@ -177,36 +167,36 @@ class ClusterMembershipTest {
     JsonObject slowClaims = new JsonObject().put("eventlog", new JsonObject().put("claim-after-ms", 600_000));
     Kith survivor = start(portA, new JsonArray().add("echo"), slowClaims);
     Kith leaving = start(portB, new JsonArray().add("echo"), slowClaims);
-    await(Poll.until(client, WAIT, "two members", () -> Future.succeededFuture(
+    Await.result(Poll.until(client, WAIT, "two members", () -> Future.succeededFuture(
         survivor.clusterManager().getNodes().size() == 2)));
     String domain = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     String group = "held";
     Set<Long> held = ConcurrentHashMap.newKeySet();
     // the leaving node's handler never finishes: its entries stay pending, unacknowledged, when it goes (three at a
     // time, so that each of them reaches the handler)
-    await(leaving.platform().events().consume(domain, group, 3, event -> {
+    Await.result(leaving.platform().events().consume(domain, group, 3, event -> {
       held.add(event.id());
       return Promise.promise().future();
     }));
     List<Long> appended = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      DomainEvent event = await(survivor.platform().events().append(domain, "Tested",
+      DomainEvent event = Await.result(survivor.platform().events().append(domain, "Tested",
           new JsonObject().put("n", i)));
       appended.add(event.id());
     }
-    await(Poll.until(client, WAIT, "the leaving node to hold the events", () ->
+    Await.result(Poll.until(client, WAIT, "the leaving node to hold the events", () ->
         Future.succeededFuture(held.containsAll(appended))));
     Set<Long> handled = ConcurrentHashMap.newKeySet();
-    await(survivor.platform().events().consume(domain, group, event -> {
+    Await.result(survivor.platform().events().consume(domain, group, event -> {
       handled.add(event.id());
       return Future.succeededFuture();
     }));
 
     nodes.remove(leaving);
-    await(leaving.stop());
+    Await.result(leaving.stop());
 
     // the claim timeout is ten minutes: only the member-left claim can hand them over within the wait
-    await(Poll.until(client, WAIT, "the survivor to handle the departed node's events", () ->
+    Await.result(Poll.until(client, WAIT, "the survivor to handle the departed node's events", () ->
         Future.succeededFuture(handled.containsAll(appended))));
   }
 }

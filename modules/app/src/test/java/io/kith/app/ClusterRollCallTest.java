@@ -2,9 +2,9 @@ package io.kith.app;
 
 import io.kith.platform.bus.NodeRollCall;
 import io.kith.platform.store.FreePorts;
+import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
@@ -39,16 +38,7 @@ class ClusterRollCallTest {
   @AfterEach
   void stop() {
     for (Kith node : nodes) {
-      await(node.stop());
-    }
-  }
-
-  /** Waits longer than the test kit does: a clustered start on a busy machine is slow. */
-  private static <T> T await(Future<T> future) {
-    try {
-      return future.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new AssertionError(e);
+      Await.result(node.stop());
     }
   }
 
@@ -61,7 +51,7 @@ class ClusterRollCallTest {
         .put("http", new JsonObject().put("port", 0).put("instances", 1).put("access-log", false))
         .put("bridge", new JsonObject().put("tcp-port", 0))
         .put("cluster", cluster);
-    Kith node = await(Kith.start(KithTestKit.config(config)));
+    Kith node = Await.result(Kith.start(KithTestKit.config(config)));
     nodes.add(node);
     return node;
   }
@@ -69,7 +59,7 @@ class ClusterRollCallTest {
   /** The modules of each answering node, polled until {@code expected} nodes answered (the cluster's view settles). */
   private Set<List<String>> rollCall(Kith caller, int expected) {
     AtomicReference<List<JsonObject>> last = new AtomicReference<>(List.of());
-    await(Poll.until(caller.vertx(), Duration.ofSeconds(60), expected + " nodes answering the roll call",
+    Await.result(Poll.until(caller.vertx(), Duration.ofSeconds(60), expected + " nodes answering the roll call",
         () -> NodeRollCall.call(caller.vertx(), expected, 10_000).map(answers -> {
           last.set(answers);
           return answers.size() == expected;
@@ -84,13 +74,13 @@ class ClusterRollCallTest {
     Kith a = start(portA, "accounts", "gateway");
     Kith b = start(portB, "echo");
     assertEquals(Set.of(List.of("accounts", "gateway"), List.of("echo")), rollCall(a, 2));
-    List<JsonObject> answers = await(NodeRollCall.call(b.vertx(), 2, 10_000));
+    List<JsonObject> answers = Await.result(NodeRollCall.call(b.vertx(), 2, 10_000));
     assertTrue(answers.stream().allMatch(n -> n.getBoolean("clustered")), answers.toString());
 
-    await(b.stop());
+    Await.result(b.stop());
     nodes.remove(b);
     // asked for two, the roll call waits out its deadline and answers the one node left
-    List<JsonObject> left = await(NodeRollCall.call(a.vertx(), 2, 10_000));
+    List<JsonObject> left = Await.result(NodeRollCall.call(a.vertx(), 2, 10_000));
     assertEquals(1, left.size(), left.toString());
     assertEquals(List.of("accounts", "gateway"), left.get(0).getJsonArray("modules").getList());
   }

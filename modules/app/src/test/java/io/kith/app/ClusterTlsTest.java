@@ -120,7 +120,7 @@ class ClusterTlsTest {
   @DisplayName("two nodes with TLS on form a cluster and a service call from one node is served on the other")
   void serviceCallCrossesTlsBus() throws Exception {
     AtomicReference<JsonObject> answer = new AtomicReference<>();
-    await(Poll.until(client, WAIT, "the echo service on B to answer A", () -> nodeA.vertx().eventBus()
+    Await.result(Poll.until(client, WAIT, "the echo service on B to answer A", () -> nodeA.vertx().eventBus()
         .request(EchoTestModule.ADDRESS, new JsonObject().put("hello", "tls"))
         .map(m -> {
           answer.set((JsonObject) m.body());
@@ -164,7 +164,7 @@ class ClusterTlsTest {
       Buffer frame = new JsonObject().put("address", EchoTestModule.ADDRESS).toBuffer();
       return socket.write(Buffer.buffer().appendInt(frame.length()).appendBuffer(frame));
     }));
-    await(closed.future());
+    Await.result(closed.future());
     // at most a TLS alert record (content type 21) comes back, never an event-bus reply
     assertTrue(received.length() == 0 || received.getByte(0) == 21, "received " + received);
   }
@@ -182,7 +182,7 @@ class ClusterTlsTest {
     });
     Await.result(onB.completion());
     // the strongest forger: its own key signed by another CA, trusting the cluster's CA
-    Kith rogue = await(Kith.start(KithTestKit.config(node("R", hazelcastPorts.get(2), List.of("gateway"), 0,
+    Kith rogue = Await.result(Kith.start(KithTestKit.config(node("R", hazelcastPorts.get(2), List.of("gateway"), 0,
         rogueCa.issue("r"), ca.caFile()))));
     try {
       MessageConsumer<Object> onRogue = rogue.vertx().eventBus().consumer(toRogue, m -> {
@@ -190,12 +190,12 @@ class ClusterTlsTest {
         m.reply("served");
       });
       Await.result(onRogue.completion());
-      await(Poll.until(client, WAIT, "A to reach the consumer on B",
+      Await.result(Poll.until(client, WAIT, "A to reach the consumer on B",
           () -> nodeA.vertx().eventBus().request(toB, "from A").map(true).otherwise(false)));
       // each side knows the other's consumer (Hazelcast is shared), yet nothing crosses the bus
-      await(Poll.until(client, WAIT, "the rogue's send to fail for another reason than no handler",
+      Await.result(Poll.until(client, WAIT, "the rogue's send to fail for another reason than no handler",
           () -> failsAfterRouting(rogue.vertx(), toB)));
-      await(Poll.until(client, WAIT, "A's send to the rogue to fail for another reason than no handler",
+      Await.result(Poll.until(client, WAIT, "A's send to the rogue to fail for another reason than no handler",
           () -> failsAfterRouting(nodeA.vertx(), toRogue)));
       assertEquals(3, rogue.clusterManager().getNodes().size(), "the rogue is a Hazelcast member");
       assertEquals(1, deliveredToB.get(), "only A's message reached B");
@@ -266,11 +266,6 @@ class ClusterTlsTest {
     JsonObject config = node("X", FreePorts.pick(), List.of(), 70000, ca.issue("w"), ca.caFile());
     String message = startFailure(config);
     assertTrue(message.contains("cluster.bus-port"), message);
-  }
-
-  /** The result of a future that may take long on a busy machine (a cluster join, a poll of {@link #WAIT}). */
-  private static <T> T await(Future<T> future) throws Exception {
-    return future.toCompletionStage().toCompletableFuture().get(WAIT.toSeconds() + 30, TimeUnit.SECONDS);
   }
 
   private static String startFailure(JsonObject config) {

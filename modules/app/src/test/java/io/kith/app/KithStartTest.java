@@ -3,6 +3,7 @@ package io.kith.app;
 import io.kith.platform.config.ConfigException;
 import io.kith.platform.config.KithConfig;
 import io.kith.platform.store.FreePorts;
+import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -16,8 +17,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,13 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @ExtendWith(KithTestKit.class)
 class KithStartTest {
 
-  private static <T> T await(Future<T> f) throws Exception {
-    return f.toCompletionStage().toCompletableFuture().get(90, TimeUnit.SECONDS);
-  }
-
-  private static String failureOf(Future<?> f) throws Exception {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(f));
-    return e.getCause().getMessage();
+  private static String failureOf(Future<?> f) {
+    return Await.failure(f).getMessage();
   }
 
   private static JsonObject embedded(Path dir) {
@@ -49,7 +43,7 @@ class KithStartTest {
   @Test
   @DisplayName("with no store URLs a node starts embedded Redis (append-only file on) and MongoDB under its data dir")
   void embeddedStores(@TempDir Path dir) throws Exception {
-    Kith kith = await(Kith.start(KithConfig.of(embedded(dir))));
+    Kith kith = Await.result(Kith.start(KithConfig.of(embedded(dir))));
     try {
       assertTrue(kith.httpPort() > 0);
       assertTrue(Files.isRegularFile(dir.resolve("kith.pid")), "pidfile written");
@@ -57,30 +51,30 @@ class KithStartTest {
       assertTrue(Files.isRegularFile(dir.resolve("mongo").resolve("kith.mv")), "H2 file created");
       assertTrue(Files.list(dir.resolve("redis")).anyMatch(p -> p.getFileName().toString().startsWith("appendonly")),
           "append-only file on");
-      await(kith.platform().redisApi().set(java.util.List.of("kith:test:persist", "kept")));
+      Await.result(kith.platform().redisApi().set(java.util.List.of("kith:test:persist", "kept")));
     } finally {
-      await(kith.stop());
+      Await.result(kith.stop());
     }
     assertFalse(Files.exists(dir.resolve("kith.pid")), "pidfile removed on clean stop");
-    Kith again = await(Kith.start(KithConfig.of(embedded(dir))));
+    Kith again = Await.result(Kith.start(KithConfig.of(embedded(dir))));
     try {
-      assertEquals("kept", await(again.platform().redisApi().get("kith:test:persist")).toString(),
+      assertEquals("kept", Await.result(again.platform().redisApi().get("kith:test:persist")).toString(),
           "Redis data survives a restart");
     } finally {
-      await(again.stop());
+      Await.result(again.stop());
     }
   }
 
   @Test
   @DisplayName("a second node on the same data directory is refused with a line naming the directory")
   void dataDirLocked(@TempDir Path dir) throws Exception {
-    Kith first = await(Kith.start(KithConfig.of(embedded(dir))));
+    Kith first = Await.result(Kith.start(KithConfig.of(embedded(dir))));
     try {
       String message = failureOf(Kith.start(KithConfig.of(embedded(dir))));
       assertTrue(message.contains("in use by another Kith"), message);
       assertTrue(message.contains("kith.data-dir"), message);
     } finally {
-      await(first.stop());
+      Await.result(first.stop());
     }
   }
 

@@ -111,7 +111,8 @@ public record BenchArgs(Command command, Scenario scenario, LoadSettings setting
   }
 
   /**
-   * Parses {@code args}.
+   * Parses {@code args}. Why one long method: one branch per option over the option's local, so that the whole
+   * command line and its defaults read in one place, as the usage text lists them.
    *
    * @throws UsageException when the command line is refused; the message says what to change
    */

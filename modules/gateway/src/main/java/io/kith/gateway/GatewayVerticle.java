@@ -90,6 +90,10 @@ public final class GatewayVerticle extends VerticleBase {
     this.preloaded = preloaded;
   }
 
+  /**
+   * Starts the bridge guard, the router and the HTTP server, then the TCP bridge. Why one long method: it only wires,
+   * in start order, and the server's options (deadlines, frame limits, no deflate) belong beside the server they set.
+   */
   @Override
   public Future<?> start() {
     JsonObject http = platform.config().section("http");

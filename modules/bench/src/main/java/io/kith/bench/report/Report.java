@@ -206,7 +206,10 @@ public final class Report {
             .put("cpus", Runtime.getRuntime().availableProcessors()));
   }
 
-  /** The report as a plain-text table for the terminal. */
+  /**
+   * The report as a plain-text table for the terminal. Why one long method: it writes the sections in the order they
+   * are printed (heading, load, options, operations, CPU, ratios, figures, notes), each a few lines.
+   */
   public String toTable() {
     StringBuilder out = new StringBuilder();
     out.append("kith-bench ").append(run.scenario()).append(": ").append(run.description()).append('\n');

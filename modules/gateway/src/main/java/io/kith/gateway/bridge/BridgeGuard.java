@@ -319,7 +319,9 @@ public final class BridgeGuard {
 
   /**
    * Decides one bridge event of a bridge that may not report RECEIVE events ({@code receiveChecked} false: the TCP
-   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, ErrorWriter)}.
+   * bridge); see {@link #handle(BaseBridgeEvent, Object, Runnable, String, ErrorWriter)}. Why one long method: one
+   * short branch per event type, then the connection's queue of frames awaiting a decision, all over the same
+   * connection state, so every type's rule is seen beside the others.
    */
   public void handle(BaseBridgeEvent event, Object key, Runnable closer, String queryToken, ErrorWriter refuse,
                      boolean receiveChecked) {
@@ -429,6 +431,10 @@ public final class BridgeGuard {
     forget(key);
   }
 
+  /**
+   * The verdict on one frame. Why one long method: the checks run in a fixed order (frame shape, headers, reply
+   * address, token and session, then the address rules of the frame's type), and that order is the rule.
+   */
   private Future<Verdict> authorize(BaseBridgeEvent event, BridgeConnection conn) {
     JsonObject raw = event.getRawMessage();
     if (raw == null) {

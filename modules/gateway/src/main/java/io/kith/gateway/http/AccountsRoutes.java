@@ -24,6 +24,10 @@ public final class AccountsRoutes implements ApiRoutes {
     this.clientAddress = clientAddress;
   }
 
+  /**
+   * One handler per operation of the contract. Why one long method: it is a table, a row per operation, which reads
+   * best whole; each row only maps the request onto one service call.
+   */
   @Override
   public void mount(RouterBuilder builder) {
     builder.getRoute("register").addHandler(rc ->

@@ -66,6 +66,10 @@ public final class ApiRouter {
    * The router, with {@code connections} (may be null) starting the header deadline of keep-alive connections. Every
    * request but the bridge's and streamed uploads (which have their own transfer deadlines) has a deadline of
    * {@code http.request-timeout-seconds}; API requests beyond {@code http.max-in-flight} on the node are refused.
+   *
+   * <p>Why one long method: it lays out the handler chain in the order a request passes it (ids, log, deadlines,
+   * CORS, security headers, the in-flight limit, bodies, authentication, the domains' routes, failures), and that
+   * order is the point of reading it.
    */
   public static Router create(Vertx vertx, OpenAPIContract parsed, Platform platform, List<ApiRoutes> groups,
                               ConnectionGuard connections) {

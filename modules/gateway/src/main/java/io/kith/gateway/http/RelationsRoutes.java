@@ -34,6 +34,10 @@ public final class RelationsRoutes implements ApiRoutes {
     this.relations = relations;
   }
 
+  /**
+   * One handler per operation of the contract. Why one long method: it is a table, a row per operation, which reads
+   * best whole; each row only maps the request onto one service call.
+   */
   @Override
   public void mount(RouterBuilder builder) {
     // follows

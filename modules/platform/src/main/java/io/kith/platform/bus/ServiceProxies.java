@@ -11,6 +11,7 @@ import io.vertx.serviceproxy.ServiceProxyBuilder;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.function.Supplier;
 
 /**
  * Proxies to domain services on the event bus, made in one place: every {@code <Domain>Service.proxy(vertx)} comes
@@ -68,26 +69,8 @@ public final class ServiceProxies {
    */
   private static Object callCluster(Vertx vertx, Object self, Object cluster, Method method, Object[] args)
       throws Throwable {
-    Object result = call(self, cluster, method, args);
-    if (!(result instanceof Future<?>)) {
-      return result;
-    }
-    @SuppressWarnings("unchecked")
-    Future<Object> future = (Future<Object>) result;
-    return future.recover(e -> {
-      if (!isFailure(e, ReplyFailure.NO_HANDLERS)) {
-        return Future.failedFuture(e);
-      }
-      return vertx.timer(NO_HANDLERS_RETRY_MS).compose(t -> {
-        try {
-          @SuppressWarnings("unchecked")
-          Future<Object> again = (Future<Object>) call(self, cluster, method, args);
-          return again;
-        } catch (Throwable thrown) {
-          return Future.failedFuture(thrown);
-        }
-      });
-    });
+    return onNoHandlers(call(self, cluster, method, args),
+        () -> vertx.timer(NO_HANDLERS_RETRY_MS).compose(t -> callAgain(self, cluster, method, args)));
   }
 
   /**
@@ -96,24 +79,30 @@ public final class ServiceProxies {
    */
   private static Object callLocal(Object self, Object nodeLocal, Object cluster, Method method, Object[] args)
       throws Throwable {
-    Object result = call(self, nodeLocal, method, args);
+    return onNoHandlers(call(self, nodeLocal, method, args), () -> callAgain(self, cluster, method, args));
+  }
+
+  /**
+   * {@code result} as it is, unless it is a future that fails with {@code NO_HANDLERS}: then the future
+   * {@code instead} gives (nothing was delivered, so sending again is safe).
+   */
+  private static Object onNoHandlers(Object result, Supplier<Future<Object>> instead) {
     if (!(result instanceof Future<?>)) {
       return result;
     }
     @SuppressWarnings("unchecked")
     Future<Object> future = (Future<Object>) result;
-    return future.recover(e -> {
-      if (!isFailure(e, ReplyFailure.NO_HANDLERS)) {
-        return Future.failedFuture(e);
-      }
-      try {
-        @SuppressWarnings("unchecked")
-        Future<Object> again = (Future<Object>) call(self, cluster, method, args);
-        return again;
-      } catch (Throwable thrown) {
-        return Future.failedFuture(thrown);
-      }
-    });
+    return future.recover(e -> isFailure(e, ReplyFailure.NO_HANDLERS) ? instead.get() : Future.failedFuture(e));
+  }
+
+  /** {@link #call} of a method that returns a future, with a thrown failure as a failed future. */
+  @SuppressWarnings("unchecked")
+  private static Future<Object> callAgain(Object self, Object delegate, Method method, Object[] args) {
+    try {
+      return (Future<Object>) call(self, delegate, method, args);
+    } catch (Throwable thrown) {
+      return Future.failedFuture(thrown);
+    }
   }
 
   /**

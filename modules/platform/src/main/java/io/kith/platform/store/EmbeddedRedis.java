@@ -61,7 +61,9 @@ public final class EmbeddedRedis implements AutoCloseable {
   }
 
   /**
-   * Starts redis-server on 127.0.0.1.
+   * Starts redis-server on 127.0.0.1. Why one long method: the steps (port, binary, configuration, process, its log,
+   * the wait for it to be ready) share the same port, files and process, and each failure is told to the operator in
+   * one place with the port it was about.
    *
    * @param dir           working directory (created); null for a throw-away server without persistence
    * @param port          TCP port, 0 for any free port

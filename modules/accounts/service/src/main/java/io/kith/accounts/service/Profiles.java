@@ -131,35 +131,16 @@ final class Profiles {
     if (changes == null || changes.isEmpty()) {
       throw Failures.of(KithErrors.VALIDATION_FAILED, "the body must name at least one field to change");
     }
+    checkEditable(changes);
     JsonObject set = new JsonObject();
     JsonArray unset = new JsonArray();
     List<String> fields = new ArrayList<>();
-    for (String field : changes.fieldNames()) {
-      if (SERVER_OWNED.contains(field)) {
-        throw Failures.field(AccountsErrors.READ_ONLY_FIELD, field, field + " is set by the server and cannot be changed");
-      }
-      if (!TEXT_FIELDS.containsKey(field) && !OTHER_EDITABLE.contains(field)) {
-        throw Failures.field(AccountsErrors.UNKNOWN_FIELD, field, field + " is not a profile field");
-      }
-    }
     for (Map.Entry<String, Object> e : changes) {
       String field = e.getKey();
       Object value = e.getValue();
       fields.add(field);
       if (value == null && !field.equals("settings")) {
-        if (field.equals("nickname")) {
-          throw Failures.field(KithErrors.VALIDATION_FAILED, field, "nickname cannot be removed");
-        }
-        unset.add(field);
-        if (field.equals("email")) {
-          unset.add("email_lc").add(EMAIL_PENDING);
-        }
-        if (field.equals("phone")) {
-          unset.add(PHONE_PENDING);
-        }
-        if (field.equals("birthday")) {
-          unset.add("zodiac");
-        }
+        removal(field, unset);
         continue;
       }
       if (TEXT_FIELDS.containsKey(field)) {
@@ -196,6 +177,35 @@ final class Profiles {
       }
     }
     return new JsonObject().put("set", set).put("unset", unset).put("fields", new JsonArray(fields));
+  }
+
+  /** Refuses a body that names a field the server owns or no profile field, before any value is looked at. */
+  private static void checkEditable(JsonObject changes) {
+    for (String field : changes.fieldNames()) {
+      if (SERVER_OWNED.contains(field)) {
+        throw Failures.field(AccountsErrors.READ_ONLY_FIELD, field, field + " is set by the server and cannot be changed");
+      }
+      if (!TEXT_FIELDS.containsKey(field) && !OTHER_EDITABLE.contains(field)) {
+        throw Failures.field(AccountsErrors.UNKNOWN_FIELD, field, field + " is not a profile field");
+      }
+    }
+  }
+
+  /** A field set to null is removed, with what is derived from it; the nickname cannot be. */
+  private static void removal(String field, JsonArray unset) {
+    if (field.equals("nickname")) {
+      throw Failures.field(KithErrors.VALIDATION_FAILED, field, "nickname cannot be removed");
+    }
+    unset.add(field);
+    if (field.equals("email")) {
+      unset.add("email_lc").add(EMAIL_PENDING);
+    }
+    if (field.equals("phone")) {
+      unset.add(PHONE_PENDING);
+    }
+    if (field.equals("birthday")) {
+      unset.add("zodiac");
+    }
   }
 
   private static String stringOf(String field, Object value) {

@@ -46,6 +46,10 @@ public final class ActivitiesVerticle extends VerticleBase {
     this.platform = platform;
   }
 
+  /**
+   * Builds the module's pieces, then starts them in order and binds the services. Why one long method: it only
+   * wires, and the whole wiring (what each piece is built from, what starts before what) reads best in one place.
+   */
   @Override
   public Future<?> start() {
     ActivitiesSettings settings = ActivitiesSettings.from(platform.config().section("activities"));

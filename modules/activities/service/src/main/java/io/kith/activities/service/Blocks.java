@@ -3,8 +3,8 @@ package io.kith.activities.service;
 import io.kith.activities.api.Activities;
 import io.kith.activities.api.events.ActivityLeft;
 import io.kith.platform.Platform;
+import io.kith.platform.events.ConsumerSet;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.events.RelationsEvent;
@@ -36,7 +36,7 @@ final class Blocks {
   private final Seats seats;
   private final Effects effects;
   private final RelationsInternal relations;
-  private EventConsumer consumer;
+  private final ConsumerSet consumers;
 
   Blocks(Platform platform, ActivityStore activities, ParticipantStore participants, Seats seats, Effects effects,
          RelationsInternal relations) {
@@ -46,18 +46,15 @@ final class Blocks {
     this.seats = seats;
     this.effects = effects;
     this.relations = relations;
+    this.consumers = new ConsumerSet(platform.events());
   }
 
   Future<Void> start() {
-    return platform.events().consume(RelationsEvents.DOMAIN, GROUP, platform.events().once(GROUP, this::handle))
-        .map(c -> {
-          consumer = c;
-          return null;
-        });
+    return consumers.once(RelationsEvents.DOMAIN, GROUP, this::handle);
   }
 
   Future<Void> stop() {
-    return consumer == null ? Future.succeededFuture() : consumer.stop();
+    return consumers.stop();
   }
 
   private Future<?> handle(DomainEvent event) {

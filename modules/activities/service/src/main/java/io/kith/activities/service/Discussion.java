@@ -7,8 +7,8 @@ import io.kith.activities.api.events.ActivityJoined;
 import io.kith.activities.api.events.ActivityLeft;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.platform.Platform;
+import io.kith.platform.events.ConsumerSet;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -45,7 +45,7 @@ final class Discussion {
   private final ParticipantStore participants;
   private final Effects effects;
   private final MessagingInternal messaging;
-  private EventConsumer consumer;
+  private final ConsumerSet consumers;
   private long timer = -1;
   private boolean repairing;
 
@@ -57,22 +57,19 @@ final class Discussion {
     this.participants = participants;
     this.effects = effects;
     this.messaging = messaging;
+    this.consumers = new ConsumerSet(platform.events());
   }
 
   Future<Void> start() {
     timer = platform.vertx().setPeriodic(settings.repairIntervalSeconds() * 1000L, id -> repair());
-    return platform.events().consume(ActivitiesEvents.DOMAIN, GROUP, platform.events().once(GROUP, this::handle))
-        .map(c -> {
-          consumer = c;
-          return null;
-        });
+    return consumers.once(ActivitiesEvents.DOMAIN, GROUP, this::handle);
   }
 
   Future<Void> stop() {
     if (timer >= 0) {
       platform.vertx().cancelTimer(timer);
     }
-    return consumer == null ? Future.succeededFuture() : consumer.stop();
+    return consumers.stop();
   }
 
   private Future<?> handle(DomainEvent event) {

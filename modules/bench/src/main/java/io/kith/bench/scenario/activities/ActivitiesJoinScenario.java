@@ -89,6 +89,10 @@ public final class ActivitiesJoinScenario extends DescribedScenario {
         .put("activities", new JsonObject().put("creates-per-hour", 1_000_000));
   }
 
+  /**
+   * Why one long method: it is the scenario's flow in order (options, clients, the bursts it measures, the rounds),
+   * each step a few lines over the same clients and bursts.
+   */
   @Override
   public Future<ScenarioResult> run(ScenarioContext context) {
     int joiners = (int) context.option(JOINERS);

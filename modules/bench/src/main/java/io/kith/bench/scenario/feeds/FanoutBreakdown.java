@@ -6,6 +6,7 @@ import io.kith.feeds.service.FeedsSeeder;
 import io.kith.platform.Platform;
 import io.kith.platform.page.Page;
 import io.kith.platform.page.PageRequest;
+import io.kith.platform.store.LuaScripts;
 import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.service.RelationsSeeder;
 import io.vertx.core.Context;
@@ -43,13 +44,7 @@ final class FanoutBreakdown {
   /** The worker's follower page ({@code feeds.fanout-page}). */
   static final int WORKER_PAGE = 10_000;
   /** The insert of run 3, into sorted-set timelines scored by id (marker {@code m} scored 2^53). */
-  static final String SORTED_SET_FAN_OUT = "local id = ARGV[1] local keep = tonumber(ARGV[2]) + 1 local added = 0 "
-      + "for i = 1, #KEYS do "
-      + "local n = redis.call('zcard', KEYS[i]) "
-      + "if n > 0 then "
-      + "local a = redis.call('zadd', KEYS[i], id, id) added = added + a "
-      + "if n + a > keep then redis.call('zremrangebyrank', KEYS[i], 0, -keep - 1) end "
-      + "end end return added";
+  static final String SORTED_SET_FAN_OUT = LuaScripts.resource("io/kith/bench/scenario/feeds/sorted-set-fan-out.lua");
   static final int TIMELINE_CAP = 800;
 
   private FanoutBreakdown() {

@@ -126,6 +126,10 @@ public final class MessagingDirectScenario extends DescribedScenario {
     });
   }
 
+  /**
+   * Pairs the users, builds the operations and the sweeper of unanswered sends, runs them and reports. Why one long
+   * method: it is the scenario's flow in order, each step a few lines over the same pairs and messages.
+   */
   private Future<ScenarioResult> measure(ScenarioContext context, List<BenchAccounts.User> users, BridgeClient bridge,
                                          EchoClient echo, String text) {
     int pairCount = users.size() / 2;

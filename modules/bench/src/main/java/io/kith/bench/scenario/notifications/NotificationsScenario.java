@@ -5,7 +5,6 @@ import io.kith.bench.load.LoadSettings;
 import io.kith.bench.load.Operation;
 import io.kith.bench.report.Figure;
 import io.kith.bench.report.OperationStats;
-import io.kith.bench.report.RatioSpec;
 import io.kith.bench.report.ScenarioResult;
 import io.kith.bench.scenario.BenchAccounts;
 import io.kith.bench.scenario.BenchStores;
@@ -13,7 +12,6 @@ import io.kith.bench.scenario.Replies;
 import io.kith.bench.scenario.DescribedScenario;
 import io.kith.bench.scenario.ScenarioContext;
 import io.kith.bench.scenario.ScenarioOption;
-import io.kith.notifications.service.NotificationsSeeder;
 import io.kith.platform.Platform;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -25,10 +23,8 @@ import io.vertx.redis.client.Response;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Unread counts and a filtered list of notifications, at three list sizes, against the classic Lua scans of the
@@ -58,7 +54,7 @@ import java.util.Map;
  *
  * <p>Figures: Redis's own time per call of each script (INFO commandstats, no network), memory per stored
  * notification ({@code MEMORY USAGE} of every key of the user, over the count), Kith's CPU per page and per count,
- * and the issue's goals.
+ * and the issue's goals. {@link NotificationsReport} turns the finished run into those figures and the notes.
  */
 public final class NotificationsScenario extends DescribedScenario {
 
@@ -138,6 +134,10 @@ public final class NotificationsScenario extends DescribedScenario {
     return stores.using(context, platform -> measure(context, platform, sizes));
   }
 
+  /**
+   * Why one long method: it is the scenario's flow in order (register, prepare, seed, verify, measure memory, run,
+   * run the closed-loop pair, time the scripts in Redis, report), each step a line or two over the same recipients.
+   */
   private Future<ScenarioResult> measure(ScenarioContext context, Platform platform, int[] sizes) {
     BenchHttpClient http = context.http();
     Redis redis = platform.redis();
@@ -187,11 +187,11 @@ public final class NotificationsScenario extends DescribedScenario {
             return all;
           }))
           // measured apart and last: a busy machine can time its long pipelines out, which leaves those figures out
-          .compose(stats -> serverTimes(redis, scripts, recipients, figures).recover(e -> {
+          .compose(stats -> NotificationsReport.serverTimes(redis, scripts, recipients, figures).recover(e -> {
             notes.add("Redis's own time per call was not measured: " + e.getMessage());
             return Future.succeededFuture();
           }).map(stats))
-          .map(stats -> result(stats, recipients, figures, notes));
+          .map(stats -> NotificationsReport.result(stats, recipients, figures, notes));
     });
   }
 
@@ -410,141 +410,5 @@ public final class NotificationsScenario extends DescribedScenario {
       throw new IllegalStateException("the newest page listed " + ids + " instead of " + expected);
     }
     return body;
-  }
-
-  /** Redis's own time per call of each script at each size (no network, no client), into the figures. */
-  private static Future<Void> serverTimes(Redis redis, Scripts scripts, List<Recipient> recipients,
-                                          List<Figure> figures) {
-    Map<String, Double> micros = new HashMap<>();
-    Future<Void> chain = Future.succeededFuture();
-    for (Recipient r : recipients) {
-      long id = r.user().id();
-      long post = r.expected().post();
-      Map<String, Request> calls = Map.of(
-          "count-lua", NotificationsSeed.counts(scripts.counts(), id),
-          "count-scan", NotificationsSeed.scanCount(scripts.scanCount(), id),
-          "list-lua", NotificationsSeed.list(scripts.list(), id, post),
-          "list-scan", NotificationsSeed.scanList(scripts.scanList(), id, post));
-      for (String kind : List.of("count-lua", "count-scan", "list-lua", "list-scan")) {
-        chain = chain.compose(v -> NotificationsSeed.serverMicros(redis, calls.get(kind), "evalsha")
-            .map(us -> {
-              micros.put(op(kind, r.size()), us);
-              return null;
-            }));
-      }
-    }
-    // the product sends its scripts' text with every call (EVAL): what that adds in Redis, at the medium size
-    Recipient medium = recipients.get(1);
-    Request asSent = Request.cmd(Command.EVAL).arg(scripts.counts().text()).arg(2);
-    NotificationsSeeder.scriptKeys(medium.user().id()).forEach(asSent::arg);
-    chain = chain.compose(v -> NotificationsSeed.serverMicros(redis, asSent, "eval").map(us -> {
-      micros.put("count-eval", us);
-      return null;
-    }));
-    return chain.map(v -> {
-      for (Recipient r : recipients) {
-        int n = r.size();
-        for (String kind : List.of("count-lua", "count-scan", "list-lua", "list-scan")) {
-          figures.add(Figure.of("redis us " + op(kind, n), micros.get(op(kind, n)), "us", "Redis's own time per call "
-              + "(INFO commandstats usec_per_call of pipelined EVALSHA, median of " + NotificationsSeed.ROUNDS
-              + " rounds of ~0.2 s; script execution only, no network)"));
-        }
-        Figure count = Figure.of("redis count scan/lua @" + n, micros.get(op("count-scan", n))
-            / micros.get(op("count-lua", n)), "x", "Redis time of the count scan over counts.lua");
-        figures.add(n == medium.size() ? count.withGoal(Figure.Goal.atLeast(COUNT_GOAL)) : count);
-        figures.add(Figure.of("redis list scan/lua @" + n, micros.get(op("list-scan", n))
-            / micros.get(op("list-lua", n)), "x", "Redis time of the list scan over list.lua"));
-      }
-      figures.add(Figure.of("redis us counts.lua EVAL", micros.get("count-eval"), "us", "counts.lua at "
-          + medium.size() + " sent as the service sends it, EVAL with its " + scripts.counts().text().length()
-          + " characters of text (Redis hashes the text to find the compiled script), per call"));
-      figures.add(spread("redis counts.lua max/min", recipients, k -> micros.get(op("count-lua", k)),
-          "Redis time of counts.lua, largest over smallest across the sizes (flat = 1)"));
-      return null;
-    });
-  }
-
-  private static Figure spread(String name, List<Recipient> recipients, java.util.function.IntFunction<Double> value,
-                               String description) {
-    double max = 0;
-    double min = Double.MAX_VALUE;
-    for (Recipient r : recipients) {
-      double v = value.apply(r.size());
-      max = Math.max(max, v);
-      min = Math.min(min, v);
-    }
-    return Figure.of(name, max / min, "x", description).withGoal(Figure.Goal.atMost(FLAT_GOAL));
-  }
-
-  private static ScenarioResult result(List<OperationStats> stats, List<Recipient> recipients, List<Figure> figures,
-                                       List<String> notes) {
-    Map<String, OperationStats> by = new HashMap<>();
-    stats.forEach(s -> by.put(s.name(), s));
-    List<RatioSpec> ratios = new ArrayList<>();
-    List<Figure> all = new ArrayList<>();
-    int medium = recipients.get(1).size();
-    for (Recipient r : recipients) {
-      int n = r.size();
-      ratios.add(new RatioSpec(op("count-scan", n), op("count-lua", n), 50));
-      ratios.add(new RatioSpec(op("count-scan", n), op("count-lua", n), 99));
-      ratios.add(new RatioSpec(op("list-scan", n), op("list-lua", n), 50));
-      ratios.add(new RatioSpec(op("list-scan", n), op("list-lua", n), 99));
-      ratios.add(new RatioSpec(op("count-http", n), WHOAMI, 50));
-      ratios.add(new RatioSpec(op("list-http", n), WHOAMI, 50));
-      double httpCount = p50(by, op("count-http", n));
-      double luaCount = p50(by, op("count-lua", n));
-      double scanCount = p50(by, op("count-scan", n));
-      Figure count = Figure.of("count scan/lua p50 @" + n, scanCount / luaCount, "x", "p50 of the count scan over "
-          + "counts.lua, both by EVALSHA from the bench (Redis time plus one loopback round trip each)");
-      all.add(n == medium ? count.withGoal(Figure.Goal.atLeast(COUNT_GOAL)) : count);
-      all.add(Figure.of("count http: classic/product @" + n, (httpCount - luaCount + scanCount) / httpCount, "x",
-          "estimate for the whole HTTP route: (count-http - count-lua + count-scan) / count-http at p50, i.e. the "
-              + "route with the scan in place of counts.lua"));
-      double httpList = p50(by, op("list-http", n));
-      double luaList = p50(by, op("list-lua", n));
-      double scanList = p50(by, op("list-scan", n));
-      all.add(Figure.of("list scan/lua p50 @" + n, scanList / luaList, "x", "p50 of the list scan over list.lua, "
-          + "both by EVALSHA from the bench"));
-      all.add(Figure.of("list http: classic/product @" + n, (httpList - luaList + scanList) / httpList, "x",
-          "estimate for the whole HTTP route: (list-http - list-lua + list-scan) / list-http at p50"));
-    }
-    all.add(spread("count-lua p50 max/min", recipients, n -> p50(by, op("count-lua", n)), "p50 of counts.lua, "
-        + "largest over smallest across the sizes (flat = 1)"));
-    all.add(spread("count-http p50 max/min", recipients, n -> p50(by, op("count-http", n)), "p50 of the HTTP unread "
-        + "counts, largest over smallest across the sizes (flat = 1)"));
-    int mid = recipients.get(1).size();
-    all.add(cpuFigure(by, op("newest-http", mid), "Kith CPU per newest page @" + mid, "a 20-item page of the "
-        + "newest notifications").withGoal(Figure.Goal.atMost(PAGE_CPU_GOAL)));
-    all.add(cpuFigure(by, op("counts-alone", mid), "Kith CPU per unread counts @" + mid, "an unread counts read"));
-    all.addAll(figures);
-    List<String> out = new ArrayList<>();
-    out.add("seeding: " + recipients.size() + " recipients and " + ACTORS + " actors registered over HTTP; each "
-        + "recipient published " + NotificationsSeed.POSTS + " public posts over HTTP and read its unread counts "
-        + "(the service built its empty Redis side); the notifications were stored with the service's insert.lua "
-        + "(same text, digest checked against the one the service runs) and HotStore.insert's arguments, bypassing "
-        + "the producers (event log, rules, MongoDB record, pushes); every " + NotificationsSeed.READ_EVERY
-        + "rd was marked read over HTTP (the service's mark_ids.lua; its MongoDB update matches nothing). "
-        + "notifications.max-per-user is " + CAP + " in-process (1,000 by default), so nothing was evicted");
-    out.add("the mix, in cycles of ten: like/comment/like/like of post 0 and 1, follower, reply, mention, repost; "
-        + "4 in 10 are comments or likes about post 0, the filtered list's condition, so the list reads the comment "
-        + "and like indexes (6 in 10 of all) and stops after about 50 ids; the scan walks the whole index");
-    out.addAll(notes);
-    out.add("*-lua and *-scan go from the bench straight to Redis by EVALSHA (one round trip each); *-http add the "
-        + "gateway, the token check, the event bus, the service (which sends EVAL with the script's text), and for "
-        + "the list the visibility check of post 0 (feeds) and the actors' summaries (accounts)");
-    out.add("all operations share one single-threaded Redis: a long scan delays whatever arrives meanwhile, which "
-        + "inflates the tails (p99) of the cheap operations most");
-    return new ScenarioResult(stats, ratios, out, all);
-  }
-
-  private static Figure cpuFigure(Map<String, OperationStats> by, String op, String name, String what) {
-    OperationStats s = by.get(op);
-    double ms = s == null || s.cpu() == null ? Double.NaN : s.cpu().millisPerRequest();
-    return Figure.of(name, ms, "ms", "Kith's CPU per " + what + ", measured alone in closed loop (" + op + ")");
-  }
-
-  private static double p50(Map<String, OperationStats> by, String name) {
-    OperationStats s = by.get(name);
-    return s == null ? Double.NaN : s.percentileMillis(50);
   }
 }

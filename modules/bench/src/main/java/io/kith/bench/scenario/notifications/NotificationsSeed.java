@@ -139,7 +139,7 @@ final class NotificationsSeed {
           type = Notifications.LIKE;
           f.put("from_user", likers[k]);
           f.put("post", k % 10 == 2 ? p1 : p0);
-          key = "like:" + f.get("post") + ":" + likers[k];
+          key = NotificationsSeeder.key(type, f.get("post"), likers[k]);
         }
         case 1, 6, 8 -> {
           type = Notifications.COMMENT;
@@ -147,13 +147,13 @@ final class NotificationsSeed {
           f.put("from_user", actor);
           f.put("post", k % 10 == 6 ? p1 : p0);
           f.put("comment", comment);
-          key = "comment:" + comment;
+          key = NotificationsSeeder.key(type, comment);
         }
         case 3 -> {
           type = Notifications.FOLLOWER;
           long follower = followers[k];
           f.put("from_user", follower);
-          key = "follower:" + follower;
+          key = NotificationsSeeder.key(type, follower);
         }
         case 5 -> {
           type = Notifications.REPLY;
@@ -162,14 +162,14 @@ final class NotificationsSeed {
           f.put("post", p0);
           f.put("comment", comment);
           f.put("reply_to", ids.getAsLong());
-          key = "reply:" + comment;
+          key = NotificationsSeeder.key(type, comment);
         }
         case 7 -> {
           type = Notifications.MENTION;
           // about a post the recipient can see (a page of the newest drops what it cannot), keyed apart
           f.put("from_user", actor);
           f.put("post", p1);
-          key = "mention:" + ids.getAsLong();
+          key = NotificationsSeeder.key(type, ids.getAsLong());
         }
         default -> {
           type = Notifications.REPOST;
@@ -177,7 +177,7 @@ final class NotificationsSeed {
           f.put("post", p0);
           // the repost stands for a post the recipient can see (a page of the newest drops what it cannot)
           f.put("repost", p1);
-          key = "repost:" + ids.getAsLong();
+          key = NotificationsSeeder.key(type, ids.getAsLong());
         }
       }
       Map<String, Long> ordered = new LinkedHashMap<>();
@@ -277,32 +277,32 @@ final class NotificationsSeed {
 
   /** Checks {@code GET /notifications/unread-counts}' body against the expected counts. */
   static JsonObject checkHttpCounts(JsonObject body, Expected e) {
-    JsonObject by = body.getJsonObject("by_type");
-    Map<String, Long> got = new TreeMap<>();
-    if (by != null) {
-      by.forEach(entry -> got.put(entry.getKey(), ((Number) entry.getValue()).longValue()));
-    }
-    Object total = body.getValue("total");
-    if (!(total instanceof Number t) || t.longValue() != e.total() || !got.equals(e.byType())) {
+    if (!sameCounts(body, e)) {
       throw new IllegalStateException("unread counts " + body.encode() + " instead of " + e.counts().encode());
     }
     return body;
   }
 
-  /** Checks {@code counts.lua}'s reply ({@code {1, counters hash}}) against the expected counts. */
+  /** Checks {@code counts.lua}'s reply ({@code {1, counters hash}}), read as the service reads it, likewise. */
   static Response checkLuaCounts(Response r, Expected e) {
     if (r == null || r.size() != 2 || r.get(0).toInteger() != 1) {
       throw new IllegalStateException("counts.lua answered " + r + " (the side is missing?)");
     }
-    Map<String, String> raw = flat(r.get(1));
-    Map<String, Long> by = new TreeMap<>();
-    Notifications.TYPES.forEach(t -> by.put(t, Long.parseLong(raw.getOrDefault("u:" + t, "0"))));
-    long total = Long.parseLong(raw.getOrDefault("unread", "0"));
-    if (total != e.total() || !by.equals(e.byType())) {
-      throw new IllegalStateException("counts.lua counted " + total + " " + by + " instead of " + e.total() + " "
-          + e.byType());
+    JsonObject counted = NotificationsSeeder.counts(r.get(1));
+    if (!sameCounts(counted, e)) {
+      throw new IllegalStateException("counts.lua counted " + counted.encode() + " instead of " + e.counts().encode());
     }
     return r;
+  }
+
+  /** Whether {@code {total, by_type}} holds the expected counts. */
+  private static boolean sameCounts(JsonObject counts, Expected e) {
+    JsonObject by = counts.getJsonObject("by_type");
+    Map<String, Long> got = new TreeMap<>();
+    if (by != null) {
+      by.forEach(entry -> got.put(entry.getKey(), ((Number) entry.getValue()).longValue()));
+    }
+    return counts.getValue("total") instanceof Number t && t.longValue() == e.total() && got.equals(e.byType());
   }
 
   /** Checks the baseline count's reply ({@code {total, type, n, ...}}) against the expected counts. */

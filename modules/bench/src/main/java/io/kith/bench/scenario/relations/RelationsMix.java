@@ -109,7 +109,8 @@ record RelationsMix(List<JsonObject> edges, List<JsonObject> tags, List<JsonObje
 
   /**
    * Builds the mix for {@code viewer} and {@code others} (1,000 users in the scenario; any multiple of 1,000 keeps
-   * the shares exact).
+   * the shares exact). Why one long method: one loop gives every user its share of edges, tags and group places by
+   * the same index, and the counts the scenario expects come from those same shares, so they stay together.
    *
    * @param ids        makes document ids (a Kith id generator)
    * @param otherEdges follow edges to add between users the query does not involve

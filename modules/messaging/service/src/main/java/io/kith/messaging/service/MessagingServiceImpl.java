@@ -70,13 +70,13 @@ final class MessagingServiceImpl implements MessagingService {
     lifecycle.onDissolved(hook);
   }
 
-  /** A user's settings changed on some node: this node's copy goes. */
   /** Whether {@code viewer} may read media attached to {@code conversation}: whether they are one of its members. */
   Future<Boolean> mayReadMedia(long viewer, long conversation) {
     return viewer <= 0 ? Future.succeededFuture(false)
         : access.mine(viewer, conversation).map(conv -> true).otherwise(false);
   }
 
+  /** A user's settings changed on some node: this node's copy goes. */
   void settingsChanged(long user) {
     preferences.settingsChanged(user);
   }

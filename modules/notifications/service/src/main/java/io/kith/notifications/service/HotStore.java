@@ -311,6 +311,11 @@ final class HotStore {
 
   /** The counters hash as {@code {total, by_type}} with every known type (built-in and custom). */
   JsonObject counts(Response flat) {
+    return counts(flat, types);
+  }
+
+  /** The counters hash as {@code {total, by_type}} with each of {@code types}. */
+  static JsonObject counts(Response flat, List<String> types) {
     JsonObject raw = hash(flat);
     JsonObject byType = new JsonObject();
     for (String type : types) {

@@ -17,9 +17,9 @@ import io.kith.messaging.api.MessagingEvents;
 import io.kith.moderation.api.ModerationEvents;
 import io.kith.notifications.api.Notifications;
 import io.kith.platform.Platform;
+import io.kith.platform.events.ConsumerSet;
 import io.kith.platform.events.Erasures;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
 import io.kith.relations.api.RelationsEvents;
 import io.kith.relations.api.RelationsInternal;
 import io.kith.relations.api.events.RelationsEvent;
@@ -30,7 +30,6 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Turns domain events into notifications: the relations stream (consumer group {@value #RELATIONS_GROUP}), the
@@ -51,7 +50,7 @@ final class Producers {
   private final MessagingProducers messaging;
   private final ActivitiesProducers activities;
   private final ModerationProducers moderation;
-  private final List<EventConsumer> consumers = new ArrayList<>();
+  private final ConsumerSet consumers;
 
   Producers(Platform platform, Delivery delivery, SystemChanges system, NotificationRecords records,
             RelationsInternal relations, FeedsInternal feeds, AccountsInternal accounts) {
@@ -62,27 +61,21 @@ final class Producers {
     this.messaging = new MessagingProducers(system, notifier, accounts);
     this.activities = new ActivitiesProducers(system, notifier);
     this.moderation = new ModerationProducers(delivery);
+    this.consumers = new ConsumerSet(platform.events());
   }
 
   Future<Void> start() {
-    return consume(RelationsEvents.DOMAIN, RELATIONS_GROUP, this::onRelations)
-        .compose(v -> consume(FeedsEvents.DOMAIN, FEEDS_GROUP, this::onFeeds))
-        .compose(v -> consume(MessagingEvents.DOMAIN, MessagingProducers.GROUP, messaging::handle))
-        .compose(v -> consume(ActivitiesEvents.DOMAIN, ActivitiesProducers.GROUP, activities::handle))
-        .compose(v -> consume(AccountsEvents.DOMAIN, ExportProducers.GROUP, new ExportProducers(notifier)::handle))
-        .compose(v -> consume(ModerationEvents.DOMAIN, ModerationProducers.GROUP, moderation::handle));
-  }
-
-  private Future<Void> consume(String domain, String group, Function<DomainEvent, Future<?>> handler) {
-    var log = platform.events();
-    return log.consume(domain, group, log.once(group, handler)).map(c -> {
-      consumers.add(c);
-      return null;
-    });
+    return consumers.once(RelationsEvents.DOMAIN, RELATIONS_GROUP, this::onRelations)
+        .compose(v -> consumers.once(FeedsEvents.DOMAIN, FEEDS_GROUP, this::onFeeds))
+        .compose(v -> consumers.once(MessagingEvents.DOMAIN, MessagingProducers.GROUP, messaging::handle))
+        .compose(v -> consumers.once(ActivitiesEvents.DOMAIN, ActivitiesProducers.GROUP, activities::handle))
+        .compose(v -> consumers.once(AccountsEvents.DOMAIN, ExportProducers.GROUP,
+            new ExportProducers(notifier)::handle))
+        .compose(v -> consumers.once(ModerationEvents.DOMAIN, ModerationProducers.GROUP, moderation::handle));
   }
 
   Future<Void> stop() {
-    return Future.all(consumers.stream().map(EventConsumer::stop).toList()).mapEmpty();
+    return consumers.stop();
   }
 
   // ---------------------------------------------------------------- relations

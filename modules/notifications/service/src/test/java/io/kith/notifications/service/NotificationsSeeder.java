@@ -1,7 +1,9 @@
 package io.kith.notifications.service;
 
+import io.kith.notifications.api.Notifications;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Response;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -95,6 +97,24 @@ public final class NotificationsSeeder {
       args.add(Long.toString(value));
     });
     return args;
+  }
+
+  /**
+   * A notification's key as the producers make it for the types the bench seeds: the type, then the ids that make
+   * the notification one of its kind, each after a colon ({@code like:<post>:<liker>}, {@code comment:<comment>},
+   * {@code follower:<follower>}, {@code reply:<comment>}, {@code mention:<post>}, {@code repost:<post>}).
+   */
+  public static String key(String type, long... ids) {
+    StringBuilder key = new StringBuilder(type);
+    for (long id : ids) {
+      key.append(':').append(id);
+    }
+    return key.toString();
+  }
+
+  /** The counters hash a script answers ({@code counts.lua}), read as the service reads it: {@code {total, by_type}}. */
+  public static JsonObject counts(Response flat) {
+    return HotStore.counts(flat, Notifications.TYPES);
   }
 
   /** The spec {@code Query.list} builds for {@code types=<types>&<field>=<value>&limit=<limit>}. */

@@ -1,9 +1,9 @@
 package io.kith.relations.service;
 
 import io.kith.platform.Platform;
+import io.kith.platform.events.ConsumerSet;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.Erasures;
-import io.kith.platform.events.EventConsumer;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.relations.api.RelationsEvents;
 import io.vertx.core.Future;
@@ -74,7 +74,7 @@ final class Erasure {
   private final HotSets sets;
   private final Erasures erasures;
   private final List<Step> steps = new ArrayList<>();
-  private EventConsumer consumer;
+  private final ConsumerSet consumers;
 
   Erasure(Platform platform, EdgeStore edges, GroupStore groups, TagStore tags, HotSets sets) {
     this.platform = platform;
@@ -83,6 +83,7 @@ final class Erasure {
     this.tags = tags;
     this.sets = sets;
     this.erasures = new Erasures(platform.mongo());
+    this.consumers = new ConsumerSet(platform.events());
     EDGE_STEPS.forEach(s -> steps.add(new Step(s.name(), user -> edgeBatches(s, user, 0))));
     steps.add(new Step("friend_groups", groups::deleteOwned));
     steps.add(new Step("group_memberships", user -> membershipBatches(user, 0)));
@@ -94,15 +95,11 @@ final class Erasure {
 
   /** Starts consuming accounts' stream. */
   Future<Void> start() {
-    return platform.events().consume(ACCOUNTS_STREAM, GROUP, platform.events().once(GROUP, this::handle))
-        .map(c -> {
-          consumer = c;
-          return null;
-        });
+    return consumers.once(ACCOUNTS_STREAM, GROUP, this::handle);
   }
 
   Future<Void> stop() {
-    return consumer == null ? Future.succeededFuture() : consumer.stop();
+    return consumers.stop();
   }
 
   private Future<?> handle(DomainEvent event) {

@@ -5,9 +5,8 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.messaging.api.MessagingEvents;
 import io.kith.notifications.api.NotificationsEvents;
 import io.kith.notifications.api.NotificationsService;
-import io.kith.platform.events.DomainEvent;
+import io.kith.platform.events.ConsumerSet;
 import io.kith.platform.Platform;
-import io.kith.platform.events.EventConsumer;
 import io.kith.platform.limit.RateLimiter;
 import io.kith.push.service.targets.TargetRecords;
 import io.kith.relations.api.RelationsInternal;
@@ -22,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * The delivery part of the push module: the providers that have credentials (a provider without them is simply not
@@ -42,7 +40,7 @@ public final class DeliveryPart {
   private final int maxTargets;
   private final Map<String, Provider> providers = new LinkedHashMap<>();
   private WebClient web;
-  private final List<EventConsumer> consumers = new ArrayList<>();
+  private final ConsumerSet consumers;
 
   /** The Redis window of pushes sent to {@code user} in the minute ({@code push.pushes-per-minute}). */
   public static String rateKey(long user) {
@@ -55,6 +53,7 @@ public final class DeliveryPart {
     this.targets = targets;
     this.preferences = preferences;
     this.maxTargets = maxTargets;
+    this.consumers = new ConsumerSet(platform.events());
   }
 
   /** Makes the providers that have credentials and starts consuming. */
@@ -75,17 +74,9 @@ public final class DeliveryPart {
     GroupMessages messages = new GroupMessages(deliveries, settings.offlineOnly(),
         AccountsInternal.proxy(platform.vertx()), AccountsService.proxy(platform.vertx()),
         RelationsInternal.proxy(platform.vertx()), NotificationsService.proxy(platform.vertx()));
-    return consume(NotificationsEvents.DOMAIN, GROUP, settings.concurrency(), deliveries::handle)
-        .compose(v -> consume(MessagingEvents.DOMAIN, MESSAGES_GROUP, settings.concurrency(), messages::handle));
-  }
-
-  private Future<Void> consume(String domain, String group, int concurrency,
-                               Function<DomainEvent, Future<?>> handler) {
-    var log = platform.events();
-    return log.consume(domain, group, concurrency, log.once(group, handler)).map(c -> {
-      consumers.add(c);
-      return null;
-    });
+    return consumers.once(NotificationsEvents.DOMAIN, GROUP, settings.concurrency(), deliveries::handle)
+        .compose(v -> consumers.once(MessagingEvents.DOMAIN, MESSAGES_GROUP, settings.concurrency(),
+            messages::handle));
   }
 
   private void makeProviders(DeliverySettings settings) throws Exception {
@@ -108,8 +99,7 @@ public final class DeliveryPart {
 
   /** Stops consuming and closes the providers' connections. */
   public Future<Void> stop() {
-    Future<Void> stopped = Future.join(consumers.stream().map(EventConsumer::stop).toList()).mapEmpty();
-    return stopped.eventually(() -> {
+    return consumers.stop().eventually(() -> {
       List<Future<Void>> closes = new ArrayList<>();
       providers.values().forEach(p -> closes.add(p.close()));
       return Future.join(closes);

@@ -3,9 +3,9 @@ package io.kith.push.service.targets;
 import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.platform.Platform;
+import io.kith.platform.events.ConsumerSet;
 import io.kith.platform.events.DomainEvent;
 import io.kith.platform.events.Erasures;
-import io.kith.platform.events.EventConsumer;
 import io.kith.push.service.delivery.DeliveryPart;
 import io.kith.push.service.delivery.Preferences;
 import io.vertx.core.Future;
@@ -29,21 +29,18 @@ final class TargetsErasure {
   private final TargetRecords records;
   private final Preferences preferences;
   private final Erasures erasures;
-  private EventConsumer consumer;
+  private final ConsumerSet consumers;
 
   TargetsErasure(Platform platform, TargetRecords records, Preferences preferences) {
     this.platform = platform;
     this.records = records;
     this.preferences = preferences;
     this.erasures = new Erasures(platform.mongo());
+    this.consumers = new ConsumerSet(platform.events());
   }
 
   Future<Void> start() {
-    var log = platform.events();
-    return log.consume(AccountsEvents.DOMAIN, GROUP, log.once(GROUP, this::handle)).map(c -> {
-      consumer = c;
-      return null;
-    });
+    return consumers.once(AccountsEvents.DOMAIN, GROUP, this::handle);
   }
 
   private Future<?> handle(DomainEvent event) {
@@ -67,6 +64,6 @@ final class TargetsErasure {
   }
 
   Future<Void> stop() {
-    return consumer == null ? Future.succeededFuture() : consumer.stop();
+    return consumers.stop();
   }
 }

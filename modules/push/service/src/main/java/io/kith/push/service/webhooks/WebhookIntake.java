@@ -1,14 +1,10 @@
 package io.kith.push.service.webhooks;
 
 import io.kith.platform.Platform;
+import io.kith.platform.events.ConsumerSet;
 import io.kith.platform.events.DomainEvent;
-import io.kith.platform.events.EventConsumer;
-import io.kith.platform.events.EventLog;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Queues a delivery per subscribed endpoint for every domain event a webhook type stands for. It reads each domain's
@@ -22,29 +18,26 @@ final class WebhookIntake {
   private final Platform platform;
   private final WebhookEndpoints endpoints;
   private final WebhookDeliveries deliveries;
-  private final List<EventConsumer> consumers = new ArrayList<>();
+  private final ConsumerSet consumers;
 
   WebhookIntake(Platform platform, WebhookEndpoints endpoints, WebhookDeliveries deliveries) {
     this.platform = platform;
     this.endpoints = endpoints;
     this.deliveries = deliveries;
+    this.consumers = new ConsumerSet(platform.events());
   }
 
   Future<Void> start() {
     Future<Void> chain = Future.succeededFuture();
-    EventLog log = platform.events();
     for (String domain : WebhookEvents.DOMAINS) {
       String group = GROUP_PREFIX + domain;
-      chain = chain.compose(v -> log.consume(domain, group, log.once(group, this::handle)).map(c -> {
-        consumers.add(c);
-        return null;
-      }));
+      chain = chain.compose(v -> consumers.once(domain, group, this::handle));
     }
     return chain;
   }
 
   Future<Void> stop() {
-    return Future.all(consumers.stream().map(EventConsumer::stop).toList()).mapEmpty();
+    return consumers.stop();
   }
 
   private Future<?> handle(DomainEvent e) {

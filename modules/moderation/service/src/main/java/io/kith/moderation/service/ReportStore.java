@@ -109,6 +109,25 @@ final class ReportStore {
         new UpdateOptions().setReturningNewDocument(true));
   }
 
+  /**
+   * Anonymises the reports {@code reporter} filed (their account was erased): the reporter becomes 0 and the comment
+   * empty, and an open report loses its uniqueness key (it named the reporter) but stays open in the queue. Answers
+   * how many changed; a second run changes none.
+   */
+  Future<Long> anonymise(long reporter) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("reporter", reporter),
+            new JsonObject().put("$set", new JsonObject().put("reporter", 0L).put("comment", ""))
+                .put("$unset", new JsonObject().put("open_key", "")))
+        .map(r -> r == null ? 0L : r.getDocModified());
+  }
+
+  /** Takes {@code assignee} (an erased moderator) off the open reports assigned to them; answers how many. */
+  Future<Long> unassign(long assignee) {
+    return mongo.updateCollection(COLLECTION, new JsonObject().put("assignee", assignee).put("state", Moderation.OPEN),
+            new JsonObject().put("$unset", new JsonObject().put("assignee", "")))
+        .map(r -> r == null ? 0L : r.getDocModified());
+  }
+
   /** A report as its reporter sees it: no assignee, no moderator's name. */
   static JsonObject reporterView(JsonObject doc) {
     JsonObject out = new JsonObject().put("id", doc.getLong("_id")).put("target", doc.getJsonObject("target"))

@@ -20,6 +20,9 @@ final class AppealStore {
   /** The state of an appeal whose appellant's account was erased before a decision. */
   static final String WITHDRAWN = "withdrawn";
 
+  /** Updates every matching document (the client's default is the first only). */
+  private static final UpdateOptions MANY = new UpdateOptions().setMulti(true);
+
   private final MongoClient mongo;
 
   AppealStore(MongoClient mongo) {
@@ -66,17 +69,17 @@ final class AppealStore {
    * answers how many.
    */
   Future<Long> withdrawAll(long user) {
-    return mongo.updateCollection(COLLECTION, new JsonObject().put("user", user).put("state", "open"),
+    return mongo.updateCollectionWithOptions(COLLECTION, new JsonObject().put("user", user).put("state", "open"),
             new JsonObject().put("$set", new JsonObject().put("state", WITHDRAWN)
-                .put("withdrawn_at", System.currentTimeMillis())))
+                .put("withdrawn_at", System.currentTimeMillis())), MANY)
         .map(r -> r == null ? 0L : r.getDocModified());
   }
 
   /** Empties the text of {@code user}'s appeals (their account was erased); answers how many changed. */
   Future<Long> clearTexts(long user) {
-    return mongo.updateCollection(COLLECTION, new JsonObject().put("user", user)
+    return mongo.updateCollectionWithOptions(COLLECTION, new JsonObject().put("user", user)
                 .put("text", new JsonObject().put("$ne", "")),
-            new JsonObject().put("$set", new JsonObject().put("text", "")))
+            new JsonObject().put("$set", new JsonObject().put("text", "")), MANY)
         .map(r -> r == null ? 0L : r.getDocModified());
   }
 

@@ -2,6 +2,7 @@ package io.kith.app.moderation;
 
 import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.events.AccountDeleted;
+import io.kith.app.support.Conformance;
 import io.kith.app.support.TestKith;
 import io.kith.app.support.User;
 import io.kith.platform.events.Erasures;
@@ -165,6 +166,11 @@ class AccountErasureHttpTest {
     assertEquals(audited, kith.get("/admin/audit?target_id=" + victim.id() + "&limit=100", admin).expect(200)
         .getJsonArray("items").size(), "the audit log is kept");
     assertEquals(0L, exists(window), "the report window is erased");
+    Conformance contract = Conformance.load();
+    List<String> problems = new java.util.ArrayList<>(contract.problems("getModerationReport", 200, kept));
+    problems.addAll(contract.problems("listAppeals", 200,
+        kith.get("/admin/appeals?state=withdrawn&limit=100", mod).expect(200)));
+    assertEquals(List.of(), problems, "the erased report and withdrawn appeal conform to the document");
 
     // as if a crash had lost every record: the steps run again on a new AccountDeleted and change nothing
     JsonObject before = kith.get("/admin/reports/" + filed, mod).expect(200);

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The whole journey of a deleted account across every domain (issue 20, "Done when"): a user who posted, commented,
  * liked, reposted, followed, befriended, chatted, owned a group, organised and joined activities, registered a push
- * target and was notified deletes their account; once every domain reports its erasure finished, no store holds anything of them beyond the
+ * target, reported a post and was notified deletes their account; once every domain reports its erasure finished, no store holds anything of them beyond the
  * documented markers, and every counter the others see equals a recount of what is listed.
  */
 @ExtendWith(KithTestKit.class)
@@ -47,14 +47,14 @@ class DeletionJourneyHttpTest {
   private static final Duration ERASURE = Duration.ofMinutes(3);
   /** The domains that erase a deleted user's data and report it in account_erasures. */
   private static final List<String> DOMAINS = List.of("relations", "feeds", "messaging", "activities",
-      "notifications", "push-targets");
+      "notifications", "push-targets", "moderation");
 
   private TestKith kith;
 
   @BeforeAll
   void start() {
     kith = new TestKith(TestKith.config("accounts", "relations", "feeds", "messaging", "notifications",
-            "activities", "push", "gateway")
+            "activities", "push", "moderation", "gateway")
         .put("accounts", new JsonObject().put("register-max-per-address", 100_000).put("deletion-grace-days", 0)
             .put("deletion-sweep-seconds", 1))
         .put("activities", new JsonObject().put("creates-per-hour", 10_000)), "j") {
@@ -126,6 +126,10 @@ class DeletionJourneyHttpTest {
     kith.post("/me/push-targets", victim, new JsonObject().put("kind", "fcm").put("token", TestKith.unique("fcm")))
         .expect(201);
 
+    // moderation: the victim reports alice's post (kept for the moderators, without reporter or comment)
+    kith.post("/reports", victim, new JsonObject().put("target", new JsonObject().put("type", "post")
+        .put("id", alicePost)).put("category", "spam").put("comment", "the victim's words")).expect(201);
+
     // notifications: alice was notified of the victim's like, comment, follow; the victim of alice's
     kith.awaitPage("/notifications?from_user=" + victim.id(), alice, "alice's notifications from the victim",
         page -> page.getJsonArray("items").size() >= 2);
@@ -182,7 +186,7 @@ class DeletionJourneyHttpTest {
     for (String file : List.of("accounts/profile.json", "relations/following.json", "relations/followers.json",
         "feeds/posts.json", "feeds/likes.json", "feeds/comments.json", "messaging/messages.json",
         "messaging/groups.json", "activities/activities.json", "activities/joined.json", "push/targets.json",
-        "push/preferences.json")) {
+        "push/preferences.json", "moderation/reports.json")) {
       assertTrue(zip.containsKey(file), file + " missing from " + new TreeSet<>(zip.keySet()));
       assertFalse(new JsonArray(zip.get(file)).isEmpty(), file + " is empty");
     }

@@ -23,7 +23,12 @@ record OperatorKith(TestKith kith, User admin) {
 
   /** Starts {@code modules} with {@code moderation} (more settings of the section) and the admin added to it. */
   static OperatorKith start(String[] modules, JsonObject moderation) {
-    TestKith first = new TestKith(TestKith.config(modules), "m") {
+    return start(modules, moderation, new JsonObject());
+  }
+
+  /** {@link #start(String[], JsonObject)} with more configuration sections ({@code sections}: name to section). */
+  static OperatorKith start(String[] modules, JsonObject moderation, JsonObject sections) {
+    TestKith first = new TestKith(TestKith.config(modules).mergeIn(sections.copy()), "m") {
     };
     User admin;
     try {
@@ -31,7 +36,7 @@ record OperatorKith(TestKith kith, User admin) {
     } finally {
       first.close();
     }
-    TestKith kith = new TestKith(TestKith.config(modules).put("moderation", moderation.copy()
+    TestKith kith = new TestKith(TestKith.config(modules).mergeIn(sections.copy()).put("moderation", moderation.copy()
         .put("admins", new JsonArray().add(admin.id()))), "m") {
     };
     return new OperatorKith(kith, admin);

@@ -33,7 +33,7 @@ public final class Exports {
   /** The domains whose parts an export asks for, in the archive's order. */
   public static final List<String> DOMAINS =
       List.of("accounts", "relations", "feeds", "media", "messaging", "activities", "notifications",
-          "push");
+          "push", "moderation");
   /** The most records one page may carry. */
   public static final int MAX_RECORDS = 500;
 

@@ -41,8 +41,8 @@ public final class Moderation {
 
   /** The sanctions an operator puts on a user, directly or as a report's decision. */
   public static final List<String> SANCTIONS = List.of("warn", "suspend", "unsuspend", "limit", "unlimit");
-  /** Appeal states: waiting, the decision kept, the decision undone. */
-  public static final List<String> APPEAL_STATES = List.of("open", "upheld", "overturned");
+  /** Appeal states: waiting, the decision kept, the decision undone, the appellant's account erased first. */
+  public static final List<String> APPEAL_STATES = List.of("open", "upheld", "overturned", "withdrawn");
   /** What a second moderator decides on an appeal. */
   public static final List<String> APPEAL_DECISIONS = List.of("uphold", "overturn");
 

@@ -17,6 +17,11 @@ import io.vertx.ext.mongo.UpdateOptions;
 final class AppealStore {
 
   static final String COLLECTION = "moderation_appeals";
+  /** The state of an appeal whose appellant's account was erased before a decision. */
+  static final String WITHDRAWN = "withdrawn";
+
+  /** Updates every matching document (the client's default is the first only). */
+  private static final UpdateOptions MANY = new UpdateOptions().setMulti(true);
 
   private final MongoClient mongo;
 
@@ -28,7 +33,9 @@ final class AppealStore {
     return mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("key", 1),
             new IndexOptions().name("one_per_decision").unique(true))
         .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("state", 1).put("_id", -1),
-            new IndexOptions().name("by_state")));
+            new IndexOptions().name("by_state")))
+        .compose(v -> mongo.createIndexWithOptions(COLLECTION, new JsonObject().put("user", 1).put("_id", 1),
+            new IndexOptions().name("by_user")));
   }
 
   Future<Void> insert(JsonObject appeal) {
@@ -55,6 +62,25 @@ final class AppealStore {
     return mongo.findOneAndUpdateWithOptions(COLLECTION, new JsonObject().put("_id", id).put("state", "open"),
         new JsonObject().put("$set", new JsonObject().put("state", state).put("decision", decision)),
         new FindOptions(), new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /**
+   * Closes {@code user}'s open appeals as {@code withdrawn} (their account was erased: nobody is left to answer);
+   * answers how many.
+   */
+  Future<Long> withdrawAll(long user) {
+    return mongo.updateCollectionWithOptions(COLLECTION, new JsonObject().put("user", user).put("state", "open"),
+            new JsonObject().put("$set", new JsonObject().put("state", WITHDRAWN)
+                .put("withdrawn_at", System.currentTimeMillis())), MANY)
+        .map(r -> r == null ? 0L : r.getDocModified());
+  }
+
+  /** Empties the text of {@code user}'s appeals (their account was erased); answers how many changed. */
+  Future<Long> clearTexts(long user) {
+    return mongo.updateCollectionWithOptions(COLLECTION, new JsonObject().put("user", user)
+                .put("text", new JsonObject().put("$ne", "")),
+            new JsonObject().put("$set", new JsonObject().put("text", "")), MANY)
+        .map(r -> r == null ? 0L : r.getDocModified());
   }
 
   /** An appeal as the API shows it. */

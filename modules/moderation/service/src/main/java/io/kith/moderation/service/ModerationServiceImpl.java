@@ -59,6 +59,11 @@ final class ModerationServiceImpl implements ModerationService {
   }
 
   /** Adds the operators' overview (wired apart, as it needs accounts' service). */
+  /** The Redis key of {@code user}'s report rate-limit window (erased with the account). */
+  static String rateKey(long user) {
+    return "mod:reports:{u:" + user + "}";
+  }
+
   ModerationServiceImpl with(Overview overview) {
     this.overview = overview;
     return this;
@@ -134,7 +139,7 @@ final class ModerationServiceImpl implements ModerationService {
         return Failures.failField(KithErrors.VALIDATION_FAILED, "evidence_ids",
             "at most " + MAX_EVIDENCE + " evidence ids");
       }
-      return limiter.enforce("mod:reports:{u:" + actor + "}", HOUR, settings.reportsPerHour(),
+      return limiter.enforce(rateKey(actor), HOUR, settings.reportsPerHour(),
               "at most " + settings.reportsPerHour() + " reports an hour")
           .compose(v -> targets.ownerSeenBy(actor, type, targetId))
           .compose(owner -> store(actor, type, targetId, owner, category, comment, evidence));

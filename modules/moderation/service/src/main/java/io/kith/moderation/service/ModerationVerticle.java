@@ -1,7 +1,9 @@
 package io.kith.moderation.service;
 
+import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
+import io.kith.accounts.api.events.AccountDeleted;
 import io.kith.activities.api.ActivitiesService;
 import io.kith.activities.api.ActivitiesInternal;
 import io.kith.feeds.api.FeedsEvents;
@@ -16,20 +18,26 @@ import io.kith.moderation.api.ModerationInternal;
 import io.kith.moderation.api.ModerationService;
 import io.kith.platform.Platform;
 import io.kith.platform.bus.ServiceBindings;
+import io.kith.platform.events.ErasureSteps;
 import io.kith.platform.events.EventConsumer;
+import io.kith.platform.events.Exports;
 import io.kith.platform.limit.RateLimiter;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
 
 /**
  * Wires the moderation stores and service, makes the configured admins admins, and binds the service on
- * {@link ModerationService#ADDRESS}.
+ * {@link ModerationService#ADDRESS}; erases what it holds of deleted accounts and serves its part of exports.
  */
 public final class ModerationVerticle extends VerticleBase {
 
   private final Platform platform;
   private ServiceBindings bindings;
   private EventConsumer holdsConsumer;
+  private EventConsumer erasure;
+  private MessageConsumer<JsonObject> export;
 
   /** Creates the verticle on a node's platform. */
   public ModerationVerticle(Platform platform) {
@@ -73,6 +81,12 @@ public final class ModerationVerticle extends VerticleBase {
           holdsConsumer = consumer;
           return Future.succeededFuture();
         })
+        .compose(v -> ErasureSteps.consume(platform.events(), AccountsEvents.DOMAIN, Erasure.GROUP,
+            AccountsEvents.ACCOUNT_DELETED, e -> AccountDeleted.fromJson(e.payload()).userId(),
+            new Erasure(platform, roles, reports, appealStore)::erase))
+        .map(c -> erasure = c)
+        .map(v -> export = Exports.serve(vertx, Erasure.DOMAIN,
+            new AccountExport(platform.mongo(), Exports.MAX_RECORDS)))
         .compose(v -> {
           bindings = new ServiceBindings(vertx);
           return bindings.bind(ModerationService.class, service, ModerationService.ADDRESS);
@@ -87,6 +101,8 @@ public final class ModerationVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     Future<Void> consumer = holdsConsumer == null ? Future.succeededFuture() : holdsConsumer.stop();
-    return consumer.compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
+    Future<Void> erasing = erasure == null ? Future.succeededFuture() : erasure.stop();
+    Future<Void> exporting = export == null ? Future.succeededFuture() : export.unregister();
+    return Future.all(consumer, erasing, exporting).compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

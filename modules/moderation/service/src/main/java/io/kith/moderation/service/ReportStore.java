@@ -26,6 +26,9 @@ final class ReportStore {
 
   static final String COLLECTION = "moderation_reports";
 
+  /** Updates every matching document (the client's default is the first only). */
+  private static final UpdateOptions MANY = new UpdateOptions().setMulti(true);
+
   private final MongoClient mongo;
 
   ReportStore(MongoClient mongo) {
@@ -107,6 +110,25 @@ final class ReportStore {
         new JsonObject().put("$set", new JsonObject().put("state", state).put("decision", decision))
             .put("$unset", new JsonObject().put("open_key", "")), new FindOptions(),
         new UpdateOptions().setReturningNewDocument(true));
+  }
+
+  /**
+   * Anonymises the reports {@code reporter} filed (their account was erased): the reporter becomes 0 and the comment
+   * empty, and an open report loses its uniqueness key (it named the reporter) but stays open in the queue. Answers
+   * how many changed; a second run changes none.
+   */
+  Future<Long> anonymise(long reporter) {
+    return mongo.updateCollectionWithOptions(COLLECTION, new JsonObject().put("reporter", reporter),
+            new JsonObject().put("$set", new JsonObject().put("reporter", 0L).put("comment", ""))
+                .put("$unset", new JsonObject().put("open_key", "")), MANY)
+        .map(r -> r == null ? 0L : r.getDocModified());
+  }
+
+  /** Takes {@code assignee} (an erased moderator) off the open reports assigned to them; answers how many. */
+  Future<Long> unassign(long assignee) {
+    return mongo.updateCollectionWithOptions(COLLECTION, new JsonObject().put("assignee", assignee).put("state", Moderation.OPEN),
+            new JsonObject().put("$unset", new JsonObject().put("assignee", "")), MANY)
+        .map(r -> r == null ? 0L : r.getDocModified());
   }
 
   /** A report as its reporter sees it: no assignee, no moderator's name. */

@@ -51,6 +51,11 @@ final class Roles {
             .put("set_at", System.currentTimeMillis())), new UpdateOptions().setUpsert(true)).mapEmpty();
   }
 
+  /** Takes {@code user}'s role away (their account was erased); answers how many role documents went (0 or 1). */
+  Future<Long> erase(long user) {
+    return mongo.removeDocuments(COLLECTION, key(user)).map(r -> r == null ? 0L : r.getRemovedCount());
+  }
+
   /** Succeeds with the actor's role when it is at least {@code least}; fails {@code role_required} otherwise. */
   Future<String> require(long actor, String least) {
     return of(actor).compose(role -> Moderation.ROLES.indexOf(role) >= Moderation.ROLES.indexOf(least)

@@ -186,7 +186,7 @@ public final class NotificationsScenario extends DescribedScenario {
             all.addAll(more);
             return all;
           }))
-          // measured apart and last: a busy machine can time its long pipelines out, which leaves those figures out
+          // measured apart and last, in short pipelines; a store that fails them leaves those figures out, noted
           .compose(stats -> NotificationsReport.serverTimes(redis, scripts, recipients, figures).recover(e -> {
             notes.add("Redis's own time per call was not measured: " + e.getMessage());
             return Future.succeededFuture();

@@ -4,8 +4,6 @@ import io.kith.accounts.api.AccountsService;
 import io.kith.accounts.service.AccountsModule;
 import io.kith.messaging.api.MessagingService;
 import io.kith.platform.Platform;
-import io.kith.platform.page.Page;
-import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.Await;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.platform.testkit.Poll;
@@ -130,7 +128,7 @@ class DirectWaitingCapTest extends ServiceTestBase {
     }
     assertEquals(CAP + 1, taken.size());
 
-    List<JsonObject> history = history(u.get(1), conversation);
+    List<JsonObject> history = await(TestPages.allMessages(messaging, u.get(1), conversation));
     List<Long> seqs = history.stream().map(m -> m.getLong("seq")).toList();
     assertEquals(List.of(1L, 2L, 3L, 4L), seqs, "the opening and every send taken, without gaps");
     Set<String> stored = new HashSet<>();
@@ -140,20 +138,5 @@ class DirectWaitingCapTest extends ServiceTestBase {
 
     // the queue emptied: the next send is taken again
     assertEquals(5L, await(messaging.send(u.get(1), u.get(0), text("after"))).getJsonObject("message").getLong("seq"));
-  }
-
-  /** Every message of the conversation, by after_seq paging as a reconnecting client reads it. */
-  private List<JsonObject> history(long reader, long conversation) throws Exception {
-    List<JsonObject> all = new ArrayList<>();
-    long after = 0;
-    while (true) {
-      JsonObject page = await(messaging.history(reader, conversation, new JsonObject(),
-          PageRequest.after(String.valueOf(after), 7)).map(Page::toJson));
-      if (page.getJsonArray("items").isEmpty()) {
-        return all;
-      }
-      page.getJsonArray("items").forEach(m -> all.add((JsonObject) m));
-      after = all.get(all.size() - 1).getLong("seq");
-    }
   }
 }

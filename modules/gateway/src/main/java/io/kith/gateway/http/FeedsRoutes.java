@@ -43,7 +43,7 @@ public final class FeedsRoutes implements ApiRoutes {
 
     // timelines
     builder.getRoute("getHomeTimeline").addHandler(rc ->
-        Http.replyEncoded(rc, feeds.homeJson(me(rc), Paging.byId(rc))));
+        Paging.reply(rc, feeds.home(me(rc), Paging.byId(rc))));
     builder.getRoute("getMomentsTimeline").addHandler(rc ->
         Paging.reply(rc, feeds.moments(me(rc), Paging.byId(rc))));
     builder.getRoute("listUserPosts").addHandler(rc ->

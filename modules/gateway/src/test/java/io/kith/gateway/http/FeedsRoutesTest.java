@@ -343,11 +343,6 @@ class FeedsRoutesTest {
     }
 
     @Override
-    public Future<String> homeJson(long viewer, PageRequest page) {
-      return home(viewer, page).map(found -> found.toApiJson().encode());
-    }
-
-    @Override
     public Future<Page> moments(long viewer, PageRequest page) {
       return page(record("moments", viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
     }

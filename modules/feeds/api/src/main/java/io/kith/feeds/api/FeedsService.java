@@ -73,13 +73,6 @@ public interface FeedsService {
   /** Posts of the people the viewer follows, and the viewer's own. */
   Future<Page> home(long viewer, PageRequest page);
 
-  /**
-   * The same page as {@link #home}, as the HTTP body of every list ({@link Page#toApiJson()}) already encoded. A
-   * string crosses the local event bus as it is, where the page as JSON would be copied whole, and the caller writes
-   * it without encoding it again: the gateway's home route uses this.
-   */
-  Future<String> homeJson(long viewer, PageRequest page);
-
   /** Posts of the viewer's friends, and the viewer's own (the WeChat Moments view). */
   Future<Page> moments(long viewer, PageRequest page);
 

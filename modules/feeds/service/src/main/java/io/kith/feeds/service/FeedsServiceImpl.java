@@ -115,11 +115,6 @@ final class FeedsServiceImpl implements FeedsService {
   }
 
   @Override
-  public Future<String> homeJson(long viewer, PageRequest page) {
-    return home(viewer, page).map(found -> found.toApiJson().encode());
-  }
-
-  @Override
   public Future<Page> moments(long viewer, PageRequest page) {
     return items(reads.moments(viewer, page.maxId(), page.sinceId(), page.limitOrDefault()));
   }

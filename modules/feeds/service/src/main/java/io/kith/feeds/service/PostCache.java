@@ -19,7 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Post documents cached in Redis for the read paths (timelines, post views), cache-aside with a version guard:
+ * Post documents cached in Redis for the read paths (timelines, post views, and the visibility checks other modules
+ * ask for with {@code visiblePosts}, such as each notifications page), cache-aside with a version guard:
  * {@code feed:{p:<id>}} holds the document as JSON for {@code feeds.post-cache-ttl-seconds} from its fill (reads do
  * not renew it: a hot post is read from MongoDB once per that period), {@code feed:{p:<id>}:v} counts changes.
  * Every change of a post (counters, edit, delete) bumps the version and drops the copy after MongoDB changed; a reader

@@ -112,20 +112,6 @@ final class PostStore {
         });
   }
 
-  /** What the visibility rule reads of posts ({@code author, vis, aud, deleted}), keyed by id. */
-  Future<Map<Long, JsonObject>> findRules(Collection<Long> ids) {
-    if (ids.isEmpty()) {
-      return Future.succeededFuture(Map.of());
-    }
-    JsonObject fields = new JsonObject().put("author", 1).put("vis", 1).put("aud", 1).put("deleted", 1);
-    return mongo.findWithOptions(POSTS, new JsonObject().put("_id", new JsonObject().put("$in",
-        new JsonArray(List.copyOf(ids)))), new FindOptions().setFields(fields)).map(list -> {
-          Map<Long, JsonObject> out = new HashMap<>();
-          list.forEach(p -> out.put(p.getLong("_id"), p));
-          return out;
-        });
-  }
-
   /** Live posts of the given authors, newest first, below {@code before} and above {@code after} (0: no bound). */
   Future<List<JsonObject>> byAuthors(Collection<Long> authors, long before, long after, int limit) {
     if (authors.isEmpty()) {

@@ -334,7 +334,9 @@ final class Posts {
       if (postIds == null || postIds.size() > MAX_VISIBLE_BATCH) {
         throw PostDraft.invalid("postIds", "1 to " + MAX_VISIBLE_BATCH + " post ids");
       }
-      return posts.findRules(new LinkedHashSet<>(postIds)).compose(found -> access.visibleDocs(viewer,
+      // the rules (author, vis, aud, deleted) come from the post cache: every change that can change the answer
+      // (edit, delete, removal, release, erasure) drops the copy before it returns; ties are read live
+      return cache.getAll(new LinkedHashSet<>(postIds)).compose(found -> access.visibleDocs(viewer,
           new ArrayList<>(found.values()), false)).map(visible -> {
             Set<Long> ids = new HashSet<>(PostStore.ids(visible));
             JsonArray items = new JsonArray();

@@ -1,6 +1,9 @@
 package io.kith.messaging.service;
 
+import io.kith.platform.error.Failures;
+import io.kith.platform.error.KithErrors;
 import io.kith.platform.store.MongoErrors;
+import io.kith.platform.store.StoreFailures;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -32,6 +35,12 @@ import java.util.function.LongFunction;
  * conversation follow each other in sequence order without gaps. A refused message is a retry of a stored client id
  * (answered with the stored one), a sequence taken by another node (tried again), or a failure of that message only.
  * Two sends of one client id in a batch are written once; the second is answered as the retry it is.
+ *
+ * <p>Waiting sends are bounded per node ({@code messaging.direct-waiting-max}): the gateway's in-flight limit bounds
+ * requests, not what one slow store lets pile up behind a batch here, and a send that waits past its request's
+ * deadline is answered with a timeout though it may still be stored. One send more is refused at once with
+ * {@code unavailable} and {@code retry_after}, before anything of it is stored; the sends already waiting stay and
+ * are answered as before.
  *
  * <p>Everything here runs on the messaging verticle's event loop.
  */
@@ -66,6 +75,7 @@ final class DirectCommits {
   private final ConversationStore conversations;
   private final MessageStore messages;
   private final RecentWindow window;
+  private final int maxWaiting;
   private final Deque<Waiting> queue = new ArrayDeque<>();
   /** The last sequence this node knows to be stored or given out, by conversation. */
   private final Map<Long, Long> lastSeq = new LinkedHashMap<>(256, 0.75f, true) {
@@ -78,14 +88,24 @@ final class DirectCommits {
   /** The answers of the last batch: the next batch's come after them, so that pushes follow the sequences. */
   private Future<Void> answered = Future.succeededFuture();
 
-  DirectCommits(ConversationStore conversations, MessageStore messages, RecentWindow window) {
+  /** Commits whose waiting sends are at most {@code maxWaiting} (the batch being inserted not counted). */
+  DirectCommits(ConversationStore conversations, MessageStore messages, RecentWindow window, int maxWaiting) {
     this.conversations = conversations;
     this.messages = messages;
     this.window = window;
+    this.maxWaiting = maxWaiting;
   }
 
-  /** Stores {@code send} with the next batch; the outcome comes once the batch is written. */
+  /**
+   * Stores {@code send} with the next batch; the outcome comes once the batch is written. Fails at once with
+   * {@code unavailable} (nothing stored) when {@code maxWaiting} sends wait already.
+   */
   Future<Outcome> commit(Send send) {
+    if (queue.size() >= maxWaiting) {
+      return Future.failedFuture(Failures.withExtra(KithErrors.UNAVAILABLE,
+          "too many messages are waiting to be stored on this server; retry later",
+          new JsonObject().put("retry_after", StoreFailures.RETRY_AFTER_SECONDS)));
+    }
     Promise<Outcome> outcome = Promise.promise();
     queue.addLast(new Waiting(send, outcome));
     if (!writing) {

@@ -22,11 +22,13 @@ import io.vertx.core.json.JsonObject;
  * @param invitationSweepSeconds how often each node sweeps expired invitations (the first sweep comes at a random
  *                       moment within this period, at most a minute, after starting)
  * @param readsPerMinute read-marker moves (mark-read calls) a user may make per minute over all conversations
+ * @param directWaitingMax direct sends that may wait on this node for their batch's insert (beside the batch being
+ *                       inserted); one more is refused with {@code unavailable} and {@code retry_after}
  */
 record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds, int settleMillis,
                          int sendsPerMinute, int groupMemberCap, int groupsPerHour, int invitationsPerHour,
                          int groupJoinsPerMinute, int typingIntervalMillis, int invitationDays,
-                         int invitationSweepSeconds, int readsPerMinute) {
+                         int invitationSweepSeconds, int readsPerMinute, int directWaitingMax) {
 
   /** Config key of {@link #recallSeconds}. */
   static final String RECALL_SECONDS = "recall-seconds";
@@ -54,6 +56,8 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
   static final String INVITATION_SWEEP_SECONDS = "group-invitation-sweep-seconds";
   /** Config key of {@link #readsPerMinute}. */
   static final String READS_PER_MINUTE = "mark-reads-per-minute";
+  /** Config key of {@link #directWaitingMax}. */
+  static final String DIRECT_WAITING_MAX = "direct-waiting-max";
 
   static MessagingSettings from(JsonObject section) {
     Bounds b = Bounds.of("messaging", section);
@@ -70,7 +74,8 @@ record MessagingSettings(int recallSeconds, int windowSize, int windowTtlSeconds
         b.within(TYPING_INTERVAL_MILLIS, 100, 60_000),
         b.within(INVITATION_DAYS, 1, 365),
         b.within(INVITATION_SWEEP_SECONDS, 1, 86_400),
-        b.within(READS_PER_MINUTE, 1, 1_000_000));
+        b.within(READS_PER_MINUTE, 1, 1_000_000),
+        b.within(DIRECT_WAITING_MAX, 1, 1_000_000));
   }
 
   /** {@link #invitationDays} in milliseconds. */

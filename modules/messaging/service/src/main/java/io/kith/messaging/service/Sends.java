@@ -84,7 +84,7 @@ final class Sends {
     this.limiter = limiter;
     this.groups = groups;
     this.preferences = preferences;
-    this.commits = new DirectCommits(conversations, messages, window);
+    this.commits = new DirectCommits(conversations, messages, window, settings.directWaitingMax());
   }
 
   /** What a stored message needs for its answer and delivery: the document and the reserved conversation. */

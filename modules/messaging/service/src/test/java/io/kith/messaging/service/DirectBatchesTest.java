@@ -2,8 +2,6 @@ package io.kith.messaging.service;
 
 import io.kith.messaging.api.Messaging;
 import io.kith.platform.bus.Addresses;
-import io.kith.platform.page.Page;
-import io.kith.platform.page.PageRequest;
 import io.kith.platform.testkit.Poll;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -136,17 +134,6 @@ class DirectBatchesTest extends MessagingTestBase {
 
   /** Every sequence of the conversation, by after_seq paging as a reconnecting client reads it. */
   private List<Long> history(long reader, long conversation) throws Exception {
-    List<Long> all = new ArrayList<>();
-    long after = 0;
-    while (true) {
-      JsonObject page = await(messaging.history(reader, conversation, new JsonObject(),
-          PageRequest.after(String.valueOf(after), 7)).map(Page::toJson));
-      if (page.getJsonArray("items").isEmpty()) {
-        return all;
-      }
-      List<Long> s = seqs(page);
-      all.addAll(s);
-      after = s.get(s.size() - 1);
-    }
+    return await(TestPages.allMessages(messaging, reader, conversation)).stream().map(m -> m.getLong("seq")).toList();
   }
 }

@@ -51,7 +51,7 @@ final class NotificationsReport {
           "list-lua", NotificationsSeed.list(scripts.list(), id, post),
           "list-scan", NotificationsSeed.scanList(scripts.scanList(), id, post));
       for (String kind : List.of("count-lua", "count-scan", "list-lua", "list-scan")) {
-        chain = chain.compose(v -> NotificationsSeed.serverMicros(redis, calls.get(kind), "evalsha")
+        chain = chain.compose(v -> RedisMeasures.serverMicros(redis, calls.get(kind), "evalsha")
             .map(us -> {
               micros.put(op(kind, r.size()), us);
               return null;
@@ -62,7 +62,7 @@ final class NotificationsReport {
     Recipient medium = recipients.get(1);
     Request asSent = Request.cmd(Command.EVAL).arg(scripts.counts().text()).arg(2);
     NotificationsSeeder.scriptKeys(medium.user().id()).forEach(asSent::arg);
-    chain = chain.compose(v -> NotificationsSeed.serverMicros(redis, asSent, "eval").map(us -> {
+    chain = chain.compose(v -> RedisMeasures.serverMicros(redis, asSent, "eval").map(us -> {
       micros.put("count-eval", us);
       return null;
     }));
@@ -71,7 +71,7 @@ final class NotificationsReport {
         int n = r.size();
         for (String kind : List.of("count-lua", "count-scan", "list-lua", "list-scan")) {
           figures.add(Figure.of("redis us " + op(kind, n), micros.get(op(kind, n)), "us", "Redis's own time per call "
-              + "(INFO commandstats usec_per_call of pipelined EVALSHA, median of " + NotificationsSeed.ROUNDS
+              + "(INFO commandstats usec_per_call of pipelined EVALSHA, median of " + RedisMeasures.ROUNDS
               + " rounds of ~0.2 s; script execution only, no network)"));
         }
         Figure count = Figure.of("redis count scan/lua @" + n, micros.get(op("count-scan", n))

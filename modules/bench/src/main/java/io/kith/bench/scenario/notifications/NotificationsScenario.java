@@ -322,7 +322,7 @@ public final class NotificationsScenario extends DescribedScenario {
   private static Future<Void> memory(Redis redis, List<Recipient> recipients, List<Figure> figures) {
     Future<Void> chain = Future.succeededFuture();
     for (Recipient r : recipients) {
-      chain = chain.compose(v -> NotificationsSeed.memory(redis, r.user().id()).map(m -> {
+      chain = chain.compose(v -> RedisMeasures.memory(redis, r.user().id()).map(m -> {
         double perNotification = (double) m.bytes() / r.size();
         figures.add(Figure.of("memory/notification @" + r.size(), perNotification, "bytes", String.format(Locale.ROOT,
             "MEMORY USAGE (SAMPLES 0) of the user's %d keys, %,d bytes, over %,d notifications: the hashes %.0f "

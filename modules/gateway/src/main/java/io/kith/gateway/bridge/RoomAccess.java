@@ -3,8 +3,9 @@ package io.kith.gateway.bridge;
 import io.vertx.core.Future;
 
 /**
- * Decides whether a user may listen on a room address ({@code kith.room.<roomId>}). Messaging and whiteboards
- * provide the real rule; until then no room is open to anyone.
+ * Decides whether a user may listen on a room address ({@code kith.room.<roomId>}). The gateway's
+ * {@code DomainRooms} asks messaging (chat groups) and whiteboards; {@link #NONE}, which opens no room, serves tests
+ * of a gateway without them.
  */
 @FunctionalInterface
 public interface RoomAccess {

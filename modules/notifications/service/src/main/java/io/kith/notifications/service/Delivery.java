@@ -29,11 +29,12 @@ final class Delivery {
    * One notification on its way, held by this delivery.
    *
    * @param id     its id (an earlier delivery's record, taken over, has its own)
+   * @param holder this delivery's own id, which holds the record ({@link NotificationRecords#HOLDER})
    * @param to     the recipient
    * @param slot   its slot, null for none
    * @param stored the record as stored (and settled)
    */
-  private record Attempt(long id, long to, String slot, JsonObject stored) {
+  private record Attempt(long id, long holder, long to, String slot, JsonObject stored) {
   }
 
   /**
@@ -78,18 +79,19 @@ final class Delivery {
     }
     long now = System.currentTimeMillis();
     JsonObject record = fields.copy().put("_id", id).put("to", to).put("type", type)
-        .put("created", now).put("unread", true).put("key", key).put(NotificationRecords.PENDING, now + HOLD_MS);
+        .put("created", now).put("unread", true).put("key", key).put(NotificationRecords.PENDING, now + HOLD_MS)
+        .put(NotificationRecords.HOLDER, id);
     if (slot != null) {
       record.put("slot", slot).put("count", 1L);
     }
     return records.insert(record)
         .compose(stored -> held(id, stored))
-        .compose(stored -> stored == null ? Future.succeededFuture() : finish(to, slot, stored));
+        .compose(stored -> stored == null ? Future.succeededFuture() : finish(to, slot, stored, id));
   }
 
   /**
-   * The record this delivery finishes: the one it inserted, or an earlier delivery's that did not finish (taken over);
-   * null when that one finished. Fails while another delivery holds it.
+   * The record this delivery ({@code id}) finishes: the one it inserted, or an earlier delivery's that did not finish
+   * (taken over, held by {@code id}); null when that one finished. Fails while another delivery holds it.
    */
   private Future<JsonObject> held(long id, JsonObject stored) {
     if (stored.getLong("_id") == id) {
@@ -100,17 +102,21 @@ final class Delivery {
     }
     long now = System.currentTimeMillis();
     long existing = stored.getLong("_id");
-    return records.takeOver(existing, now, now + HOLD_MS).compose(taken -> taken != null
+    return records.takeOver(existing, now, now + HOLD_MS, id).compose(taken -> taken != null
         ? Future.succeededFuture(taken)
         : Failures.fail(KithErrors.UNAVAILABLE, "notification " + existing + " is being delivered; retry later"));
   }
 
-  /** Settles, stores in Redis and pushes a held record; on a failure, lets the record go for the next delivery. */
-  private Future<Void> finish(long to, String slot, JsonObject held) {
+  /**
+   * Settles, stores in Redis and pushes a record {@code holder} holds; on a failure, lets the record go for the next
+   * delivery.
+   */
+  private Future<Void> finish(long to, String slot, JsonObject held, long holder) {
     long id = held.getLong("_id");
     return (slot == null ? Future.succeededFuture(held) : settle(held))
-        .compose(stored -> stored == null ? Future.<Void>succeededFuture() : toRedis(new Attempt(id, to, slot, stored)))
-        .recover(e -> records.release(id).transform(ignored -> Future.failedFuture(e)));
+        .compose(stored -> stored == null ? Future.<Void>succeededFuture()
+            : toRedis(new Attempt(id, holder, to, slot, stored)))
+        .recover(e -> records.release(id, holder).transform(ignored -> Future.failedFuture(e)));
   }
 
   /**
@@ -157,9 +163,13 @@ final class Delivery {
 
   private Future<Void> push(Attempt a, HotStore.Inserted result, JsonObject counts) {
     return views.of(a.to(), List.of(Views.stringRecord(a.stored())))
-        // finished before the event (which never fails): a retry after this point appends no second one
-        .compose(found -> records.finished(a.id()).map(found))
+        // finished before the event (which never fails): a retry after this point appends no second one; a delivery
+        // whose hold ran out while it worked (another took the record over) leaves the announcing to that one
+        .compose(found -> records.finished(a.id(), a.holder()).map(mine -> mine ? found : null))
         .compose(found -> {
+          if (found == null) {
+            return Future.succeededFuture();
+          }
           pushes.notification(a.to(), found.get(0), result.replaced(), counts);
           // for what reaches closed apps (push): the same view, durable, after the record and its Redis side
           return events.publish(new NotificationStored(a.to(), found.get(0), result.replaced(),

@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * The record of notifications and preferences in MongoDB, from which the Redis side is rebuilt.
  *
- * <p>A notification is {@code {_id, to, type, created, unread, key, slot?, pending_until?, <optional fields of its
+ * <p>A notification is {@code {_id, to, type, created, unread, key, slot?, pending_until?, pending_by?, <optional fields of its
  * type>}};
  * {@code (to, key)} is unique, so a duplicate event makes one notification whatever the order of deliveries. A
  * notification with a {@code slot} (a conversation's offline messages, an activity's updates) replaces the older
@@ -41,6 +41,11 @@ final class NotificationRecords {
    * rebuilding the Redis side) left a record whose retry took it for done: its event was never appended.
    */
   static final String PENDING = "pending_until";
+  /**
+   * The delivery holding a record while {@link #PENDING} is set (an id of its own): only the holder may finish the
+   * record or let it go, so a delivery outlived by its hold (another took the record over meanwhile) appends nothing.
+   */
+  static final String HOLDER = "pending_by";
 
   private final MongoClient mongo;
 
@@ -84,27 +89,36 @@ final class NotificationRecords {
   }
 
   /**
-   * Takes over a record whose delivery did not finish ({@link #PENDING} at or before {@code now}) until {@code until}:
-   * the record as updated, or null when its delivery finished or another one holds it.
+   * Takes over a record whose delivery did not finish ({@link #PENDING} at or before {@code now}) for
+   * {@code holder} until {@code until}: the record as updated, or null when its delivery finished or another one
+   * holds it.
    */
-  Future<JsonObject> takeOver(long id, long now, long until) {
+  Future<JsonObject> takeOver(long id, long now, long until, long holder) {
     return mongo.findOneAndUpdateWithOptions(NOTIFICATIONS, new JsonObject().put("_id", id)
             .put(PENDING, new JsonObject().put("$lte", now)),
-        new JsonObject().put("$set", new JsonObject().put(PENDING, until)), new FindOptions(),
+        new JsonObject().put("$set", new JsonObject().put(PENDING, until).put(HOLDER, holder)), new FindOptions(),
         new UpdateOptions().setReturningNewDocument(true));
   }
 
-  /** Lets the next delivery of a record take it over at once (this one failed part way). */
-  Future<Void> release(long id) {
-    return mongo.updateCollection(NOTIFICATIONS, new JsonObject().put("_id", id).put(PENDING,
-        new JsonObject().put("$exists", true)), new JsonObject().put("$set", new JsonObject().put(PENDING, 0L)))
-        .mapEmpty();
+  /** Lets the next delivery of a record take it over at once ({@code holder} failed part way). */
+  Future<Void> release(long id, long holder) {
+    return mongo.updateCollection(NOTIFICATIONS, held(id, holder),
+        new JsonObject().put("$set", new JsonObject().put(PENDING, 0L))).mapEmpty();
   }
 
-  /** Marks a record's delivery finished: no later delivery of its key announces it again. */
-  Future<Void> finished(long id) {
-    return mongo.updateCollection(NOTIFICATIONS, new JsonObject().put("_id", id),
-        new JsonObject().put("$unset", new JsonObject().put(PENDING, ""))).mapEmpty();
+  /**
+   * Marks a record's delivery finished by {@code holder}: no later delivery of its key announces it again. False when
+   * {@code holder} no longer holds it (its hold ran out and another delivery took the record over, which announces it
+   * instead).
+   */
+  Future<Boolean> finished(long id, long holder) {
+    return mongo.updateCollection(NOTIFICATIONS, held(id, holder),
+            new JsonObject().put("$unset", new JsonObject().put(PENDING, "").put(HOLDER, "")))
+        .map(result -> result != null && result.getDocMatched() > 0);
+  }
+
+  private static JsonObject held(long id, long holder) {
+    return new JsonObject().put("_id", id).put(HOLDER, holder);
   }
 
   /**

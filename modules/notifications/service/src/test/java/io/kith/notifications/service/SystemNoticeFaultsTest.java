@@ -12,6 +12,7 @@ import io.kith.platform.store.StoreFailures;
 import io.kith.platform.testkit.KithTestKit;
 import io.kith.relations.api.RelationsInternal;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.MongoClient;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +57,12 @@ class SystemNoticeFaultsTest extends NotificationsTestBase {
   /** The recipient of each record inserted through the refusing client (the finishing write names only the id). */
   private final Map<Long, Long> recipientOf = new ConcurrentHashMap<>();
   private NotificationsInternal faulty;
+  /** The recipient whose first finishing write waits for {@link #resume} (0: none). */
+  private volatile long stalled;
+  /** Completed when the stalled recipient's first finishing write arrived and waits. */
+  private volatile Promise<Void> reached = Promise.promise();
+  /** Lets the stalled finishing write go on. */
+  private volatile Promise<Void> resume = Promise.promise();
 
   @Override
   protected JsonObject notificationsConfig() {
@@ -89,12 +97,32 @@ class SystemNoticeFaultsTest extends NotificationsTestBase {
           if (fault != null && refused.add(fault)) {
             return Future.failedFuture(StoreFailures.unavailable("MongoDB"));
           }
-          try {
-            return method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
+          if (stalls(method.getName(), args) && reached.tryComplete()) {
+            return resume.future().compose(v -> {
+              try {
+                return (Future<?>) invoke(real, method, args);
+              } catch (Throwable e) {
+                return Future.failedFuture(e);
+              }
+            });
           }
+          return invoke(real, method, args);
         });
+  }
+
+  private static Object invoke(MongoClient real, Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(real, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** Whether this call is a finishing write ({@code $unset} of the hold) of the stalled recipient's record. */
+  private boolean stalls(String method, Object[] args) {
+    return stalled != 0 && method.equals("updateCollection") && args[1] instanceof JsonObject doc
+        && args[2] instanceof JsonObject update && update.containsKey("$unset")
+        && recipientOf.getOrDefault(doc.getLong("_id", 0L), 0L) == stalled;
   }
 
   private String fault(String method, Object[] args) {
@@ -174,6 +202,38 @@ class SystemNoticeFaultsTest extends NotificationsTestBase {
 
     assertEquals(Map.of(user, 1), events(from, key), "announced once, by the delivery that took it over");
     assertEquals(List.of(held), all(user).stream().map(n -> n.getLong("id")).toList());
+  }
+
+  @Test
+  @DisplayName("a delivery whose hold ran out while it worked, so that another delivery took its record over and "
+      + "announced it, announces nothing when it goes on: one NotificationStored")
+  void outlivedHoldAnnouncesOnce() throws Exception {
+    long user = KithTestKit.newUserId();
+    String key = "a" + UUID.randomUUID();
+    JsonObject fields = new JsonObject().put("title", key).put("body", "slow");
+    String from = System.currentTimeMillis() + "-0";
+    reached = Promise.promise();
+    resume = Promise.promise();
+    stalled = user;
+    try {
+      Future<JsonObject> slow = faulty.notifySystem(List.of(user), TYPE, fields, key);
+      await(reached.future());
+      // the slow delivery's hold runs out, as 30 s of a stalled node would make it
+      await(platform.mongo().updateCollection(NotificationRecords.NOTIFICATIONS, new JsonObject().put("to", user)
+          .put("key", "system:" + key), new JsonObject().put("$set", new JsonObject()
+          .put(NotificationRecords.PENDING, 0L))));
+      await(faulty.notifySystem(List.of(user), TYPE, fields, key));
+      assertEquals(Map.of(user, 1), events(from, key), "the delivery that took the record over announced it");
+      resume.complete();
+      await(slow);
+    } finally {
+      stalled = 0;
+      resume.tryComplete();
+    }
+    JsonObject doc = await(platform.mongo().findOne(NotificationRecords.NOTIFICATIONS, new JsonObject()
+        .put("to", user).put("key", "system:" + key), null));
+    assertFalse(doc.containsKey(NotificationRecords.PENDING), "finished: " + doc);
+    assertEquals(Map.of(user, 1), events(from, key), "announced once");
   }
 
   /** Tells a batch until it succeeds; answers how many tries failed (each unavailable, counting its failures). */

@@ -20,8 +20,9 @@ import java.util.function.BiFunction;
  *
  * <p><b>Attaching</b> ({@link #ATTACH_ADDRESS}): the owning domain asks the media store to record that media
  * {@code media}, uploaded by {@code owner}, is used by object {@code object} of domain {@code domain}; the answer is
- * the media's descriptor {@code {id, kind, content_type, size}} (once processed, its whole view: {@code state},
- * dimensions, {@code variants} with their URLs), or the failure {@code invalid_media} (400) when the
+ * the media's view {@code {id, kind, content_type, size, state, ...}} (once processed, with its dimensions and
+ * {@code variants} with their URLs; a video still {@code processing} settles later, announced by the feeds event
+ * {@code MediaProcessed} to the domains carrying it), or the failure {@code invalid_media} (400) when the
  * media does not exist, is not completely uploaded, failed processing (a video still processing may be attached), or
  * was uploaded by someone else. Attaching twice is harmless.
  *

@@ -34,6 +34,12 @@ public final class FeedsEvents {
   public static final String CONTENT_HELD = "ContentHeld";
   /** {@code {post, from, to}}: one event per mentioned user who may see the post. */
   public static final String USER_MENTIONED = "UserMentioned";
+  /**
+   * {@code {media, owner, state: ready | failed, attached: ["<domain>:<object>"]}}: the media pipeline finished a media
+   * that objects of other domains carry (a chat video sent while processing); not a post event
+   * ({@link io.kith.feeds.api.events.MediaProcessed}, read on its own: {@code FeedsEvent.fromJson} skips it).
+   */
+  public static final String MEDIA_PROCESSED = "MediaProcessed";
 
   private FeedsEvents() {
   }

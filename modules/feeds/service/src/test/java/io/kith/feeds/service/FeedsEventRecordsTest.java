@@ -4,6 +4,7 @@ import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.events.CommentAdded;
 import io.kith.feeds.api.events.CommentDeleted;
 import io.kith.feeds.api.events.FeedsEvent;
+import io.kith.feeds.api.events.MediaProcessed;
 import io.kith.feeds.api.events.PostDeleted;
 import io.kith.feeds.api.events.PostEdited;
 import io.kith.feeds.api.events.PostLiked;
@@ -74,5 +75,21 @@ class FeedsEventRecordsTest {
     assertEquals(released, FeedsEvent.fromJson(FeedsEvents.POST_EDITED, released.toJson()));
     assertNull(new PostPublished(10, 1, "public", 0, List.of()).toJson().getValue("held"));
     assertNull(new PostEdited(10, 1, "friends").toJson().getValue("released"));
+  }
+
+  @Test
+  @DisplayName("a settled media's event writes its payload, reads back equal, names the objects of one domain, and is "
+      + "skipped by the post events' reader")
+  void mediaProcessed() {
+    MediaProcessed processed = new MediaProcessed(30, 1, "ready", List.of("messaging:7", "accounts:1", "messaging:9"));
+    assertEquals("{\"media\":30,\"owner\":1,\"state\":\"ready\",\"attached\":[\"messaging:7\",\"accounts:1\","
+        + "\"messaging:9\"]}", processed.toJson().encode());
+    assertEquals(FeedsEvents.MEDIA_PROCESSED, processed.eventType());
+    assertEquals(processed, MediaProcessed.fromJson(new JsonObject(processed.toJson().encode())));
+    assertEquals(List.of(7L, 9L), processed.objectsOf("messaging"));
+    assertEquals(List.of(1L), processed.objectsOf("accounts"));
+    assertEquals(List.of(), processed.objectsOf("activities"));
+    assertEquals(List.of(), new MediaProcessed(30, 1, "failed", List.of("messaging:x")).objectsOf("messaging"));
+    assertNull(FeedsEvent.fromJson(FeedsEvents.MEDIA_PROCESSED, processed.toJson()));
   }
 }

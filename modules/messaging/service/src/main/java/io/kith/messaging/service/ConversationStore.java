@@ -212,6 +212,18 @@ class ConversationStore {
         .mapEmpty();
   }
 
+  /**
+   * Puts {@code view} in place of the media of these conversations' last message where it is the one carrying media
+   * {@code mediaId} (a recalled or removed last message carries none).
+   */
+  Future<Void> replaceLastMedia(long mediaId, List<Long> conversationIds, JsonObject view) {
+    return mongo.updateCollectionWithOptions(CONVERSATIONS, new JsonObject()
+            .put("_id", new JsonObject().put("$in", new JsonArray(new ArrayList<>(conversationIds))))
+            .put("last_message.media.id", mediaId),
+        new JsonObject().put("$set", new JsonObject().put("last_message.media", view)),
+        new UpdateOptions().setMulti(true)).mapEmpty();
+  }
+
   Future<JsonObject> member(long conversation, long user) {
     return mongo.findOne(MEMBERS, new JsonObject().put("_id", memberId(conversation, user)), null);
   }

@@ -2,6 +2,7 @@ package io.kith.messaging.service;
 
 import io.kith.platform.store.MongoErrors;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.mongo.BulkOperation;
 import io.vertx.ext.mongo.BulkWriteOptions;
@@ -11,6 +12,7 @@ import io.vertx.ext.mongo.IndexOptions;
 import io.vertx.ext.mongo.MongoClient;
 import io.vertx.ext.mongo.UpdateOptions;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -37,7 +39,31 @@ class MessageStore {
     return mongo.createIndexWithOptions(MESSAGES, new JsonObject().put("conversation", 1).put("seq", 1),
             new IndexOptions().name("conversation_seq_unique").unique(true))
         .compose(v -> mongo.createIndexWithOptions(MESSAGES, new JsonObject().put("sender", 1).put("client_id", 1),
-            new IndexOptions().name("sender_client_id_unique").unique(true)));
+            new IndexOptions().name("sender_client_id_unique").unique(true)))
+        // the messages carrying a media, found when the media pipeline finishes it (MessageMediaViews)
+        .compose(v -> mongo.createIndexWithOptions(MESSAGES, new JsonObject().put("media.id", 1),
+            new IndexOptions().name("media_id").sparse(true)));
+  }
+
+  /** The newest {@code limit} messages of these conversations that carry media {@code mediaId}. */
+  Future<List<JsonObject>> carrying(long mediaId, List<Long> conversations, int limit) {
+    return mongo.findWithOptions(MESSAGES, carryingQuery(mediaId, conversations),
+        new FindOptions().setSort(new JsonObject().put("_id", -1)).setLimit(limit));
+  }
+
+  /**
+   * Puts {@code view} in place of the media of every message of these conversations that still carries media
+   * {@code mediaId} (a recalled or removed message carries none, so it is left alone).
+   */
+  Future<Void> replaceMedia(long mediaId, List<Long> conversations, JsonObject view) {
+    return mongo.updateCollectionWithOptions(MESSAGES, carryingQuery(mediaId, conversations),
+        new JsonObject().put("$set", new JsonObject().put("media", view)), new UpdateOptions().setMulti(true))
+        .mapEmpty();
+  }
+
+  private static JsonObject carryingQuery(long mediaId, List<Long> conversations) {
+    return new JsonObject().put("media.id", mediaId)
+        .put("conversation", new JsonObject().put("$in", new JsonArray(new ArrayList<>(conversations))));
   }
 
   Future<JsonObject> byClientId(long sender, String clientId) {

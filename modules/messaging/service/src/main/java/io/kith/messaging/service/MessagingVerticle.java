@@ -2,6 +2,8 @@ package io.kith.messaging.service;
 
 import io.kith.accounts.api.AccountsEvents;
 import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.FeedsEvents;
+import io.kith.feeds.api.MediaClient;
 import io.kith.messaging.api.MessagingInternal;
 import io.kith.messaging.api.MessagingService;
 import io.kith.messaging.api.WhiteboardInternal;
@@ -28,7 +30,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * on {@link WhiteboardService#ADDRESS}, their internal operations on {@link WhiteboardInternal#ADDRESS}, their bridge
  * addresses).
  * Sweeps expired group invitations every {@code messaging.group-invitation-sweep-seconds}. Erases deleted accounts'
- * data ({@link Erasure}) and serves the messaging part of account exports ({@link Export}).
+ * data ({@link Erasure}) and serves the messaging part of account exports ({@link Export}). Follows the feeds event
+ * {@code MediaProcessed} into the messages carrying a chat video that settled ({@link MessageMediaViews}).
  */
 public final class MessagingVerticle extends VerticleBase {
 
@@ -44,6 +47,7 @@ public final class MessagingVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> mediaAccess;
   private MessageConsumer<JsonObject> exports;
   private EventConsumer erasures;
+  private EventConsumer mediaViews;
   private long sweepTimer = -1;
   private boolean sweeping;
 
@@ -85,6 +89,10 @@ public final class MessagingVerticle extends VerticleBase {
         .compose(v -> messages.ensureIndexes())
         .compose(v -> boards.ensureIndexes())
         .compose(v -> accountLifecycle(service, groups, messages, whiteboards))
+        .compose(v -> platform.events().consume(FeedsEvents.DOMAIN, MessageMediaViews.GROUP,
+            platform.events().once(MessageMediaViews.GROUP, new MessageMediaViews(messages, conversations, window,
+                MediaClient.create(vertx))::handle)))
+        .map(consumer -> mediaViews = consumer)
         .compose(v -> inbound.start())
         .compose(v -> boardInbound.start())
         .compose(v -> {
@@ -145,7 +153,8 @@ public final class MessagingVerticle extends VerticleBase {
     Future<Void> media = mediaAccess == null ? Future.succeededFuture() : mediaAccess.unregister();
     Future<Void> export = exports == null ? Future.succeededFuture() : exports.unregister();
     Future<Void> erasing = erasures == null ? Future.succeededFuture() : erasures.stop();
-    return Future.all(List.of(bridge, boardBridge, changes, media, export, erasing))
+    Future<Void> settling = mediaViews == null ? Future.succeededFuture() : mediaViews.stop();
+    return Future.all(List.of(bridge, boardBridge, changes, media, export, erasing, settling))
         .compose(v -> bindings == null ? Future.succeededFuture() : bindings.unregister());
   }
 }

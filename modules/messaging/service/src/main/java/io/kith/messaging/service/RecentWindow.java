@@ -23,6 +23,8 @@ final class RecentWindow {
 
   /** Puts (or, with ARGV[5] = 1, only replaces) the view at its sequence, trims to the cap, renews the expiry. */
   private static final LuaScripts.Script PUT = LuaScripts.load(RecentWindow.class, "recent-put.lua");
+  /** Replaces the view at a sequence only while it is the one read (ARGV[2]). */
+  private static final LuaScripts.Script SWAP = LuaScripts.load(RecentWindow.class, "recent-swap.lua");
 
   private final RedisAPI redis;
   private final int size;
@@ -57,6 +59,24 @@ final class RecentWindow {
   /** Replaces a message's view if the window holds it (a recall). */
   Future<Void> replace(JsonObject view) {
     return put(view, true);
+  }
+
+  /**
+   * Puts {@code media} in place of the media of the message at {@code seq} if the window holds it with media
+   * {@code mediaId}: read, changed, and written back only while the entry is still the one read, so that a recall or
+   * a moderator's removal landing in between (which drops the media) is never undone.
+   */
+  Future<Void> replaceMedia(long conversation, long seq, long mediaId, JsonObject media) {
+    String key = key(conversation);
+    return redis.zrangebyscore(List.of(key, Long.toString(seq), Long.toString(seq))).compose(r -> {
+      List<JsonObject> found = views(r);
+      JsonObject carried = found.size() == 1 ? found.get(0).getJsonObject("media") : null;
+      if (carried == null || !Long.valueOf(mediaId).equals(carried.getLong("id"))) {
+        return Future.succeededFuture();
+      }
+      return SWAP.run(redis, List.of("1", key, Long.toString(seq), r.get(0).toString(),
+          found.get(0).copy().put("media", media).encode())).mapEmpty();
+    });
   }
 
   private Future<Void> put(JsonObject view, boolean replaceOnly) {

@@ -2,6 +2,7 @@ package io.kith.messaging.service;
 
 import io.kith.accounts.api.AccountsInternal;
 import io.kith.accounts.api.AccountsService;
+import io.kith.feeds.api.MediaClient;
 import io.kith.messaging.api.Messaging;
 import io.kith.messaging.api.MessagingErrors;
 import io.kith.messaging.api.MessagingEvents;
@@ -60,6 +61,7 @@ final class Sends {
   private final Groups groups;
   private final Preferences preferences;
   private final DirectCommits commits;
+  private final MessageMediaViews mediaViews;
   /** The tail of each conversation's chain of sends on this node (touched on the verticle's event loop only). */
   private final Map<Long, Future<?>> sending = new HashMap<>();
   /** Direct conversations by pair ({@link ConversationStore#pair}): one is never deleted nor given another id. */
@@ -85,6 +87,7 @@ final class Sends {
     this.groups = groups;
     this.preferences = preferences;
     this.commits = new DirectCommits(conversations, messages, window, settings.directWaitingMax());
+    this.mediaViews = new MessageMediaViews(messages, conversations, window, MediaClient.create(platform.vertx()));
   }
 
   /** What a stored message needs for its answer and delivery: the document and the reserved conversation. */
@@ -211,6 +214,7 @@ final class Sends {
             return duplicate(outcome.doc());
           }
           JsonObject view = Conversations.view(outcome.doc());
+          mediaViews.afterStore(view);
           deliver(view);
           return Future.succeededFuture(new JsonObject().put("message", view).put("duplicate", false));
         });
@@ -262,6 +266,7 @@ final class Sends {
   /** A new message stored: the derived writes, then the answer; the pushes and the event follow. */
   private Future<JsonObject> delivered(Stored stored) {
     return afterStore(Conversations.view(stored.doc())).map(view -> {
+      mediaViews.afterStore(view);
       if (stored.group()) {
         deliverToGroup(view, stored.conv());
       } else {

@@ -1,9 +1,12 @@
 package io.kith.feeds.service.media;
 
 import io.kith.feeds.api.MediaClient;
+import io.kith.feeds.api.events.MediaProcessed;
 import io.kith.platform.bus.Addresses;
 import io.kith.platform.error.Failures;
 import io.kith.platform.error.KithErrors;
+import io.kith.platform.events.Event;
+import io.kith.platform.events.EventPublisher;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -75,12 +78,15 @@ final class MediaPipeline {
   private final AtomicInteger inFlight = new AtomicInteger();
 
   private final MediaVerticle.PostsUsing postsUsing;
+  private final EventPublisher events;
 
-  MediaPipeline(Vertx vertx, MediaStore store, Settings settings, MediaVerticle.PostsUsing postsUsing) {
+  MediaPipeline(Vertx vertx, MediaStore store, Settings settings, MediaVerticle.PostsUsing postsUsing,
+                EventPublisher events) {
     this.vertx = vertx;
     this.store = store;
     this.settings = settings;
     this.postsUsing = postsUsing;
+    this.events = events;
     // one ffmpeg or one decode per worker: the pool size bounds the CPU and memory media takes on a node
     this.workers = vertx.createSharedWorkerExecutor("kith-media", settings.workers());
     this.images = new ImageVariants(settings.maxPixels(), settings.sizes());
@@ -153,6 +159,7 @@ final class MediaPipeline {
           if (settled != null) {
             push(settled);
             refreshPosts(settled);
+            announce(settled);
           }
           return Future.succeededFuture(settled == null ? record : settled);
         });
@@ -165,6 +172,19 @@ final class MediaPipeline {
     if (!posts.isEmpty()) {
       postsUsing.settled(settled.getLong("_id"), posts, view(settled)).onFailure(e -> LOG.warn(
           "posts {} keep an older view of media {}: {}", posts, settled.getLong("_id"), e.toString()));
+    }
+  }
+
+  /**
+   * Appends {@code MediaProcessed} when objects of other domains carry the media (a chat video sent while processed),
+   * so that they take its final view: durable, unlike the posts' update in this process, since those domains may run
+   * on other nodes. An attach after the settle gets the final view in its answer, so nothing else needs the event.
+   */
+  private void announce(JsonObject settled) {
+    List<String> attached = Event.strings(settled.getJsonArray(MediaStore.ATTACHED));
+    if (!attached.isEmpty()) {
+      events.publish(new MediaProcessed(settled.getLong("_id"), settled.getLong("owner"),
+          settled.getString(STATUS), attached));
     }
   }
 

@@ -181,9 +181,9 @@ public final class MediaStore {
    * unattached. Fails with {@code invalid_media} (extra {@code media}) when it does not exist, is not ready, failed
    * processing, or was uploaded by someone else, all alike.
    *
-   * @return the media's view ({@link MediaPipeline#view}: with its state and variants) once processed, which the
-   *     domain keeps with its object; the descriptor {@code {id, kind, content_type, size}} alone for a video still
-   *     processing, since no domain is told when it settles and a state kept would go stale
+   * @return the media's view ({@link MediaPipeline#view}: with its state and variants), which the domain keeps with
+   *     its object; a video still {@code processing} settles later, and the domains carrying it are then told
+   *     ({@code MediaProcessed}) so that the state they keep follows
    */
   Future<JsonObject> attachTo(long owner, long mediaId, String use) {
     JsonObject query = new JsonObject().put("_id", mediaId).put("owner", owner).put("state", READY)
@@ -194,8 +194,7 @@ public final class MediaStore {
         .compose(doc -> doc == null
             ? invalid(List.of(mediaId), "media " + mediaId
                 + " does not exist, was not uploaded by you, or failed processing (see its state)")
-            : Future.succeededFuture(MediaPipeline.PROCESSING.equals(doc.getString(MediaPipeline.STATUS))
-                ? descriptor(doc) : MediaPipeline.view(doc)));
+            : Future.succeededFuture(MediaPipeline.view(doc)));
   }
 
   private static <T> Future<T> invalid(List<Long> offending, String detail) {

@@ -1,5 +1,6 @@
 package io.kith.feeds.service.media;
 
+import io.kith.feeds.api.FeedsEvents;
 import io.kith.feeds.api.FeedsInternal;
 import io.kith.feeds.api.MediaClient;
 import io.kith.platform.media.MediaAttachments;
@@ -103,7 +104,8 @@ public final class MediaVerticle extends VerticleBase {
     long every = config.longValue(SWEEP_INTERVAL_SECONDS) * 1000;
     MediaStore store = new MediaStore(platform.mongo(), platform.ids());
     MediaUses uses = new MediaUses(vertx, store, FeedsInternal.proxy(vertx));
-    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config), postsUsing);
+    pipeline = new MediaPipeline(vertx, store, pipelineSettings(config), postsUsing,
+        platform.events().publisher(FeedsEvents.DOMAIN));
     MediaTransfers transfers = new MediaTransfers(store, uses, new RateLimiter(platform.redis()), limits, pipeline);
     MediaClient.registerCodec(vertx);
     return store.ensureIndexes().compose(v -> {

@@ -272,6 +272,9 @@ final class Erasure {
           }
           return Future.all(counted.stream().map(core.recount()::touch).toList())
               .compose(v -> before.apply(docs))
+              // copies first, failing the step if Redis does not take it: once the records are gone a resumed
+              // erasure would not find these ids again, and a copy left behind would show an erased post
+              .compose(v -> PostStore.POSTS.equals(collection) ? dropCopies(ids) : Future.<Void>succeededFuture())
               .compose(v -> mongo.removeDocuments(collection, in("_id", ids)))
               .compose(v -> PostStore.POSTS.equals(collection) ? postsGone(ids) : Future.<Void>succeededFuture())
               .compose(v -> Future.all(counted.stream().map(core.recount()::now).toList()))
@@ -279,15 +282,18 @@ final class Erasure {
         });
   }
 
-  /** After posts were removed: interactions that reached them late, and their cached copies. */
+  /**
+   * After posts were removed: interactions that reached them late, and their cached copies once more (a reader may
+   * have refilled one since the first drop; best effort, as after any change).
+   */
   private Future<Void> postsGone(List<Long> ids) {
     return mongo.removeDocuments(PostStore.COMMENTS, in("post", ids))
         .compose(v -> mongo.removeDocuments(PostStore.LIKES, in("p", ids)))
-        .compose(v -> dropCopies(ids));
+        .compose(v -> FeedsCore.quietly(dropCopies(ids)));
   }
 
   private Future<Void> dropCopies(List<Long> ids) {
-    return Future.all(ids.stream().map(id -> FeedsCore.quietly(core.cache().changed(id))).toList()).mapEmpty();
+    return Future.all(ids.stream().map(id -> core.cache().changed(id)).toList()).mapEmpty();
   }
 
   /** Runs {@code work} over the ids of the user's posts (reposts and deleted ones too), batch by batch, in id order. */

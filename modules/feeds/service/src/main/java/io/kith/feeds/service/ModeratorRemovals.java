@@ -65,6 +65,7 @@ final class ModeratorRemovals {
       }
       long original = post.getLong("repost_of", 0L);
       return (original == 0 ? Future.<Void>succeededFuture() : core.recount().touch(original))
+          .compose(x -> Posts.beforeNarrowing(core.cache(), id))
           .compose(x -> store.markRemoved(id, removal))
           .compose(before -> quietly(core.cache().changed(id)).map(before))
           .compose(before -> posts.deleted(author, id, before))

@@ -259,6 +259,8 @@ final class Posts {
     boolean audienceChanged = !visibility.equals(post.getString("vis"))
         || !audience.equals(post.getJsonObject("aud", PostDraft.emptyAudience()));
     return checkReferences(actor, merged)
+        // who may see it changes: the copy goes first, or nothing changes (see beforeNarrowing)
+        .compose(v -> audienceChanged ? beforeNarrowing(postId) : Future.<Void>succeededFuture())
         .compose(v -> posts.update(postId, actor, set))
         .compose(updated -> quietly(cache.changed(postId)).map(updated))
         .onSuccess(updated -> {
@@ -290,9 +292,25 @@ final class Posts {
     }
     long original = post.getLong("repost_of", 0L);
     return (original == 0 ? Future.<Void>succeededFuture() : recount.touch(original))
+        .compose(x -> beforeNarrowing(postId))
         .compose(x -> posts.markDeleted(postId, actor, System.currentTimeMillis()))
         .compose(before -> quietly(cache.changed(postId)).map(before))
         .compose(before -> deleted(actor, postId, before));
+  }
+
+  /**
+   * Drops a post's cached copy before a change that narrows who may see it (delete, audience edit, removal), failing
+   * the change when Redis does not take the drop. Reads, other modules' visibility checks ({@code visiblePosts}) and
+   * media access among them, trust the copy, and the drop after the change is only best effort: were it the only one
+   * and lost, the old copy would show the post for up to {@code post-cache-ttl-seconds}. With this one first, a copy
+   * can outlive the change only if a reader refilled it in the moments between the two drops and the second was lost.
+   */
+  static Future<Void> beforeNarrowing(PostCache cache, long postId) {
+    return cache.changed(postId);
+  }
+
+  private Future<Void> beforeNarrowing(long postId) {
+    return beforeNarrowing(cache, postId);
   }
 
   /**

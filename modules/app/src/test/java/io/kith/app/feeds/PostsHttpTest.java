@@ -358,6 +358,34 @@ class PostsHttpTest {
   }
 
   @Test
+  @DisplayName("a client_id sent with another request than the one it stored is 409 client_id_reused: a post's on a "
+      + "repost, a repost's on a publish or on a repost of another post; the same repost asked through a repost of "
+      + "its original is the retry it is")
+  void clientIdReused() {
+    User a = kith.register();
+    User b = kith.register();
+    long original = kith.publish(a, "worth sharing");
+    long other = kith.publish(a, "also worth it");
+    String postId = UUID.randomUUID().toString();
+    String repostId = UUID.randomUUID().toString();
+    kith.post("/posts", b, clientPost("mine", postId)).expect(201);
+    long repost = kith.post("/posts/" + original + "/reposts", b, new JsonObject().put("client_id", repostId))
+        .expect(201).getLong("id");
+
+    kith.post("/posts/" + original + "/reposts", b, new JsonObject().put("client_id", postId))
+        .problem(409, "client_id_reused");
+    kith.post("/posts", b, clientPost("mine", repostId)).problem(409, "client_id_reused");
+    kith.post("/posts/" + other + "/reposts", b, new JsonObject().put("client_id", repostId))
+        .problem(409, "client_id_reused");
+    // a repost of a repost reposts its original: the same request, so the stored repost answers
+    long viaRepost = kith.post("/posts/" + repost + "/reposts", b, new JsonObject().put("client_id", repostId))
+        .expect(201).getLong("id");
+    assertEquals(repost, viaRepost);
+    assertEquals(1, kith.get("/posts/" + original, a).expect(200).getJsonObject("counts").getInteger("reposts"));
+    assertEquals(0, kith.get("/posts/" + other, a).expect(200).getJsonObject("counts").getInteger("reposts"));
+  }
+
+  @Test
   @DisplayName("a client_id that is empty, blank, over 64 characters or not a string is 400 validation_failed "
       + "naming client_id, and nothing is published")
   void badClientIds() {

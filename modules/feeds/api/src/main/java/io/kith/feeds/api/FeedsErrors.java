@@ -27,6 +27,12 @@ public final class FeedsErrors {
       ErrorCode.of(416, "range_not_satisfiable", "Range not satisfiable");
   /** The post is held for review by a content filter: it cannot be edited until a moderator released it. */
   public static final ErrorCode POST_HELD = ErrorCode.of(409, "post_held", "Post held for review");
+  /**
+   * The {@code client_id} of a publish or repost names a post its author stored for another request (a post where a
+   * repost was asked, or a repost of another post): a retry must repeat the request it retries.
+   */
+  public static final ErrorCode CLIENT_ID_REUSED =
+      ErrorCode.of(409, "client_id_reused", "Client id used for another post");
 
   private FeedsErrors() {
   }

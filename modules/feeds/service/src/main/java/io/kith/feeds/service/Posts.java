@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.kith.feeds.service.FeedsCore.HOUR;
@@ -75,9 +76,10 @@ final class Posts {
     return Failures.guard(() -> {
       requireUser(actor);
       PostDraft draft = PostDraft.parse(body, false);
-      return once(actor, draft, () -> core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
-          .compose(v -> checkReferences(actor, draft))
-          .compose(v -> insert(actor, draft)));
+      return once(actor, draft, stored -> Future.succeededFuture(stored.getLong("repost_of", 0L) == 0),
+          () -> core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
+              .compose(v -> checkReferences(actor, draft))
+              .compose(v -> insert(actor, draft)));
     });
   }
 
@@ -85,16 +87,30 @@ final class Posts {
    * A post whose client id its author used before is a retry (the answer was lost, or the client stopped waiting for
    * it): it is answered with the stored post, with no limit counted, no check and no event of its own. Of two tries
    * at once, one stores the post and the other fails (the unique index, or its media already attached): that one
-   * answers the stored post too. Without a client id each call is a new post.
+   * answers the stored post too. Without a client id each call is a new post. A stored post that {@code same} says
+   * another request made (a post for a repost, a repost of another post) is 409 {@code client_id_reused}.
    */
-  private Future<JsonObject> once(long actor, PostDraft draft, Supplier<Future<JsonObject>> fresh) {
+  private Future<JsonObject> once(long actor, PostDraft draft, Function<JsonObject, Future<Boolean>> same,
+                                  Supplier<Future<JsonObject>> fresh) {
     String clientId = draft.clientId();
     if (clientId == null) {
       return fresh.get();
     }
-    return posts.findByClientId(actor, clientId).compose(stored -> stored != null ? retried(actor, stored)
+    Function<JsonObject, Future<JsonObject>> answer = stored -> same.apply(stored).compose(ok -> ok
+        ? retried(actor, stored)
+        : Failures.fail(FeedsErrors.CLIENT_ID_REUSED, "client_id " + clientId + " was used for another post"));
+    return posts.findByClientId(actor, clientId).compose(stored -> stored != null ? answer.apply(stored)
         : fresh.get().recover(e -> posts.findByClientId(actor, clientId).otherwiseEmpty()
-            .compose(other -> other == null ? Future.failedFuture(e) : retried(actor, other))));
+            .compose(other -> other == null ? Future.failedFuture(e) : answer.apply(other))));
+  }
+
+  /** Whether a stored post is the repost a repost of {@code postId} makes (of it, or of the original it reposts). */
+  private Future<Boolean> sameRepost(JsonObject stored, long postId) {
+    long original = stored.getLong("repost_of", 0L);
+    if (original == 0 || original == postId) {
+      return Future.succeededFuture(original == postId);
+    }
+    return posts.find(postId).map(clicked -> clicked != null && clicked.getLong("repost_of", 0L) == original);
   }
 
   /** The answer to a retry: the stored post as its author sees it; one deleted or removed since is gone. */
@@ -120,7 +136,8 @@ final class Posts {
     return Failures.guard(() -> {
       requireUser(actor);
       PostDraft draft = PostDraft.parse(body, true);
-      return once(actor, draft, () -> core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
+      return once(actor, draft, stored -> sameRepost(stored, postId),
+          () -> core.limit("post", actor, core.settings().postsPerHour(), HOUR, "posts per hour")
           .compose(v -> access.visiblePost(actor, postId))
           .compose(clicked -> {
             long rootId = clicked.getLong("repost_of", 0L);
